@@ -1,0 +1,78 @@
+"""Loading a card with every check: syntax, then what each hand needs from a real tile set.
+
+`load_card` is the one entry point for card text from anywhere (shipped files, uploads, tests).
+It returns a `Card` or raises `CardError` whose `problems` say, line by line, what to change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.engine.cards.compile import (
+    HAND_SIZE,
+    MAX_VARIATIONS_PER_HAND,
+    Variation,
+    hand_variations,
+    is_satisfiable,
+    joker_need,
+    pattern_variations,
+)
+from bot.engine.cards.model import Card, Hand, Shift
+from bot.engine.cards.parser import parse_card_syntax
+from bot.engine.errors import CardError, CardProblem
+from bot.engine.tiles import JOKER, STANDARD_COUNTS, format_tile
+
+
+def _sizes(hand: Hand) -> set[int]:
+    sizes: set[int] = set()
+    for pattern in hand.patterns:
+        choices: set[int] = {0}
+        for group in pattern:
+            choices = {total + form.size for total in choices for form in group.forms}
+        sizes |= choices
+    return sizes
+
+
+def _hand_problems(hand: Hand, index: int, counts: Sequence[int]) -> list[CardProblem]:
+    line = hand.line
+    sizes = _sizes(hand)
+    if sizes != {HAND_SIZE}:
+        wrong = ", ".join(str(s) for s in sorted(sizes - {HAND_SIZE}))
+        return [CardProblem(line, f"hand `{hand.id}` has {wrong} tiles; every way of making a "
+                                  f"hand must have exactly {HAND_SIZE}.")]
+    if hand.shift is not Shift.NONE and all(
+        len(list(pattern_variations(p, hand.shift))) == len(list(pattern_variations(p, Shift.NONE)))
+        for p in hand.patterns
+    ):
+        return [CardProblem(line, f"hand `{hand.id}` says shift={hand.shift.value} but has no "
+                                  "numbers that can move; remove the option or the `=` marks.")]
+    try:
+        variations: list[Variation] = hand_variations(hand, index)
+    except ValueError:
+        return [CardProblem(line, f"hand `{hand.id}` has more than {MAX_VARIATIONS_PER_HAND} "
+                                  "combinations of suits, numbers and alternatives; split it.")]
+    if any(is_satisfiable(v, counts) for v in variations):
+        return []
+    shorts = {kind for v in variations for kind in joker_need(v, counts)[1]}
+    if shorts:
+        tiles = ", ".join(format_tile(kind) for kind in sorted(shorts))
+        return [CardProblem(line, f"hand `{hand.id}` needs more natural {tiles} than a set "
+                                  "holds (4 of each, 8 flowers); allow jokers in that group "
+                                  "or use fewer.")]
+    fewest = min(joker_need(v, counts)[0] for v in variations)
+    return [CardProblem(line, f"no 14 tiles can satisfy hand `{hand.id}`: it needs at least "
+                              f"{fewest} jokers and a set has {counts[JOKER]}.")]
+
+
+def load_card(data: bytes | str, counts: Sequence[int] = STANDARD_COUNTS) -> Card:
+    """Parse and check a card file; raise `CardError` listing every problem by line."""
+    card, problems = parse_card_syntax(data)
+    if card is not None:
+        for index, hand in enumerate(card.hands):
+            problems.extend(_hand_problems(hand, index, counts))
+    if problems:
+        count = len(problems)
+        raise CardError(f"The card has {count} problem{'s' if count != 1 else ''}.",
+                        tuple(sorted(problems, key=lambda p: p.line)))
+    assert card is not None
+    return card
