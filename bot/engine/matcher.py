@@ -133,6 +133,8 @@ class NearHand:
     `need_natural`: tiles that must be natural (singles, pairs, no-joker groups).
     `need_any`: open places in joker-able groups that the seat's jokers do not cover yet.
     `unused`: the seat's concealed tiles that do not fit this hand (discard candidates).
+    `target` is the concrete hand aimed at, group by group; `groups` what the seat already
+    has towards each group (jokers included).
     """
 
     hand: Hand
@@ -140,6 +142,7 @@ class NearHand:
     need_natural: tuple[int, ...]
     need_any: tuple[int, ...]
     unused: tuple[int, ...]
+    target: tuple[tuple[int, ...], ...]
     groups: tuple[tuple[int, ...], ...]
 
 
@@ -255,8 +258,12 @@ class CardMatcher:
 
     # -- the counting core -----------------------------------------------------------------
 
-    def _missing(self, rows: _Rows, naturals: IntArray, jokers: int) -> npt.NDArray[np.int32]:
-        """Tiles each open variation still lacks, given the seat's naturals and jokers."""
+    def _missing(self, rows: _Rows, naturals: IntArray,
+                 jokers: int | npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+        """Tiles each open variation still lacks, given the seat's naturals and jokers.
+
+        `naturals` is one count row for all rows, or one per row (then `jokers` is per row too).
+        """
         used_fixed = np.minimum(naturals, rows.fixed)
         rest = naturals - used_fixed
         used_flex = np.minimum(rest, rows.flex)
@@ -266,14 +273,15 @@ class CardMatcher:
             rest = rest - used_flex
             used_wild = np.minimum(rest, rows.wild)
             open_wild = (rows.wild - used_wild).sum(axis=1, dtype=np.int32)
-            flowers = np.minimum(rest[:, FLOWER].astype(np.int32), open_wild)
+            flowers = np.minimum(rest[..., FLOWER].astype(np.int32), open_wild)
             open_flex = open_flex + open_wild - flowers
-        return missing_fixed + open_flex - np.minimum(jokers, open_flex)
+        missing: npt.NDArray[np.int32] = missing_fixed + open_flex - np.minimum(jokers, open_flex)
+        return missing
 
     def _candidates(self, naturals: IntArray, exposures: Sequence[Exposure]) -> npt.NDArray[
             np.intp]:
         """Variations whose kinds cover every natural the seat holds (a cheap pre-filter)."""
-        present = int(((naturals > 0).astype(np.int64) @ self._bits))
+        present = int((naturals > 0).astype(np.int64) @ self._bits)
         for exposure in exposures:
             if exposure.kind < CARD_KINDS:
                 present |= 1 << exposure.kind
@@ -297,6 +305,37 @@ class CardMatcher:
             if variation.hand_index not in best:
                 best[variation.hand_index] = self._arrange(variation, hand)
         return sorted(best.values(), key=lambda m: (-m.score_value, m.hand.line))
+
+    def winning_hands_many(self, hands: Sequence[PlayerHand],
+                           chunk: int = 256) -> list[tuple[Hand, ...]]:
+        """For each hand, the card hands it completes, checked for many hands at once.
+
+        Hands without exposures are checked together in chunks (one pre-filter and one
+        counting pass per chunk); hands with exposures go through `mahjong` one by one.
+        """
+        results: list[tuple[Hand, ...]] = [() for _ in hands]
+        simple = [i for i, h in enumerate(hands) if not h.exposures and h.size == HAND_SIZE]
+        for i, hand in enumerate(hands):
+            if hand.exposures:
+                results[i] = tuple(m.hand for m in self.mahjong(hand))
+        rows = self._all_rows
+        for start in range(0, len(simple), chunk):
+            batch = simple[start:start + chunk]
+            counted = [_counts(hands[i].concealed) for i in batch]
+            naturals = np.stack([c[0] for c in counted])
+            jokers = np.array([c[1] for c in counted], dtype=np.int32)
+            present = (naturals > 0).astype(np.int64) @ self._bits
+            hand_pos, var_pos = np.nonzero((self._kind_mask[None, :] & ~present[:, None]) == 0)
+            if not len(hand_pos):
+                continue
+            pairs = _Rows(var_pos, rows.fixed[var_pos], rows.flex[var_pos], rows.wild[var_pos])
+            done = self._missing(pairs, naturals[hand_pos], jokers[hand_pos]) == 0
+            found: dict[int, set[int]] = {}
+            for h, v in zip(hand_pos[done].tolist(), var_pos[done].tolist(), strict=True):
+                found.setdefault(batch[h], set()).add(int(self._hand_of[v]))
+            for i, indices in found.items():
+                results[i] = tuple(self.card.hands[k] for k in sorted(indices))
+        return results
 
     def nearest(self, hand: PlayerHand, count: int = 5) -> list[NearHand]:
         """The `count` card hands closest to this hand (fewest tiles away, then highest value),
@@ -450,5 +489,6 @@ class CardMatcher:
             need_natural=tuple(sorted(need_natural)),
             need_any=tuple(sorted(need_any)),
             unused=tuple(sorted(unused.elements())) + (JOKER,) * spare_jokers,
+            target=tuple(group.tiles for group in variation.groups),
             groups=tuple(tuple(g) for g in placed),
         )

@@ -122,6 +122,33 @@ def format_tiles(kinds: Iterable[int]) -> str:
     return " ".join(tokens)
 
 
+def format_group(tiles: Sequence[int]) -> str:
+    """One group in the order given, as on a card: `2026B` (Soap as 0 inside a suit run),
+    `333C`, `NEWS`, `W 1B N`. `parse_tiles` reads it back."""
+    tokens: list[str] = []
+    run = ""
+    run_suit = -1
+    for position, kind in enumerate(tiles):
+        next_suit = next((k // 9 for k in tiles[position + 1:] if is_suited(k)), -1)
+        if is_suited(kind) and (not run or kind // 9 == run_suit):
+            run, run_suit = run + str(rank_of(kind)), kind // 9
+            continue
+        if kind == SOAP and run and next_suit == run_suit:
+            run += "0"
+            continue
+        if run:
+            tokens.append(run + SUIT_LETTERS[run_suit])
+            run = ""
+        if is_suited(kind):
+            run, run_suit = str(rank_of(kind)), kind // 9
+        else:
+            tokens.append(format_tile(kind))
+    if run:
+        tokens.append(run + SUIT_LETTERS[run_suit])
+    honors_only = all(not is_suited(k) for k in tiles)
+    return ("" if honors_only else " ").join(tokens)
+
+
 _SUIT_WORDS = {
     "b": Suit.BAM, "bam": Suit.BAM, "bams": Suit.BAM, "bamboo": Suit.BAM, "bamboos": Suit.BAM,
     "c": Suit.CRAK, "crak": Suit.CRAK, "craks": Suit.CRAK, "crack": Suit.CRAK,

@@ -1,0 +1,90 @@
+"""Benchmarks run by `jongg bench TARGET`: figures with their goals, never timed tests.
+
+Each target module has `run(quick, progress) -> BenchResult`. A figure carries its goal and
+whether lower or higher is better, so the report can print the ratio to the goal.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+ProgressCallback = Callable[[int, int], None]
+
+#: target name -> module path; each module defines `run`.
+TARGETS = {
+    "cards": "bot.bench.cards",
+}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One measured number, with its unit and goal."""
+
+    name: str
+    value: float
+    unit: str
+    goal: float | None = None
+    lower_is_better: bool = True
+
+    @property
+    def ratio(self) -> float | None:
+        """How many times better than the goal (above 1 meets it), or None with no goal."""
+        if self.goal is None or self.value == 0:
+            return None
+        return self.goal / self.value if self.lower_is_better else self.value / self.goal
+
+    @property
+    def meets_goal(self) -> bool | None:
+        """Whether the figure reaches its goal (None with no goal)."""
+        ratio = self.ratio
+        return None if ratio is None else ratio >= 1
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    """A target's figures plus facts about what was measured."""
+
+    target: str
+    figures: tuple[Figure, ...]
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        """A JSON-ready dict, with each figure's ratio and verdict."""
+        return {
+            "target": self.target,
+            "info": self.info,
+            "figures": [
+                {**asdict(f), "ratio": f.ratio, "meets_goal": f.meets_goal}
+                for f in self.figures
+            ],
+        }
+
+    def as_text(self) -> str:
+        """A readable table: figure, value, goal, ratio."""
+        lines = [f"jongg bench {self.target}"]
+        lines += [f"  {key}: {value}" for key, value in self.info.items()]
+        for f in self.figures:
+            goal = ""
+            if f.goal is not None:
+                sign = "<" if f.lower_is_better else ">"
+                verdict = "meets goal" if f.meets_goal else "MISSES goal"
+                goal = f"   goal {sign} {f.goal:g} {f.unit}   x{f.ratio:.1f} {verdict}"
+            lines.append(f"  {f.name:<34} {f.value:>12,.1f} {f.unit}{goal}")
+        return "\n".join(lines)
+
+
+def median_micros(calls: Iterable[Callable[[], object]],
+                  progress: ProgressCallback | None = None, total: int = 0) -> float:
+    """The median wall time of each call, in microseconds (one call per item)."""
+    samples: list[float] = []
+    for done, call in enumerate(calls, start=1):
+        start = time.perf_counter_ns()
+        call()
+        samples.append((time.perf_counter_ns() - start) / 1000)
+        if progress is not None and total:
+            progress(done, total)
+    return statistics.median(samples)

@@ -1,0 +1,105 @@
+"""The `jongg` command line: real subcommands, real card files, exit codes and messages."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+
+GOOD_CARD = """\
+card: CLI Test
+year: 2026
+
+[Year]
+y1  FF Ya 222b 222c 22c = 25 X -- year and 2s
+[Runs]
+r1  11a 222a 3333a 444a 55a = 30 X shift=any
+"""
+
+BAD_CARD = """\
+card: Broken
+
+[Section]
+h1  FF 2026 222b = 25 X
+h1  FF 1111a 1111b 1111c = 25 X
+h3  NNNN EEEE WWWW SS = 25 Q
+"""
+
+
+def test_card_check_accepts_a_good_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "good.jongg"
+    path.write_text(GOOD_CARD)
+    assert main(["card", "check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"ok  {path}: CLI Test (2026): 2 hands in 2 sections")
+
+
+def test_card_check_lists_every_problem_with_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.jongg"
+    path.write_text(BAD_CARD)
+    assert main(["card", "check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:4: group `2026` has numbers or D but no suit" in out
+    assert f"{path}:5: hand id `h1` is already used on line 4" not in out  # line 4 failed
+    assert f"{path}:6: `Q` must be X (exposures allowed) or C (concealed)." in out
+    assert "1 of 1 card files have problems." in out
+
+
+def test_card_check_reports_a_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["card", "check", "/nonexistent/card.jongg"]) == 1
+    assert "can't read the file" in capsys.readouterr().out
+
+
+def test_analyze_finds_mahjong_on_a_card_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "good.jongg"
+    path.write_text(GOOD_CARD)
+    assert main(["analyze", "FF 2026B 222C 22222D", "--card", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert ("MAH JONGG: y1 (Year, 25, exposed) jokerless, worth 50: "
+            "FF  2026B  222C  222D  22D") in out
+
+
+def test_analyze_shows_waits_for_thirteen_tiles(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "good.jongg"
+    path.write_text(GOOD_CARD)
+    assert main(["analyze", "2233344445566B", "--card", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Waiting for: 5 Bam (r1); Joker (r1)" in out
+
+
+def test_bad_tiles_give_a_clear_error_and_no_traceback() -> None:
+    result = subprocess.run([sys.executable, "-m", "bot", "analyze", "FF 2026Q"],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "I don't know the tile `2026Q`. `q` is not a suit (B, C or D)." in result.stderr
+
+
+def test_unknown_card_name_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", "FF", "--card", "no-such-card"]) == 2
+    assert "There is no card called `no-such-card`." in capsys.readouterr().err
+
+
+def test_bench_cards_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "cards", "--quick", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    names = [figure["name"] for figure in report["figures"]]
+    assert names == ["mahjong check, median", "nearest hands (5), median",
+                     "waits (13 tiles), median", "whole-card check, batch"]
+    assert report["info"]["batch_winners"] > 0
+    assert all(figure["value"] > 0 for figure in report["figures"])
+
+
+def test_no_arguments_shows_cards_and_a_sample(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert "jongg-original" in out and "jongg-teaching" in out
+    assert "Nearest hands:" in out
