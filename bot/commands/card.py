@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 from pathlib import Path
 
 from bot.engine.cards import Card, load_card
-from bot.engine.errors import CardError
+from bot.engine.cards.balance import DEFAULT_DEALS, DEFAULT_SEED, estimate_balance
+from bot.engine.errors import CardError, InvalidInput
 from bot.engine.matcher import CardMatcher
 from bot.library import card_from_name_or_path, shipped_cards
+from bot.progress import Progress
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,6 +27,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     show = actions.add_parser("show", help="print a card's hands by section")
     show.add_argument("card", nargs="?", default="jongg-original", metavar="NAME_OR_FILE")
     show.set_defaults(handler=show_card)
+    balance = actions.add_parser(
+        "balance", help="estimate how hard each hand is, to check that values follow difficulty")
+    balance.add_argument("card", nargs="?", default="jongg-original", metavar="NAME_OR_FILE")
+    balance.add_argument("--deals", type=int, default=DEFAULT_DEALS,
+                         help="random 13-tile deals to measure (default: %(default)s)")
+    balance.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    balance.add_argument("--json", action="store_true", help="print JSON for machines")
+    balance.set_defaults(handler=balance_card)
 
 
 def _summary(card: Card) -> str:
@@ -79,4 +91,26 @@ def show_card(args: argparse.Namespace) -> int:
             mark = "C" if hand.concealed else "X"
             note = f"  {hand.note}" if hand.note else ""
             print(f"  {hand.id:<8} {hand.text:<{width}}  {hand.value:>3} {mark}{note}")
+    return 0
+
+
+def balance_card(args: argparse.Namespace) -> int:
+    """Print each section's values beside its measured difficulty, and the correlation."""
+    if args.deals < 1:
+        raise InvalidInput("--deals must be at least 1.")
+    card = card_from_name_or_path(args.card)
+    result = estimate_balance(card, deals=args.deals, seed=args.seed,
+                              progress=Progress(f"dealing for {card.name}", args.deals))
+    if args.json:
+        print(json.dumps(dataclasses.asdict(result), indent=2))
+        return 0
+    print(f"{card.name}: {result.deals} random deals (seed {result.seed}); "
+          "mean tiles away from each hand.")
+    print(f"  {'section':<20} {'hands':>5} {'values':>8} {'mean away':>10} {'close':>6}")
+    for section in sorted(result.sections, key=lambda s: s.mean_away):
+        values = f"{section.min_value}-{section.max_value}"
+        print(f"  {section.section:<20} {section.hands:>5} {values:>8} "
+              f"{section.mean_away:>10.2f} {section.close_share:>6.1%}")
+    print(f"Spearman correlation of value and difficulty: {result.value_away_correlation:.2f} "
+          "(1 means values rise exactly with difficulty).")
     return 0

@@ -15,7 +15,7 @@ variation at once with a few numpy operations. "No match" is an answer, never an
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,6 +28,7 @@ from bot.engine.tiles import (
     BLANK,
     FLOWER,
     JOKER,
+    NUM_KINDS,
     STANDARD_COUNTS,
     format_tiles,
     parse_tiles,
@@ -113,11 +114,13 @@ class MahjongMatch:
     groups: tuple[tuple[int, ...], ...]
     exposed: tuple[bool, ...]
     jokers: int
+    flowers_as_jokers: int = 0
 
     @property
     def jokerless(self) -> bool:
-        """True when no joker is used (a singles-and-pairs hand never has one)."""
-        return self.jokers == 0
+        """True when nothing stands in for another tile: no joker, and no flower acting as one
+        (a singles-and-pairs hand never has either)."""
+        return self.jokers == 0 and self.flowers_as_jokers == 0
 
     @property
     def score_value(self) -> int:
@@ -167,16 +170,19 @@ class _Rows:
     wild: IntArray
 
 
-def _counts(kinds: Iterable[int]) -> tuple[IntArray, int]:
+def _counts(kinds: Sequence[int]) -> tuple[IntArray, int]:
     """Natural counts per card kind, and the number of jokers (blanks are ignored)."""
-    row = np.zeros(CARD_KINDS, dtype=np.int16)
-    jokers = 0
-    for kind in kinds:
-        if kind == JOKER:
-            jokers += 1
-        elif kind < CARD_KINDS:
-            row[kind] += 1
-    return row, jokers
+    row = np.bincount(np.asarray(kinds, dtype=np.intp), minlength=NUM_KINDS)
+    return row[:CARD_KINDS].astype(np.int16), int(row[JOKER])
+
+
+def _count_rows(hands: Sequence[PlayerHand]) -> tuple[IntArray, npt.NDArray[np.int32]]:
+    """`_counts` for many 14-tile hands at once: one row of naturals per hand, and jokers."""
+    tiles = np.array([hand.concealed for hand in hands], dtype=np.intp)
+    offsets = np.arange(len(hands), dtype=np.intp)[:, None] * NUM_KINDS
+    rows = np.bincount((tiles + offsets).ravel(), minlength=len(hands) * NUM_KINDS)
+    rows = rows.reshape(len(hands), NUM_KINDS)
+    return rows[:, :CARD_KINDS].astype(np.int16), rows[:, JOKER].astype(np.int32)
 
 
 class CardMatcher:
@@ -321,9 +327,7 @@ class CardMatcher:
         rows = self._all_rows
         for start in range(0, len(simple), chunk):
             batch = simple[start:start + chunk]
-            counted = [_counts(hands[i].concealed) for i in batch]
-            naturals = np.stack([c[0] for c in counted])
-            jokers = np.array([c[1] for c in counted], dtype=np.int32)
+            naturals, jokers = _count_rows([hands[i] for i in batch])
             present = (naturals > 0).astype(np.int64) @ self._bits
             hand_pos, var_pos = np.nonzero((self._kind_mask[None, :] & ~present[:, None]) == 0)
             if not len(hand_pos):
@@ -470,9 +474,12 @@ class CardMatcher:
 
     def _arrange(self, variation: Variation, hand: PlayerHand) -> MahjongMatch:
         placed, exposed, _, _ = self._fill(variation, hand)
-        jokers = sum(group.count(JOKER) for group in placed)
+        jokers = sum(tiles.count(JOKER) for tiles in placed)
+        flowers = sum(tiles.count(FLOWER) for group, tiles in zip(variation.groups, placed,
+                                                                  strict=True)
+                      if group.flowers_wild)
         return MahjongMatch(self.card.hands[variation.hand_index],
-                            tuple(tuple(g) for g in placed), tuple(exposed), jokers)
+                            tuple(tuple(g) for g in placed), tuple(exposed), jokers, flowers)
 
     def _near(self, variation: Variation, hand: PlayerHand, away: int) -> NearHand:
         placed, _, unused, spare_jokers = self._fill(variation, hand)
