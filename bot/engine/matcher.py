@@ -220,7 +220,10 @@ class CardMatcher:
                                     for v in self.variations], dtype=bool)
         bits = np.left_shift(np.int64(1), np.arange(CARD_KINDS, dtype=np.int64))
         self._bits = bits
-        self._kind_mask = ((fixed + flex + wild) > 0).astype(np.int64) @ bits
+        # Kinds each variation can use: its own tiles, plus flowers where they are wild.
+        may_hold = (fixed + flex + wild) > 0
+        may_hold[:, FLOWER] |= wild.any(axis=1)
+        self._kind_mask = may_hold.astype(np.int64) @ bits
         self._all_rows = _Rows(np.arange(size, dtype=np.intp), fixed, flex, wild)
 
     # -- exposures -------------------------------------------------------------------------
@@ -291,7 +294,7 @@ class CardMatcher:
         for exposure in exposures:
             if exposure.kind < CARD_KINDS:
                 present |= 1 << exposure.kind
-        return np.flatnonzero((self._kind_mask & ~present) == 0)
+        return np.flatnonzero((present & ~self._kind_mask) == 0)
 
     # -- public answers --------------------------------------------------------------------
 
@@ -329,7 +332,7 @@ class CardMatcher:
             batch = simple[start:start + chunk]
             naturals, jokers = _count_rows([hands[i] for i in batch])
             present = (naturals > 0).astype(np.int64) @ self._bits
-            hand_pos, var_pos = np.nonzero((self._kind_mask[None, :] & ~present[:, None]) == 0)
+            hand_pos, var_pos = np.nonzero((present[:, None] & ~self._kind_mask[None, :]) == 0)
             if not len(hand_pos):
                 continue
             pairs = _Rows(var_pos, rows.fixed[var_pos], rows.flex[var_pos], rows.wild[var_pos])

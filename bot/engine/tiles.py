@@ -201,7 +201,11 @@ def _tokens(text: str) -> list[str]:
     words = re.split(r"[\s,;+\-_/]+", text.strip())
     tokens: list[str] = []
     for word in words:
-        if not word or word.lower() in _FILLER_WORDS:
+        if not word:
+            continue
+        if word.lower() in _FILLER_WORDS:
+            if not tokens or tokens[-1].lower() not in _HONOR_WORDS:
+                raise _bad_token(word, "Say which one, e.g. `red dragon` or `north wind`.")
             continue
         if word.lower() in _SUIT_WORDS and tokens and tokens[-1].isdigit():
             tokens[-1] += word

@@ -12,10 +12,11 @@ from bot.engine.cards.compile import (
     HAND_SIZE,
     MAX_VARIATIONS_PER_HAND,
     Variation,
+    combinations,
     hand_variations,
+    has_movable_numbers,
     is_satisfiable,
     joker_need,
-    pattern_variations,
 )
 from bot.engine.cards.model import Card, Hand, Shift
 from bot.engine.cards.parser import parse_card_syntax
@@ -40,17 +41,18 @@ def _hand_problems(hand: Hand, index: int, counts: Sequence[int]) -> list[CardPr
         wrong = ", ".join(str(s) for s in sorted(sizes - {HAND_SIZE}))
         return [CardProblem(line, f"hand `{hand.id}` has {wrong} tiles; every way of making a "
                                   f"hand must have exactly {HAND_SIZE}.")]
-    if hand.shift is not Shift.NONE and all(
-        len(list(pattern_variations(p, hand.shift))) == len(list(pattern_variations(p, Shift.NONE)))
-        for p in hand.patterns
-    ):
+    too_many = CardProblem(line, f"hand `{hand.id}` has more than {MAX_VARIATIONS_PER_HAND} "
+                                 "combinations of suits, numbers and alternatives; split it.")
+    # Counted before anything is enumerated, so an uploaded card cannot stall the bot.
+    if combinations(hand) > MAX_VARIATIONS_PER_HAND:
+        return [too_many]
+    if hand.shift is not Shift.NONE and not any(has_movable_numbers(p) for p in hand.patterns):
         return [CardProblem(line, f"hand `{hand.id}` says shift={hand.shift.value} but has no "
                                   "numbers that can move; remove the option or the `=` marks.")]
     try:
         variations: list[Variation] = hand_variations(hand, index)
     except ValueError:
-        return [CardProblem(line, f"hand `{hand.id}` has more than {MAX_VARIATIONS_PER_HAND} "
-                                  "combinations of suits, numbers and alternatives; split it.")]
+        return [too_many]
     if any(is_satisfiable(v, counts) for v in variations):
         return []
     shorts = {kind for v in variations for kind in joker_need(v, counts)[1]}
@@ -67,12 +69,10 @@ def _hand_problems(hand: Hand, index: int, counts: Sequence[int]) -> list[CardPr
 def load_card(data: bytes | str, counts: Sequence[int] = STANDARD_COUNTS) -> Card:
     """Parse and check a card file; raise `CardError` listing every problem by line."""
     card, problems = parse_card_syntax(data)
-    if card is not None:
-        for index, hand in enumerate(card.hands):
-            problems.extend(_hand_problems(hand, index, counts))
+    for index, hand in enumerate(card.hands):
+        problems.extend(_hand_problems(hand, index, counts))
     if problems:
         count = len(problems)
         raise CardError(f"The card has {count} problem{'s' if count != 1 else ''}.",
                         tuple(sorted(problems, key=lambda p: p.line)))
-    assert card is not None
     return card

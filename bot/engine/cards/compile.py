@@ -8,6 +8,7 @@ them). The matcher turns variations into count arrays; the checker uses them to 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -108,19 +109,39 @@ def _concrete(form: GroupForm, assignment: dict[str, Suit], shift: int) -> TileG
     return TileGroup(tuple(tiles), jokers_ok, form.flowers_wild and jokers_ok)
 
 
+def has_movable_numbers(pattern: Sequence[Group]) -> bool:
+    """True when some number in the pattern is not fixed, so a `shift` option can move it."""
+    return any(ch.isdigit() and ch != "0" and not form.fixed_numbers
+               for group in pattern for form in group.forms for ch in form.body)
+
+
 def _shifts(pattern: Sequence[Group], shift: Shift) -> range:
-    if shift is Shift.NONE or not any(
-        ch.isdigit() and ch != "0" and not form.fixed_numbers
-        for group in pattern for form in group.forms for ch in form.body
-    ):
+    if shift is Shift.NONE or not has_movable_numbers(pattern):
         return range(1)
     return range(-8, 9, 2 if shift is Shift.EVEN else 1)
 
 
+def _suit_letters(pattern: Sequence[Group]) -> list[str]:
+    return sorted({form.suit for group in pattern for form in group.forms
+                   if form.suit in SUIT_VARIABLES})
+
+
+def combinations(hand: Hand) -> int:
+    """How many raw combinations (suit assignments x shifts x alternatives) a hand spans,
+    counted without enumerating them, so an oversized hand is refused before any work."""
+    total = 0
+    for pattern in hand.patterns:
+        count = math.perm(len(Suit), len(_suit_letters(pattern)))
+        count *= len(_shifts(pattern, hand.shift))
+        for group in pattern:
+            count *= len(group.forms)
+        total += count
+    return total
+
+
 def pattern_variations(pattern: Sequence[Group], shift: Shift) -> Iterator[tuple[TileGroup, ...]]:
     """Every concrete group list of one pattern: suit assignments x shifts x alternatives."""
-    letters = sorted({form.suit for group in pattern for form in group.forms
-                      if form.suit in SUIT_VARIABLES})
+    letters = _suit_letters(pattern)
     for suits in itertools.permutations(Suit, len(letters)):
         assignment = dict(zip(letters, suits, strict=True))
         for amount in _shifts(pattern, shift):

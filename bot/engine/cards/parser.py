@@ -42,6 +42,7 @@ HAND_LINE_FORM = "ID GROUPS = VALUE X|C [options] [-- note], e.g. `r1 11a 222a 3
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 _HEADER = re.compile(r"^(card|name|year|notes)\s*:\s*(.*)$", re.IGNORECASE)
 _SECTION = re.compile(r"^\[(.+)\]$")
+_NOTE = re.compile(r"\s--(?:\s|$)")
 _GROUP = re.compile(r"^(?P<fixed>=)?(?P<body>[^a-z@!^=]+)(?P<suit>[a-z]|@.)?(?P<flags>[!^]*)$")
 _OPTIONS = {
     "shift": {"any", "even"},
@@ -176,7 +177,7 @@ def _parse_tail(tail: str, line: int, reader: _Reader) -> tuple[int, bool, dict[
         return None
     value_text, kind_text, *option_words = words
     ok = True
-    if not value_text.isdigit() or not 0 < int(value_text) <= MAX_VALUE:
+    if not re.fullmatch(r"[0-9]{1,4}", value_text) or not 0 < int(value_text) <= MAX_VALUE:
         reader.problem(line, f"value `{value_text}` must be a whole number from 1 to {MAX_VALUE}.")
         ok = False
     if kind_text.upper() not in ("X", "C"):
@@ -201,7 +202,7 @@ def _parse_tail(tail: str, line: int, reader: _Reader) -> tuple[int, bool, dict[
 
 def _parse_hand(text: str, section: str, year: int | None, line: int,
                 reader: _Reader) -> Hand | None:
-    body, _, note = text.partition(" -- ")
+    body, note = [*_NOTE.split(text, maxsplit=1), ""][:2]
     parts = re.split(r"\s=\s", body)
     if len(parts) != 2:
         reader.problem(line, f"I can't read this hand line; write it as {HAND_LINE_FORM}.")
@@ -259,10 +260,11 @@ def _decode(data: bytes | str) -> str:
                                         f"(byte {exc.start} is not UTF-8)."),)) from None
 
 
-def parse_card_syntax(data: bytes | str) -> tuple[Card | None, list[CardProblem]]:
+def parse_card_syntax(data: bytes | str) -> tuple[Card, list[CardProblem]]:
     """Parse a card file's text without checking what the hands need from a tile set.
 
-    Returns the card (None when any line failed) and the problems found, in line order.
+    Returns the card made of the hands that parsed (so later checks still see them) and the
+    problems found, in line order; the card is only usable when there are no problems.
     `bot.engine.cards.check.load_card` adds the checks that need the compiler.
     """
     reader = _Reader()
@@ -317,6 +319,5 @@ def parse_card_syntax(data: bytes | str) -> tuple[Card | None, list[CardProblem]
         reader.problem(0, "the card has no name; add a line `card: Your Card Name` at the top.")
     if not hands and not reader.problems:
         reader.problem(0, f"the card has no hands; add lines like {HAND_LINE_FORM}.")
-    if reader.problems:
-        return None, reader.problems
-    return Card(name=name, year=year, notes=" ".join(notes), hands=tuple(hands)), []
+    card = Card(name=name, year=year, notes=" ".join(notes), hands=tuple(hands))
+    return card, reader.problems

@@ -1,0 +1,168 @@
+"""Matcher invariants, checked with Hypothesis on the fixture card (every language feature).
+
+Winning hands are generated here, independently of `bot.engine.cards.examples`: for a random
+variation, each joker-able group gets a random number of jokers (and flowers where flowers are
+wild), and in hands that allow exposures random groups are exposed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from bot.engine.cards import load_card
+from bot.engine.matcher import CardMatcher, Exposure, PlayerHand
+from bot.engine.tiles import FLOWER, JOKER, STANDARD_COUNTS, physical_tiles
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "features.jongg"
+CARD = load_card(FIXTURE.read_bytes())
+MATCHER = CardMatcher(CARD)
+ALL_HANDS = len(CARD.hands)
+#: Tile kinds a seat can hold (no blanks in a standard set).
+KINDS = tuple(range(JOKER + 1))
+
+SETTINGS = settings(max_examples=150, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+@st.composite
+def winners(draw: st.DrawFn) -> tuple[str, PlayerHand]:
+    """A random winning hand and the id of the card hand it makes."""
+    variation = draw(st.sampled_from(MATCHER.variations))
+    hand = CARD.hands[variation.hand_index]
+    concealed: list[int] = []
+    exposures: list[Exposure] = []
+    for group in variation.groups:
+        if not group.jokers_ok:
+            exposable = group.identical and group.size >= 3 and not hand.concealed
+            if exposable and draw(st.booleans()):
+                exposures.append(Exposure(group.kind, group.size))
+            else:
+                concealed.extend(group.tiles)
+            continue
+        exposed = not hand.concealed and draw(st.booleans())
+        most = group.size - 1 if exposed else group.size
+        jokers = draw(st.integers(0, most))
+        flowers = 0
+        if group.flowers_wild and not exposed:
+            flowers = draw(st.integers(0, group.size - jokers))
+        naturals = group.size - jokers - flowers
+        if exposed:
+            exposures.append(Exposure(group.kind, group.size, jokers))
+        else:
+            concealed.extend([group.kind] * naturals + [JOKER] * jokers + [FLOWER] * flowers)
+    player = PlayerHand(tuple(draw(st.permutations(concealed))), tuple(exposures))
+    use = Counter(player.concealed)
+    for exposure in player.exposures:
+        use.update(exposure.tiles)
+    assume(all(use[kind] <= STANDARD_COUNTS[kind] for kind in use))
+    return hand.id, player
+
+
+def ids(hand: PlayerHand) -> set[str]:
+    return {match.hand.id for match in MATCHER.mahjong(hand)}
+
+
+def without(hand: PlayerHand, kind: int) -> PlayerHand:
+    tiles = list(hand.concealed)
+    tiles.remove(kind)
+    return PlayerHand(tuple(tiles), hand.exposures)
+
+
+def with_tile(hand: PlayerHand, kind: int) -> PlayerHand:
+    return PlayerHand((*hand.concealed, kind), hand.exposures)
+
+
+@st.composite
+def thirteen(draw: st.DrawFn) -> PlayerHand:
+    """A 13-tile hand: a winner with one tile out, sometimes with another tile swapped, or
+    13 tiles at random from a set."""
+    how = draw(st.sampled_from(["near", "swapped", "random"]))
+    if how == "random":
+        return PlayerHand(tuple(draw(st.lists(st.sampled_from(physical_tiles()), min_size=13,
+                                              max_size=13))))
+    _, winner = draw(winners())
+    assume(winner.concealed)
+    hand = without(winner, draw(st.sampled_from(winner.concealed)))
+    if how == "swapped" and hand.concealed:
+        hand = without(hand, draw(st.sampled_from(hand.concealed)))
+        hand = with_tile(hand, draw(st.sampled_from(KINDS)))
+    return hand
+
+
+@st.composite
+def fourteen(draw: st.DrawFn) -> PlayerHand:
+    """A 14-tile hand: a winner, a winner with one tile swapped, or random tiles."""
+    how = draw(st.sampled_from(["winner", "swapped", "random"]))
+    if how == "random":
+        return PlayerHand(tuple(draw(st.lists(st.sampled_from(physical_tiles()), min_size=14,
+                                              max_size=14))))
+    _, winner = draw(winners())
+    if how == "swapped" and winner.concealed:
+        winner = with_tile(without(winner, draw(st.sampled_from(winner.concealed))),
+                           draw(st.sampled_from(KINDS)))
+    return winner
+
+
+@SETTINGS
+@given(winners())
+def test_a_generated_winner_always_matches_its_hand(case: tuple[str, PlayerHand]) -> None:
+    hand_id, winner = case
+    assert winner.size == 14
+    assert hand_id in ids(winner), str(winner)
+
+
+@SETTINGS
+@given(winners(), st.data())
+def test_one_tile_out_is_one_away_and_waits_for_that_tile(case: tuple[str, PlayerHand],
+                                                          data: st.DataObject) -> None:
+    hand_id, winner = case
+    naturals = [kind for kind in winner.concealed if kind != JOKER]
+    assume(naturals)
+    removed = data.draw(st.sampled_from(naturals), label="removed")
+    short = without(winner, removed)
+    near = {n.hand.id: n for n in MATCHER.nearest(short, count=ALL_HANDS)}
+    assert near[hand_id].away == 1, str(short)
+    waiting = {w.tile: {h.id for h in w.hands} for w in MATCHER.waits(short)}
+    assert hand_id in waiting.get(removed, set()), str(short)
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(thirteen())
+def test_waits_equal_adding_every_tile_and_asking_mahjong(hand: PlayerHand) -> None:
+    brute = {}
+    for kind in KINDS:
+        found = ids(with_tile(hand, kind))
+        if found:
+            brute[kind] = found
+    waiting = {w.tile: {h.id for h in w.hands} for w in MATCHER.waits(hand)}
+    assert waiting == brute, str(hand)
+    assert [w.tile for w in MATCHER.waits(hand)] == sorted(waiting)
+
+
+@SETTINGS
+@given(fourteen())
+def test_zero_away_exactly_when_mahjong(hand: PlayerHand) -> None:
+    nearest = MATCHER.nearest(hand, count=ALL_HANDS)
+    won = ids(hand)
+    assert (bool(nearest) and nearest[0].away == 0) == bool(won), str(hand)
+    assert {n.hand.id for n in nearest if n.away == 0} == won, str(hand)
+
+
+@SETTINGS
+@given(fourteen())
+def test_mahjong_results_are_best_first_and_use_the_seat_tiles(hand: PlayerHand) -> None:
+    found = MATCHER.mahjong(hand)
+    scores = [(-m.score_value, m.hand.line) for m in found]
+    assert scores == sorted(scores)
+    for match in found:
+        laid = Counter(kind for group in match.groups for kind in group)
+        held = Counter(hand.concealed)
+        for exposure in hand.exposures:
+            held.update(exposure.tiles)
+        assert laid == held, f"{hand}: {match.groups}"
+        assert match.jokers == held[JOKER]

@@ -1,0 +1,131 @@
+"""The layer rules, checked by reading every module's imports with `ast`.
+
+* `bot/engine` is pure: the standard library (minus discord-era I/O: sqlite3, asyncio), numpy
+  and `bot.engine` itself. Never discord, PIL, aiosqlite, or any other package.
+* `renderer/` depends on nothing of `bot`.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "bot" / "engine"
+RENDERER = ROOT / "renderer"
+
+#: Never in the engine, even though some are in the standard library.
+FORBIDDEN_IN_ENGINE = frozenset({"discord", "PIL", "sqlite3", "aiosqlite", "asyncio"})
+ALLOWED_PACKAGES = frozenset({"numpy"})
+DYNAMIC_IMPORTS = frozenset({"__import__", "import_module"})
+
+
+def imported_modules(source: str) -> list[str]:
+    """Every absolute module a source file imports (`from bot import engine` counts as
+    `bot.engine`); relative imports are left out, as they stay inside the package. A dynamic
+    import shows up as `<dynamic import>`."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module == "bot":
+                found.extend(f"bot.{alias.name}" for alias in node.names)
+            else:
+                found.append(node.module)
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in DYNAMIC_IMPORTS:
+                found.append("<dynamic import>")
+    return found
+
+
+def engine_violations(source: str) -> list[str]:
+    """Imports a module of `bot/engine` may not make."""
+    bad = []
+    for module in imported_modules(source):
+        top = module.split(".")[0]
+        inside = module == "bot.engine" or module.startswith("bot.engine.")
+        allowed = top in sys.stdlib_module_names or top in ALLOWED_PACKAGES
+        if top in FORBIDDEN_IN_ENGINE or not (inside or allowed):
+            bad.append(module)
+    return bad
+
+
+def renderer_violations(source: str) -> list[str]:
+    """Imports a module of `renderer/` may not make."""
+    return [m for m in imported_modules(source) if m == "bot" or m.startswith("bot.")
+            or m == "<dynamic import>"]
+
+
+def modules_under(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("*.py"))
+
+
+# -- the checker itself can fail ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "bad"),
+    [
+        ("import discord", ["discord"]),
+        ("from discord.ext import commands", ["discord.ext"]),
+        ("from PIL import Image", ["PIL"]),
+        ("import sqlite3", ["sqlite3"]),
+        ("import aiosqlite", ["aiosqlite"]),
+        ("import asyncio.locks", ["asyncio.locks"]),
+        ("def f():\n    import asyncio\n", ["asyncio"]),
+        ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import discord\n",
+         ["discord"]),
+        ("import requests", ["requests"]),
+        ("from bot.tables import service", ["bot.tables"]),
+        ("from bot import store", ["bot.store"]),
+        ("import renderer", ["renderer"]),
+        ("import importlib\nimportlib.import_module('discord')", ["<dynamic import>"]),
+        ("import json, re\nimport numpy as np\nfrom numpy import typing\n"
+         "from bot.engine.tiles import JOKER\nfrom bot.engine import matcher\n"
+         "from . import tiles\nfrom __future__ import annotations\n", []),
+    ],
+)
+def test_engine_checker(source: str, bad: list[str]) -> None:
+    assert engine_violations(source) == bad
+
+
+@pytest.mark.parametrize(
+    ("source", "bad"),
+    [
+        ("from bot.engine.tiles import parse_tiles", ["bot.engine.tiles"]),
+        ("import bot", ["bot"]),
+        ("from bot import engine", ["bot.engine"]),
+        ("from PIL import Image\nfrom .text import draw\nimport botany", []),
+    ],
+)
+def test_renderer_checker(source: str, bad: list[str]) -> None:
+    assert renderer_violations(source) == bad
+
+
+# -- the real tree -----------------------------------------------------------------------------
+
+
+def test_the_walk_finds_the_modules() -> None:
+    engine = {p.relative_to(ENGINE).as_posix() for p in modules_under(ENGINE)}
+    assert {"tiles.py", "matcher.py", "errors.py", "cards/parser.py"} <= engine
+    assert modules_under(RENDERER)
+
+
+@pytest.mark.parametrize("path", modules_under(ENGINE),
+                         ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_engine_modules_are_pure(path: Path) -> None:
+    bad = engine_violations(path.read_text(encoding="utf-8"))
+    assert not bad, f"{path.relative_to(ROOT)} imports {bad}; bot/engine is pure"
+
+
+@pytest.mark.parametrize("path", modules_under(RENDERER),
+                         ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_renderer_imports_nothing_from_bot(path: Path) -> None:
+    bad = renderer_violations(path.read_text(encoding="utf-8"))
+    assert not bad, f"{path.relative_to(ROOT)} imports {bad}; renderer must not use bot"
