@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "bot.commands.card",
     "bot.commands.analyze",
     "bot.commands.bench",
+    "bot.commands.render_demo",
 )
 
 

@@ -1,0 +1,161 @@
+"""A hand analysis picture, for hints and `/analyze`: the player's tiles, the tiles that
+would finish the hand, and the nearest card hands laid out as on the card, with the tiles
+the player already has drawn normally and the ones still missing greyed out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from renderer.canvas import (
+    FELT,
+    HIGHLIGHT,
+    LIGHT,
+    MUTED,
+    PAPER,
+    PAPER_INK,
+    PAPER_MUTED,
+    RULE,
+    Canvas,
+    Scale,
+    TileRow,
+    laid_lines_height,
+)
+from renderer.codes import sort_tiles
+from renderer.fonts import Face
+from renderer.scenes import AnalysisScene, LaidGroup, NearestHand
+
+#: The picture's width at scale 1.
+BASE_WIDTH = 920
+
+
+@dataclass(frozen=True)
+class _Metrics:
+    """Every size in the analysis picture, derived from the scale."""
+
+    px: Scale
+
+    @property
+    def width(self) -> int:
+        return self.px(BASE_WIDTH)
+
+    @property
+    def margin(self) -> int:
+        return self.px(20)
+
+    @property
+    def pad(self) -> int:
+        return self.px(14)
+
+    @property
+    def inner(self) -> int:
+        return self.width - 2 * self.margin
+
+    @property
+    def hand_row(self) -> TileRow:
+        return TileRow(self.px(46), self.px(3), self.px(18))
+
+    @property
+    def near_row(self) -> TileRow:
+        return TileRow(self.px(40), self.px(3), self.px(14))
+
+    @property
+    def heading(self) -> int:
+        return self.px(19)
+
+    @property
+    def small(self) -> int:
+        return self.px(16)
+
+
+def _hand_groups(scene: AnalysisScene) -> tuple[LaidGroup, ...]:
+    """The player's tiles as groups: the concealed tiles sorted, then each exposure."""
+    concealed = (LaidGroup(sort_tiles(scene.hand)),) if scene.hand else ()
+    return concealed + tuple(LaidGroup(group) for group in scene.exposures)
+
+
+def _block_height(groups: tuple[LaidGroup, ...], m: _Metrics) -> int:
+    return m.heading + m.px(10) + laid_lines_height(groups, m.hand_row, m.inner) + m.px(18)
+
+
+def _near_height(near: NearestHand, m: _Metrics) -> int:
+    room = m.inner - 2 * m.pad
+    note = m.small + m.px(6) if near.note else 0
+    return (2 * m.pad + m.px(28) + m.px(10) + note
+            + laid_lines_height(near.groups, m.near_row, room))
+
+
+def _away_text(away: int) -> str:
+    if away == 0:
+        return "Mah Jongg!"
+    return f"{away} away"
+
+
+def _draw_near(canvas: Canvas, near: NearestHand, y: int, m: _Metrics) -> int:
+    height = _near_height(near, m)
+    left, right = m.margin, m.width - m.margin
+    canvas.panel((left, y, right, y + height), fill=PAPER, outline=RULE, radius=m.px(12))
+    x = left + m.pad
+    top = y + m.pad
+    fill = HIGHLIGHT if near.away <= 1 else "#e4dcc6"
+    badge = canvas.badge(x, top, _away_text(near.away), m.px(16), fill, PAPER_INK)
+    canvas.text((x + badge + m.px(12), top + m.px(13)), near.label, m.px(19), PAPER_INK,
+                max_width=right - m.pad - x - badge - m.px(12), face=Face.BOLD, anchor="lm")
+    top += m.px(28) + m.px(6)
+    if near.note:
+        canvas.text((x, top), near.note, m.small, PAPER_MUTED, max_width=m.inner - 2 * m.pad)
+        top += m.small + m.px(6)
+    canvas.laid_lines(near.groups, x, top + m.px(4), m.near_row, m.inner - 2 * m.pad)
+    return height
+
+
+def _draw_block(canvas: Canvas, title: str, groups: tuple[LaidGroup, ...], y: int,
+                m: _Metrics) -> int:
+    canvas.text((m.margin, y), title, m.heading, MUTED, max_width=m.inner, face=Face.BOLD)
+    canvas.laid_lines(groups, m.margin, y + m.heading + m.px(10), m.hand_row, m.inner)
+    return _block_height(groups, m)
+
+
+def render_analysis(scene: AnalysisScene, *, scale: float = 1.0) -> bytes:
+    """The analysis picture as PNG bytes. `scale` 1 makes it 920 pixels wide."""
+    m = _Metrics(Scale(scale))
+    hand = _hand_groups(scene)
+    waits = (LaidGroup(sort_tiles(scene.waits)),) if scene.waits else ()
+    title_height = m.px(34) + (m.small + m.px(8) if scene.caption else 0) + m.px(10)
+    height = m.margin + title_height
+    height += _block_height(hand, m) if hand else 0
+    height += _block_height(waits, m) if waits else 0
+    height += m.heading + m.px(12)
+    height += sum(_near_height(near, m) + m.px(12) for near in scene.nearest)
+    if not scene.nearest:
+        height += m.small + m.px(12)
+    legend = m.near_row.height * 3 // 4 + m.px(8)
+    height += legend + m.margin
+    canvas = Canvas(m.width, height, FELT)
+    y = m.margin
+    canvas.text((m.margin, y), scene.title or "Hand analysis", m.px(28), LIGHT,
+                max_width=m.inner, face=Face.BOLD, min_size=m.px(20))
+    y += m.px(34)
+    if scene.caption:
+        canvas.text((m.margin, y), scene.caption, m.small, MUTED, max_width=m.inner)
+        y += m.small + m.px(8)
+    y += m.px(10)
+    if hand:
+        y += _draw_block(canvas, "Your hand", hand, y, m)
+    if waits:
+        y += _draw_block(canvas, "Waiting for", waits, y, m)
+    canvas.text((m.margin, y), "Nearest hands", m.heading, MUTED, max_width=m.inner,
+                face=Face.BOLD)
+    y += m.heading + m.px(12)
+    if not scene.nearest:
+        canvas.text((m.margin, y), "No hand on this card fits these exposures.", m.small,
+                    LIGHT, max_width=m.inner)
+        y += m.small + m.px(12)
+    for near in scene.nearest:
+        y += _draw_near(canvas, near, y, m) + m.px(12)
+    small = m.near_row.width * 3 // 4
+    canvas.tile("5D", m.margin, y, small, dimmed=True)
+    canvas.text((m.margin + small + m.px(10), y + m.near_row.height * 3 // 8),
+                "greyed tiles are the ones still needed", m.small, MUTED, max_width=m.inner,
+                anchor="lm")
+    return canvas.png()
