@@ -1,0 +1,158 @@
+"""The claim window after each discard.
+
+Every other live seat answers (under the default policy) with a claim or a pass, so the
+window's length never shows who could call. A seat may claim the discard for a pung, kong or
+quint (a sextet when the card has one), with jokers filling any of the other tiles, or for
+Mah Jongg (the only way to claim a tile for a pair or a single, and the only claim a concealed
+hand makes). When all have answered, Mah Jongg beats an exposure, and between equal claims the
+seat nearest in turn order after the discarder wins. A discarded joker is dead: no window.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.engine.errors import IllegalAction, NotYourTurn
+from bot.engine.game import mahjong
+from bot.engine.game.actions import GROUP_NAMES, Call, CallMahjong, Claim, Option, Pass
+from bot.engine.game.dead import call_deadens, visible_counts
+from bot.engine.game.events import Event, Exposed, Ready
+from bot.engine.game.flow import after_mahjong, next_turn
+from bot.engine.game.rules import ClaimWindow
+from bot.engine.game.state import (
+    ClaimState,
+    GameState,
+    Phase,
+    TableExposure,
+    Took,
+    TurnState,
+    with_seat,
+)
+from bot.engine.matcher import Exposure
+from bot.engine.tiles import JOKER, tile_name
+
+
+def exposure_sizes(state: GameState) -> tuple[int, ...]:
+    """Pungs, kongs and quints; sextets too when the card has a sextet."""
+    return (3, 4, 5, 6) if state.sextets else (3, 4, 5)
+
+
+def open_window(state: GameState, discarder: int, tile_id: int,
+                events: list[Event]) -> GameState:
+    """After a discard: ask the seats that must answer, or move on to the next draw."""
+    if state.tiles[tile_id] == JOKER:
+        return next_turn(state, discarder, events)
+    waiting = [s for s in state.seats_after(discarder) if state.is_live(s)]
+    if state.rules.claim_window is ClaimWindow.ABLE_SEATS:
+        waiting = [s for s in waiting
+                   if any(not isinstance(o.action, Pass)
+                          for o in claim_options(state, s, tile_id))]
+    if not waiting:
+        return next_turn(state, discarder, events)
+    claim = ClaimState(discarder, tile_id, tuple(waiting), (None,) * state.size)
+    return replace(state, phase=Phase.CLAIM, claim=claim)
+
+
+def claim_options(state: GameState, seat: int, tile_id: int) -> list[Option]:
+    """What a seat may answer to this discard: Mah Jongg, pass, then every exposure (with the
+    number of jokers), each flagged when it would leave the seat no card hand."""
+    kind = state.tiles[tile_id]
+    racks = state.rules.racks
+    found = [Option(mahjong.plan_request(CallMahjong(seat), plan, racks))
+             for plan in mahjong.plans(state, seat, claimed=kind)]
+    found.append(Option(Pass(seat)))
+    held = state.concealed_kinds(seat)
+    naturals, jokers = held.count(kind), held.count(JOKER)
+    visible = visible_counts(state)
+    for rack in state.live_racks(seat):
+        for size in exposure_sizes(state):
+            if len(held) - (size - 1) < 1:
+                continue
+            for used_jokers in range(max(0, size - 1 - naturals), min(jokers, size - 1) + 1):
+                exposure = Exposure(kind, size, used_jokers)
+                deadens = call_deadens(state, seat, exposure, rack, visible)
+                found.append(Option(Call(seat, kind, size, used_jokers, rack), deadens=deadens))
+    return found
+
+
+def _check_call(state: GameState, action: Call, tile_id: int) -> None:
+    kind = state.tiles[tile_id]
+    if action.kind != kind:
+        raise IllegalAction(f"You can only call the tile just discarded, the {tile_name(kind)}.")
+    if action.size not in exposure_sizes(state):
+        names = ", ".join(GROUP_NAMES[s] for s in exposure_sizes(state))
+        raise IllegalAction(f"You can call for a {names} or Mah Jongg.")
+    if not 0 <= action.jokers < action.size:
+        raise IllegalAction("Jokers may fill any of the tiles except the one you call.")
+    if action.rack not in state.live_racks(action.seat):
+        raise IllegalAction(f"Rack {action.rack + 1} can't take exposures any more.")
+    if len(state.seats[action.seat].concealed) - (action.size - 1) < 1:
+        raise IllegalAction("You need a tile left to discard after exposing.")
+    state.take(action.seat, _own_kinds(action), f"call a {GROUP_NAMES[action.size]}")
+
+
+def _own_kinds(action: Call) -> tuple[int, ...]:
+    return (action.kind,) * (action.size - 1 - action.jokers) + (JOKER,) * action.jokers
+
+
+def answer(state: GameState, action: Claim, events: list[Event]) -> GameState:
+    """Record a seat's claim or pass; when every seat asked has answered, settle it."""
+    state.require_phase(Phase.CLAIM)
+    claim = state.claim
+    assert claim is not None
+    seat = action.seat
+    if seat == claim.discarder:
+        raise NotYourTurn("You can't claim your own discard.")
+    if seat not in claim.waiting:
+        raise NotYourTurn("You're not asked about this discard.")
+    if claim.answers[seat] is not None:
+        raise IllegalAction("You've already answered this discard.")
+    if isinstance(action, Call):
+        _check_call(state, action, claim.tile_id)
+    elif isinstance(action, CallMahjong):
+        mahjong.check(state, action, claimed=state.tiles[claim.tile_id])
+    answers = list(claim.answers)
+    answers[seat] = action
+    events.append(Ready(seat))
+    claim = replace(claim, answers=tuple(answers))
+    state = replace(state, claim=claim)
+    if any(answers[s] is None for s in claim.waiting):
+        return state
+    return _resolve(state, claim, events)
+
+
+def _resolve(state: GameState, claim: ClaimState, events: list[Event]) -> GameState:
+    order = list(state.seats_after(claim.discarder))
+    for wanted in (CallMahjong, Call):
+        for seat in order:
+            chosen = claim.answers[seat]
+            if isinstance(chosen, CallMahjong) and wanted is CallMahjong:
+                return _win(state, claim, chosen, events)
+            if isinstance(chosen, Call) and wanted is Call:
+                return _expose(state, claim, chosen, events)
+    return next_turn(replace(state, claim=None), claim.discarder, events)
+
+
+def _win(state: GameState, claim: ClaimState, action: CallMahjong,
+         events: list[Event]) -> GameState:
+    plan = mahjong.check(state, action, claimed=state.tiles[claim.tile_id])
+    state, shown = mahjong.lay_out(state, action.seat, plan, claimed_id=claim.tile_id,
+                                   self_picked=False, discarder=claim.discarder)
+    events.extend(shown)
+    turn = TurnState(action.seat, Took.CALL, claim.discarder)
+    return after_mahjong(replace(state, claim=None), action.seat, turn, events)
+
+
+def _expose(state: GameState, claim: ClaimState, action: Call,
+            events: list[Event]) -> GameState:
+    own_ids = state.take(action.seat, _own_kinds(action), "expose")
+    concealed = tuple(t for t in state.seats[action.seat].concealed if t not in own_ids)
+    exposure = TableExposure(action.rack, action.kind, (claim.tile_id, *own_ids),
+                             claim.discarder)
+    state = with_seat(state, action.seat, concealed=concealed,
+                      exposures=(*state.seats[action.seat].exposures, exposure))
+    state = replace(state, discards=state.discards[:-1], claim=None, phase=Phase.TURN,
+                    turn=TurnState(action.seat, Took.CALL, claim.discarder))
+    events.append(Exposed(action.seat, action.kind, action.size, action.jokers, action.rack,
+                          claim.discarder))
+    return state

@@ -1,0 +1,96 @@
+"""Dead hands: what the table can see, judging a declaration, and what a dead hand keeps.
+
+The engine never lets a seat hold the wrong number of tiles or make an exposure that is not a
+pung, kong, quint or sextet, so a hand dies only because it can no longer match any card hand
+given its exposures and what is visible, and only when another seat says so (a wrong
+declaration kills the declarer's hand instead). Judging uses the matcher's `possible_hands`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.engine.game.events import DeathCause, HandDead
+from bot.engine.game.rules import DeadJokers
+from bot.engine.game.state import GameState, TableExposure, with_seat
+from bot.engine.matcher import Exposure
+from bot.engine.tiles import JOKER, NUM_KINDS
+
+
+def visible_counts(state: GameState) -> list[int]:
+    """Tiles everyone can see that no hand can take any more, as a count per kind: every
+    discard (a discarded joker included), every natural in an exposure or a laid-out Mah Jongg,
+    and jokers that can never be exchanged back (in a Mah Jongg or a locked exposure)."""
+    counts = [0] * NUM_KINDS
+    for _, tile_id in state.discards:
+        counts[state.tiles[tile_id]] += 1
+    for seat_state in state.seats:
+        for exposure in seat_state.exposures:
+            for tile_id in exposure.tile_ids:
+                kind = state.tiles[tile_id]
+                if kind != JOKER or exposure.locked:
+                    counts[kind] += 1
+        for declared in seat_state.declared:
+            for group in declared.groups:
+                for tile_id in group:
+                    counts[state.tiles[tile_id]] += 1
+    return counts
+
+
+def rack_is_dead(state: GameState, seat: int, rack: int) -> bool:
+    """Whether a rack can no longer become any card hand, judged only from what is visible."""
+    return state.matcher.is_dead(state.rack_exposures(seat, rack), visible_counts(state))
+
+
+def call_deadens(state: GameState, seat: int, exposure: Exposure, rack: int,
+                 visible: list[int]) -> bool:
+    """Whether exposing this (the called tile plus the seat's own tiles) would leave the rack
+    no card hand, judged as a dead-hand declaration would be right after the call. `visible`
+    is `visible_counts(state)` with the called tile still among the discards."""
+    visible = list(visible)
+    visible[exposure.kind] += exposure.size - exposure.jokers - 1
+    exposures = (*state.rack_exposures(seat, rack), exposure)
+    return not state.matcher.possible_hands(exposures, visible)
+
+
+def _locks(state: GameState, exposures: tuple[TableExposure, ...],
+           rack: int) -> tuple[TableExposure, ...]:
+    """Mark the exposure that made a rack unable to match the card (and any after it)."""
+    indexes = [i for i, e in enumerate(exposures) if e.rack == rack]
+    for count in range(1, len(indexes) + 1):
+        partial = [state.as_exposure(exposures[i]) for i in indexes[:count]]
+        own = [0] * NUM_KINDS
+        for item in partial:
+            own[item.kind] += item.size - item.jokers
+        if not state.matcher.possible_hands(partial, own):
+            bad = set(indexes[count - 1:])
+            return tuple(replace(e, locked=True) if i in bad else e
+                         for i, e in enumerate(exposures))
+    return exposures
+
+
+def kill(state: GameState, seat: int, rack: int, cause: DeathCause) -> tuple[GameState, HandDead]:
+    """Make one rack of a seat dead. Under `VALID_EXPOSURES` the exposure that made it unable
+    to match the card keeps its jokers (Siamese rule 15, tournament rules)."""
+    seat_state = state.seats[seat]
+    dead = list(seat_state.dead)
+    dead[rack] = True
+    exposures = seat_state.exposures
+    if state.rules.dead_jokers is DeadJokers.VALID_EXPOSURES:
+        exposures = _locks(state, exposures, rack)
+    state = with_seat(state, seat, dead=tuple(dead), exposures=exposures)
+    return state, HandDead(seat, rack, cause)
+
+
+def penalty_rack(state: GameState, seat: int) -> int:
+    """The rack a wrong declaration kills.
+
+    One-rack games: the hand. Siamese-style (by analogy with Siamese rule 20, the penalty for
+    drawing from the wrong wall): the only live rack if just one is left; otherwise the one
+    rack with exposures if just one has any; otherwise the first rack.
+    """
+    live = state.live_racks(seat)
+    if len(live) == 1:
+        return live[0]
+    exposed = [r for r in live if any(e.rack == r for e in state.seats[seat].exposures)]
+    return exposed[0] if len(exposed) == 1 else live[0]

@@ -1,0 +1,86 @@
+"""Moving play along: the start of play, the draw that begins each turn, and the end.
+
+Draws are not actions: once a claim window closes with no claim (or after a discarded joker,
+which nobody may claim), the next live seat in turn order draws at once. The game ends on a
+Mah Jongg that finishes it, when the next seat should draw from an empty wall (a wall game), or
+when too few hands are live to play on (one-rack games need two live seats; in the Siamese
+game a player whose hands are both dead ends it, and a lone live player plays on).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.engine.game.events import Drew, EndReason, Event, GameOver, PlayBegins
+from bot.engine.game.scoring import score
+from bot.engine.game.state import GameState, Phase, Result, Took, TurnState, with_seat
+
+
+def start_play(state: GameState, events: list[Event]) -> GameState:
+    """After the deal and any Charleston: East's first turn (East draws first only where the
+    rules say so; otherwise East already holds one tile extra and discards)."""
+    events.append(PlayBegins())
+    state = replace(state, charleston=None)
+    if state.rules.dealer_draws_first:
+        return draw(state, 0, events)
+    return replace(state, phase=Phase.TURN, turn=TurnState(0, Took.DEAL))
+
+
+def draw(state: GameState, seat: int, events: list[Event]) -> GameState:
+    """The seat takes the next wall tile and its turn begins."""
+    tile_id, wall = state.wall[0], state.wall[1:]
+    concealed = tuple(sorted((*state.seats[seat].concealed, tile_id)))
+    state = with_seat(replace(state, wall=wall), seat, concealed=concealed)
+    events.append(Drew(seat, state.tiles[tile_id]))
+    return replace(state, phase=Phase.TURN, turn=TurnState(seat, Took.DRAW), claim=None)
+
+
+def next_turn(state: GameState, after: int, events: list[Event]) -> GameState:
+    """The next live seat after `after` draws; or the game ends."""
+    state = settle(state, events)
+    if state.phase is Phase.OVER:
+        return state
+    for step in range(1, state.size + 1):
+        seat = (after + step) % state.size
+        if state.is_live(seat):
+            if not state.wall:
+                return finish(state, EndReason.WALL, events)
+            return draw(state, seat, events)
+    return finish(state, EndReason.DEAD_HANDS, events)
+
+
+def settle(state: GameState, events: list[Event]) -> GameState:
+    """End the game if too few hands are left to play on."""
+    if state.phase is Phase.OVER:
+        return state
+    if state.rules.racks == 1:
+        if len(state.live_seats()) < 2:
+            return finish(state, EndReason.DEAD_HANDS, events)
+        return state
+    if any(all(seat.dead) for seat in state.seats) or not state.live_seats():
+        return finish(state, EndReason.DEAD_HANDS, events)
+    return state
+
+
+def finish(state: GameState, reason: EndReason, events: list[Event]) -> GameState:
+    """Score the game and close it."""
+    wins = tuple(sorted((d for seat in state.seats for d in seat.declared),
+                        key=lambda d: (d.seat, d.ordinal == 0, d.ordinal, d.rack)))
+    sheet = score(state.rules, state.card, reason, wins,
+                  tuple(seat.dead for seat in state.seats))
+    events.extend(sheet.lines)
+    events.append(GameOver(reason, sheet.totals, sheet.settlement))
+    result = Result(reason, wins, sheet.lines, sheet.totals, sheet.settlement)
+    return replace(state, phase=Phase.OVER, turn=None, claim=None, result=result)
+
+
+def after_mahjong(state: GameState, seat: int, turn: TurnState, events: list[Event]) -> GameState:
+    """End the game, or (a first Siamese Mah Jongg) let the seat finish its turn."""
+    declared = state.seats[seat].declared
+    if state.rules.racks == 1 or declared[-1].ordinal != 1:
+        return finish(state, EndReason.MAHJONG, events)
+    state = replace(state, phase=Phase.TURN, turn=replace(turn, shown=True), charleston=None)
+    state = settle(state, events)
+    if state.phase is Phase.OVER or state.is_live(seat):
+        return state
+    return next_turn(state, seat, events)

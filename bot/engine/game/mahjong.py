@@ -1,0 +1,202 @@
+"""Declaring Mah Jongg: which layouts a seat can declare, checking a request, laying it out.
+
+Every decision goes through the matcher. In one-rack games the seat's 14 tiles are matched
+whole and the best-paying card hand is the one scored. In the Siamese-style game a request
+names the rack (or both racks) and may name the card hand(s) and the concealed tiles; left
+out, the engine picks the best layout (see `bot.engine.game.siamese`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+from bot.engine.errors import IllegalAction
+from bot.engine.game.actions import CallMahjong, Mahjong
+from bot.engine.game.events import MahjongShown
+from bot.engine.game.siamese import RackWin, both_wins, exact_win, leftover, rack_wins
+from bot.engine.game.state import Declared, GameState, remove_ids, with_seat
+from bot.engine.tiles import format_tiles, tile_name
+
+Plan = tuple[RackWin, ...]
+Request = Mahjong | CallMahjong
+
+NOT_YET = "Your tiles don't make a hand on the card yet."
+
+
+def _pool(state: GameState, seat: int, claimed: int | None) -> tuple[int, ...]:
+    extra = () if claimed is None else (claimed,)
+    return tuple(sorted(state.concealed_kinds(seat) + extra))
+
+
+def _uses(win: RackWin, claimed: int | None) -> bool:
+    return claimed is None or claimed in win.concealed
+
+
+def _keeps_a_discard(state: GameState, seat: int, plan: Plan, pool: tuple[int, ...]) -> bool:
+    """A first Mah Jongg with another live rack must leave a tile to discard."""
+    still_live = set(state.live_racks(seat)) - {win.rack for win in plan}
+    if not still_live:
+        return True
+    used: list[int] = [kind for win in plan for kind in win.concealed]
+    return len(leftover(pool, used)) >= 1
+
+
+def plans(state: GameState, seat: int, claimed: int | None = None) -> list[Plan]:
+    """Every Mah Jongg the seat can declare now (with the claimed tile, when claiming), best
+    first: one plan per rack and card hand, and per pair of hands for both racks at once."""
+    if not state.is_live(seat):
+        return []
+    pool = _pool(state, seat, claimed)
+    if state.rules.racks == 1:
+        win = exact_win(state.matcher, 0, pool, state.rack_exposures(seat, 0))
+        return [] if win is None else [(win,)]
+    found: list[Plan] = []
+    live = state.live_racks(seat)
+    for rack in live:
+        for win in rack_wins(state.matcher, rack, pool, state.rack_exposures(seat, rack)):
+            if _uses(win, claimed) and _keeps_a_discard(state, seat, (win,), pool):
+                found.append((win,))
+    if len(live) == 2:
+        exposures = (state.rack_exposures(seat, 0), state.rack_exposures(seat, 1))
+        for first, second in both_wins(state.matcher, pool, exposures):
+            if claimed is None or claimed in first.concealed + second.concealed:
+                found.append((first, second))
+    return found
+
+
+def plan_request(request: Request, plan: Plan, racks: int) -> Request:
+    """The action that asks for exactly this plan, by rack and card hand ids (one-rack games
+    need no details: the engine always lays out the best hand)."""
+    if racks == 1:
+        return request
+    hands = tuple(win.match.hand.id for win in plan)
+    if len(plan) == 2:
+        return replace(request, both=True, rack=0, hands=hands)
+    return replace(request, rack=plan[0].rack, hands=hands)
+
+
+def check(state: GameState, request: Request, claimed: int | None = None) -> Plan:
+    """The layout a Mah Jongg request asks for; `IllegalAction` when it is not a Mah Jongg."""
+    seat = request.seat
+    if state.rules.racks == 1:
+        if request.rack or request.both or request.hands or request.tiles:
+            raise IllegalAction("Just declare `mahjong`: the engine lays out your 14 tiles as "
+                                "the best-paying hand on the card.")
+        found = plans(state, seat, claimed)
+        if not found:
+            raise IllegalAction(_not_a_win(None, claimed, ""))
+        return found[0]
+    live = state.live_racks(seat)
+    pool = _pool(state, seat, claimed)
+    if request.both:
+        if len(live) != 2:
+            raise IllegalAction("Only one of your racks can still go Mah Jongg.")
+        return _check_both(state, request, pool, claimed)
+    if request.rack not in live:
+        raise IllegalAction(f"Rack {request.rack + 1} can't go Mah Jongg: it is dead or "
+                            "already shows a Mah Jongg.")
+    if len(request.hands) > 1:
+        raise IllegalAction("Name one card hand for one rack, or declare `both`.")
+    hand_id = request.hands[0] if request.hands else None
+    exposures = state.rack_exposures(seat, request.rack)
+    win: RackWin | None
+    if request.tiles:
+        _require_in_pool(request.tiles, pool)
+        win = exact_win(state.matcher, request.rack, request.tiles, exposures, hand_id)
+        wins = [] if win is None else [win]
+    else:
+        wins = [w for w in rack_wins(state.matcher, request.rack, pool, exposures)
+                if hand_id is None or w.match.hand.id == hand_id]
+    wins = [w for w in wins if _uses(w, claimed)
+            and _keeps_a_discard(state, seat, (w,), pool)]
+    if not wins:
+        raise IllegalAction(_not_a_win(hand_id, claimed, " on that rack"))
+    return (wins[0],)
+
+
+def _check_both(state: GameState, request: Request, pool: tuple[int, ...],
+                claimed: int | None) -> Plan:
+    seat = request.seat
+    wanted = request.hands + (None,) * (2 - len(request.hands))
+    if len(request.hands) > 2:
+        raise IllegalAction("Name at most two card hands, one per rack.")
+    exposures = (state.rack_exposures(seat, 0), state.rack_exposures(seat, 1))
+    pairs: list[tuple[RackWin, RackWin]]
+    if request.tiles:
+        _require_in_pool(request.tiles, pool)
+        first = exact_win(state.matcher, 0, request.tiles, exposures[0], wanted[0])
+        second = exact_win(state.matcher, 1, leftover(pool, request.tiles), exposures[1],
+                           wanted[1])
+        pairs = [] if first is None or second is None else [(first, second)]
+    else:
+        pairs = [p for p in both_wins(state.matcher, pool, exposures)
+                 if all(w is None or w == win.match.hand.id
+                        for w, win in zip(wanted, p, strict=True))]
+    pairs = [p for p in pairs if claimed is None or claimed in p[0].concealed + p[1].concealed]
+    if not pairs:
+        raise IllegalAction("Your tiles don't make two hands on the card at once.")
+    return pairs[0]
+
+
+def _require_in_pool(tiles: tuple[int, ...], pool: tuple[int, ...]) -> None:
+    missing = Counter(tiles) - Counter(pool)
+    if missing:
+        raise IllegalAction(f"You don't hold {format_tiles(missing.elements())} to lay out.")
+
+
+def _not_a_win(hand_id: str | None, claimed: int | None, where: str) -> str:
+    as_hand = f" as hand {hand_id}" if hand_id else ""
+    if claimed is not None:
+        return f"The {tile_name(claimed)} doesn't complete a Mah Jongg for you{where}{as_hand}."
+    if hand_id:
+        return f"Your tiles don't make hand {hand_id}{where}."
+    return NOT_YET
+
+
+def lay_out(state: GameState, seat: int, plan: Plan, *, claimed_id: int | None,
+            self_picked: bool, discarder: int | None) -> tuple[GameState, list[MahjongShown]]:
+    """Move the tiles of each rack's Mah Jongg onto the table as a `Declared` record: the
+    rack's exposures and the concealed tiles used (the claimed discard first of its kind)."""
+    if claimed_id is not None:
+        discards = list(state.discards)
+        discards.pop()
+        state = replace(state, discards=tuple(discards))
+    available = ([claimed_id] if claimed_id is not None else []) + list(
+        state.seats[seat].concealed)
+    ordinal = 0 if len(plan) == 2 else len(state.seats[seat].declared) + 1
+    events: list[MahjongShown] = []
+    declared = list(state.seats[seat].declared)
+    exposures = list(state.seats[seat].exposures)
+    for win in plan:
+        rack_exposures = [e for e in exposures if e.rack == win.rack]
+        groups: list[tuple[int, ...]] = []
+        for group, exposed in zip(win.match.groups, win.match.exposed, strict=True):
+            if exposed:
+                table = next(e for e in rack_exposures
+                             if Counter(state.kinds(e.tile_ids)) == Counter(group))
+                rack_exposures.remove(table)
+                groups.append(table.tile_ids)
+                continue
+            ids: list[int] = []
+            for kind in group:
+                tile_id = next(t for t in available if state.tiles[t] == kind)
+                available.remove(tile_id)
+                ids.append(tile_id)
+            groups.append(tuple(ids))
+        hand = win.match.hand
+        declared.append(Declared(
+            seat=seat, rack=win.rack, hand_id=hand.id, value=hand.value,
+            jokerless=win.match.jokerless, singles_and_pairs=hand.singles_and_pairs,
+            groups=tuple(groups), self_picked=self_picked, discarder=discarder,
+            exposures_before=sum(1 for e in exposures if e.rack == win.rack), ordinal=ordinal))
+        exposures = [e for e in exposures if e.rack != win.rack]
+        events.append(MahjongShown(seat, win.rack, hand.id,
+                                   tuple(state.kinds(g) for g in groups), self_picked,
+                                   discarder))
+    used = [t for d in declared[len(state.seats[seat].declared):] for g in d.groups for t in g]
+    concealed = remove_ids(state.seats[seat].concealed,
+                           [t for t in used if t in state.seats[seat].concealed])
+    state = with_seat(state, seat, concealed=concealed, exposures=tuple(exposures),
+                      declared=tuple(declared))
+    return state, events

@@ -1,0 +1,209 @@
+"""Rule sets: every difference between tables is a value here, never a fork of the code.
+
+A `RuleSet` is frozen data. The named presets are the official four-player game (NMJL rules,
+`nmjl` payments), the three-player game, the two-player Siamese-style game and the tournament
+game. Each option documents which rules source it follows and what the alternatives mean.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from bot.engine.errors import InvalidInput
+from bot.engine.tiles import standard_counts
+
+HAND_TILES = 14
+MAX_COURTESY = 3
+PASS_SIZE = 3
+
+
+class Charleston(Enum):
+    """Which Charleston a table plays.
+
+    `STANDARD`: the compulsory first Charleston (right, across, left), a vote any seat may stop,
+    the second Charleston (left, across, right), then the courtesy pass with the seat across
+    (NMJL; needs four players). `NONE`: straight from the deal to play (three and two players).
+    """
+
+    STANDARD = "standard"
+    NONE = "none"
+
+
+class BlindOrder(Enum):
+    """The order blind passes are resolved in when several seats blind-pass at once.
+
+    `FEWEST_FIRST` (NMJL, "Mah Jongg Made Easy"): the seat forwarding the fewest unseen tiles goes
+    first. `EAST_FIRST` (the online-client notes): seats go in turn order starting from East.
+    Ties under `FEWEST_FIRST` also go in turn order from East.
+    """
+
+    FEWEST_FIRST = "fewest-first"
+    EAST_FIRST = "east-first"
+
+
+class ClaimWindow(Enum):
+    """Who must answer the claim window after a discard.
+
+    `EVERY_SEAT` (default): every other live seat answers (claim or pass), so the window's length
+    never tells anyone who could have called. `ABLE_SEATS` (the online-client notes): only seats
+    holding some legal claim are asked; faster, but the wait reveals that someone could call.
+    """
+
+    EVERY_SEAT = "every-seat"
+    ABLE_SEATS = "able-seats"
+
+
+class DeadHands(Enum):
+    """Whether seats may declare other hands dead.
+
+    `DECLARED` (NMJL): on its turn a seat may declare another hand dead; the engine judges it
+    from what is visible and a wrong declaration kills the declarer's hand. `OFF` (a common
+    house choice): nobody calls hands dead and everyone plays on.
+    """
+
+    DECLARED = "declared"
+    OFF = "off"
+
+
+class DeadJokers(Enum):
+    """Which jokers in a dead hand's exposures may still be exchanged.
+
+    `VALID_EXPOSURES` (NMJL and tournament rules, Siamese rule 15): every exposure except the one
+    that made the hand unable to match the card (and any made after it). `ALL_EXPOSURES` (the
+    online-client notes): every exposure stays open.
+    """
+
+    VALID_EXPOSURES = "valid-exposures"
+    ALL_EXPOSURES = "all-exposures"
+
+
+class Scoring(Enum):
+    """How a finished game is scored; see `bot.engine.game.scoring`."""
+
+    NMJL = "nmjl"
+    TOURNAMENT = "tournament"
+    SIAMESE = "siamese"
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Everything that differs between the tables the engine runs.
+
+    `players` seats play with `racks` racks each (two only for the Siamese-style game, where
+    each player builds two hands). East is dealt `dealer_tiles`, every other seat `other_tiles`;
+    with `dealer_draws_first` East starts its first turn by drawing (Siamese rule 8), otherwise
+    East starts by discarding. `dice` dice break the wall (two, or one for Siamese rule 4).
+    Tile counts follow the set: 8 jokers and 8 flowers by default; `blanks` above zero turns on
+    the house rule where, on its turn, a seat may swap a blank from its rack for any natural
+    tile in the discards (never legal under NMJL rules).
+    """
+
+    name: str
+    players: int = 4
+    racks: int = 1
+    dealer_tiles: int = 14
+    other_tiles: int = 13
+    dealer_draws_first: bool = False
+    dice: int = 2
+    charleston: Charleston = Charleston.STANDARD
+    blind_order: BlindOrder = BlindOrder.FEWEST_FIRST
+    jokers: int = 8
+    flowers: int = 8
+    blanks: int = 0
+    claim_window: ClaimWindow = ClaimWindow.EVERY_SEAT
+    dead_hands: DeadHands = DeadHands.DECLARED
+    dead_jokers: DeadJokers = DeadJokers.VALID_EXPOSURES
+    scoring: Scoring = Scoring.NMJL
+
+    def __post_init__(self) -> None:
+        problems: list[str] = []
+        if not 2 <= self.players <= 4:
+            problems.append("a table has 2, 3 or 4 players")
+        if self.racks not in (1, 2):
+            problems.append("each player has 1 or 2 racks")
+        if self.racks == 2 and self.players != 2:
+            problems.append("two racks per player is the two-player Siamese-style game")
+        if self.racks == 1 and self.players == 2:
+            problems.append("two players need two racks each (the Siamese-style game)")
+        if self.scoring is Scoring.SIAMESE and self.racks != 2:
+            problems.append("Siamese scoring needs two racks per player")
+        if self.racks == 2 and self.scoring is not Scoring.SIAMESE:
+            problems.append("a two-rack game is scored with the Siamese profile")
+        if self.charleston is Charleston.STANDARD and self.players != 4:
+            problems.append("the standard Charleston needs four players (it passes across)")
+        hand = self.racks * HAND_TILES
+        if self.dealer_draws_first:
+            if not self.dealer_tiles == self.other_tiles == hand - 1:
+                problems.append(f"when East draws first, every seat is dealt {hand - 1} tiles")
+        elif self.dealer_tiles != hand or self.other_tiles != hand - 1:
+            problems.append(f"East is dealt {hand} tiles and the others {hand - 1}")
+        if not 1 <= self.dice <= 3:
+            problems.append("the wall is broken with 1 to 3 dice")
+        if not 0 <= self.jokers <= 16 or not 0 <= self.flowers <= 16 or not 0 <= self.blanks <= 8:
+            problems.append("a set holds 0-16 jokers, 0-16 flowers and 0-8 blanks")
+        if self.jokers + self.blanks > 10:
+            problems.append("with more than 10 jokers and blanks a seat could be dealt fewer "
+                            "than three tiles it may pass")
+        if self.wall_size() < sum(self.deal_sizes()):
+            problems.append("the set is too small to deal")
+        if problems:
+            raise InvalidInput("These rules don't fit together: " + "; ".join(problems) + ".")
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """How many of each tile kind the set holds."""
+        return standard_counts(jokers=self.jokers, flowers=self.flowers, blanks=self.blanks)
+
+    def wall_size(self) -> int:
+        """Tiles in the whole set."""
+        return sum(self.counts)
+
+    def deal_sizes(self) -> tuple[int, ...]:
+        """Tiles dealt to each seat, East first."""
+        return (self.dealer_tiles,) + (self.other_tiles,) * (self.players - 1)
+
+    @property
+    def hand_tiles(self) -> int:
+        """Tiles a seat holds off its turn (13 per rack; 27 in the Siamese game)."""
+        return self.racks * HAND_TILES - 1
+
+
+STANDARD = RuleSet(name="American Mah Jongg (NMJL)")
+TOURNAMENT = replace(STANDARD, name="Tournament", scoring=Scoring.TOURNAMENT)
+THREE_PLAYER = RuleSet(name="3-player", players=3, charleston=Charleston.NONE)
+SIAMESE = RuleSet(
+    name="2-player (Siamese-style)", players=2, racks=2, dealer_tiles=27, other_tiles=27,
+    dealer_draws_first=True, dice=1, charleston=Charleston.NONE, scoring=Scoring.SIAMESE,
+)
+
+PRESETS: dict[str, RuleSet] = {
+    "standard": STANDARD,
+    "tournament": TOURNAMENT,
+    "3-player": THREE_PLAYER,
+    "siamese": SIAMESE,
+}
+
+
+def preset(name: str) -> RuleSet:
+    """A named rule set: `standard`, `tournament`, `3-player` or `siamese`."""
+    try:
+        return PRESETS[name.strip().lower()]
+    except KeyError:
+        known = ", ".join(PRESETS)
+        raise InvalidInput(f"I don't know the rules `{name}`. Choose one of: {known}.") from None
+
+
+_WINDS_BY_PLAYERS = {
+    4: ("East", "South", "West", "North"),
+    3: ("East", "South", "West"),
+    2: ("East", "West"),
+}
+
+
+def seat_names(players: int) -> tuple[str, ...]:
+    """The wind each seat sits at, East (the dealer) first, in turn order.
+
+    Play passes to the right; the two-player game seats the players facing each other.
+    """
+    return _WINDS_BY_PLAYERS[players]

@@ -1,0 +1,217 @@
+"""Scoring profiles: a finished game in, a breakdown a player can read line by line out.
+
+* `nmjl` (NMJL payments): off a discard the discarder pays twice the hand's value and the
+  others once; self-picked (a joker exchange included), everyone pays twice; a jokerless hand
+  doubles its value first, except singles and pairs; a wall game pays nothing.
+* `tournament` (tournament scoring sheet): the card value, +10 self-picked, +20 jokerless (not
+  singles and pairs); the discarder -10, -20 or -25 when the winner had 0-1, 2 or 3+
+  exposures; a wall game gives +10 to every hand that is not dead; a dead hand scores 0.
+* `siamese` (Siamese rule 17): a first Mah Jongg scores its value (doubled if jokerless, not
+  singles and pairs); a second is doubled, and doubled again if jokerless; two at once are
+  both doubled; the discarder of the tile claimed for a second Mah Jongg loses 20; a wall game
+  gives each player +10; a player whose two hands are both dead pays the opponent 4 times the
+  value of the opponent's Mah Jongg (or of the lowest hand on the card). At the end the lower
+  score pays the difference.
+
+A one-rack game that ends because fewer than two hands are still live is scored like a wall
+game. The Siamese dead-hands payment uses the printed card value of the opponent's first Mah
+Jongg (not doubled), and replaces the usual Mah Jongg lines for that game.
+
+Each `ScoreLine` adds its points to the seats' totals; lines with no points explain.
+`settlement` is what changes hands: the totals themselves for `nmjl` (money) and `tournament`
+(points), the difference for `siamese`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot.engine.cards.model import Card
+from bot.engine.game.events import EndReason, ScoreLine
+from bot.engine.game.rules import RuleSet, Scoring, seat_names
+from bot.engine.game.state import Declared
+
+SELF_PICK_BONUS = 10
+JOKERLESS_BONUS = 20
+WALL_BONUS = 10
+SECOND_MAHJONG_PENALTY = 20
+DEAD_HANDS_MULTIPLE = 4
+
+
+def tournament_throw_penalty(exposures: int) -> int:
+    """Points the discarder loses, by how many exposures the winner had."""
+    if exposures <= 1:
+        return 10
+    return 20 if exposures == 2 else 25
+
+
+@dataclass(frozen=True)
+class Scoresheet:
+    """The breakdown, the sum of its points per seat, and what changes hands."""
+
+    lines: tuple[ScoreLine, ...]
+    totals: tuple[int, ...]
+    settlement: tuple[int, ...]
+
+
+@dataclass
+class _Sheet:
+    names: tuple[str, ...]
+    lines: list[ScoreLine] = field(default_factory=list)
+
+    def note(self, text: str) -> None:
+        self.lines.append(ScoreLine((0,) * len(self.names), text))
+
+    def add(self, text: str, changes: dict[int, int]) -> None:
+        points = [0] * len(self.names)
+        for seat, amount in changes.items():
+            points[seat] += amount
+        self.lines.append(ScoreLine(tuple(points), text))
+
+    def totals(self) -> tuple[int, ...]:
+        return tuple(sum(line.points[s] for line in self.lines) for s in range(len(self.names)))
+
+
+def _doubled_for_jokerless(win: Declared) -> bool:
+    return win.jokerless and not win.singles_and_pairs
+
+
+def _how(sheet: _Sheet, win: Declared) -> str:
+    if win.self_picked:
+        return "self-picked"
+    assert win.discarder is not None
+    return f"on {sheet.names[win.discarder]}'s discard"
+
+
+def _nmjl(sheet: _Sheet, reason: EndReason, wins: Sequence[Declared]) -> None:
+    if not wins:
+        sheet.note(_no_winner(reason) + " Nobody pays.")
+        return
+    win = wins[0]
+    winner = sheet.names[win.seat]
+    sheet.note(f"{winner} goes Mah Jongg with {win.hand_id} ({win.value}), {_how(sheet, win)}.")
+    value = win.value
+    if _doubled_for_jokerless(win):
+        value *= 2
+        sheet.note(f"Jokerless: the value doubles to {value}.")
+    for offset in range(1, len(sheet.names)):
+        payer = (win.seat + offset) % len(sheet.names)
+        if win.self_picked or payer == win.discarder:
+            why = "self-picked" if win.self_picked else "threw the winning tile"
+            amount = 2 * value
+            text = f"{sheet.names[payer]} pays {winner} 2 x {value} = {amount} ({why})."
+        else:
+            amount = value
+            text = f"{sheet.names[payer]} pays {winner} {amount}."
+        sheet.add(text, {win.seat: amount, payer: -amount})
+
+
+def _tournament(sheet: _Sheet, reason: EndReason, wins: Sequence[Declared],
+                dead: Sequence[bool]) -> None:
+    if not wins:
+        bonus = {s: WALL_BONUS for s in range(len(sheet.names)) if not dead[s]}
+        skipped = [sheet.names[s] for s in range(len(sheet.names)) if dead[s]]
+        text = f"{_no_winner(reason)} +{WALL_BONUS} to every hand that is not dead"
+        text += f" ({', '.join(skipped)} dead: 0)." if skipped else "."
+        sheet.add(text, bonus)
+        return
+    win = wins[0]
+    winner = sheet.names[win.seat]
+    sheet.add(f"{winner}: {win.value} for Mah Jongg with {win.hand_id}.", {win.seat: win.value})
+    if _doubled_for_jokerless(win):
+        sheet.add(f"{winner}: +{JOKERLESS_BONUS} jokerless.", {win.seat: JOKERLESS_BONUS})
+    if win.self_picked:
+        sheet.add(f"{winner}: +{SELF_PICK_BONUS} self-picked.", {win.seat: SELF_PICK_BONUS})
+    elif win.discarder is not None:
+        penalty = tournament_throw_penalty(win.exposures_before)
+        count = win.exposures_before
+        sheet.add(f"{sheet.names[win.discarder]} threw Mah Jongg to a hand with {count} "
+                  f"exposure{'s' if count != 1 else ''}: -{penalty}.",
+                  {win.discarder: -penalty})
+
+
+def _siamese_value(win: Declared) -> tuple[int, str]:
+    value = win.value
+    parts = [str(value)]
+    if win.ordinal == 1:
+        if _doubled_for_jokerless(win):
+            value *= 2
+            parts.append(f"doubled for jokerless = {value}")
+        return value, ", ".join(parts)
+    value *= 2
+    parts.append(f"doubled = {value}")
+    if _doubled_for_jokerless(win):
+        value *= 2
+        parts.append(f"doubled again for jokerless = {value}")
+    return value, ", ".join(parts)
+
+
+_ORDINAL_NAMES = {1: "first Mah Jongg", 2: "second Mah Jongg", 0: "two Mah Jonggs at once"}
+
+
+def _siamese(sheet: _Sheet, card: Card, reason: EndReason, wins: Sequence[Declared],
+             all_dead: Sequence[bool]) -> None:
+    dead_players = [s for s in range(len(sheet.names)) if all_dead[s]]
+    if dead_players:
+        payer = dead_players[0]
+        opponent = 1 - payer
+        theirs = [w for w in wins if w.seat == opponent]
+        base = theirs[0].value if theirs else card.lowest_value
+        what = (f"{sheet.names[opponent]}'s Mah Jongg {theirs[0].hand_id}" if theirs
+                else "the lowest hand on the card")
+        amount = DEAD_HANDS_MULTIPLE * base
+        sheet.add(f"{sheet.names[payer]}'s two hands are both dead: {sheet.names[opponent]} "
+                  f"scores {DEAD_HANDS_MULTIPLE} x {base} ({what}) = {amount}.",
+                  {opponent: amount})
+    else:
+        for win in wins:
+            value, working = _siamese_value(win)
+            sheet.add(f"{sheet.names[win.seat]}: {_ORDINAL_NAMES[win.ordinal]}, hand "
+                      f"{win.hand_id}: {working}.", {win.seat: value})
+        penalized: set[tuple[int, int]] = set()
+        for win in wins:
+            if win.ordinal != 1 and win.discarder is not None and (
+                    (win.seat, win.ordinal) not in penalized):
+                penalized.add((win.seat, win.ordinal))
+                sheet.add(f"{sheet.names[win.discarder]} threw the tile for "
+                          f"{sheet.names[win.seat]}'s {_ORDINAL_NAMES[win.ordinal]}: "
+                          f"-{SECOND_MAHJONG_PENALTY}.",
+                          {win.discarder: -SECOND_MAHJONG_PENALTY})
+        if not wins:
+            sheet.add(f"{_no_winner(reason)} +{WALL_BONUS} to each player.",
+                      dict.fromkeys(range(len(sheet.names)), WALL_BONUS))
+
+
+def _no_winner(reason: EndReason) -> str:
+    if reason is EndReason.WALL:
+        return "Wall game: the tiles ran out with no Mah Jongg."
+    return "No Mah Jongg: too few hands are still live to play on."
+
+
+def score(rules: RuleSet, card: Card, reason: EndReason, wins: Sequence[Declared],
+          dead: Sequence[Sequence[bool]]) -> Scoresheet:
+    """Score a finished game. `wins` are the Mah Jonggs laid out (in the order made), `dead`
+    each seat's dead flags per rack."""
+    sheet = _Sheet(seat_names(rules.players))
+    any_dead = [any(flags) for flags in dead]
+    all_dead = [all(flags) for flags in dead]
+    if rules.scoring is Scoring.NMJL:
+        _nmjl(sheet, reason, wins)
+    elif rules.scoring is Scoring.TOURNAMENT:
+        _tournament(sheet, reason, wins, any_dead)
+    else:
+        _siamese(sheet, card, reason, wins, all_dead)
+    totals = sheet.totals()
+    settlement = totals
+    if rules.scoring is Scoring.SIAMESE:
+        difference = abs(totals[0] - totals[1])
+        if difference:
+            payer = 0 if totals[0] < totals[1] else 1
+            sheet.note(f"{sheet.names[payer]} pays {sheet.names[1 - payer]} the difference: "
+                       f"{difference}.")
+            settlement = (-difference, difference) if payer == 0 else (difference, -difference)
+        else:
+            sheet.note("The scores are equal: nobody pays.")
+            settlement = (0, 0)
+    return Scoresheet(tuple(sheet.lines), totals, settlement)

@@ -1,0 +1,304 @@
+"""The game state: one frozen value, changed only by `apply`.
+
+Tiles are physical ids (indexes into `GameState.tiles`, which holds each id's kind), so every
+tile can be followed from the wall to a rack, an exposure, the discards or a Mah Jongg, and a
+replay reproduces the game exactly. Helpers here read the state; the modules for each phase
+build new states with `dataclasses.replace`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from bot.engine.cards.model import Card
+from bot.engine.errors import IllegalAction, NotYourTurn
+from bot.engine.game.actions import Action, Claim, Give
+from bot.engine.game.events import EndReason, Event, ScoreLine
+from bot.engine.game.rules import RuleSet, seat_names
+from bot.engine.matcher import CardMatcher, Exposure
+from bot.engine.tiles import JOKER, tile_name
+
+
+class Phase(Enum):
+    """Where the game is. Every phase says who must act next."""
+
+    CHARLESTON = "charleston"
+    VOTE = "vote"
+    COURTESY_OFFER = "courtesy offer"
+    COURTESY_PASS = "courtesy pass"
+    TURN = "turn"
+    CLAIM = "claim"
+    OVER = "over"
+
+
+class Took(Enum):
+    """How the seat on turn got its last tile: this decides whether a Mah Jongg is
+    self-picked (dealt, drawn or by a joker exchange) or off a discard (called)."""
+
+    DEAL = "deal"
+    DRAW = "draw"
+    CALL = "call"
+    EXCHANGE = "exchange"
+
+
+@dataclass(frozen=True)
+class TableExposure:
+    """An exposure on a rack: the called tile first, then the seat's naturals and jokers.
+
+    `locked` marks an exposure that made its (now dead) hand unable to match the card: its
+    jokers can no longer be exchanged.
+    """
+
+    rack: int
+    kind: int
+    tile_ids: tuple[int, ...]
+    discarder: int
+    locked: bool = False
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A Mah Jongg laid out on a rack: the card hand, each group's tile ids, how it was won.
+
+    `exposures_before` counts the rack's exposures made before the win (tournament scoring).
+    `ordinal` is 1 for a first Mah Jongg, 2 for a second, and 0 for two declared at once.
+    """
+
+    seat: int
+    rack: int
+    hand_id: str
+    value: int
+    jokerless: bool
+    singles_and_pairs: bool
+    groups: tuple[tuple[int, ...], ...]
+    self_picked: bool
+    discarder: int | None
+    exposures_before: int
+    ordinal: int = 1
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """One seat: concealed tile ids (sorted), exposures, dead racks and laid-out Mah Jonggs.
+
+    In the Siamese-style game concealed tiles move freely between a player's two racks, so
+    they are one pool; exposures and Mah Jonggs belong to a rack.
+    """
+
+    concealed: tuple[int, ...]
+    exposures: tuple[TableExposure, ...] = ()
+    dead: tuple[bool, ...] = (False,)
+    declared: tuple[Declared, ...] = ()
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """The dice, where the wall was broken, and each seat's dealt tile ids."""
+
+    dice: tuple[int, ...]
+    break_stack: int
+    hands: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class CharlestonState:
+    """Progress through the Charleston: the pass in hand (an index into the pass list), the
+    tiles each seat has put forward, the stop vote and the courtesy offers."""
+
+    step: int = 0
+    gives: tuple[Give | None, ...] = ()
+    votes: tuple[bool | None, ...] = ()
+    offers: tuple[int | None, ...] = ()
+    agreed: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class TurnState:
+    """The seat on turn (it holds one tile over its hand size and must discard, or win).
+
+    `shown` is set once the seat lays out a first Mah Jongg this turn (Siamese-style): it must
+    then discard before it can declare another.
+    """
+
+    seat: int
+    took: Took
+    called_from: int | None = None
+    shown: bool = False
+
+
+@dataclass(frozen=True)
+class ClaimState:
+    """The open claim window on the last discard: who must answer, and the answers so far."""
+
+    discarder: int
+    tile_id: int
+    waiting: tuple[int, ...]
+    answers: tuple[Claim | None, ...]
+
+
+@dataclass(frozen=True)
+class Result:
+    """How the game ended, the Mah Jonggs laid out, the score breakdown, the points per
+    seat (`totals`, the sum of the lines) and what changes hands (`settlement`)."""
+
+    reason: EndReason
+    declared: tuple[Declared, ...]
+    lines: tuple[ScoreLine, ...]
+    totals: tuple[int, ...]
+    settlement: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything about one game. Build it with `new_game`; change it only with `apply`.
+
+    `actions` is every action applied so far (replaying them from the seed rebuilds this
+    state); `opening` holds the events of the deal; `sextets` says whether the card has a
+    sextet (so sextets may be called).
+    """
+
+    rules: RuleSet
+    card: Card
+    seed: int
+    players: tuple[str, ...]
+    tiles: tuple[int, ...]
+    deal: DealRecord
+    wall: tuple[int, ...]
+    seats: tuple[SeatState, ...]
+    discards: tuple[tuple[int, int], ...]
+    phase: Phase
+    charleston: CharlestonState | None = None
+    turn: TurnState | None = None
+    claim: ClaimState | None = None
+    result: Result | None = None
+    actions: tuple[Action, ...] = ()
+    opening: tuple[Event, ...] = ()
+    sextets: bool = False
+    matcher: CardMatcher = field(compare=False, repr=False, kw_only=True)
+
+    # -- tiles -----------------------------------------------------------------------------
+
+    def kinds(self, tile_ids: Iterable[int]) -> tuple[int, ...]:
+        """The kinds of some tile ids, in the same order."""
+        return tuple(self.tiles[t] for t in tile_ids)
+
+    def concealed_kinds(self, seat: int) -> tuple[int, ...]:
+        """A seat's concealed tiles as kinds, in rack order."""
+        return tuple(sorted(self.kinds(self.seats[seat].concealed)))
+
+    def take(self, seat: int, kinds: Sequence[int], what: str) -> tuple[int, ...]:
+        """The lowest tile ids of these kinds from a seat's rack; `IllegalAction` if missing."""
+        pool = list(self.seats[seat].concealed)
+        taken: list[int] = []
+        for kind in kinds:
+            found = next((t for t in pool if self.tiles[t] == kind), None)
+            if found is None:
+                raise IllegalAction(f"You don't have {_enough(kind, kinds)} to {what}.")
+            pool.remove(found)
+            taken.append(found)
+        return tuple(taken)
+
+    # -- seats -----------------------------------------------------------------------------
+
+    @property
+    def size(self) -> int:
+        """Number of seats."""
+        return self.rules.players
+
+    def name(self, seat: int) -> str:
+        """A seat's wind, for messages."""
+        return seat_names(self.size)[seat]
+
+    def live_racks(self, seat: int) -> tuple[int, ...]:
+        """Racks of a seat that can still become Mah Jongg (not dead, not already shown)."""
+        state = self.seats[seat]
+        shown = {d.rack for d in state.declared}
+        return tuple(r for r in range(self.rules.racks) if not state.dead[r] and r not in shown)
+
+    def is_live(self, seat: int) -> bool:
+        """A seat still plays (draws, discards, claims) while it has a live rack."""
+        return bool(self.live_racks(seat))
+
+    def live_seats(self) -> tuple[int, ...]:
+        """Seats that still play, in seat order."""
+        return tuple(s for s in range(self.size) if self.is_live(s))
+
+    def seats_after(self, seat: int) -> Iterator[int]:
+        """The other seats in turn order after `seat` (play passes to the right)."""
+        for step in range(1, self.size):
+            yield (seat + step) % self.size
+
+    def rack_exposures(self, seat: int, rack: int) -> tuple[Exposure, ...]:
+        """A rack's exposures in the matcher's terms."""
+        return tuple(self.as_exposure(e) for e in self.seats[seat].exposures if e.rack == rack)
+
+    def as_exposure(self, exposure: TableExposure) -> Exposure:
+        """A table exposure in the matcher's terms (kind, size, jokers)."""
+        jokers = sum(1 for t in exposure.tile_ids if self.tiles[t] == JOKER)
+        return Exposure(exposure.kind, len(exposure.tile_ids), jokers)
+
+    def tile_count(self, seat: int) -> int:
+        """Every tile a seat holds: concealed, exposed and laid out in a Mah Jongg."""
+        state = self.seats[seat]
+        exposed = sum(len(e.tile_ids) for e in state.exposures)
+        shown = sum(len(g) for d in state.declared for g in d.groups)
+        return len(state.concealed) + exposed + shown
+
+    # -- checks shared by the phases -------------------------------------------------------
+
+    def require_phase(self, *phases: Phase) -> None:
+        """`IllegalAction` unless the game is in one of these phases."""
+        if self.phase not in phases:
+            raise IllegalAction(_phase_message(self.phase))
+
+    def require_turn(self, seat: int) -> TurnState:
+        """The turn, when it is this seat's; `NotYourTurn` otherwise."""
+        if self.phase is not Phase.TURN:
+            raise IllegalAction(_phase_message(self.phase))
+        assert self.turn is not None
+        if self.turn.seat != seat:
+            raise NotYourTurn(f"It's {self.name(self.turn.seat)}'s turn, not yours.")
+        return self.turn
+
+
+def _enough(kind: int, kinds: Sequence[int]) -> str:
+    wanted = list(kinds).count(kind)
+    return f"{wanted} x {tile_name(kind)}" if wanted > 1 else f"a {tile_name(kind)}"
+
+
+_PHASE_MESSAGES = {
+    Phase.CHARLESTON: "We're in the Charleston: choose three tiles to pass.",
+    Phase.VOTE: "The first Charleston is done: vote to stop or continue.",
+    Phase.COURTESY_OFFER: "It's time for the courtesy pass: offer 0 to 3 tiles.",
+    Phase.COURTESY_PASS: "It's time to give your courtesy tiles.",
+    Phase.TURN: "Someone is taking their turn; wait for the next discard.",
+    Phase.CLAIM: "A discard is waiting for claims: call it or pass.",
+    Phase.OVER: "The game is over.",
+}
+
+
+def _phase_message(phase: Phase) -> str:
+    return f"You can't do that now. {_PHASE_MESSAGES[phase]}"
+
+
+def with_seat(state: GameState, seat: int, **changes: object) -> GameState:
+    """The state with one seat's record changed."""
+    seats = list(state.seats)
+    seats[seat] = replace(seats[seat], **changes)  # type: ignore[arg-type]
+    return replace(state, seats=tuple(seats))
+
+
+def sorted_ids(tile_ids: Iterable[int]) -> tuple[int, ...]:
+    """Tile ids in canonical (ascending) order."""
+    return tuple(sorted(tile_ids))
+
+
+def remove_ids(tile_ids: tuple[int, ...], gone: Iterable[int]) -> tuple[int, ...]:
+    """`tile_ids` without `gone` (each must be present)."""
+    rest = list(tile_ids)
+    for tile_id in gone:
+        rest.remove(tile_id)
+    return tuple(rest)
+

@@ -1,0 +1,188 @@
+"""What one seat may see: the only thing later layers show to a player or a channel.
+
+A view holds the seat's own concealed tiles, everything face up (exposures, laid-out Mah
+Jonggs, discards), counts (tiles in each rack, the wall), whose turn it is, the phase and the
+seat's own legal options. It never holds another seat's concealed tiles, the wall's order, or
+another seat's hidden choices (its pass, vote, offer or claim before the window closes).
+Tiles are kinds, never physical ids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine.game.actions import Claim, Give, Option
+from bot.engine.game.charleston import current_pass
+from bot.engine.game.events import EndReason, PassName, ScoreLine
+from bot.engine.game.legal import legal_options
+from bot.engine.game.state import Declared, GameState, Phase
+
+
+@dataclass(frozen=True)
+class ExposureView:
+    """An exposure as the table sees it: its tiles (called tile first) and whether its jokers
+    are locked (it made its dead hand unable to match the card)."""
+
+    rack: int
+    kind: int
+    tiles: tuple[int, ...]
+    jokers: int
+    locked: bool
+    discarder: int
+
+
+@dataclass(frozen=True)
+class MahjongView:
+    """A Mah Jongg laid out on a rack, group by group."""
+
+    seat: int
+    rack: int
+    hand_id: str
+    value: int
+    groups: tuple[tuple[int, ...], ...]
+    self_picked: bool
+    discarder: int | None
+    ordinal: int
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat as everyone sees it."""
+
+    seat: int
+    wind: str
+    player: str
+    concealed_count: int
+    exposures: tuple[ExposureView, ...]
+    mahjongs: tuple[MahjongView, ...]
+    dead: tuple[bool, ...]
+    live: bool
+    discards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class CharlestonView:
+    """The Charleston as one seat sees it: which pass (None during the vote and courtesy
+    offers), who is ready, and this seat's own choices."""
+
+    pass_name: PassName | None
+    blind_allowed: bool
+    ready: tuple[bool, ...]
+    my_give: Give | None
+    my_vote: bool | None
+    my_offer: int | None
+    agreed: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ClaimView:
+    """The open claim window: the discard, who must answer, who has, and this seat's answer."""
+
+    discarder: int
+    kind: int
+    waiting: tuple[int, ...]
+    answered: tuple[int, ...]
+    my_answer: Claim | None
+
+
+@dataclass(frozen=True)
+class ResultView:
+    """How the game ended and the score breakdown."""
+
+    reason: EndReason
+    mahjongs: tuple[MahjongView, ...]
+    lines: tuple[ScoreLine, ...]
+    totals: tuple[int, ...]
+    settlement: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything `seat` may see now."""
+
+    seat: int
+    rules: str
+    card: str
+    phase: Phase
+    concealed: tuple[int, ...]
+    seats: tuple[SeatView, ...]
+    discards: tuple[tuple[int, int], ...]
+    wall_count: int
+    dice: tuple[int, ...]
+    turn: int | None
+    charleston: CharlestonView | None
+    claim: ClaimView | None
+    result: ResultView | None
+    legal: tuple[Option, ...]
+    action_count: int
+
+
+def _mahjong_view(state: GameState, declared: Declared) -> MahjongView:
+    return MahjongView(declared.seat, declared.rack, declared.hand_id, declared.value,
+                       tuple(state.kinds(g) for g in declared.groups), declared.self_picked,
+                       declared.discarder, declared.ordinal)
+
+
+def _seat_view(state: GameState, seat: int) -> SeatView:
+    seat_state = state.seats[seat]
+    exposures = tuple(
+        ExposureView(e.rack, e.kind, state.kinds(e.tile_ids),
+                     state.as_exposure(e).jokers, e.locked, e.discarder)
+        for e in seat_state.exposures)
+    return SeatView(
+        seat=seat, wind=state.name(seat), player=state.players[seat],
+        concealed_count=len(seat_state.concealed), exposures=exposures,
+        mahjongs=tuple(_mahjong_view(state, d) for d in seat_state.declared),
+        dead=seat_state.dead, live=state.is_live(seat),
+        discards=tuple(state.tiles[t] for s, t in state.discards if s == seat))
+
+
+def _charleston_view(state: GameState, seat: int) -> CharlestonView | None:
+    charleston = state.charleston
+    if charleston is None or state.phase not in (
+            Phase.CHARLESTON, Phase.VOTE, Phase.COURTESY_OFFER, Phase.COURTESY_PASS):
+        return None
+    if state.phase is Phase.VOTE:
+        ready = tuple(v is not None for v in charleston.votes)
+    elif state.phase is Phase.COURTESY_OFFER:
+        ready = tuple(o is not None for o in charleston.offers)
+    else:
+        ready = tuple(g is not None for g in charleston.gives)
+    step = current_pass(state) if state.phase is Phase.CHARLESTON else None
+    return CharlestonView(
+        pass_name=step.name if step else (
+            PassName.COURTESY if state.phase is Phase.COURTESY_PASS else None),
+        blind_allowed=bool(step and step.blind),
+        ready=ready,
+        my_give=charleston.gives[seat] if charleston.gives else None,
+        my_vote=charleston.votes[seat] if charleston.votes else None,
+        my_offer=charleston.offers[seat] if charleston.offers else None,
+        agreed=charleston.agreed if state.phase is Phase.COURTESY_PASS else ())
+
+
+def _claim_view(state: GameState, seat: int) -> ClaimView | None:
+    claim = state.claim
+    if claim is None or state.phase is not Phase.CLAIM:
+        return None
+    return ClaimView(claim.discarder, state.tiles[claim.tile_id], claim.waiting,
+                     tuple(s for s in claim.waiting if claim.answers[s] is not None),
+                     claim.answers[seat])
+
+
+def build_view(state: GameState, seat: int) -> View:
+    """Everything `seat` may see now, with its legal options."""
+    result = None
+    if state.result is not None:
+        result = ResultView(state.result.reason,
+                            tuple(_mahjong_view(state, d) for d in state.result.declared),
+                            state.result.lines, state.result.totals, state.result.settlement)
+    return View(
+        seat=seat, rules=state.rules.name, card=state.card.name, phase=state.phase,
+        concealed=state.concealed_kinds(seat),
+        seats=tuple(_seat_view(state, s) for s in range(state.size)),
+        discards=tuple((s, state.tiles[t]) for s, t in state.discards),
+        wall_count=len(state.wall), dice=state.deal.dice,
+        turn=state.turn.seat if state.turn is not None else None,
+        charleston=_charleston_view(state, seat), claim=_claim_view(state, seat),
+        result=result, legal=legal_options(state, seat), action_count=len(state.actions))
+

@@ -1,0 +1,67 @@
+"""Views: everything one seat may see, and nothing of another seat's hidden tiles or choices."""
+
+from __future__ import annotations
+
+import pytest
+from game_cards import engine_card
+from game_helpers import NAMES, act, assert_no_leak, position
+
+from bot.engine.errors import InvalidInput
+from bot.engine.game import Give, Phase, new_game, view
+from bot.engine.game.rules import SIAMESE, STANDARD
+from bot.engine.tiles import parse_tile, parse_tiles
+
+RACKS = ("666C 777C 888C 999C 5B N", "55B 123D 456D 789D NE", "111B 222B 333B 444B 5B",
+         "123C 456C 789C 1D 2D WS")
+
+
+def test_a_view_shows_own_tiles_and_only_counts_of_others() -> None:
+    state = position(STANDARD, RACKS, exposures={}, wall="7D")
+    seen = view(state, 1)
+    assert seen.concealed == parse_tiles("55B 123D 456D 789D N E")
+    assert [s.concealed_count for s in seen.seats] == [14, 13, 13, 13]
+    assert seen.turn == 0 and seen.phase is Phase.TURN and seen.legal == ()
+    assert seen.wall_count == len(state.wall)
+    assert view(state, 0).legal and view(state, 0).action_count == 0
+    for seat in range(4):
+        assert_no_leak(state, seat)
+    with pytest.raises(InvalidInput):
+        view(state, 4)
+
+
+def test_discards_exposures_and_claims_are_public() -> None:
+    state, _ = act(position(STANDARD, RACKS), "East: discard 5B", "South: call pung 5B",
+                   "West: pass", "North: pass", "South: discard N")
+    seen = view(state, 3)
+    assert seen.discards == ((1, parse_tile("N")),)
+    assert seen.seats[1].exposures[0].tiles == parse_tiles("5B 5B 5B")
+    assert seen.seats[1].discards == (parse_tile("N"),)
+    assert seen.claim is not None and seen.claim.kind == parse_tile("N")
+    assert seen.claim.waiting == (2, 3, 0)
+    assert_no_leak(state, 3)
+
+
+def test_charleston_choices_stay_hidden() -> None:
+    state = new_game(STANDARD, engine_card(), 9, NAMES)
+    mine = Give(0, state.concealed_kinds(0)[:3])
+    from bot.engine.game import apply
+
+    state, _ = apply(state, mine)
+    east, south = view(state, 0).charleston, view(state, 1).charleston
+    assert east is not None and south is not None
+    assert east.my_give == mine and south.my_give is None
+    assert south.ready == (True, False, False, False)
+    assert south.pass_name is not None and south.pass_name.value == "first-right"
+    for seat in range(4):
+        assert_no_leak(state, seat)
+
+
+def test_siamese_view_and_finished_game() -> None:
+    east = "111B 222B 333B 444B 55B 111D 222D 333D 444D 55D"
+    west = "111C 222C 333C 444C 5C NNN EEE WWW SSS R G"
+    state, _ = act(position(SIAMESE, (east, west)), "East: mahjong both")
+    seen = view(state, 1)
+    assert seen.result is not None and seen.result.settlement == (200, -200)
+    assert [m.hand_id for m in seen.result.mahjongs] == ["p1", "p1"]
+    assert seen.seats[0].mahjongs[1].rack == 1
+    assert seen.legal == ()
