@@ -1,0 +1,139 @@
+"""A game's action log, and the clocks that run while it is played.
+
+The log is append-only and contiguous: seq 0, 1, 2, … per game. Appending is optimistic: the
+caller says which seq it expects to write (the log length it last saw — buttons carry it) and
+the append fails with `SeqConflict` if the log has moved, so two clicks, or a click and a
+clock, can never both become action N.
+
+Clocks are deadlines kept in the database so they survive restarts. A clock remembers the log
+length when it was set; when it runs out the table appends its action with that as the
+expected seq, which fails harmlessly if play has moved on.
+"""
+
+from __future__ import annotations
+
+from bot.store.errors import SeqConflict
+from bot.store.models import Action, Clock, ClockKind, GameStatus
+from bot.store.rows import (
+    ACTION_COLUMNS,
+    CLOCK_COLUMNS,
+    Part,
+    action_from_row,
+    check_int,
+    check_opt_int,
+    clock_from_row,
+    fetch_game,
+    fetch_game_in,
+    next_seq,
+)
+
+#: Longest action text kept; the engine's actions are a few dozen characters.
+MAX_ACTION_LENGTH = 1000
+
+
+class Actions(Part):
+    """`db.actions`: the append-only action logs."""
+
+    async def append_action(self, game_id: int, expected_seq: int, text: str,
+                            actor: int | None) -> int:
+        """Append one action (the engine's one-line text) as number `expected_seq` and return
+        that seq. `actor` is the user who caused it, None for a bot or a clock.
+
+        Raises `SeqConflict` if the log does not hold exactly `expected_seq` actions, and
+        `WrongStatus` unless the game is being played."""
+        check_int(expected_seq, "expected_seq", minimum=0)
+        check_opt_int(actor, "actor")
+        if (not isinstance(text, str) or not text or "\n" in text or "\r" in text
+                or len(text) > MAX_ACTION_LENGTH):
+            raise ValueError("an action is one non-empty line of at most "
+                             f"{MAX_ACTION_LENGTH} characters; got {text!r:.80}")
+        async with self._db.transaction() as tx:
+            await fetch_game_in(tx, game_id, GameStatus.PLAYING)
+            actual = await next_seq(tx, game_id)
+            if actual != expected_seq:
+                raise SeqConflict(game_id, expected_seq, actual)
+            await tx.execute(
+                "INSERT INTO actions (game_id, seq, action, actor_user_id, created_at) "
+                "VALUES (?, ?, ?, ?, ?)", (game_id, expected_seq, text, actor, self._db.now()))
+        return expected_seq
+
+    async def actions(self, game_id: int, *, since: int = 0) -> list[Action]:
+        """The game's actions in order, from seq `since` on."""
+        async with self._db.read() as tx:
+            await fetch_game(tx, game_id)
+            rows = await tx.fetchall(
+                f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ? AND seq >= ? "
+                "ORDER BY seq", (game_id, check_int(since, "since", minimum=0)))
+        return [action_from_row(row) for row in rows]
+
+    async def next_seq(self, game_id: int) -> int:
+        """How many actions the log holds: the seq the next action must be appended as."""
+        async with self._db.read() as tx:
+            await fetch_game(tx, game_id)
+            return await next_seq(tx, game_id)
+
+
+class Clocks(Part):
+    """`db.clocks`: deadlines of unfinished games."""
+
+    async def set_clock(self, game_id: int, kind: ClockKind, *, seat: int | None,
+                        due_at: float, at_seq: int) -> Clock:
+        """Start (or restart) the game's clock for `kind` and `seat` (None: the whole table);
+        a clock already set for the same purpose is replaced."""
+        check_opt_int(seat, "seat", minimum=0)
+        check_int(at_seq, "at_seq", minimum=0)
+        async with self._db.transaction() as tx:
+            await fetch_game_in(tx, game_id, GameStatus.LOBBY, GameStatus.PLAYING)
+            await tx.execute(
+                "DELETE FROM clocks WHERE game_id = ? AND kind = ? AND ifnull(seat, -1) = ?",
+                (game_id, kind.value, -1 if seat is None else seat))
+            await tx.execute(
+                "INSERT INTO clocks (game_id, kind, seat, due_at, at_seq, set_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, kind.value, seat, float(due_at), at_seq, self._db.now()))
+        return Clock(game_id, kind, seat, float(due_at), at_seq)
+
+    async def clear_clock(self, game_id: int, kind: ClockKind, *, seat: int | None) -> bool:
+        """Stop one clock; False if it was not set."""
+        async with self._db.transaction() as tx:
+            return await tx.execute(
+                "DELETE FROM clocks WHERE game_id = ? AND kind = ? AND ifnull(seat, -1) = ?",
+                (check_int(game_id, "game_id"), kind.value, -1 if seat is None else seat),
+            ) > 0
+
+    async def clear_clocks(self, game_id: int, kind: ClockKind | None = None) -> int:
+        """Stop all of a game's clocks (of one kind, if given); returns how many."""
+        async with self._db.transaction() as tx:
+            if kind is None:
+                return await tx.execute("DELETE FROM clocks WHERE game_id = ?",
+                                        (check_int(game_id, "game_id"),))
+            return await tx.execute("DELETE FROM clocks WHERE game_id = ? AND kind = ?",
+                                    (check_int(game_id, "game_id"), kind.value))
+
+    async def clocks(self, game_id: int) -> list[Clock]:
+        """The game's clocks, soonest first."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {CLOCK_COLUMNS} FROM clocks AS c WHERE c.game_id = ? "
+                "ORDER BY c.due_at, c.id", (check_int(game_id, "game_id"),))
+        return [clock_from_row(row) for row in rows]
+
+    async def due_clocks(self, now: float | None = None) -> list[Clock]:
+        """Clocks of unfinished games that are due at `now` (default: the store's clock),
+        soonest first. They stay set until cleared."""
+        when = self._db.now() if now is None else now
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {CLOCK_COLUMNS} FROM clocks AS c JOIN games AS g ON g.id = c.game_id "
+                "WHERE c.due_at <= ? AND g.status IN ('lobby', 'playing') "
+                "ORDER BY c.due_at, c.id", (float(when),))
+        return [clock_from_row(row) for row in rows]
+
+    async def next_due(self) -> float | None:
+        """When the soonest clock of an unfinished game runs out, or None if none is set:
+        how long a scheduler may sleep."""
+        async with self._db.read() as tx:
+            row = await tx.fetchone(
+                "SELECT min(c.due_at) AS due FROM clocks AS c JOIN games AS g "
+                "ON g.id = c.game_id WHERE g.status IN ('lobby', 'playing')")
+        return None if row is None or row["due"] is None else float(row["due"])

@@ -1,0 +1,129 @@
+"""Seats: who sits where, and who sat there before.
+
+In the lobby people take and leave seats freely (a leaver's row is simply deleted). Once play
+starts a seat can change hands — a player leaves and a bot or a substitute takes over — and
+the old holder's row is kept with `left_at`, the new one starting at the current log length,
+so disputes and league credit can tell who made which move.
+"""
+
+from __future__ import annotations
+
+from bot.store.errors import AlreadySeated, SeatEmpty, SeatTaken
+from bot.store.models import GameStatus, Seat
+from bot.store.rows import (
+    SEAT_COLUMNS,
+    Part,
+    check_int,
+    check_name,
+    check_opt_int,
+    fetch_game,
+    fetch_game_in,
+    next_seq,
+    seat_from_row,
+)
+from bot.store.tx import Tx
+
+
+class Seats(Part):
+    """`db.seats`: seat holders of games."""
+
+    async def add_seat(self, game_id: int, seat: int, *, user_id: int | None,
+                       display_name: str) -> Seat:
+        """Seat a person (`user_id`) or a bot (`user_id=None`) in the lobby. Raises
+        `SeatTaken`, `AlreadySeated` or `WrongStatus` (the game has started)."""
+        check_int(seat, "seat", minimum=0)
+        check_opt_int(user_id, "user_id")
+        check_name(display_name, "display name")
+        async with self._db.transaction() as tx:
+            await fetch_game_in(tx, game_id, GameStatus.LOBBY)
+            await _check_free(tx, game_id, seat, user_id)
+            return await _insert(tx, game_id, seat, user_id, display_name, 0, self._db.now())
+
+    async def remove_seat(self, game_id: int, seat: int) -> Seat:
+        """Empty a seat in the lobby; returns who left. Raises `SeatEmpty` or `WrongStatus`."""
+        async with self._db.transaction() as tx:
+            await fetch_game_in(tx, game_id, GameStatus.LOBBY)
+            holder = await _holder(tx, game_id, seat)
+            await tx.execute("DELETE FROM seats WHERE game_id = ? AND seat = ? "
+                             "AND left_at IS NULL", (game_id, seat))
+            return holder
+
+    async def replace_seat(self, game_id: int, seat: int, *, user_id: int | None,
+                           display_name: str) -> Seat:
+        """Hand a held seat to someone else (or a bot) during play; the old holder's row is
+        kept. Returns the new holder. Raises `SeatEmpty`, `AlreadySeated` or `WrongStatus`."""
+        check_opt_int(user_id, "user_id")
+        check_name(display_name, "display name")
+        now = self._db.now()
+        async with self._db.transaction() as tx:
+            await fetch_game_in(tx, game_id, GameStatus.PLAYING)
+            old = await _holder(tx, game_id, seat)
+            if user_id is not None and user_id == old.user_id:
+                raise AlreadySeated("You already hold that seat.")
+            await tx.execute("UPDATE seats SET left_at = ? WHERE game_id = ? AND seat = ? "
+                             "AND left_at IS NULL", (now, game_id, seat))
+            await _check_free(tx, game_id, seat, user_id)
+            return await _insert(tx, game_id, seat, user_id, display_name,
+                                 await next_seq(tx, game_id), now)
+
+    async def seats(self, game_id: int) -> list[Seat]:
+        """Who holds each seat now, by seat."""
+        async with self._db.read() as tx:
+            await fetch_game(tx, game_id)
+            rows = await tx.fetchall(
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? AND left_at IS NULL "
+                "ORDER BY seat", (game_id,))
+        return [seat_from_row(row) for row in rows]
+
+    async def seat_history(self, game_id: int) -> list[Seat]:
+        """Every holding of every seat, in the order they began."""
+        async with self._db.read() as tx:
+            await fetch_game(tx, game_id)
+            rows = await tx.fetchall(
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY id", (game_id,))
+        return [seat_from_row(row) for row in rows]
+
+    async def set_dm_closed(self, game_id: int, seat: int, closed: bool) -> Seat:
+        """Remember that the seat's holder does (or no longer does) refuse DMs, so the table
+        offers the "My rack" button instead of failing to send."""
+        async with self._db.transaction() as tx:
+            await fetch_game(tx, game_id)
+            await _holder(tx, game_id, seat)
+            await tx.execute("UPDATE seats SET dm_closed = ? WHERE game_id = ? AND seat = ? "
+                             "AND left_at IS NULL", (int(closed), game_id, seat))
+            return await _holder(tx, game_id, seat)
+
+
+async def _holder(tx: Tx, game_id: int, seat: int) -> Seat:
+    row = await tx.fetchone(
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? AND seat = ? AND left_at IS NULL",
+        (game_id, check_int(seat, "seat", minimum=0)))
+    if row is None:
+        raise SeatEmpty("That seat is empty. Pick a seat someone is sitting in.")
+    return seat_from_row(row)
+
+
+async def _check_free(tx: Tx, game_id: int, seat: int, user_id: int | None) -> None:
+    taken = await tx.fetchone(
+        "SELECT display_name FROM seats WHERE game_id = ? AND seat = ? AND left_at IS NULL",
+        (game_id, seat))
+    if taken is not None:
+        raise SeatTaken(f"{taken['display_name']} already has that seat. Pick another one.")
+    if user_id is not None:
+        mine = await tx.fetchone(
+            "SELECT seat FROM seats WHERE game_id = ? AND user_id = ? AND left_at IS NULL",
+            (game_id, user_id))
+        if mine is not None:
+            raise AlreadySeated(
+                "You already have a seat at this table. Leave it first to change seats.")
+
+
+async def _insert(tx: Tx, game_id: int, seat: int, user_id: int | None, display_name: str,
+                  from_seq: int, now: float) -> Seat:
+    rowid = await tx.insert(
+        "INSERT INTO seats (game_id, seat, user_id, display_name, is_bot, from_seq, joined_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, seat, user_id, display_name, int(user_id is None), from_seq, now))
+    row = await tx.fetchone(f"SELECT {SEAT_COLUMNS} FROM seats WHERE id = ?", (rowid,))
+    assert row is not None
+    return seat_from_row(row)

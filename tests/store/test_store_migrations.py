@@ -1,0 +1,185 @@
+"""Schema migrations on real files: from empty, re-opening, failures that change nothing, and
+files the code must refuse."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from store_helpers import FakeClock, new_game
+
+from bot.store import (
+    Database,
+    Migration,
+    MigrationFailed,
+    NotAJonggDatabase,
+    SchemaTooNew,
+    shipped_migrations,
+)
+from bot.store.migrate import APPLICATION_ID, check_sequence, split_statements
+
+TABLES = {"guilds", "server_cards", "games", "seats", "actions", "clocks", "results",
+          "result_seats", "game_statuses", "clock_kinds", "finish_reasons"}
+
+
+def snapshot(path: Path) -> tuple[int, int, list[str]]:
+    """Everything about a database file that matters: version, owner, schema and data."""
+    conn = sqlite3.connect(path)
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        return version, app_id, list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def set_pragma(path: Path, pragma: str) -> None:
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute(f"PRAGMA {pragma}")
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def broken(version: int, sql: str) -> list[Migration]:
+    return [*shipped_migrations(), Migration(version, "broken", sql)]
+
+
+def test_shipped_migrations_are_found_as_package_data() -> None:
+    migrations = shipped_migrations()
+    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
+    assert migrations[0].name == "games"
+    assert "CREATE TABLE games" in migrations[0].sql
+
+
+async def test_migrates_an_empty_file(db_path: Path) -> None:
+    async with Database(db_path) as db:
+        assert db.schema_version == len(shipped_migrations())
+    version, app_id, _ = snapshot(db_path)
+    assert version == len(shipped_migrations())
+    assert app_id == APPLICATION_ID
+    conn = sqlite3.connect(db_path)
+    names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert names >= TABLES
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+
+
+async def test_connection_settings(db: Database) -> None:
+    expected = {"foreign_keys": 1, "busy_timeout": 5000, "journal_mode": "wal",
+                "synchronous": 2}
+    async with db.read() as tx:
+        found = {name: (await tx.fetchall(f"PRAGMA {name}"))[0][0] for name in expected}
+    assert found == expected
+
+
+async def test_reopening_is_idempotent(db_path: Path) -> None:
+    async with Database(db_path, clock=FakeClock()) as db:
+        game = await new_game(db)
+        await db.actions.append_action(game.id, 0, "one", 1000)
+    before = snapshot(db_path)
+    for _ in range(3):
+        async with Database(db_path) as db:
+            assert [a.text for a in await db.actions.actions(game.id)] == ["one"]
+    assert snapshot(db_path) == before
+
+
+@pytest.mark.parametrize("sql", [
+    # fails on a later statement, after earlier ones changed schema and data
+    "CREATE TABLE leagues (id INTEGER PRIMARY KEY);\n"
+    "INSERT INTO guilds (id, created_at, updated_at) VALUES (9, 0, 0);\n"
+    "UPDATE games SET hints = 0;\n"
+    "ALTER TABLE games ADD COLUMN league_id INTEGER;\n"
+    "SELECT * FROM no_such_table;",
+    # breaks a foreign key (caught by the foreign_key_check before commit)
+    "INSERT INTO actions (game_id, seq, action, actor_user_id, created_at) "
+    "VALUES (999, 0, 'ghost', NULL, 0);",
+    # a syntax error in the middle
+    "CREATE TABLE fine (x INTEGER);\nCREATE TABL oops (y);",
+])
+async def test_a_failing_migration_leaves_the_file_as_it_was(db_path: Path, sql: str) -> None:
+    async with Database(db_path, clock=FakeClock()) as db:
+        game = await new_game(db)
+        await db.actions.append_action(game.id, 0, "one", 1000)
+    before = snapshot(db_path)
+    with pytest.raises(MigrationFailed) as caught:
+        await Database.open(db_path, migrations=broken(len(shipped_migrations()) + 1, sql))
+    assert caught.value.version == len(shipped_migrations()) + 1
+    assert snapshot(db_path) == before
+    async with Database(db_path) as db:  # the good code still opens it
+        assert [a.text for a in await db.actions.actions(game.id)] == ["one"]
+
+
+async def test_a_failing_first_migration_leaves_an_empty_file_empty(db_path: Path) -> None:
+    with pytest.raises(MigrationFailed):
+        await Database.open(db_path, migrations=[
+            Migration(1, "broken", "CREATE TABLE a (x INTEGER); INSERT INTO nowhere VALUES (1);"),
+        ])
+    assert snapshot(db_path) == (0, 0, ["BEGIN TRANSACTION;", "COMMIT;"])
+
+
+async def test_migrations_before_the_failing_one_stay_applied(db_path: Path) -> None:
+    migrations = [*shipped_migrations()]
+    good = Migration(len(migrations) + 1, "good", "CREATE TABLE seasons (id INTEGER PRIMARY KEY);")
+    bad = Migration(len(migrations) + 2, "bad", "CREATE TABLE x (y); SELECT nope();")
+    with pytest.raises(MigrationFailed):
+        await Database.open(db_path, migrations=[*migrations, good, bad])
+    version, _, dump = snapshot(db_path)
+    assert version == good.version
+    assert any("seasons" in line for line in dump)
+    assert not any('"x"' in line or "TABLE x" in line for line in dump)
+
+
+async def test_a_newer_database_is_refused(db_path: Path) -> None:
+    async with Database(db_path):
+        pass
+    set_pragma(db_path, "user_version = 99")
+    threads = set(threading.enumerate())
+    with pytest.raises(SchemaTooNew) as caught:
+        await Database.open(db_path)
+    assert caught.value.found == 99
+    assert caught.value.known == len(shipped_migrations())
+    assert "Upgrade Jongg" in caught.value.message
+    await asyncio.sleep(0.05)
+    assert not set(threading.enumerate()) - threads  # the refused connection was closed
+
+
+async def test_another_programs_database_is_refused(db_path: Path) -> None:
+    set_pragma(db_path, "application_id = 1234")
+    with pytest.raises(NotAJonggDatabase):
+        await Database.open(db_path)
+
+
+async def test_two_processes_opening_a_new_file_at_once(db_path: Path) -> None:
+    first, second = await asyncio.gather(Database.open(db_path), Database.open(db_path))
+    try:
+        assert first.schema_version == second.schema_version == len(shipped_migrations())
+    finally:
+        await first.close()
+        await second.close()
+
+
+def test_statements_are_split_where_sqlite_says_they_end() -> None:
+    script = """
+        -- a comment; with a semicolon
+        CREATE TABLE t (x TEXT DEFAULT ';');
+        CREATE TRIGGER tr BEFORE INSERT ON t BEGIN
+            SELECT RAISE(ABORT, 'no; never');
+        END;
+        INSERT INTO t VALUES ('a;b'); INSERT INTO t VALUES ('c')
+    """
+    statements = split_statements(script)
+    assert len(statements) == 4
+    assert statements[1].startswith("CREATE TRIGGER") and statements[1].endswith("END;")
+    assert statements[3] == "INSERT INTO t VALUES ('c')"
+
+
+def test_migration_numbers_must_not_skip() -> None:
+    with pytest.raises(ValueError, match="no gaps"):
+        check_sequence([Migration(1, "a", ""), Migration(3, "c", "")])
+    with pytest.raises(ValueError, match="no gaps"):
+        check_sequence([Migration(1, "a", ""), Migration(1, "b", "")])
