@@ -167,7 +167,8 @@ def _charleston_step(view: View) -> CharlestonStep | None:
 
 
 def table_scene(view: View, *, bots: Sequence[bool], title: str = "") -> TableScene:
-    """The public table as `view.seat` sees it (other racks only as counts)."""
+    """The public table as `view.seat` sees it (other racks only as counts); a spectator view
+    (seat -1) gives the picture posted to the whole table."""
     seats = []
     for seat in view.seats:
         racks = len(seat.dead)
@@ -179,8 +180,9 @@ def table_scene(view: View, *, bots: Sequence[bool], title: str = "") -> TableSc
         seats.append(SeatScene(seat.player, seat.wind[:1] if seat.wind[:1] in "NEWS" else "",
                                counts, exposures, dead, bots[seat.seat], note))
     latest_by = view.discards[-1][0] if view.discards else None
+    viewer = view.seat if view.seat >= 0 else None
     return TableScene(tuple(seats), codes(kind for _, kind in view.discards), view.wall_count,
-                      view.turn, latest_by, _charleston_step(view), view.seat, title)
+                      view.turn, latest_by, _charleston_step(view), viewer, title)
 
 
 def _laid(mahjong: MahjongView) -> tuple[LaidGroup, ...]:

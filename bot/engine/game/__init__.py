@@ -52,7 +52,7 @@ from bot.engine.game.rules import (
     preset,
 )
 from bot.engine.game.state import GameState, Phase, SeatState
-from bot.engine.game.view import View, build_view
+from bot.engine.game.view import View, build_view, spectator_view
 from bot.engine.matcher import CardMatcher
 
 _MATCHERS: dict[tuple[int, tuple[int, ...]], tuple[Card, CardMatcher]] = {}
@@ -157,5 +157,6 @@ __all__ = [
     "CallMahjong", "DeclareDead", "Discard", "Event", "Exchange", "GameState", "Give",
     "Mahjong", "Offer", "Option", "Pass", "Phase", "RuleSet", "SwapBlank", "TileChoice", "View",
     "Vote", "apply", "for_seat", "format_action", "format_event", "legal_actions", "new_game",
-    "parse_action", "parse_event", "preset", "public", "replay", "seats_to_act", "view",
+    "parse_action", "parse_event", "preset", "public", "replay", "seats_to_act",
+    "spectator_view", "view",
 ]

@@ -7,8 +7,10 @@ game. Each option documents which rules source it follows and what the alternati
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import json
+from dataclasses import dataclass, fields, replace
 from enum import Enum
+from typing import Any
 
 from bot.engine.errors import InvalidInput
 from bot.engine.tiles import standard_counts
@@ -207,3 +209,43 @@ def seat_names(players: int) -> tuple[str, ...]:
     Play passes to the right; the two-player game seats the players facing each other.
     """
     return _WINDS_BY_PLAYERS[players]
+
+
+def rules_to_json(rules: RuleSet) -> str:
+    """The rule set as JSON text (enums by value), for storing with a game."""
+    data = {f.name: getattr(rules, f.name) for f in fields(rules)}
+    return json.dumps({k: v.value if isinstance(v, Enum) else v for k, v in data.items()},
+                      sort_keys=True)
+
+
+def rules_from_json(text: str) -> RuleSet:
+    """Read `rules_to_json` back; unknown or mistyped options raise `InvalidInput`."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise InvalidInput("The stored rules are not valid JSON.") from None
+    if not isinstance(data, dict):
+        raise InvalidInput("The stored rules must be a JSON object.")
+    known = {f.name: f for f in fields(RuleSet)}
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in known:
+            raise InvalidInput(f"Unknown rule option `{key}`.")
+        enum_type = _ENUM_FIELDS.get(key)
+        plain_type = type(getattr(STANDARD, key))
+        try:
+            if enum_type is not None:
+                values[key] = enum_type(value)
+            elif isinstance(value, plain_type) and isinstance(value, bool) == (plain_type is bool):
+                values[key] = value
+            else:
+                raise ValueError(value)
+        except ValueError:
+            raise InvalidInput(f"Rule option `{key}` can't be `{value}`.") from None
+    return replace(STANDARD, **values)
+
+
+_ENUM_FIELDS: dict[str, type[Enum]] = {
+    "charleston": Charleston, "blind_order": BlindOrder, "claim_window": ClaimWindow,
+    "dead_hands": DeadHands, "dead_jokers": DeadJokers, "scoring": Scoring,
+}

@@ -9,7 +9,7 @@ Tiles are kinds, never physical ids.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.engine.game.actions import Claim, Give, Option
 from bot.engine.game.charleston import current_pass
@@ -186,3 +186,17 @@ def build_view(state: GameState, seat: int) -> View:
         charleston=_charleston_view(state, seat), claim=_claim_view(state, seat),
         result=result, legal=legal_options(state, seat), action_count=len(state.actions))
 
+
+
+def spectator_view(state: GameState) -> View:
+    """What anyone at the table may see: every face-up tile and count, no seat's concealed
+    tiles, options or hidden choices. `seat` is -1. The table's public picture is built
+    from this."""
+    seen = build_view(state, 0)
+    charleston = seen.charleston
+    if charleston is not None:
+        charleston = replace(charleston, my_give=None, my_vote=None, my_offer=None)
+    claim = seen.claim
+    if claim is not None:
+        claim = replace(claim, my_answer=None)
+    return replace(seen, seat=-1, concealed=(), legal=(), charleston=charleston, claim=claim)

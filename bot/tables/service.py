@@ -1,0 +1,615 @@
+"""The table service: the one place that drives games.
+
+It owns, per game, the lock that applies clicks one at a time, the engine state, the bots,
+the clocks and the order in which the outside is told. Every action goes the same way:
+
+    lock -> check the seat and the prompt's action counter -> engine.apply -> append to the
+    store's action log (commit) -> bots and clocks -> queue the updates for the notifier
+
+so a message is only sent about a move that is durable, and a restart rebuilds each game by
+replaying its log. The service knows nothing about Discord: the outside is a `Notifier`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Protocol
+
+from bot.engine.cards import Card, load_card
+from bot.engine.errors import IllegalAction, InvalidInput, MahjongError, NotYourTurn
+from bot.engine.game import (
+    Action,
+    Event,
+    GameState,
+    Option,
+    Pass,
+    Phase,
+    RuleSet,
+    View,
+    apply,
+    for_seat,
+    format_action,
+    legal_actions,
+    new_game,
+    parse_action,
+    replay,
+    seats_to_act,
+    spectator_view,
+    view,
+)
+from bot.engine.game.events import Discarded, Drew, EndReason, Exposed, MahjongShown
+from bot.engine.game.rules import rules_from_json, rules_to_json
+from bot.store import (
+    ClockKind,
+    Database,
+    FinishReason,
+    Game,
+    Outcome,
+    Pace,
+    SeatScore,
+    SeqConflict,
+    ShippedCardChoice,
+)
+from bot.tables.narrate import private_line, public_line
+from bot.tables.notifier import Notifier, SeatUpdate, Table, TableUpdate
+
+log = logging.getLogger(__name__)
+
+#: Named paces: clocks in seconds (turn, claim window) and when to remind, as a share of the
+#: turn clock already gone (None: no reminders).
+PACES: dict[str, tuple[Pace, float | None]] = {
+    "live": (Pace("live", turn_seconds=90, claim_seconds=10), None),
+    "relaxed": (Pace("relaxed", turn_seconds=600, claim_seconds=30), None),
+    "async": (Pace("async", turn_seconds=24 * 3600, claim_seconds=2 * 3600), 0.75),
+}
+
+
+class Timeout(Enum):
+    """What happens when a seat's clock runs out: it passes where it can (claims) and the
+    baseline bot moves for it elsewhere, or the bot makes every move for it."""
+
+    PASS = "pass"
+    BOT = "bot"
+
+
+class BotPlayer(Protocol):
+    """Anything that picks one of a seat's options from that seat's view."""
+
+    def choose(self, view: View, options: Sequence[Option]) -> Action:
+        """The action to play."""
+
+
+BotFactory = Callable[[int, int], BotPlayer]
+
+
+class StalePrompt(IllegalAction):
+    """A button from an earlier moment of the game."""
+
+    code = "stale_prompt"
+
+
+class NotSeated(IllegalAction):
+    """Someone who holds no seat tried to act at a table."""
+
+    code = "not_seated"
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """How a new table plays: rules, card, pace, hints and the timeout policy."""
+
+    rules: RuleSet
+    card_name: str
+    card_text: str
+    pace: str = "live"
+    hints: bool = True
+    timeout: Timeout = Timeout.PASS
+
+    def to_json(self) -> str:
+        """What the store keeps in the game's rules column: the engine's rules plus the
+        table's own options."""
+        return json.dumps({"engine": json.loads(rules_to_json(self.rules)),
+                           "timeout": self.timeout.value, "pace": self.pace})
+
+
+def _table_json(text: str) -> tuple[RuleSet, Timeout, str]:
+    data = json.loads(text)
+    return (rules_from_json(json.dumps(data["engine"])), Timeout(data["timeout"]),
+            str(data["pace"]))
+
+
+@dataclass
+class _Live:
+    """A game in play, as the service holds it in memory."""
+
+    table: Table
+    state: GameState
+    timeout: Timeout
+    pace: Pace
+    remind_at: float | None
+    bots: dict[int, BotPlayer]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    outbox: asyncio.Queue[Callable[[], Awaitable[None]]] = field(default_factory=asyncio.Queue)
+    sender: asyncio.Task[None] | None = None
+
+
+def _default_bot(seed: int, seat: int) -> BotPlayer:
+    from bot.players import BaselinePlayer
+
+    return BaselinePlayer(seed=seed * 8 + seat)
+
+
+class TableService:
+    """Drives every game of one bot process; see the module docstring for the flow."""
+
+    def __init__(self, db: Database, notifier: Notifier, *,
+                 now: Callable[[], float] = time.time,
+                 make_bot: BotFactory = _default_bot) -> None:
+        self.db = db
+        self.notifier = notifier
+        self.now = now
+        self.make_bot = make_bot
+        self._live: dict[int, _Live] = {}
+        self._cards: dict[str, Card] = {}
+        self._clock_task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def start(self, *, run_clocks: bool = True) -> int:
+        """Rebuild every unfinished game from its log and start the clock loop; returns how
+        many games were restored."""
+        restored = 0
+        for game in await self.db.games.unfinished_games():
+            if game.started_at is not None:
+                await self._restore(game.id)
+                restored += 1
+        if run_clocks:
+            self._clock_task = asyncio.create_task(self._clock_loop(), name="jongg-clocks")
+        return restored
+
+    async def close(self) -> None:
+        """Stop the clock loop and deliver what is queued."""
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            await asyncio.gather(self._clock_task, return_exceptions=True)
+            self._clock_task = None
+        for live in self._live.values():
+            await self._drain(live)
+            if live.sender is not None:
+                live.sender.cancel()
+                await asyncio.gather(live.sender, return_exceptions=True)
+
+    async def flush(self, game_id: int) -> None:
+        """Wait until every update queued for a game has been delivered."""
+        live = self._live.get(game_id)
+        if live is not None:
+            await self._drain(live)
+
+    # -- lobby -----------------------------------------------------------------------------
+
+    async def open_table(self, *, guild_id: int, channel_id: int, host_id: int,
+                         host_name: str, options: TableOptions,
+                         thread_id: int | None = None) -> Game:
+        """Create a game in the lobby with the host in East's seat."""
+        load_card(options.card_text)  # refuse a bad card before anything is stored
+        pace = self._pace(options.pace)
+        game = await self.db.games.create_game(
+            guild_id=guild_id, channel_id=channel_id, host_user_id=host_id,
+            rules=options.to_json(),
+            card=ShippedCardChoice(options.card_name, options.card_text),
+            seed=random.SystemRandom().randrange(2**62), pace=pace, hints=options.hints,
+            thread_id=thread_id)
+        await self.db.seats.add_seat(game.id, 0, user_id=host_id, display_name=host_name)
+        return game
+
+    async def join(self, game_id: int, user_id: int, name: str) -> int:
+        """Seat a player in the first free seat; returns the seat."""
+        game = await self.db.games.game(game_id)
+        rules, _, _ = _table_json(game.rules)
+        taken = {seat.seat for seat in await self.db.seats.seats(game_id)}
+        free = [s for s in range(rules.players) if s not in taken]
+        if not free:
+            raise IllegalAction("This table is full. Start a new one with /mj new.")
+        await self.db.seats.add_seat(game_id, free[0], user_id=user_id, display_name=name)
+        return free[0]
+
+    async def leave(self, game_id: int, user_id: int) -> None:
+        """Take a player out of the lobby."""
+        for seat in await self.db.seats.seats(game_id):
+            if seat.user_id == user_id:
+                await self.db.seats.remove_seat(game_id, seat.seat)
+                return
+        raise NotSeated("You're not at this table.")
+
+    async def add_bot(self, game_id: int, by_user: int) -> int:
+        """The host seats a bot in the first free seat; returns the seat."""
+        game = await self._hosted(game_id, by_user)
+        rules, _, _ = _table_json(game.rules)
+        seats = await self.db.seats.seats(game_id)
+        taken = {seat.seat for seat in seats}
+        free = [s for s in range(rules.players) if s not in taken]
+        if not free:
+            raise IllegalAction("Every seat is taken already.")
+        bots = sum(seat.is_bot for seat in seats)
+        await self.db.seats.add_seat(game_id, free[0], user_id=None,
+                                     display_name=f"Bot {bots + 1}")
+        return free[0]
+
+    async def start_game(self, game_id: int, by_user: int) -> Table:
+        """The host starts play; empty seats get bots."""
+        game = await self._hosted(game_id, by_user)
+        rules, _, _ = _table_json(game.rules)
+        taken = {seat.seat for seat in await self.db.seats.seats(game_id)}
+        for seat in range(rules.players):
+            if seat not in taken:
+                await self.add_bot(game_id, by_user)
+        await self.db.games.start_game(game_id, rules.players)
+        live = await self._restore(game_id)
+        async with live.lock:
+            await self._settle(live, live.state.opening, new_turn=True)
+        return live.table
+
+    async def _hosted(self, game_id: int, user_id: int) -> Game:
+        game = await self.db.games.game(game_id)
+        if game.host_user_id != user_id:
+            raise IllegalAction("Only the table's host can do that.")
+        return game
+
+    # -- play ------------------------------------------------------------------------------
+
+    def table(self, game_id: int) -> Table:
+        """The table of a game in play."""
+        return self._get(game_id).table
+
+    def view_for(self, game_id: int, user_id: int) -> View:
+        """The view of the seat this user holds (for "My rack" and slash commands)."""
+        live = self._get(game_id)
+        seat = live.table.seat_of(user_id)
+        if seat is None:
+            raise NotSeated("You're not playing at this table.")
+        return view(live.state, seat)
+
+    def spectator(self, game_id: int) -> View:
+        """What anyone may see of a game in play."""
+        return spectator_view(self._get(game_id).state)
+
+    def _get(self, game_id: int) -> _Live:
+        live = self._live.get(game_id)
+        if live is None:
+            raise IllegalAction("That game isn't running (it may have ended).")
+        return live
+
+    async def act(self, game_id: int, user_id: int, action: Action | str,
+                  counter: int | None = None) -> tuple[Event, ...]:
+        """Apply a player's action. `counter` is the action count the prompt was made at; a
+        prompt from an earlier moment is refused as stale and changes nothing."""
+        live = self._get(game_id)
+        async with live.lock:
+            seat = live.table.seat_of(user_id)
+            if seat is None:
+                raise NotSeated("You're not playing at this table, so you can't act here.")
+            if counter is not None and counter != len(live.state.actions):
+                raise StalePrompt("This prompt is out of date; use the newest one "
+                                  "(or My rack).")
+            if isinstance(action, str):
+                action = parse_action(action, live.table.rules.players)
+            if action.seat != seat:
+                raise NotYourTurn("You can only act for your own seat.")
+            events = await self._apply(live, action, user_id)
+            await self._settle(live, events)
+            return events
+
+    async def _apply(self, live: _Live, action: Action, actor: int | None) -> tuple[Event, ...]:
+        """Apply one action and make it durable (the caller holds the lock)."""
+        state, events = apply(live.state, action)
+        text = format_action(action, live.table.rules.players)
+        await self.db.actions.append_action(live.table.game_id, len(live.state.actions),
+                                            text, actor)
+        live.state = state
+        return tuple(events)
+
+    async def _settle(self, live: _Live, events: Sequence[Event], *,
+                      new_turn: bool = False) -> None:
+        """After a committed action: let bots move, then clocks and updates."""
+        collected = list(events)
+        collected.extend(await self._run_bots(live))
+        new_turn = new_turn or any(isinstance(e, Discarded | Exposed | MahjongShown)
+                                   for e in collected)
+        await self._after_change(live, tuple(collected), new_turn=new_turn)
+
+    async def _run_bots(self, live: _Live) -> list[Event]:
+        events: list[Event] = []
+        while live.state.phase is not Phase.OVER:
+            bot_seats = [s for s in seats_to_act(live.state) if s in live.bots]
+            if not bot_seats:
+                break
+            seat = bot_seats[0]
+            options = legal_actions(live.state, seat)
+            action = live.bots[seat].choose(view(live.state, seat), options)
+            events.extend(await self._apply(live, action, None))
+        return events
+
+    async def _after_change(self, live: _Live, events: Sequence[Event], *,
+                            new_turn: bool) -> None:
+        """Finish, re-arm clocks and queue the updates (the caller holds the lock)."""
+        state = live.state
+        if state.phase is Phase.OVER:
+            await self._finish(live)
+        else:
+            await self._arm_clocks(live)
+        table = live.table
+        names = table.names
+        lines = tuple(line for e in events if (line := public_line(e, names)) is not None)
+        public = spectator_view(state)
+        acting = set(seats_to_act(state))
+        updates: list[tuple[int, SeatUpdate]] = []
+        deadline = self._deadline(live)
+        for seat, user in enumerate(table.user_ids):
+            if user is None:
+                continue
+            own = [for_seat(e, seat) for e in events]
+            private = tuple(line for e in own if (line := private_line(e, seat, names)))
+            drawn = next((e.kind for e in reversed(own)
+                          if isinstance(e, Drew) and e.seat == seat), None)
+            touched = private or seat in acting or new_turn or state.phase is Phase.OVER
+            if touched:
+                updates.append((seat, SeatUpdate(view(state, seat), drawn, private,
+                                                 seat in acting, deadline)))
+        if lines or new_turn:
+            self._send(live, self.notifier.table_update,
+                       table, TableUpdate(lines, public, new_turn))
+        for seat, update in updates:
+            self._send(live, self.notifier.seat_update, table, seat, update)
+        if state.phase is Phase.OVER:
+            self._send(live, self.notifier.game_over, table, public)
+
+    def _deadline(self, live: _Live) -> float | None:
+        seconds = (live.pace.claim_seconds if live.state.phase is Phase.CLAIM
+                   else live.pace.turn_seconds)
+        return None if seconds is None else self.now() + seconds
+
+    async def _finish(self, live: _Live) -> None:
+        result = live.state.result
+        assert result is not None
+        winner = next((d.seat for d in result.declared), None)
+        reason = {EndReason.MAHJONG: FinishReason.MAHJONG}.get(result.reason, FinishReason.WALL)
+        scores = tuple(
+            SeatScore(seat, result.totals[seat], json.dumps({
+                "lines": [{"text": line.text, "points": line.points[seat]}
+                          for line in result.lines if line.points[seat]],
+                "settlement": result.settlement[seat]}))
+            for seat in range(live.table.rules.players))
+        details = json.dumps({"reason": result.reason.value,
+                              "hands": [d.hand_id for d in result.declared]})
+        await self.db.games.finish_game(live.table.game_id, Outcome(
+            reason, winner if reason is FinishReason.MAHJONG else None, scores, details))
+
+    # -- delivery --------------------------------------------------------------------------
+
+    def _send(self, live: _Live, call: Callable[..., Awaitable[None]], *args: object) -> None:
+        """Queue one notifier call; the game's sender task delivers them in order."""
+        async def deliver() -> None:
+            await call(*args)
+
+        live.outbox.put_nowait(deliver)
+        if live.sender is None or live.sender.done():
+            live.sender = asyncio.create_task(self._deliver(live),
+                                              name=f"jongg-send-{live.table.game_id}")
+
+    async def _deliver(self, live: _Live) -> None:
+        while True:
+            job = await live.outbox.get()
+            try:
+                await job()
+            except Exception:
+                log.exception("notifying game %s failed", live.table.game_id)
+            finally:
+                live.outbox.task_done()
+
+    async def _drain(self, live: _Live) -> None:
+        await live.outbox.join()
+
+    # -- clocks ----------------------------------------------------------------------------
+
+    def _pace(self, name: str) -> Pace:
+        if name not in PACES:
+            raise InvalidInput(f"Unknown pace `{name}`; choose one of {', '.join(PACES)}.")
+        return PACES[name][0]
+
+    async def _arm_clocks(self, live: _Live) -> None:
+        """Replace the game's clocks with the ones the new moment needs."""
+        game_id = live.table.game_id
+        await self.db.clocks.clear_clocks(game_id)
+        at_seq = len(live.state.actions)
+        humans = [s for s in seats_to_act(live.state) if s not in live.bots]
+        now = self.now()
+        if live.state.phase is Phase.CLAIM and live.pace.claim_seconds:
+            await self.db.clocks.set_clock(game_id, ClockKind.CLAIM, seat=None,
+                                           due_at=now + live.pace.claim_seconds,
+                                           at_seq=at_seq)
+        elif live.pace.turn_seconds:
+            for seat in humans:
+                await self.db.clocks.set_clock(game_id, ClockKind.TURN, seat=seat,
+                                               due_at=now + live.pace.turn_seconds,
+                                               at_seq=at_seq)
+                if live.remind_at is not None:
+                    await self.db.clocks.set_clock(
+                        game_id, ClockKind.REMINDER, seat=seat,
+                        due_at=now + live.pace.turn_seconds * live.remind_at, at_seq=at_seq)
+        self._wake.set()
+
+    async def run_due_clocks(self, now: float | None = None) -> int:
+        """Act on every clock that has run out; returns how many acted."""
+        acted = 0
+        for clock in await self.db.clocks.due_clocks(self.now() if now is None else now):
+            live = self._live.get(clock.game_id)
+            if live is None:
+                await self.db.clocks.clear_clocks(clock.game_id)
+                continue
+            async with live.lock:
+                if clock.at_seq != len(live.state.actions):
+                    await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=clock.seat)
+                    continue
+                if clock.kind is ClockKind.REMINDER:
+                    assert clock.seat is not None
+                    await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=clock.seat)
+                    self._send(live, self.notifier.reminder, live.table, clock.seat,
+                               clock.due_at)
+                    continue
+                events = await self._time_out(live, clock.seat)
+                await self._settle(live, events)
+                acted += 1
+        return acted
+
+    async def _time_out(self, live: _Live, seat: int | None) -> list[Event]:
+        """Move for the seats a clock ran out on: pass in a claim window (unless the table
+        lets the bot play everything), the baseline bot elsewhere."""
+        events: list[Event] = []
+        seats = [seat] if seat is not None else [
+            s for s in seats_to_act(live.state) if s not in live.bots]
+        for waiting in seats:
+            if waiting not in seats_to_act(live.state):
+                continue
+            options = legal_actions(live.state, waiting)
+            passing = live.state.phase is Phase.CLAIM and live.timeout is Timeout.PASS
+            if passing:
+                action: Action = Pass(waiting)
+            else:
+                bot = self.make_bot(live.state.seed, waiting)
+                action = bot.choose(view(live.state, waiting), options)
+            events.extend(await self._apply(live, action, None))
+        return events
+
+    async def _clock_loop(self) -> None:
+        while True:
+            try:
+                await self.run_due_clocks()
+            except SeqConflict:
+                log.warning("a clock raced a move; it will be re-read")
+            except Exception:
+                log.exception("clock loop error")
+            due = await self.db.clocks.next_due()
+            wait = 30.0 if due is None else max(0.05, min(30.0, due - self.now()))
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), wait)
+
+    # -- restoring -------------------------------------------------------------------------
+
+    def _card(self, text: str) -> Card:
+        card = self._cards.get(text)
+        if card is None:
+            card = self._cards[text] = load_card(text)
+        return card
+
+    async def _restore(self, game_id: int) -> _Live:
+        """Rebuild a game in play from the store: rules, card, seed, first holders' names,
+        then every logged action replayed."""
+        record = await self.db.games.load_game(game_id)
+        game = record.game
+        rules, timeout, pace_name = _table_json(game.rules)
+        card = self._card(game.card.text)
+        first: dict[int, str] = {}
+        for holder in record.history:
+            first.setdefault(holder.seat, holder.display_name)
+        players = tuple(first[s] for s in range(rules.players))
+        actions = [parse_action(a.text, rules.players) for a in record.actions]
+        state = (replay(rules, card, game.seed, players, actions)[0] if actions
+                 else new_game(rules, card, game.seed, players))
+        current = {seat.seat: seat for seat in record.seats}
+        table = Table(game.id, game.guild_id, game.channel_id, game.thread_id,
+                      tuple(current[s].display_name for s in range(rules.players)),
+                      tuple(current[s].user_id for s in range(rules.players)),
+                      rules, card, game.hints)
+        bots = {s: self.make_bot(game.seed, s) for s in range(rules.players)
+                if current[s].user_id is None}
+        live = _Live(table, state, timeout, game.pace, PACES.get(pace_name, (game.pace, None))[1],
+                     bots)
+        self._live[game_id] = live
+        if actions and state.phase is not Phase.OVER:
+            # A crash may have come between a move and the bots' answers or the clocks; the
+            # seats' old prompts still work (they carry the action counter), so nobody is
+            # told anything new unless something moves.
+            async with live.lock:
+                events = await self._run_bots(live)
+                if events:
+                    await self._after_change(live, events, new_turn=True)
+                else:
+                    await self._arm_clocks(live)
+        elif state.phase is Phase.OVER and game.finished_at is None:
+            async with live.lock:
+                await self._finish(live)
+        return live
+
+    # -- seats changing hands ----------------------------------------------------------------
+
+    async def resign(self, game_id: int, user_id: int) -> int:
+        """A player leaves a game in play; the baseline bot takes the seat. Returns the seat."""
+        live = self._get(game_id)
+        seat = live.table.seat_of(user_id)
+        if seat is None:
+            raise NotSeated("You're not playing at this table.")
+        await self._hand_over(live, seat, None, f"Bot (for {live.table.names[seat]})")
+        return seat
+
+    async def replace_seat(self, game_id: int, by_user: int, seat: int, user_id: int | None,
+                           name: str) -> None:
+        """The host gives a seat to another person (or a bot, with `user_id` None)."""
+        await self._hosted(game_id, by_user)
+        live = self._get(game_id)
+        if not 0 <= seat < live.table.rules.players:
+            raise InvalidInput(f"There is no seat {seat + 1} at this table.")
+        if user_id is not None and live.table.seat_of(user_id) is not None:
+            raise IllegalAction(f"{name} already has a seat at this table.")
+        await self._hand_over(live, seat, user_id, name)
+
+    async def _hand_over(self, live: _Live, seat: int, user_id: int | None, name: str) -> None:
+        async with live.lock:
+            await self.db.seats.replace_seat(live.table.game_id, seat, user_id=user_id,
+                                             display_name=name)
+            table = live.table
+            names = list(table.names)
+            users = list(table.user_ids)
+            names[seat], users[seat] = name, user_id
+            live.table = Table(table.game_id, table.guild_id, table.channel_id,
+                               table.thread_id, tuple(names), tuple(users), table.rules,
+                               table.card, table.hints)
+            if user_id is None:
+                live.bots[seat] = self.make_bot(live.state.seed, seat)
+            else:
+                live.bots.pop(seat, None)
+            await self._settle(live, (), new_turn=True)
+
+    async def abort(self, game_id: int, by_user: int, *, manager: bool = False) -> None:
+        """End a game without a result (the host, or a server manager)."""
+        game = await self.db.games.game(game_id)
+        if game.host_user_id != by_user and not manager:
+            raise IllegalAction("Only the host or a server manager can abort a game.")
+        live = self._live.pop(game_id, None)
+        if live is not None:
+            async with live.lock:
+                await self.db.games.abort_game(game_id)
+            await self._drain(live)
+        else:
+            await self.db.games.abort_game(game_id)
+
+    def bot_seats(self, game_id: int) -> tuple[int, ...]:
+        """Seats played by bots in a running game."""
+        return tuple(sorted(self._get(game_id).bots))
+
+
+def describe_error(error: Exception) -> str:
+    """What to tell a person about an error: its own message if it is meant for players, a
+    short apology otherwise (the details go to the log)."""
+    if isinstance(error, MahjongError):
+        return error.message
+    return "Sorry, something went wrong on our side. Your game is safe; please try again."

@@ -1,0 +1,246 @@
+"""The table service with a real SQLite file and a recording notifier: lobby to result,
+restarts, stale and concurrent clicks, clocks, bots and what each seat is told."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot.engine.game import (
+    SIAMESE,
+    STANDARD,
+    THREE_PLAYER,
+    Action,
+    Option,
+    Phase,
+    RuleSet,
+    View,
+    parse_action,
+    replay,
+)
+from bot.engine.game.actions import Discard
+from bot.library import shipped_card_paths
+from bot.store import Database, GameStatus
+from bot.tables.notifier import SeatUpdate, Table, TableUpdate
+from bot.tables.service import NotSeated, StalePrompt, TableOptions, TableService
+
+CARD_PATH = next(p for p in shipped_card_paths() if p.name == "jongg-original.jongg")
+CARD_TEXT = CARD_PATH.read_text()
+HOST, ANN, BO, CY = 1001, 1002, 1003, 1004
+
+
+class FirstOption:
+    """A bot that plays the first legal option: simple and deterministic."""
+
+    def choose(self, view: View, options: Sequence[Option]) -> Action:
+        return options[0].action
+
+
+@dataclass
+class Recorder:
+    """A notifier that keeps every call."""
+
+    tables: list[TableUpdate] = field(default_factory=list)
+    seats: list[tuple[int, SeatUpdate]] = field(default_factory=list)
+    over: list[View] = field(default_factory=list)
+    reminders: list[tuple[int, float]] = field(default_factory=list)
+
+    async def table_update(self, table: Table, update: TableUpdate) -> None:
+        self.tables.append(update)
+
+    async def seat_update(self, table: Table, seat: int, update: SeatUpdate) -> None:
+        self.seats.append((seat, update))
+
+    async def game_over(self, table: Table, view: View) -> None:
+        self.over.append(view)
+
+    async def reminder(self, table: Table, seat: int, due_at: float) -> None:
+        self.reminders.append((seat, due_at))
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _service(db: Database, recorder: Recorder, clock: Clock) -> TableService:
+    return TableService(db, recorder, now=clock, make_bot=lambda seed, seat: FirstOption())
+
+
+async def _table(service: TableService, rules: RuleSet, humans: Sequence[int],
+                 pace: str = "live") -> int:
+    game = await service.open_table(
+        guild_id=1, channel_id=2, host_id=humans[0], host_name="Host",
+        options=TableOptions(rules, "jongg-original", CARD_TEXT, pace=pace))
+    for index, user in enumerate(humans[1:], start=1):
+        await service.join(game.id, user, f"Player {index}")
+    await service.start_game(game.id, humans[0])
+    return game.id
+
+
+async def _play(service: TableService, game_id: int, humans: Sequence[int],
+                limit: int = 5000) -> None:
+    """Humans play their first option until the game ends."""
+    for _ in range(limit):
+        table = service.table(game_id)
+        state_view = service.spectator(game_id)
+        if state_view.phase is Phase.OVER:
+            return
+        moved = False
+        for user in humans:
+            mine = service.view_for(game_id, user)
+            if mine.legal:
+                await service.act(game_id, user, mine.legal[0].action, mine.action_count)
+                moved = True
+                break
+        assert moved, f"nobody can move at {state_view.phase} ({table.names})"
+    raise AssertionError("the game did not end")
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.mark.parametrize("rules", [STANDARD, THREE_PLAYER, SIAMESE], ids=lambda r: r.name)
+async def test_a_whole_game_is_logged_scored_and_told(tmp_path: Path, clock: Clock,
+                                                      rules: RuleSet) -> None:
+    recorder = Recorder()
+    humans = [HOST, ANN, BO, CY][:rules.players]
+    async with Database(tmp_path / "j.db") as db:
+        service = _service(db, recorder, clock)
+        game_id = await _table(service, rules, humans)
+        await _play(service, game_id, humans)
+        await service.flush(game_id)
+        record = await db.games.load_game(game_id)
+        assert record.game.status is GameStatus.FINISHED
+        result = await db.games.result(game_id)
+        assert result is not None and len(result.seats) == rules.players
+        # The log replays to the same final state.
+        live_state = service._live[game_id].state
+        names = tuple(s.display_name for s in record.history if s.from_seq == 0)
+        again, _ = replay(rules, live_state.card, record.game.seed, names,
+                          [parse_action(a.text, rules.players) for a in record.actions])
+        assert again == live_state
+        await service.close()
+    assert len(recorder.over) == 1 and recorder.over[0].result is not None
+    # Public updates never carry a seat's concealed tiles; private ones are the seat's own.
+    assert all(update.view.concealed == () and update.view.seat == -1
+               for update in recorder.tables)
+    assert all(update.view.seat == seat for seat, update in recorder.seats)
+
+
+async def test_bots_fill_empty_seats_and_play(tmp_path: Path, clock: Clock) -> None:
+    recorder = Recorder()
+    async with Database(tmp_path / "j.db") as db:
+        service = _service(db, recorder, clock)
+        game_id = await _table(service, STANDARD, [HOST])
+        assert service.bot_seats(game_id) == (1, 2, 3)
+        await _play(service, game_id, [HOST])
+        await service.close()
+    assert recorder.over
+
+
+async def test_stale_and_foreign_clicks_change_nothing(tmp_path: Path, clock: Clock) -> None:
+    async with Database(tmp_path / "j.db") as db:
+        service = _service(db, Recorder(), clock)
+        game_id = await _table(service, STANDARD, [HOST, ANN, BO, CY])
+        mine = service.view_for(game_id, HOST)
+        before = await db.actions.next_seq(game_id)
+        with pytest.raises(StalePrompt, match="out of date"):
+            await service.act(game_id, HOST, mine.legal[0].action, mine.action_count - 1)
+        with pytest.raises(NotSeated):
+            await service.act(game_id, 999, mine.legal[0].action, mine.action_count)
+        with pytest.raises(Exception, match="your own seat"):
+            await service.act(game_id, ANN, mine.legal[0].action, mine.action_count)
+        assert await db.actions.next_seq(game_id) == before
+        await service.close()
+
+
+async def test_a_double_click_acts_once(tmp_path: Path, clock: Clock) -> None:
+    async with Database(tmp_path / "j.db") as db:
+        service = _service(db, Recorder(), clock)
+        game_id = await _table(service, THREE_PLAYER, [HOST, ANN, BO])
+        mine = service.view_for(game_id, HOST)
+        discard = next(o.action for o in mine.legal if isinstance(o.action, Discard))
+        results = await asyncio.gather(
+            service.act(game_id, HOST, discard, mine.action_count),
+            service.act(game_id, HOST, discard, mine.action_count),
+            return_exceptions=True)
+        assert sum(isinstance(r, StalePrompt) for r in results) == 1
+        assert await db.actions.next_seq(game_id) == mine.action_count + 1
+        await service.close()
+
+
+async def test_a_restart_rebuilds_the_game_and_play_goes_on(tmp_path: Path,
+                                                            clock: Clock) -> None:
+    humans = [HOST, ANN, BO, CY]
+    async with Database(tmp_path / "j.db") as db:
+        first = _service(db, Recorder(), clock)
+        game_id = await _table(first, STANDARD, humans)
+        for _ in range(40):  # into the game, with a claim window likely open
+            user = next(u for u in humans if first.view_for(game_id, u).legal)
+            mine = first.view_for(game_id, user)
+            await first.act(game_id, user, mine.legal[0].action, mine.action_count)
+        before = first._live[game_id].state
+        await first.close()
+    async with Database(tmp_path / "j.db") as db:
+        recorder = Recorder()
+        second = _service(db, recorder, clock)
+        assert await second.start(run_clocks=False) == 1
+        assert second._live[game_id].state == before
+        await _play(second, game_id, humans)
+        await second.close()
+    assert recorder.over
+
+
+async def test_claim_clock_passes_for_silent_seats(tmp_path: Path, clock: Clock) -> None:
+    humans = [HOST, ANN, BO]
+    async with Database(tmp_path / "j.db") as db:
+        service = _service(db, Recorder(), clock)
+        game_id = await _table(service, THREE_PLAYER, humans)
+        mine = service.view_for(game_id, HOST)
+        discard = next(o.action for o in mine.legal if isinstance(o.action, Discard))
+        await service.act(game_id, HOST, discard, mine.action_count)
+        assert service.spectator(game_id).phase is Phase.CLAIM
+        clocks = await db.clocks.clocks(game_id)
+        assert [c.kind.value for c in clocks] == ["claim"]
+        assert await service.run_due_clocks(clock.now + 5) == 0  # not yet
+        assert await service.run_due_clocks(clock.now + 11) == 1
+        assert service.spectator(game_id).phase is not Phase.CLAIM
+        await service.close()
+
+
+async def test_async_pace_reminds_then_the_bot_moves(tmp_path: Path, clock: Clock) -> None:
+    recorder = Recorder()
+    async with Database(tmp_path / "j.db") as db:
+        service = _service(db, recorder, clock)
+        game_id = await _table(service, THREE_PLAYER, [HOST, ANN, BO], pace="async")
+        count = service.view_for(game_id, HOST).action_count
+        day = 24 * 3600
+        await service.run_due_clocks(clock.now + 0.8 * day)
+        await service.flush(game_id)
+        assert [seat for seat, _ in recorder.reminders] == [0]
+        assert service.view_for(game_id, HOST).action_count == count
+        await service.run_due_clocks(clock.now + day + 1)
+        assert service.view_for(game_id, HOST).action_count > count
+        await service.close()
+
+
+async def test_resign_hands_the_seat_to_a_bot(tmp_path: Path, clock: Clock) -> None:
+    async with Database(tmp_path / "j.db") as db:
+        service = _service(db, Recorder(), clock)
+        game_id = await _table(service, THREE_PLAYER, [HOST, ANN, BO])
+        seat = await service.resign(game_id, ANN)
+        assert seat in service.bot_seats(game_id)
+        with pytest.raises(NotSeated):
+            service.view_for(game_id, ANN)
+        await _play(service, game_id, [HOST, BO])
+        await service.close()
