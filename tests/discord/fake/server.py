@@ -1,0 +1,769 @@
+"""`FakeDiscord`: the fake Discord a test starts on 127.0.0.1 and points discord.py at.
+
+    async with FakeDiscord() as fake:
+        hall = fake.add_guild("Jongg Test Hall")
+        general = fake.add_channel(hall, "general")
+        alice = fake.add_user("alice")
+        fake.add_member(hall, alice)
+        async with fake.run(make_bot()) as bot:          # the real discord.py client
+            handle = await fake.slash(alice, general, "ping")
+            assert (await handle.reply()).content == "pong"
+
+Entering the context starts the server on an ephemeral 127.0.0.1 port and points
+`discord.http.Route.BASE`, `discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY` and
+`discord.asset.Asset.BASE` (avatars) at it; leaving restores them. Only one fake can be active
+at a time (those are process-wide class attributes).
+Build the world (guilds, channels, users, members) before the bot connects: GUILD_CREATE sends it
+all at once, and later additions are not announced on the gateway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from types import TracebackType
+from typing import Any, ClassVar, TypeVar
+
+import discord
+import yarl
+from aiohttp import web
+
+from .faults import Fault, Faults, RecordedRequest, parse_route, rate_limit_fault
+from .gateway import Gateway, Intent, Session
+from .interactions import (
+    FakeInteraction,
+    FakeTimeout,
+    InteractionType,
+    Resolver,
+    base_payload,
+    command_options,
+    modal_submit_components,
+)
+from .models import (
+    BOT_DEFAULT,
+    EVERYONE_DEFAULT,
+    JSON,
+    SELECT_TYPES,
+    Attachment,
+    Channel,
+    ChannelType,
+    ComponentType,
+    Guild,
+    Member,
+    Message,
+    MessageType,
+    Overwrite,
+    Role,
+    Snowflakes,
+    Upload,
+    User,
+    guess_content_type,
+    iso,
+    new_token,
+)
+from .rest import API_PREFIX, build_app
+from .runner import ClientRun, run_client
+
+T = TypeVar("T")
+C = TypeVar("C", bound=discord.Client)
+
+#: How often waiting helpers re-check their condition between changes the fake notices.
+POLL_INTERVAL = 0.02
+#: Suggested discord.py client options for tests (READY -> on_ready without the 2 s wait).
+CLIENT_OPTIONS: dict[str, Any] = {"guild_ready_timeout": 0.05}
+#: Application flags for "gateway presence / members / message content" intents enabled.
+APP_FLAGS_ALL_INTENTS = (1 << 12) | (1 << 14) | (1 << 18)
+
+
+class FakeDiscord:
+    """A fake Discord: world state, REST API, gateway, and the test's hands and eyes."""
+
+    _active: ClassVar[FakeDiscord | None] = None
+
+    def __init__(
+        self,
+        *,
+        bot_name: str = "Jongg",
+        token: str = "fake.bot.token",
+        heartbeat_interval_ms: int = 41_250,
+        interaction_ack_timeout: float = 3.0,
+        default_timeout: float = 5.0,
+        attachment_size_limit: int = 10 * 1024 * 1024,
+        privileged_intents: int = int(Intent.GUILD_MEMBERS | Intent.GUILD_PRESENCES
+                                      | Intent.MESSAGE_CONTENT),
+    ) -> None:
+        self.ids = Snowflakes()
+        self.token = token
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        #: Discord's window for the first response to an interaction.
+        self.interaction_ack_timeout = interaction_ack_timeout
+        #: How long the waiting helpers wait unless told otherwise.
+        self.default_timeout = default_timeout
+        self.attachment_size_limit = attachment_size_limit
+        #: Privileged intents the application has switched on; IDENTIFY asking for
+        #: others is closed with 4014, as on Discord.
+        self.privileged_intents = privileged_intents
+        self.application_flags = APP_FLAGS_ALL_INTENTS
+
+        self.bot = User(self.ids.next(), bot_name, bot=True)
+        self.application_id = self.bot.id
+        self.owner = User(self.ids.next(), "app-owner")
+        self.users: dict[int, User] = {self.bot.id: self.bot, self.owner.id: self.owner}
+        self.guilds: list[Guild] = []
+        self.channels: dict[int, Channel] = {}
+        self.dm_channels: dict[int, Channel] = {}
+        self.attachments: dict[int, Attachment] = {}
+        #: Every message, bot's and users', in the order they were created.
+        self.messages: list[Message] = []
+        #: Synced application commands: guild id (None for global) -> definitions.
+        self.commands: dict[int | None, list[JSON]] = {}
+        self.command_ids: dict[tuple[int | None, str, int], int] = {}
+        self.interactions: dict[int, FakeInteraction] = {}
+        self.interactions_by_token: dict[str, FakeInteraction] = {}
+        #: Every REST request, in order.
+        self.requests: list[RecordedRequest] = []
+        #: Requests to routes the fake does not know (answered 404).
+        self.unhandled: list[RecordedRequest] = []
+        self.faults = Faults()
+        self.gateway = Gateway(self)
+        #: When True, the conftest fails the test if the bot hit unknown routes.
+        self.strict = True
+        #: One record per `run()`: tasks and threads the client left behind.
+        self.runs: list[ClientRun] = []
+
+        self._changed = asyncio.Event()
+        self._last_change = time.monotonic()
+        self._runner: web.AppRunner | None = None
+        self._port = 0
+        self._saved: tuple[str, yarl.URL, str] | None = None
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> None:
+        await self.stop()
+
+    async def start(self) -> None:
+        if FakeDiscord._active is not None:
+            raise RuntimeError("another FakeDiscord is running; Route.BASE is process-wide")
+        app = build_app(self)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        await runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        self._port = sock.getsockname()[1]
+        await web.SockSite(runner, sock).start()
+        self._runner = runner
+        self._patch()
+        FakeDiscord._active = self
+
+    async def stop(self) -> None:
+        try:
+            await self.gateway.close_all()
+            if self._runner is not None:
+                await self._runner.cleanup()
+        finally:
+            self._runner = None
+            self._unpatch()
+            if FakeDiscord._active is self:
+                FakeDiscord._active = None
+
+    def _patch(self) -> None:
+        """Point discord.py's REST base, default gateway and CDN base at the fake."""
+        from discord.asset import Asset
+        from discord.gateway import DiscordWebSocket
+        from discord.http import Route
+
+        self._saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE)
+        Route.BASE = self.api_base
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        Asset.BASE = self.cdn_base
+
+    def _unpatch(self) -> None:
+        if self._saved is None:
+            return
+        from discord.asset import Asset
+        from discord.gateway import DiscordWebSocket
+        from discord.http import Route
+
+        Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE = self._saved
+        self._saved = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._port}"
+
+    @property
+    def api_base(self) -> str:
+        return self.url + API_PREFIX
+
+    @property
+    def cdn_base(self) -> str:
+        """Where avatars and other assets are served (every image is a small grey PNG)."""
+        return self.url + "/cdn"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self._port}/gateway"
+
+    @property
+    def resume_gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self._port}/resume-gateway"
+
+    def run(self, client: C, *, timeout: float = 10.0, fast_reidentify: bool = True
+            ) -> AbstractAsyncContextManager[C]:
+        """`async with fake.run(client) as client:` logs the real client in, connects it,
+        waits for on_ready, and on exit closes it and waits for its tasks (see
+        `runner.run_client`)."""
+        return run_client(self, client, timeout=timeout, fast_reidentify=fast_reidentify)
+
+    # -- building the world ------------------------------------------------------------------
+
+    def add_user(self, username: str, *, global_name: str | None = None, bot: bool = False,
+                 locale: str = "en-US") -> User:
+        user = User(self.ids.next(), username, global_name=global_name, bot=bot, locale=locale)
+        self.users[user.id] = user
+        return user
+
+    def add_guild(self, name: str, *, owner: User | None = None,
+                  bot_permissions: int = int(BOT_DEFAULT)) -> Guild:
+        """A guild with @everyone, the bot's managed role and the bot as a member. The owner
+        (default: the application owner, who is not a player) is a member too."""
+        guild_id = self.ids.next()
+        owner = owner or self.owner
+        guild = Guild(id=guild_id, name=name, owner_id=owner.id)
+        guild.roles.append(Role(guild_id, guild_id, "@everyone", int(EVERYONE_DEFAULT)))
+        bot_role = Role(self.ids.next(), guild_id, self.bot.username, bot_permissions,
+                        position=1, managed=True)
+        guild.roles.append(bot_role)
+        self.guilds.append(guild)
+        guild.members[self.bot.id] = Member(self.bot, guild, roles=[bot_role])
+        guild.members[owner.id] = Member(owner, guild)
+        return guild
+
+    def add_role(self, guild: Guild, name: str, permissions: int = 0) -> Role:
+        role = Role(self.ids.next(), guild.id, name, int(permissions),
+                    position=len(guild.roles))
+        guild.roles.append(role)
+        return role
+
+    def add_member(self, guild: Guild, user: User, *, roles: Iterable[Role] = (),
+                   nick: str | None = None, flags: int = 0) -> Member:
+        member = Member(user, guild, roles=list(roles), nick=nick, flags=flags)
+        guild.members[user.id] = member
+        return member
+
+    def add_channel(self, guild: Guild, name: str, *,
+                    type: ChannelType = ChannelType.GUILD_TEXT, parent: Channel | None = None,
+                    topic: str | None = None) -> Channel:
+        channel = Channel(self.ids.next(), type, name=name, guild=guild,
+                          parent_id=parent.id if parent else None,
+                          position=len(guild.channels), topic=topic)
+        guild.channels.append(channel)
+        self.channels[channel.id] = channel
+        return channel
+
+    def add_thread(self, parent: Channel, name: str, *, private: bool = False,
+                   owner: User | None = None, members: Iterable[User] = (),
+                   thread_id: int | None = None) -> Channel:
+        guild = parent.guild
+        assert guild is not None, "threads live in guild channels"
+        kind = ChannelType.PRIVATE_THREAD if private else ChannelType.PUBLIC_THREAD
+        owner = owner or self.bot
+        thread = Channel(thread_id or self.ids.next(), kind, name=name, guild=guild,
+                         parent_id=parent.id, owner_id=owner.id)
+        for user in (owner, *members):
+            thread.thread_members[user.id] = iso()
+        guild.channels.append(thread)
+        self.channels[thread.id] = thread
+        return thread
+
+    def set_permissions(self, channel: Channel, target: Role | User | Member, *,
+                        allow: int = 0, deny: int = 0) -> None:
+        """Set a channel overwrite for a role or a member (replacing any earlier one)."""
+        kind = 0 if isinstance(target, Role) else 1
+        channel.overwrites = [o for o in channel.overwrites if o.id != target.id]
+        channel.overwrites.append(Overwrite(target.id, kind, int(allow), int(deny)))
+
+    def dm_channel(self, user: User) -> Channel:
+        """The bot's DM channel with `user` (created on first use, like Discord)."""
+        channel = self.dm_channels.get(user.id)
+        if channel is None:
+            channel = Channel(self.ids.next(), ChannelType.DM, recipient=user)
+            self.dm_channels[user.id] = channel
+            self.channels[channel.id] = channel
+        return channel
+
+    # -- looking things up ------------------------------------------------------------------
+
+    @property
+    def guild(self) -> Guild:
+        """The first guild (most tests have one)."""
+        return self.guilds[0]
+
+    def user(self, username: str) -> User:
+        for user in self.users.values():
+            if user.username == username:
+                return user
+        raise KeyError(f"no user {username!r}")
+
+    def channel(self, name: str) -> Channel:
+        for guild in self.guilds:
+            for channel in guild.channels:
+                if channel.name == name and not channel.deleted:
+                    return channel
+        raise KeyError(f"no channel #{name}")
+
+    def as_user(self, value: Any) -> User:
+        if isinstance(value, User):
+            return value
+        if isinstance(value, Member):
+            return value.user
+        if isinstance(value, int) and value in self.users:
+            return self.users[value]
+        raise TypeError(f"not a user: {value!r}")
+
+    def messages_in(self, channel: Channel, *, deleted: bool = False) -> list[Message]:
+        return [m for m in channel.messages if deleted or not m.deleted]
+
+    def dms(self, user: User) -> list[Message]:
+        """Messages in the bot's DM with `user` (both directions), oldest first."""
+        channel = self.dm_channels.get(user.id)
+        return [] if channel is None else channel.visible_messages()
+
+    def bot_messages(self, *, since: int = 0) -> list[Message]:
+        return [m for m in self.messages[since:] if m.author.id == self.bot.id]
+
+    def mark(self) -> int:
+        """A position in `messages`, for `wait_for_message(since=...)`."""
+        return len(self.messages)
+
+    @property
+    def failed_requests(self) -> list[RecordedRequest]:
+        """Requests Discord refused, except those refused by an injected fault."""
+        return [r for r in self.requests if r.status >= 400 and r.fault is None]
+
+    def problems(self) -> str:
+        """A summary of what went wrong, for failure messages."""
+        lines = [f"unknown route: {r.method} {r.path}" for r in self.unhandled]
+        lines += [f"refused: {r.method} {r.path} -> {r.status} {r.response}"
+                  for r in self.failed_requests if r not in self.unhandled]
+        return "\n".join(lines) if lines else "(no failed requests)"
+
+    def transcript(self) -> str:
+        """Every message as a line: where, who, what (handy in assertion messages)."""
+        lines = []
+        for message in self.messages:
+            where = ("DM " + message.channel.recipient.username if message.channel.recipient
+                     else f"#{message.channel.name}")
+            tags = [t for t, on in (("ephemeral", message.ephemeral), ("deleted", message.deleted),
+                                    ("edited", bool(message.edits))) if on]
+            files = f" files={list(message.files)}" if message.attachments else ""
+            extra = f" [{', '.join(tags)}]" if tags else ""
+            text = message.text.replace("\n", " | ")
+            lines.append(f"{where} {message.author.username}{extra}: {text}{files}")
+        return "\n".join(lines)
+
+    # -- waiting ----------------------------------------------------------------------------
+
+    def notify(self) -> None:
+        """Something changed: wake every waiter."""
+        self._last_change = time.monotonic()
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_until(self, check: Callable[[], T | None], *, timeout: float | None = None,
+                         what: str = "a condition") -> T:
+        """Wait until `check()` returns something truthy, and return it."""
+        limit = self.default_timeout if timeout is None else timeout
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + limit
+        while True:
+            result = check()
+            if result:
+                return result
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise FakeTimeout(f"timed out after {limit}s waiting for {what}\n"
+                                  f"{self.problems()}\nmessages:\n{self.transcript()}")
+            # Wake on any change the fake sees, and poll too: the condition may be about the
+            # bot's own state (what it caught, what it cached), which the fake cannot see.
+            event = self._changed
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), min(remaining, POLL_INTERVAL))
+
+    async def wait_quiet(self, quiet: float = 0.1, *, timeout: float | None = None) -> None:
+        """Wait until nothing has happened for `quiet` seconds."""
+        limit = self.default_timeout if timeout is None else timeout
+        deadline = time.monotonic() + limit
+        while (idle := time.monotonic() - self._last_change) < quiet:
+            if time.monotonic() > deadline:
+                raise FakeTimeout(f"still busy after {limit}s")
+            await asyncio.sleep(quiet - idle)
+
+    async def wait_for_message(self, predicate: Callable[[Message], bool] | None = None, *,
+                               channel: Channel | None = None, author: User | None = None,
+                               dm: User | None = None, since: int = 0,
+                               timeout: float | None = None) -> Message:
+        """The first message (from position `since` in `messages`) matching every filter.
+        `dm=user` means "in the bot's DM with user"."""
+        def match(message: Message) -> bool:
+            if message.deleted:
+                return False
+            if channel is not None and message.channel is not channel:
+                return False
+            if author is not None and message.author is not author:
+                return False
+            if dm is not None and message.channel.recipient is not dm:
+                return False
+            return predicate is None or predicate(message)
+
+        def find() -> Message | None:
+            return next((m for m in self.messages[since:] if match(m)), None)
+
+        return await self.wait_until(find, timeout=timeout, what="a matching message")
+
+    async def wait_for_dm(self, user: User, *, since: int = 0, timeout: float | None = None
+                          ) -> Message:
+        """The first DM the bot sent to `user` (from position `since`)."""
+        return await self.wait_for_message(lambda m: m.author is self.bot, dm=user,
+                                           since=since, timeout=timeout)
+
+    async def wait_connected(self, timeout: float | None = None) -> None:
+        """Wait until a bot is connected to the gateway with READY or RESUMED done."""
+        await self.wait_until(lambda: self.gateway.connected, timeout=timeout,
+                              what="a bot connected to the gateway")
+
+    # -- faults -----------------------------------------------------------------------------
+
+    def fail(self, route: str, *, status: int, code: int = 0, message: str = "",
+             times: int | None = 1, when: Callable[[RecordedRequest], bool] | None = None,
+             body: JSON | None = None, headers: Mapping[str, str] | None = None) -> Fault:
+        """Answer the next `times` requests (None: all) matching `route` ("POST
+        /channels/{channel_id}/messages", or a concrete path) with `status` and a Discord
+        error body `{"message", "code"}`."""
+        method, path = parse_route(route)
+        fault = Fault(method, path, status,
+                      body if body is not None else {"message": message or f"{status}",
+                                                     "code": code},
+                      dict(headers or {}), times, when, label=f"{status}/{code}")
+        return self.faults.add(fault)
+
+    def rate_limit(self, route: str, *, times: int = 1, retry_after: float = 0.05,
+                   is_global: bool = False,
+                   when: Callable[[RecordedRequest], bool] | None = None) -> Fault:
+        """Answer the next `times` requests matching `route` with a 429 discord.py retries
+        after `retry_after` seconds."""
+        method, path = parse_route(route)
+        return self.faults.add(rate_limit_fault(method, path, times=times,
+                                                retry_after=retry_after, is_global=is_global,
+                                                when=when))
+
+    def block_dms(self, user: User) -> Fault:
+        """The user does not accept DMs from the bot: opening the DM channel works, sending
+        into it answers 403 with code 50007, until `unblock_dms`."""
+        def to_user(request: RecordedRequest) -> bool:
+            channel = self.channels.get(int(request.params.get("channel_id", 0)))
+            return channel is not None and channel.recipient is user
+
+        fault = self.fail("POST /channels/{channel_id}/messages", status=403, code=50007,
+                          message="Cannot send messages to this user", times=None,
+                          when=to_user)
+        fault.label = f"dm-block:{user.id}"
+        return fault
+
+    def unblock_dms(self, user: User) -> None:
+        for fault in list(self.faults.active):
+            if fault.label == f"dm-block:{user.id}":
+                self.faults.remove(fault)
+
+    async def drop_gateway(self, *, resumable: bool = True, abort: bool = False,
+                           code: int = 4000) -> None:
+        """Cut the bot's gateway connection (see `Gateway.drop`)."""
+        await self.gateway.drop(resumable=resumable, abort=abort, code=code)
+
+    async def request_reconnect(self) -> None:
+        await self.gateway.request_reconnect()
+
+    async def invalidate_session(self) -> None:
+        await self.gateway.invalidate()
+
+    # -- state changes the REST layer and the actors share ----------------------------------
+
+    def bot_user_payload(self) -> JSON:
+        data = self.bot.payload()
+        data.update(verified=True, mfa_enabled=False, locale="en-US", email=None)
+        return data
+
+    def message_payload(self, message: Message) -> JSON:
+        return message.payload(users=self.users)
+
+    def store_attachment(self, channel: Channel, upload: Upload, *,
+                         description: str | None = None, ephemeral: bool = False) -> Attachment:
+        attachment_id = self.ids.next()
+        filename = upload.filename
+        attachment = Attachment(
+            id=attachment_id, filename=filename, data=upload.data,
+            content_type=(upload.content_type
+                          if upload.content_type not in (None, "application/octet-stream")
+                          else guess_content_type(filename)),
+            description=description, ephemeral=ephemeral,
+            url=f"{self.url}/attachments/{channel.id}/{attachment_id}/{filename}")
+        self.attachments[attachment_id] = attachment
+        return attachment
+
+    def add_message(self, message: Message) -> Message:
+        message.channel.messages.append(message)
+        self.messages.append(message)
+        self.notify()
+        return message
+
+    async def dispatch_message(self, event: str, message: Message) -> None:
+        """MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE to sessions with the guild- or
+        direct-message intent. Without MESSAGE_CONTENT, other people's messages arrive
+        without content, embeds, attachments and components unless they mention the bot or
+        are DMs, as on Discord. Ephemeral messages are never dispatched."""
+        if message.ephemeral:
+            return
+        intent = Intent.DIRECT_MESSAGES if message.is_dm else Intent.GUILD_MESSAGES
+
+        def build(session: Session) -> JSON:
+            if event == "MESSAGE_DELETE":
+                data: JSON = {"id": str(message.id), "channel_id": str(message.channel.id)}
+                if message.guild is not None:
+                    data["guild_id"] = str(message.guild.id)
+                return data
+            payload = self.message_payload(message)
+            hidden = (message.author.id != self.bot.id and not message.is_dm
+                      and self.bot.id not in message.mentions
+                      and not session.has(Intent.MESSAGE_CONTENT))
+            if hidden:
+                payload.update(content="", embeds=[], attachments=[], components=[])
+            return payload
+
+        await self.gateway.dispatch(event, build, intent=intent)
+
+    # -- acting as users --------------------------------------------------------------------
+
+    def find_command(self, name: str, channel: Channel, kind: int = 1) -> JSON:
+        """The synced command a user in `channel` would get for `name`: the guild's own
+        first, then global ones usable there (DMs need the BOT_DM context)."""
+        guild = channel.guild
+        if guild is not None:
+            for command in self.commands.get(guild.id, []):
+                if command["name"] == name and int(command.get("type", 1)) == kind:
+                    return command
+        for command in self.commands.get(None, []):
+            if command["name"] == name and int(command.get("type", 1)) == kind:
+                contexts = command.get("contexts")
+                context = 0 if guild is not None else 1
+                if contexts is not None and context not in contexts:
+                    break
+                if guild is None and command.get("dm_permission") is False:
+                    break
+                return command
+        where = f"in {guild.name}" if guild else "in DMs"
+        synced = {("global" if k is None else k): [c["name"] for c in v]
+                  for k, v in self.commands.items()}
+        raise LookupError(f"no command {name!r} (type {kind}) is available {where}; "
+                          f"synced: {synced}")
+
+    def _new_interaction(self, kind: InteractionType, user: User, channel: Channel, data: JSON,
+                         *, source: Message | None = None, name: str | None = None,
+                         data_for_source: bool = True) -> FakeInteraction:
+        interaction_id = self.ids.next()
+        token = new_token("itoken")
+        payload = base_payload(self, kind=kind, id=interaction_id, token=token, user=user,
+                               channel=channel, data=data,
+                               message=source if data_for_source else None)
+        interaction = FakeInteraction(self, id=interaction_id, token=token, kind=kind,
+                                      user=user, channel=channel, payload=payload,
+                                      source=source, name=name)
+        if source is not None:
+            interaction.original = source
+        self.interactions[interaction_id] = interaction
+        self.interactions_by_token[token] = interaction
+        return interaction
+
+    async def _send_interaction(self, interaction: FakeInteraction) -> FakeInteraction:
+        if not self.gateway.live_sessions:
+            await self.wait_until(lambda: bool(self.gateway.live_sessions),
+                                  what="a bot session to send the interaction to")
+        interaction.created = time.monotonic()
+        interaction.deadline = interaction.created + self.interaction_ack_timeout
+        sent = await self.gateway.dispatch("INTERACTION_CREATE", interaction.payload)
+        if not sent:
+            raise RuntimeError("no gateway session took the interaction")
+        self.notify()
+        return interaction
+
+    @staticmethod
+    def _split(command: str, subcommand: str | Sequence[str] | None) -> tuple[str, list[str]]:
+        parts = command.split()
+        if isinstance(subcommand, str):
+            parts += subcommand.split()
+        elif subcommand is not None:
+            parts += list(subcommand)
+        return parts[0], parts[1:]
+
+    async def slash(self, user: User, channel: Channel, command: str,
+                    options: Mapping[str, Any] | None = None, *,
+                    subcommand: str | Sequence[str] | None = None) -> FakeInteraction:
+        """`user` runs `/command [subcommand] options...` in `channel`. `command` may hold the
+        subcommand path too ("mj table new"). Option values are typed by the synced
+        definition: str/int/float/bool, a User/Member, Channel or Role, or an `Upload` /
+        (filename, bytes) for attachments."""
+        name, path = self._split(command, subcommand)
+        definition = self.find_command(name, channel)
+        resolver = Resolver(self, channel)
+        values = command_options(definition, path, options or {}, resolver)
+        data: JSON = {"id": definition["id"], "name": name, "type": 1, "options": values}
+        if definition.get("guild_id"):
+            data["guild_id"] = definition["guild_id"]
+        if resolver.resolved:
+            data["resolved"] = resolver.resolved
+        interaction = self._new_interaction(InteractionType.APPLICATION_COMMAND, user, channel,
+                                            data, name=" ".join([name, *path]))
+        return await self._send_interaction(interaction)
+
+    async def autocomplete(self, user: User, channel: Channel, command: str, focused: str,
+                           value: Any, options: Mapping[str, Any] | None = None, *,
+                           subcommand: str | Sequence[str] | None = None) -> FakeInteraction:
+        """`user` is typing `value` into option `focused` of `/command`; await `.choices()`
+        on the result."""
+        name, path = self._split(command, subcommand)
+        definition = self.find_command(name, channel)
+        given = dict(options or {})
+        given[focused] = value
+        values = command_options(definition, path, given, Resolver(self, channel),
+                                 focused=focused)
+        data: JSON = {"id": definition["id"], "name": name, "type": 1, "options": values}
+        if definition.get("guild_id"):
+            data["guild_id"] = definition["guild_id"]
+        interaction = self._new_interaction(InteractionType.AUTOCOMPLETE, user, channel, data,
+                                            name=" ".join([name, *path]))
+        return await self._send_interaction(interaction)
+
+    async def user_command(self, user: User, channel: Channel, name: str, target: User
+                           ) -> FakeInteraction:
+        """`user` runs the user context-menu command `name` on `target`."""
+        definition = self.find_command(name, channel, kind=2)
+        resolver = Resolver(self, channel)
+        target_id = resolver.user(target)
+        data: JSON = {"id": definition["id"], "name": name, "type": 2, "target_id": target_id,
+                      "resolved": resolver.resolved}
+        if definition.get("guild_id"):
+            data["guild_id"] = definition["guild_id"]
+        interaction = self._new_interaction(InteractionType.APPLICATION_COMMAND, user, channel,
+                                            data, name=name)
+        return await self._send_interaction(interaction)
+
+    async def message_command(self, user: User, name: str, target: Message
+                              ) -> FakeInteraction:
+        """`user` runs the message context-menu command `name` on `target`."""
+        channel = target.channel
+        definition = self.find_command(name, channel, kind=3)
+        resolver = Resolver(self, channel)
+        target_id = resolver.message(target)
+        data: JSON = {"id": definition["id"], "name": name, "type": 3, "target_id": target_id,
+                      "resolved": resolver.resolved}
+        if definition.get("guild_id"):
+            data["guild_id"] = definition["guild_id"]
+        interaction = self._new_interaction(InteractionType.APPLICATION_COMMAND, user, channel,
+                                            data, name=name)
+        return await self._send_interaction(interaction)
+
+    def _usable_component(self, user: User, message: Message, custom_id: str) -> JSON:
+        if message.deleted:
+            raise ValueError(f"{message!r} was deleted")
+        if message.visible_to is not None and message.visible_to is not user:
+            raise ValueError(f"{user!r} cannot see the ephemeral {message!r}")
+        try:
+            component = message.component(custom_id)
+        except KeyError as error:
+            raise ValueError(error.args[0]) from None
+        if component.get("disabled"):
+            raise ValueError(f"component {custom_id!r} is disabled")
+        return component
+
+    async def click(self, user: User, message: Message, custom_id: str) -> FakeInteraction:
+        """`user` clicks the button `custom_id` on `message`."""
+        component = self._usable_component(user, message, custom_id)
+        if component.get("type") != ComponentType.BUTTON:
+            raise ValueError(f"{custom_id!r} is not a button: {component}")
+        data: JSON = {"custom_id": custom_id, "component_type": 2}
+        if "id" in component:
+            data["id"] = component["id"]
+        interaction = self._new_interaction(InteractionType.MESSAGE_COMPONENT, user,
+                                            message.channel, data, source=message)
+        return await self._send_interaction(interaction)
+
+    async def select(self, user: User, message: Message, custom_id: str,
+                     values: Sequence[Any]) -> FakeInteraction:
+        """`user` picks `values` in the select menu `custom_id` on `message` (option values
+        for string selects; users, roles or channels for the others)."""
+        component = self._usable_component(user, message, custom_id)
+        kind = int(component.get("type", 0))
+        if kind not in SELECT_TYPES:
+            raise ValueError(f"{custom_id!r} is not a select menu: {component}")
+        low, high = component.get("min_values", 1), component.get("max_values", 1)
+        if not low <= len(values) <= high:
+            raise ValueError(f"{custom_id!r} takes {low}..{high} values, got {len(values)}")
+        resolver = Resolver(self, message.channel)
+        if kind == ComponentType.STRING_SELECT:
+            allowed = [o["value"] for o in component.get("options") or []]
+            chosen = [str(v) for v in values]
+            bad = [v for v in chosen if v not in allowed]
+            if bad:
+                raise ValueError(f"{custom_id!r} has no option(s) {bad}; it has {allowed}")
+        elif kind == ComponentType.USER_SELECT:
+            chosen = [resolver.user(v) for v in values]
+        elif kind == ComponentType.ROLE_SELECT:
+            chosen = [resolver.role(v) for v in values]
+        elif kind == ComponentType.CHANNEL_SELECT:
+            chosen = [resolver.channel_option(v) for v in values]
+        else:
+            chosen = [resolver.mentionable(v) for v in values]
+        data: JSON = {"custom_id": custom_id, "component_type": kind, "values": chosen}
+        if resolver.resolved:
+            data["resolved"] = resolver.resolved
+        interaction = self._new_interaction(InteractionType.MESSAGE_COMPONENT, user,
+                                            message.channel, data, source=message)
+        return await self._send_interaction(interaction)
+
+    async def submit_modal(self, user: User, opened: FakeInteraction,
+                           values: Mapping[str, Any]) -> FakeInteraction:
+        """`user` fills in and submits the modal the bot opened in answer to `opened`
+        (`values`: custom_id -> text, or a list of values for selects)."""
+        modal = await opened.modal()
+        if user is not opened.user:
+            raise ValueError("only the user the modal was shown to can submit it")
+        data: JSON = {"custom_id": modal["custom_id"],
+                      "components": modal_submit_components(modal, values)}
+        interaction = self._new_interaction(InteractionType.MODAL_SUBMIT, user, opened.channel,
+                                            data, source=opened.source)
+        return await self._send_interaction(interaction)
+
+    async def say(self, user: User, channel: Channel, content: str = "", *,
+                  files: Sequence[Upload] = (), reply_to: Message | None = None) -> Message:
+        """`user` posts a message (MESSAGE_CREATE reaches the bot if its intents allow)."""
+        if channel.guild is not None and user.id not in channel.guild.members:
+            raise ValueError(f"{user!r} is not in {channel.guild!r}")
+        if channel.is_dm and channel.recipient is not user:
+            raise ValueError(f"{channel!r} is not {user.username}'s DM with the bot")
+        message = Message(self.ids.next(), channel, user, content=content,
+                          type=MessageType.REPLY if reply_to else MessageType.DEFAULT,
+                          reference=reply_to)
+        message.attachments = [self.store_attachment(channel, f) for f in files]
+        self.add_message(message)
+        await self.dispatch_message("MESSAGE_CREATE", message)
+        return message
