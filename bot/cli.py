@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "bot.commands.analyze",
     "bot.commands.bench",
     "bot.commands.render_demo",
+    "bot.commands.simulate",
 )
 
 

@@ -8,6 +8,7 @@ renderer takes tile codes; this module converts kinds with the engine's notation
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from bot.analysis import Analysis
@@ -95,12 +96,33 @@ def card_sheet(card: Card, *, private: bool = False) -> CardSheet:
     return CardSheet(card.name, sections, subtitle=subtitle, notes=card.notes, private=private)
 
 
+def card_columns(sheet: CardSheet) -> int:
+    """Columns for a card sheet: two for a full card, so the picture stays readable on a
+    phone instead of becoming one very tall strip."""
+    hands = sum(len(section.hands) for section in sheet.sections)
+    return 2 if hands > 20 else 1
+
+
 def _hand_label(hand: Hand) -> str:
     kind = "concealed" if hand.concealed else "exposed"
     return f"{hand.id} · {hand.section} · {hand.value} · {kind}"
 
 
 # -- analysis ----------------------------------------------------------------------------
+
+def _laid_near(target: Sequence[int], have: Sequence[int]) -> LaidGroup:
+    """A group of a near hand: the tiles held (jokers included) in place, the rest greyed."""
+    if len(set(target)) == 1:
+        shown = (*have, *target[len(have):])
+        missing = tuple(i >= len(have) for i in range(len(target)))
+        return LaidGroup(codes(shown), missing, group_slot(target))
+    held = Counter(have)
+    flags = []
+    for kind in target:
+        flags.append(held[kind] == 0)
+        held[kind] -= 1
+    return LaidGroup(codes(target), tuple(flags), group_slot(target))
+
 
 def analysis_scene(analysis: Analysis) -> AnalysisScene:
     """The nearest hands with the missing tiles greyed, or the completed hand."""
@@ -110,11 +132,8 @@ def analysis_scene(analysis: Analysis) -> AnalysisScene:
             f"Mah Jongg: {_hand_label(match.hand)}", 0,
             tuple(LaidGroup(codes(g), color=group_slot(g)) for g in match.groups)))
     for near in () if analysis.matches else analysis.nearest:
-        laid = []
-        for target, have in zip(near.target, near.groups, strict=True):
-            shown = tuple(have) + tuple(target[len(have):])
-            missing = tuple(i >= len(have) for i in range(len(target)))
-            laid.append(LaidGroup(codes(shown), missing, group_slot(target)))
+        laid = [_laid_near(target, have) for target, have in zip(near.target, near.groups,
+                                                                  strict=True)]
         notes = []
         if near.need_natural:
             notes.append("needs " + " ".join(codes(near.need_natural)))
@@ -138,7 +157,7 @@ def analysis_scene(analysis: Analysis) -> AnalysisScene:
 def rack_scene(view: View, *, name: str, drawn: int | None = None,
                caption: str = "") -> RackScene:
     """A seat's private rack. Two racks in the Siamese-style game: the concealed tiles are one
-    pool shown on the first rack (they move freely), exposures stay on their own rack."""
+    pool (they move freely) shared out over both racks; exposures stay on their own rack."""
     me = view.seats[view.seat]
     racks_count = len(me.dead)
     concealed = list(view.concealed)
@@ -146,15 +165,19 @@ def rack_scene(view: View, *, name: str, drawn: int | None = None,
         concealed.remove(drawn)
     else:
         drawn = None
+    concealed.sort()
+    # Tiles move freely between a Siamese player's racks, so they are simply shared out in
+    # rack order to keep each rack about a phone's width.
+    share = -(-len(concealed) // racks_count)
     racks = []
     for rack in range(racks_count):
         exposures = tuple(codes(e.tiles) for e in me.exposures if e.rack == rack)
         exposures += tuple(codes(t for g in m.groups for t in g)
                            for m in me.mahjongs if m.rack == rack)
         label = f"Rack {rack + 1}" if racks_count > 1 else ""
-        racks.append(Rack(codes(concealed) if rack == 0 else (), exposures,
-                          format_tile(drawn) if rack == 0 and drawn is not None else None,
-                          label))
+        last = rack == racks_count - 1
+        racks.append(Rack(codes(concealed[rack * share:(rack + 1) * share]), exposures,
+                          format_tile(drawn) if last and drawn is not None else None, label))
     return RackScene(tuple(racks), name=name, caption=caption)
 
 
@@ -185,6 +208,20 @@ def table_scene(view: View, *, bots: Sequence[bool], title: str = "") -> TableSc
                       view.turn, latest_by, _charleston_step(view), viewer, title)
 
 
+def _played_line(hand: Hand, groups: Sequence[Sequence[int]]) -> tuple[CardGroup, ...]:
+    """The card line of the pattern that was played, coloured by the suits actually used
+    (a printed card's colours are placeholders; the winning hand's are real)."""
+    for pattern in hand.patterns:
+        sizes = [{form.size for form in group.forms} for group in pattern]
+        if len(pattern) == len(groups) and all(
+                len(tiles) in size for tiles, size in zip(groups, sizes, strict=True)):
+            return tuple(
+                CardGroup(_card_group(group).text,
+                          group_slot(tiles) if group.forms[0].suit is not None else None)
+                for group, tiles in zip(pattern, groups, strict=True))
+    return card_line(hand)
+
+
 def _laid(mahjong: MahjongView) -> tuple[LaidGroup, ...]:
     return tuple(LaidGroup(codes(g), color=group_slot(g)) for g in mahjong.groups)
 
@@ -207,5 +244,6 @@ def result_scene(view: View, card: Card, *, bots: Sequence[bool]) -> ResultScene
     how = ("picked the winning tile" if first.self_picked
            else f"took the winning tile from {view.seats[first.discarder].player}"
            if first.discarder is not None else "won")
-    return ResultScene(seats, first.seat, "Mah Jongg!", _hand_label(hand), card_line(hand),
-                       _laid(first), breakdown, f"{view.seats[first.seat].player} {how}.")
+    return ResultScene(seats, first.seat, "Mah Jongg!", _hand_label(hand),
+                       _played_line(hand, first.groups), _laid(first), breakdown,
+                       f"{view.seats[first.seat].player} {how}.")

@@ -77,9 +77,11 @@ def test_rack_scene_shows_the_seats_own_tiles(rules: RuleSet) -> None:
     seen = view(state, 0)
     drawn = seen.concealed[-1]
     scene = rack_scene(seen, name="Ann", drawn=drawn)
-    shown = [*scene.racks[0].concealed, scene.racks[0].drawn]
+    shown = [code for rack in scene.racks for code in (*rack.concealed, rack.drawn) if code]
     assert sorted(shown) == sorted(format_tile(k) for k in seen.concealed)
+    assert scene.racks[-1].drawn == format_tile(drawn)
     assert len(scene.racks) == rules.racks
+    assert max(len(rack.concealed) for rack in scene.racks) <= 14
     assert render_rack(scene).startswith(b"\x89PNG")
 
 

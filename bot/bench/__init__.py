@@ -17,6 +17,7 @@ ProgressCallback = Callable[[int, int], None]
 #: target name -> module path; each module defines `run`.
 TARGETS = {
     "cards": "bot.bench.cards",
+    "engine": "bot.bench.engine",
     "render": "bot.bench.render",
 }
 

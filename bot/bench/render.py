@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from bot.bench import BenchResult, Figure, ProgressCallback, median_micros
 from bot.commands.render_demo import demo_card, demo_rack, demo_table
+from bot.scenes import card_columns
 from renderer import render_card, render_rack, render_table
 
 #: The largest PNG we are willing to send to Discord, in KB.
@@ -25,7 +26,7 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
     jobs: list[tuple[str, Callable[[], bytes], float | None]] = [
         ("rack", lambda: render_rack(rack), 15),
         ("table", lambda: render_table(table), 40),
-        ("card sheet", lambda: render_card(card), None),
+        ("card sheet", lambda: render_card(card, columns=card_columns(card)), None),
     ]
     start = time.perf_counter()
     sizes = {name: len(job()) for name, job, _ in jobs}
@@ -48,7 +49,7 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
         figures.append(Figure(f"{name} PNG", sizes[name] / 1024, "KB", goal=MAX_PNG_KB))
     info = {
         "scenes": "jongg render-demo: rack (13 tiles + drawn, 2 exposures), "
-                  "table (4 seats, 41 discards), card sheet (11 hands)",
+                  "table (4 seats, 41 discards), card sheet (our 53-hand card, 2 columns)",
         "first_render_ms": round(warm_ms, 1),
         "runs_per_picture": runs,
         "quick": quick,

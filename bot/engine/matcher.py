@@ -160,20 +160,108 @@ class Wait:
         return f"{tile_name(self.tile)}: " + ", ".join(h.id for h in self.hands)
 
 
-@dataclass(frozen=True)
 class _Rows:
-    """Requirement rows of the variations that are still open after exposures."""
+    """Requirement rows of the variations that are still open after exposures.
 
-    index: npt.NDArray[np.intp]
-    fixed: IntArray
-    flex: IntArray
-    wild: IntArray
+    For counting against one hand, `sums` lazily prepares the rows transposed (kind-major,
+    small ints) as running totals `fixed`, `fixed + flex` and `fixed + flex + wild`, with
+    their row sums: then what a hand lacks is a few `minimum` and `sum` passes (see
+    `CardMatcher._missing`)."""
+
+    __slots__ = ("_runs", "_sums", "fixed", "flex", "index", "wild")
+
+    def __init__(self, index: npt.NDArray[np.intp], fixed: IntArray, flex: IntArray,
+                 wild: IntArray) -> None:
+        self.index = index
+        self.fixed = fixed
+        self.flex = flex
+        self.wild = wild
+        self._sums: _Sums | None = None
+        self._runs: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None = None
+
+    def take(self, keep: npt.NDArray[np.bool_] | npt.NDArray[np.intp]) -> _Rows:
+        """The rows selected by a mask or positions."""
+        return _Rows(self.index[keep], self.fixed[keep], self.flex[keep], self.wild[keep])
+
+    def freeze(self) -> None:
+        """Make the arrays read-only (cached rows are shared)."""
+        for array in (self.index, self.fixed, self.flex, self.wild):
+            array.flags.writeable = False
+
+    def runs(self, hand_of: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.intp],
+                                                           npt.NDArray[np.intp]]:
+        """Where each card hand's run of rows starts, and the hand of each run (rows are in
+        card order, so a hand's variations are together)."""
+        if self._runs is None:
+            hands = hand_of[self.index]
+            starts = np.flatnonzero(np.diff(hands, prepend=-1))
+            self._runs = (starts, hands[starts])
+        return self._runs
+
+    @property
+    def sums(self) -> _Sums:
+        """The running totals, built on first use."""
+        if self._sums is None:
+            self._sums = _Sums(self.fixed, self.flex, self.wild)
+        return self._sums
+
+
+class _Sums:
+    """Kind-major running totals of some rows (see `_Rows`)."""
+
+    __slots__ = ("all_flower", "fixed", "fixed_flex", "fixed_flex_flower", "fixed_flex_wild",
+                 "need_all", "need_fixed", "need_fixed_flex", "need_wild")
+
+    def __init__(self, fixed: IntArray, flex: IntArray, wild: IntArray) -> None:
+        fixed_flex = fixed + flex
+        fixed_flex_wild = fixed_flex + wild
+        self.fixed = np.ascontiguousarray(fixed.T, dtype=np.int8)
+        self.fixed_flex = np.ascontiguousarray(fixed_flex.T, dtype=np.int8)
+        self.fixed_flex_wild = np.ascontiguousarray(fixed_flex_wild.T, dtype=np.int8)
+        self.fixed_flex_flower = fixed_flex[:, FLOWER].astype(np.int32)
+        self.need_fixed = fixed.sum(axis=1, dtype=np.int32)
+        self.need_fixed_flex = fixed_flex.sum(axis=1, dtype=np.int32)
+        self.need_wild = wild.sum(axis=1, dtype=np.int32)
+        self.need_all = fixed_flex_wild.sum(axis=1, dtype=np.int32)
+        self.all_flower = fixed_flex_wild[:, FLOWER].astype(np.int32)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """A variation prepared for laying tiles out: its groups; `steps`, the groups in the
+    order they take naturals (natural-only groups, then joker-able, then flower-wild) as
+    (position, tiles, kind, size, identical); `jokerable`, the groups jokers (and, where
+    wild, flowers) may fill as (position, size, flowers wild); and its target tiles."""
+
+    groups: tuple[TileGroup, ...]
+    steps: tuple[tuple[int, tuple[int, ...], int, int, bool], ...]
+    jokerable: tuple[tuple[int, int, bool], ...]
+    target: tuple[tuple[int, ...], ...]
+    by_group: tuple[tuple[int, tuple[int, ...], int, int, bool], ...]
+    jokers_ok: tuple[bool, ...]
+
+
+#: Answers of `nearest` kept (per matcher): the engine asks about the same rack again and
+#: again within a turn (every view lists the seat's Mah Jongg options), and so do bots.
+_NEAREST_CACHE = 256
+
+#: Exposure sets whose open rows are kept (per matcher): seats keep their exposures for many
+#: turns, and the same few sets are asked about again and again.
+_OPEN_ROWS_CACHE = 512
 
 
 def _counts(kinds: Sequence[int]) -> tuple[IntArray, int]:
     """Natural counts per card kind, and the number of jokers (blanks are ignored)."""
     row = np.bincount(np.asarray(kinds, dtype=np.intp), minlength=NUM_KINDS)
     return row[:CARD_KINDS].astype(np.int16), int(row[JOKER])
+
+
+def _kind_counts(kinds: Sequence[int]) -> list[int]:
+    """How many of each kind (jokers and blanks included), as a plain list."""
+    counts = [0] * NUM_KINDS
+    for kind in kinds:
+        counts[kind] += 1
+    return counts
 
 
 def _count_rows(hands: Sequence[PlayerHand]) -> tuple[IntArray, npt.NDArray[np.int32]]:
@@ -224,36 +312,64 @@ class CardMatcher:
         may_hold = (fixed + flex + wild) > 0
         may_hold[:, FLOWER] |= wild.any(axis=1)
         self._kind_mask = may_hold.astype(np.int64) @ bits
+        self._outside = ~self._kind_mask
         self._all_rows = _Rows(np.arange(size, dtype=np.intp), fixed, flex, wild)
+        self._all_rows.freeze()
+        self._open_cache: dict[tuple[tuple[int, int, bool], ...], _Rows] = {}
+        self._layouts: list[_Layout | None] = [None] * size
+        self._near_cache: dict[tuple[PlayerHand, int], tuple[NearHand, ...]] = {}
+        self._top_value = int(self._values.max(initial=0))
+        self._value_span = self._top_value - int(self._values.min(initial=0))
 
     # -- exposures -------------------------------------------------------------------------
 
     def _open_rows(self, exposures: Sequence[Exposure],
                    index: npt.NDArray[np.intp] | None = None) -> _Rows:
         """Rows left after matching exposures to whole groups; variations where they do not
-        fit (or that are concealed hands) are dropped."""
-        if not exposures and index is None:
-            return self._all_rows
-        if index is None:
-            index = self._all_rows.index
-        if exposures:
-            index = index[~self._concealed[index]]
-        fixed, flex, wild = self._fixed[index], self._flex[index], self._wild[index]
+        fit (or that are concealed hands) are dropped.
+
+        With `index` only those variations are considered. The answer for every variation
+        depends only on each exposure's kind, size and whether it holds jokers, so it is
+        cached by that (the arrays are read-only)."""
         if not exposures:
-            return _Rows(index, fixed, flex, wild)
-        fixed, flex, wild = fixed.copy(), flex.copy(), wild.copy()
-        keep = np.ones(len(index), dtype=bool)
-        by_slot = Counter((e.kind, e.size, e.jokers > 0) for e in exposures)
-        for kind, size in {(k, s) for k, s, _ in by_slot}:
+            return self._all_rows if index is None else self._all_rows.take(index)
+        key = tuple(sorted((e.kind, e.size, e.jokers > 0) for e in exposures))
+        rows = self._open_cache.get(key)
+        if rows is None:
+            rows = self._match_exposures(key)
+            rows.freeze()
+            if len(self._open_cache) >= _OPEN_ROWS_CACHE:
+                self._open_cache.pop(next(iter(self._open_cache), key), None)
+            self._open_cache[key] = rows
+        if index is None:
+            return rows
+        wanted = np.zeros(len(self.variations), dtype=bool)
+        wanted[index] = True
+        return rows.take(wanted[rows.index])
+
+    def _match_exposures(self, exposures: Sequence[tuple[int, int, bool]]) -> _Rows:
+        """`_open_rows` for (kind, size, has jokers) exposures, computed: first the variations
+        with enough groups of the right kind and size (few), then their rows less the tiles
+        the exposures fill."""
+        index = self._all_rows.index[~self._concealed]
+        by_slot = Counter(exposures)
+        slots = sorted({(k, s) for k, s, _ in by_slot})
+        for kind, size in slots:
             table = self._slots.get((kind, size))
             if table is None:
-                return _Rows(index[:0], fixed[:0], flex[:0], wild[:0])
-            groups = table[index].astype(np.int16)
-            plain_groups, flex_groups, wild_groups = groups[:, 0], groups[:, 1], groups[:, 2]
+                return self._all_rows.take(index[:0])
+            groups = table[index]
             with_jokers = by_slot[(kind, size, True)]
             without = by_slot[(kind, size, False)]
-            keep &= (with_jokers <= flex_groups + wild_groups)
-            keep &= (with_jokers + without <= plain_groups + flex_groups + wild_groups)
+            jokerable = groups[:, 1].astype(np.int16) + groups[:, 2]
+            keep = (with_jokers <= jokerable) & (with_jokers + without <= jokerable + groups[:, 0])
+            index = index[keep]
+        fixed, flex, wild = self._fixed[index], self._flex[index], self._wild[index]
+        for kind, size in slots:
+            groups = self._slots[(kind, size)][index].astype(np.int16)
+            plain_groups, flex_groups = groups[:, 0], groups[:, 1]
+            with_jokers = by_slot[(kind, size, True)]
+            without = by_slot[(kind, size, False)]
             # Natural exposures take no-joker groups first: that leaves the most freedom.
             to_plain = np.minimum(without, plain_groups)
             need_jokerable = with_jokers + without - to_plain
@@ -262,7 +378,8 @@ class CardMatcher:
             fixed[:, kind] -= size * to_plain
             flex[:, kind] -= size * to_flex
             wild[:, kind] -= size * to_wild
-        ok = keep & (fixed.min(axis=1) >= 0) & (flex.min(axis=1) >= 0) & (wild.min(axis=1) >= 0)
+        ok = (fixed.min(axis=1, initial=0) >= 0) & (flex.min(axis=1, initial=0) >= 0) & (
+            wild.min(axis=1, initial=0) >= 0)
         return _Rows(index[ok], fixed[ok], flex[ok], wild[ok])
 
     # -- the counting core -----------------------------------------------------------------
@@ -272,7 +389,30 @@ class CardMatcher:
         """Tiles each open variation still lacks, given the seat's naturals and jokers.
 
         `naturals` is one count row for all rows, or one per row (then `jokers` is per row too).
+        Naturals fill natural-only places first, then joker-able ones, then flower-wild ones;
+        spare flowers stand in for open flower-wild places, and jokers fill open joker-able
+        places. For one row of naturals this is counted with running totals: the naturals
+        placed into the first `t` kinds of place are `sum(min(naturals, total_t))`.
         """
+        if naturals.ndim > 1:
+            return self._missing_each(rows, naturals, jokers)
+        sums = rows.sums
+        held = naturals.astype(np.int8)[:, None]
+        placed_fixed = np.minimum(held, sums.fixed).sum(axis=0, dtype=np.int32)
+        placed_flex = np.minimum(held, sums.fixed_flex).sum(axis=0, dtype=np.int32)
+        missing_fixed = sums.need_fixed - placed_fixed
+        open_flex = sums.need_fixed_flex - placed_flex - missing_fixed
+        if self._has_wild:
+            placed_wild = np.minimum(held, sums.fixed_flex_wild).sum(axis=0, dtype=np.int32)
+            open_wild = sums.need_wild - (placed_wild - placed_flex)
+            spare_flowers = np.maximum(int(naturals[FLOWER]) - sums.fixed_flex_flower, 0)
+            open_flex = open_flex + open_wild - np.minimum(spare_flowers, open_wild)
+        missing: npt.NDArray[np.int32] = missing_fixed + open_flex - np.minimum(jokers, open_flex)
+        return missing
+
+    def _missing_each(self, rows: _Rows, naturals: IntArray,
+                      jokers: int | npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+        """`_missing` with one row of naturals (and jokers) per row."""
         used_fixed = np.minimum(naturals, rows.fixed)
         rest = naturals - used_fixed
         used_flex = np.minimum(rest, rows.flex)
@@ -287,14 +427,14 @@ class CardMatcher:
         missing: npt.NDArray[np.int32] = missing_fixed + open_flex - np.minimum(jokers, open_flex)
         return missing
 
-    def _candidates(self, naturals: IntArray, exposures: Sequence[Exposure]) -> npt.NDArray[
-            np.intp]:
+    def _candidates(self, concealed: Sequence[int], exposures: Sequence[Exposure]
+                    ) -> npt.NDArray[np.intp]:
         """Variations whose kinds cover every natural the seat holds (a cheap pre-filter)."""
-        present = int((naturals > 0).astype(np.int64) @ self._bits)
-        for exposure in exposures:
-            if exposure.kind < CARD_KINDS:
-                present |= 1 << exposure.kind
-        return np.flatnonzero((present & ~self._kind_mask) == 0)
+        present = 0
+        for kind in {*concealed, *(e.kind for e in exposures)}:
+            if kind < CARD_KINDS:
+                present |= 1 << kind
+        return np.flatnonzero((self._outside & present) == 0)
 
     # -- public answers --------------------------------------------------------------------
 
@@ -302,17 +442,17 @@ class CardMatcher:
         """Every card hand that this 14-tile hand completes, best score value first."""
         if hand.size != HAND_SIZE:
             return []
-        naturals, jokers = _counts(hand.concealed)
-        candidates = self._candidates(naturals, hand.exposures)
+        candidates = self._candidates(hand.concealed, hand.exposures)
         if not len(candidates):
             return []
+        naturals, jokers = _counts(hand.concealed)
         rows = self._open_rows(hand.exposures, candidates)
         done = rows.index[self._missing(rows, naturals, jokers) == 0]
         best: dict[int, MahjongMatch] = {}
-        for row in done:
-            variation = self.variations[row]
-            if variation.hand_index not in best:
-                best[variation.hand_index] = self._arrange(variation, hand)
+        for row in done.tolist():
+            hand_index = self.variations[row].hand_index
+            if hand_index not in best:
+                best[hand_index] = self._arrange(row, hand)
         return sorted(best.values(), key=lambda m: (-m.score_value, m.hand.line))
 
     def winning_hands_many(self, hands: Sequence[PlayerHand],
@@ -347,25 +487,40 @@ class CardMatcher:
     def nearest(self, hand: PlayerHand, count: int = 5) -> list[NearHand]:
         """The `count` card hands closest to this hand (fewest tiles away, then highest value),
         each with what it still needs. Concealed hands are left out once a seat has exposed."""
+        key = (hand, count)
+        cached = self._near_cache.get(key)
+        if cached is None:
+            cached = tuple(self._nearest(hand, count))
+            if len(self._near_cache) >= _NEAREST_CACHE:
+                self._near_cache.pop(next(iter(self._near_cache), key), None)
+            self._near_cache[key] = cached
+        return list(cached)
+
+    def _nearest(self, hand: PlayerHand, count: int) -> list[NearHand]:
         naturals, jokers = _counts(hand.concealed)
         rows = self._open_rows(hand.exposures)
         if not len(rows.index):
             return []
         missing = self._missing(rows, naturals, jokers)
-        hands = self._hand_of[rows.index]
-        order = np.lexsort((rows.index, -self._values[hands], missing))
-        chosen: list[NearHand] = []
-        seen: set[int] = set()
-        for position in order:
-            hand_index = int(hands[position])
-            if hand_index in seen:
-                continue
-            seen.add(hand_index)
-            chosen.append(self._near(self.variations[rows.index[position]], hand,
-                                     int(missing[position])))
-            if len(chosen) == count:
-                break
-        return chosen
+        held = _kind_counts(hand.concealed)
+        size = len(missing)
+        if count == 1:
+            # The single best row: fewest missing, then highest value, then first.
+            key = (missing.astype(np.int64) * (self._value_span + 1) + self._top_value
+                   - self._values[self._hand_of[rows.index]]) * size + np.arange(size)
+            best_row = int(np.argmin(key))
+            return [self._near(int(rows.index[best_row]), hand, int(missing[best_row]), held)]
+        # Rows come in card order, so each hand's variations are one run of rows: its best
+        # variation is the run's fewest missing, the first such row on a tie.
+        starts, hands = rows.runs(self._hand_of)
+        scaled = missing.astype(np.int64) * size + np.arange(size)
+        firsts = np.minimum.reduceat(scaled, starts)
+        positions = firsts % size
+        fewest = firsts // size
+        order = np.lexsort((positions, -self._values[hands], fewest))
+        best = positions[order[:count] if count > 0 else order]
+        return [self._near(row, hand, away, held) for row, away in
+                zip(rows.index[best].tolist(), missing[best].tolist(), strict=True)]
 
     def waits(self, hand: PlayerHand) -> list[Wait]:
         """Every tile that completes this 13-tile hand (a joker included, when one would), with
@@ -400,20 +555,26 @@ class CardMatcher:
         holds tiles this seat can never get: every discard and every natural in any exposure.
         Jokers sitting in exposures are not counted as visible, since exchanges can free them."""
         rows = self._open_rows(exposures)
-        supply = np.array([self.counts[k] - visible[k] for k in range(CARD_KINDS)],
-                          dtype=np.int16)
+        if not len(rows.index):
+            return []
+        sums = rows.sums
+        supply = [self.counts[k] - visible[k] for k in range(CARD_KINDS)]
+        # Nothing asks for more than 14 of a kind, so the supply is clipped to fit small ints.
+        column = np.array([max(-64, min(64, n)) for n in supply], dtype=np.int8)[:, None]
         joker_supply = self.counts[JOKER] - visible[JOKER]
-        ok = (rows.fixed <= supply).all(axis=1)
-        total = rows.fixed + rows.flex + rows.wild
-        deficit = np.maximum(total - supply, 0)
-        need = deficit.sum(axis=1, dtype=np.int32)
+        # Each sum(min(supply, running total)) counts the places the supply can fill.
+        fill_fixed = np.minimum(column, sums.fixed).sum(axis=0, dtype=np.int32)
+        fill_all = np.minimum(column, sums.fixed_flex_wild).sum(axis=0, dtype=np.int32)
+        ok = fill_fixed == sums.need_fixed
+        need = sums.need_all - fill_all
         if self._has_wild:
-            wild_deficit = np.minimum(deficit, rows.wild).sum(axis=1, dtype=np.int32)
-            spare_flowers = np.maximum(supply[FLOWER] - total[:, FLOWER], 0)
+            fill_flex = np.minimum(column, sums.fixed_flex).sum(axis=0, dtype=np.int32)
+            wild_deficit = sums.need_wild - fill_all + fill_flex
+            spare_flowers = np.maximum(supply[FLOWER] - sums.all_flower, 0)
             need -= np.minimum(spare_flowers, wild_deficit)
         ok &= need <= joker_supply
-        indices = sorted({int(i) for i in self._hand_of[rows.index[ok]]})
-        return [self.card.hands[i] for i in indices]
+        starts, hands = rows.runs(self._hand_of)
+        return [self.card.hands[i] for i in hands[np.logical_or.reduceat(ok, starts)].tolist()]
 
     def is_dead(self, exposures: Sequence[Exposure], visible: Sequence[int]) -> bool:
         """True when no card hand can still be completed (see `possible_hands`)."""
@@ -446,37 +607,78 @@ class CardMatcher:
             taken[fits[0]] = exposure
         return taken
 
-    def _fill(self, variation: Variation, hand: PlayerHand) -> tuple[
-            list[list[int]], list[bool], Counter[int], int]:
-        """Place the seat's tiles into the variation's groups: naturals first (natural-only
-        groups, then joker-able ones), then flowers into flower-wild places, then jokers."""
-        taken = self._assign_exposures(variation, hand.exposures)
-        pool: Counter[int] = Counter(k for k in hand.concealed if k != JOKER)
-        jokers = hand.concealed.count(JOKER)
-        placed: list[list[int]] = [[] for _ in variation.groups]
+    def _layout(self, row: int) -> _Layout:
+        """The prepared layout of variation `row` (built on first use)."""
+        layout = self._layouts[row]
+        if layout is None:
+            groups = self.variations[row].groups
+            order = sorted(range(len(groups)),
+                           key=lambda i: (groups[i].jokers_ok, groups[i].flowers_wild))
+            by_group = tuple((i, g.tiles, g.kind, g.size, g.identical)
+                             for i, g in enumerate(groups))
+            layout = _Layout(
+                groups, tuple(by_group[i] for i in order),
+                tuple((i, g.size, g.flowers_wild) for i, g in enumerate(groups) if g.jokers_ok),
+                tuple(g.tiles for g in groups), by_group, tuple(g.jokers_ok for g in groups))
+            self._layouts[row] = layout
+        return layout
 
-        def rank(item: tuple[int, TileGroup]) -> tuple[bool, bool]:
-            return (item[1].jokers_ok, item[1].flowers_wild)
+    def _fill(self, row: int, hand: PlayerHand, held: Sequence[int] | None = None) -> tuple[
+            list[list[int]], list[bool], tuple[int, ...], int]:
+        """Place the seat's tiles into variation `row`'s groups: naturals first (natural-only
+        groups, then joker-able ones), then flowers into flower-wild places, then jokers.
 
-        for i, group in sorted(enumerate(variation.groups), key=rank):
+        `held` may give the hand's concealed count per kind (when the caller has it).
+        Returns each group's tiles, which groups exposures fill, the natural tiles left over
+        (sorted) and the jokers left over."""
+        layout = self._layout(row)
+        taken = self._assign_exposures(self.variations[row], hand.exposures) \
+            if hand.exposures else {}
+        pool = list(held) if held is not None else _kind_counts(hand.concealed)
+        jokers = pool[JOKER]
+        pool[JOKER] = 0
+        placed: list[list[int]] = [[] for _ in layout.groups]
+        for i, tiles, kind, size, identical in layout.steps:
             if i in taken:
                 placed[i] = list(taken[i].tiles)
+            elif identical:
+                have = pool[kind]
+                if have >= size:
+                    pool[kind] = have - size
+                    placed[i] = list(tiles)
+                elif have:
+                    pool[kind] = 0
+                    placed[i] = [kind] * have
+            else:
+                got = placed[i]
+                for tile in tiles:
+                    if pool[tile]:
+                        pool[tile] -= 1
+                        got.append(tile)
+        for i, size, flowers_wild in layout.jokerable:
+            got = placed[i]
+            gap = size - len(got)
+            if gap <= 0:
                 continue
-            for kind in group.tiles:
-                if pool[kind] > 0:
-                    pool[kind] -= 1
-                    placed[i].append(kind)
-        for i, group in enumerate(variation.groups):
-            while len(placed[i]) < group.size and group.flowers_wild and pool[FLOWER] > 0:
-                pool[FLOWER] -= 1
-                placed[i].append(FLOWER)
-            while len(placed[i]) < group.size and group.jokers_ok and jokers > 0:
-                jokers -= 1
-                placed[i].append(JOKER)
-        return placed, [i in taken for i in range(len(variation.groups))], +pool, jokers
+            if flowers_wild and pool[FLOWER]:
+                used = min(gap, pool[FLOWER])
+                pool[FLOWER] -= used
+                got.extend([FLOWER] * used)
+                gap -= used
+            if jokers and gap:
+                used = min(gap, jokers)
+                jokers -= used
+                got.extend([JOKER] * used)
+        unused: list[int] = []
+        for kind, count in enumerate(pool):
+            if count:
+                unused.extend([kind] * count)
+        exposed = [i in taken for i in range(len(placed))] if taken else [False] * len(placed)
+        return placed, exposed, tuple(unused), jokers
 
-    def _arrange(self, variation: Variation, hand: PlayerHand) -> MahjongMatch:
-        placed, exposed, _, _ = self._fill(variation, hand)
+    def _arrange(self, row: int, hand: PlayerHand) -> MahjongMatch:
+        variation = self.variations[row]
+        placed, exposed, _, _ = self._fill(row, hand)
         jokers = sum(tiles.count(JOKER) for tiles in placed)
         flowers = sum(tiles.count(FLOWER) for group, tiles in zip(variation.groups, placed,
                                                                   strict=True)
@@ -484,21 +686,30 @@ class CardMatcher:
         return MahjongMatch(self.card.hands[variation.hand_index],
                             tuple(tuple(g) for g in placed), tuple(exposed), jokers, flowers)
 
-    def _near(self, variation: Variation, hand: PlayerHand, away: int) -> NearHand:
-        placed, _, unused, spare_jokers = self._fill(variation, hand)
+    def _near(self, row: int, hand: PlayerHand, away: int,
+              held: Sequence[int] | None = None) -> NearHand:
+        layout = self._layout(row)
+        placed, _, unused, spare_jokers = self._fill(row, hand, held)
         need_natural: list[int] = []
         need_any: list[int] = []
-        for group, tiles in zip(variation.groups, placed, strict=True):
-            if group.jokers_ok:
-                need_any.extend([group.kind] * (group.size - len(tiles)))
+        for (_, group_tiles, kind, size, _), jokers_ok, tiles in zip(
+                layout.by_group, layout.jokers_ok, placed, strict=True):
+            if len(tiles) >= size:
+                continue
+            if jokers_ok:
+                need_any.extend([kind] * (size - len(tiles)))
             else:
-                need_natural.extend((Counter(group.tiles) - Counter(tiles)).elements())
+                # A natural-only group holds only its own naturals: what it lacks is the rest.
+                rest = list(group_tiles)
+                for tile in tiles:
+                    rest.remove(tile)
+                need_natural.extend(rest)
         return NearHand(
-            hand=self.card.hands[variation.hand_index],
+            hand=self.card.hands[self.variations[row].hand_index],
             away=away,
             need_natural=tuple(sorted(need_natural)),
             need_any=tuple(sorted(need_any)),
-            unused=tuple(sorted(unused.elements())) + (JOKER,) * spare_jokers,
-            target=tuple(group.tiles for group in variation.groups),
+            unused=unused + (JOKER,) * spare_jokers,
+            target=layout.target,
             groups=tuple(tuple(g) for g in placed),
         )

@@ -12,15 +12,11 @@ from odd_names import ODD_NAMES
 from PIL import Image
 
 from bot.commands.render_demo import (
+    DEMOS,
     demo_analysis,
-    demo_card,
-    demo_charleston_table,
     demo_rack,
     demo_result,
-    demo_siamese_rack,
-    demo_siamese_table,
     demo_table,
-    demo_wall_game,
 )
 from renderer import (
     TILE_CODES,
@@ -42,18 +38,8 @@ from renderer import (
 )
 from renderer.tiles import tile_sprite
 
-PICTURES: dict[str, Callable[[], bytes]] = {
-    "rack": lambda: render_rack(demo_rack()),
-    "siamese rack": lambda: render_rack(demo_siamese_rack()),
-    "table": lambda: render_table(demo_table()),
-    "charleston": lambda: render_table(demo_charleston_table()),
-    "siamese table": lambda: render_table(demo_siamese_table()),
-    "card": lambda: render_card(demo_card()),
-    "private card": lambda: render_card(demo_card(private=True), columns=2),
-    "analysis": lambda: render_analysis(demo_analysis()),
-    "result": lambda: render_result(demo_result()),
-    "wall game": lambda: render_result(demo_wall_game()),
-}
+#: Every picture `jongg render-demo` writes, made from seeded games.
+PICTURES: dict[str, Callable[[], bytes]] = DEMOS
 
 
 def _image(data: bytes) -> Image.Image:

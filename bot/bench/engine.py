@@ -1,0 +1,69 @@
+"""`jongg bench engine`: whole games per second through the engine, on one core.
+
+For each table size (four players, three, and the two-player Siamese-style game) bots play
+seeded games with `bot.players.simulate`: every seat that must act builds its `View` and
+chooses, and `apply` moves the game on. Random-legal games measure the engine itself (the
+random player costs next to nothing); baseline games add a bot that thinks with the matcher,
+as the table service will run it. The card is compiled before the clock starts.
+
+Speed is games per second of this process's CPU time (one core; other load on the machine
+does not count against it); the wall-clock rate is kept in the info.
+"""
+
+from __future__ import annotations
+
+import time
+
+from bot.bench import BenchResult, Figure, ProgressCallback
+from bot.engine.game import new_game
+from bot.engine.game.rules import SIAMESE, STANDARD, THREE_PLAYER, RuleSet
+from bot.library import DEFAULT_CARD, shipped_card
+from bot.players import matcher_for
+from bot.players.simulate import SimulationReport, simulate
+
+SEED = 20261129
+TABLES: tuple[tuple[str, RuleSet], ...] = (("4-player", STANDARD), ("3-player", THREE_PLAYER),
+                                           ("2-player", SIAMESE))
+#: Goals (four-player games per second) from issue 3.
+RANDOM_GOAL = 200.0
+BASELINE_GOAL = 10.0
+
+
+def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchResult:
+    """Random-legal and baseline games per second for each table size."""
+    card = shipped_card(DEFAULT_CARD)
+    random_games, baseline_games = (6, 2) if quick else (150, 30)
+    steps = len(TABLES) * (random_games + baseline_games)
+    done = 0
+    figures: list[Figure] = []
+    info: dict[str, object] = {"card": card.name, "quick": quick,
+                               "games": f"{random_games} random, {baseline_games} baseline "
+                                        "per table size"}
+    for name, rules in TABLES:
+        new_game(rules, card, 0, [f"p{i}" for i in range(rules.players)])  # compile the card
+        matcher_for(card, rules.counts)
+        for kind, games in (("random", random_games), ("baseline", baseline_games)):
+            offset = done
+
+            def tick(played: int, _: int, offset: int = offset) -> None:
+                if progress is not None:
+                    progress(offset + played, steps)
+
+            started = time.process_time()
+            report = simulate(rules, card, games, kind, SEED, progress=tick)
+            rate = games / max(time.process_time() - started, 1e-9)
+            done += games
+            is_four = rules.players == 4
+            goal = (RANDOM_GOAL if kind == "random" else BASELINE_GOAL) if is_four else None
+            label = "random-legal" if kind == "random" else "baseline"
+            figures.append(Figure(f"{label} {name} games", rate, "games/s", goal,
+                                  lower_is_better=False))
+            info[f"{kind} {name}"] = _summary(report)
+    return BenchResult("engine", tuple(figures), info)
+
+
+def _summary(report: SimulationReport) -> str:
+    return (f"{report.games_per_second:.1f} games/s wall clock, "
+            f"{report.mean_actions:.0f} actions/game, {report.mean_turns:.0f} turns, "
+            f"{report.mahjong_games} Mah Jongg / {report.wall_games} wall / "
+            f"{report.dead_hand_games} dead-hand endings")

@@ -1,0 +1,99 @@
+"""What every player shares: the `Player` protocol and helpers that read a seat's `View`.
+
+A player sees exactly what a person at that seat would: its `View` (its own concealed tiles,
+everything face up, counts) and its legal options. It never touches the game state, so the
+table service can hand it the same views it renders for people, and a bot can't cheat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from bot.engine.cards.model import Card
+from bot.engine.game.actions import Action, Option
+from bot.engine.game.view import View
+from bot.engine.matcher import CardMatcher, Exposure
+from bot.engine.tiles import JOKER, NUM_KINDS
+
+
+class Player(Protocol):
+    """A seat's decision maker: given what the seat sees and its options, one action.
+
+    `options` are the seat's legal options (`view.legal`); the answer must be one of their
+    actions, or a concrete `Give` that an option's `TileChoice` allows. The same player
+    object, seed and sequence of views always give the same answers (any randomness lives in
+    the player, seeded).
+    """
+
+    def choose(self, view: View, options: Sequence[Option]) -> Action:
+        """The action this seat takes now."""
+        ...
+
+
+_MATCHERS: dict[tuple[int, tuple[int, ...]], tuple[Card, CardMatcher]] = {}
+_MATCHER_CACHE_SIZE = 8
+
+
+def matcher_for(card: Card, counts: Sequence[int]) -> CardMatcher:
+    """One compiled matcher per card and tile set, shared by every bot playing it (keyed by
+    the card's identity, kept in the entry, so hashing a whole card is never needed)."""
+    key = (id(card), tuple(counts))
+    cached = _MATCHERS.get(key)
+    if cached is not None and cached[0] is card:
+        return cached[1]
+    matcher = CardMatcher(card, key[1])
+    if len(_MATCHERS) >= _MATCHER_CACHE_SIZE:
+        _MATCHERS.pop(next(iter(_MATCHERS)))
+    _MATCHERS[key] = (card, matcher)
+    return matcher
+
+
+def live_racks(view: View, seat: int | None = None) -> tuple[int, ...]:
+    """Racks of a seat (the viewer by default) that can still go Mah Jongg: not dead and
+    not already showing a Mah Jongg."""
+    me = view.seats[view.seat if seat is None else seat]
+    shown = {m.rack for m in me.mahjongs}
+    return tuple(r for r, dead in enumerate(me.dead) if not dead and r not in shown)
+
+
+def rack_exposures(view: View, seat: int, rack: int) -> tuple[Exposure, ...]:
+    """A seat's exposures on one rack, in the matcher's terms."""
+    return tuple(Exposure(e.kind, len(e.tiles), e.jokers)
+                 for e in view.seats[seat].exposures if e.rack == rack)
+
+
+def visible_counts(view: View) -> list[int]:
+    """Tiles the whole table can see that no hand can take any more, per kind, exactly as the
+    engine judges a dead-hand declaration: every discard, every natural in an exposure or a
+    laid-out Mah Jongg, and the jokers of locked exposures and Mah Jonggs."""
+    counts = [0] * NUM_KINDS
+    for _, kind in view.discards:
+        counts[kind] += 1
+    for seat in view.seats:
+        for exposure in seat.exposures:
+            for kind in exposure.tiles:
+                if kind != JOKER or exposure.locked:
+                    counts[kind] += 1
+        for mahjong in seat.mahjongs:
+            for group in mahjong.groups:
+                for kind in group:
+                    counts[kind] += 1
+    return counts
+
+
+def seen_counts(view: View) -> list[int]:
+    """Every tile face up on the table (discards, exposures, Mah Jonggs), per kind: tiles
+    nobody can get from the wall any more."""
+    counts = [0] * NUM_KINDS
+    for _, kind in view.discards:
+        counts[kind] += 1
+    for seat in view.seats:
+        for exposure in seat.exposures:
+            for kind in exposure.tiles:
+                counts[kind] += 1
+        for mahjong in seat.mahjongs:
+            for group in mahjong.groups:
+                for kind in group:
+                    counts[kind] += 1
+    return counts

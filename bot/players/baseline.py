@@ -1,0 +1,489 @@
+"""`BaselinePlayer`: a plain, sensible bot built on the matcher's nearest hands.
+
+It looks at the card hands its tiles are nearest to (`CardMatcher.nearest`) and turns them
+into *plans*: a card hand (two, one per rack, in the Siamese-style game), how many tiles away
+it is, its value, and which of the seat's concealed tiles it keeps. Each plan gets a weight
+that falls steeply with the distance and rises with the value, and plans that need a natural
+tile the table has already used up are dropped. Then:
+
+* it passes and discards the tile whose loss hurts the least weight of plans (a tile hurts a
+  plan when the plan keeps every copy the seat holds), preferring, among equally useless
+  tiles, the ones most visible on the table (the safest to throw); a joker goes only when
+  nothing else can;
+* it calls a discard when the exposure brings its nearest hand a tile closer, to three or
+  fewer tiles away, and never when the engine flags the call as killing its own hand;
+* it exchanges a natural for a joker when that leaves it no further from a hand, and swaps a
+  blank (house rule) for a discard that brings it closer;
+* it always declares Mah Jongg when offered (in the Siamese-style game the best-paying layout,
+  a first Mah Jongg as soon as it can, then plays on with the other rack);
+* it votes to stop the Charleston when already close, offers the tiles no plan wants as
+  courtesy, and passes blind only when it would otherwise have to give up tiles its best plan
+  keeps;
+* it declares another hand dead only when the engine offers the declaration and the hand is
+  certainly dead judged from the visible tiles exactly as the engine judges it.
+
+Everything it uses comes from its `View`; the only randomness (breaking exact ties) is seeded.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.engine.cards.model import Card
+from bot.engine.game.actions import (
+    Action,
+    Call,
+    CallMahjong,
+    DeclareDead,
+    Discard,
+    Exchange,
+    Give,
+    Mahjong,
+    Offer,
+    Option,
+    Pass,
+    SwapBlank,
+    TileChoice,
+    Vote,
+)
+from bot.engine.game.view import View
+from bot.engine.matcher import CardMatcher, Exposure, NearHand, PlayerHand
+from bot.engine.tiles import BLANK, JOKER, NUM_KINDS
+from bot.players.base import (
+    live_racks,
+    matcher_for,
+    rack_exposures,
+    seen_counts,
+    visible_counts,
+)
+
+#: Nearest card hands weighed for each decision (one-rack games).
+NEAREST = 6
+#: Hands tried for the first rack of a Siamese pair (the second gets its best fit).
+SIAMESE_NEAREST = 3
+#: How fast a plan's weight falls with each tile it still lacks.
+DECAY = 0.3
+#: Value that doubles a plan's weight (a 50-point hand counts twice a hand worth nothing).
+VALUE_SCALE = 50.0
+#: Call only when the exposure leaves a hand at most this many tiles away.
+CALL_AWAY = 3
+#: Vote to stop the Charleston when the best hand is at most this many tiles away.
+STOP_AWAY = 4
+#: A tile is spare (courtesy-worthy) when losing it costs under this share of all weight.
+SPARE_SHARE = 0.02
+#: Far enough to mean "no hand at all".
+FAR = 99
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One way to finish: the card hand(s), tiles still lacking, value, weight, and `keep`,
+    how many of each kind of the seat's concealed tiles the plan uses."""
+
+    hands: tuple[str, ...]
+    away: int
+    value: int
+    weight: float
+    keep: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The seat's plans, heaviest first; `held` counts its concealed tiles per kind."""
+
+    held: tuple[int, ...]
+    plans: tuple[Plan, ...]
+
+    @property
+    def best_away(self) -> int:
+        """Tiles the closest plan lacks (`FAR` with no plan)."""
+        return min((p.away for p in self.plans), default=FAR)
+
+    @property
+    def total_weight(self) -> float:
+        """The weight of every plan together."""
+        return sum(p.weight for p in self.plans)
+
+    def cost(self, kind: int, held: int | None = None) -> float:
+        """The weight of plans hurt by giving up one tile of `kind` when `held` are held."""
+        count = self.held[kind] if held is None else held
+        return sum(p.weight for p in self.plans if p.keep[kind] >= count)
+
+
+def _counts(kinds: Sequence[int]) -> list[int]:
+    row = [0] * NUM_KINDS
+    for kind in kinds:
+        row[kind] += 1
+    return row
+
+
+def _without(kinds: Sequence[int], gone: Sequence[int]) -> tuple[int, ...]:
+    rest = list(kinds)
+    for kind in gone:
+        rest.remove(kind)
+    return tuple(rest)
+
+
+class BaselinePlayer:
+    """The baseline bot (see the module docstring). One object per seat and game.
+
+    The tuning knobs are class attributes (defaults from the module constants), so a variant
+    for experiments is a subclass."""
+
+    nearest = NEAREST
+    siamese_nearest = SIAMESE_NEAREST
+    decay = DECAY
+    value_scale = VALUE_SCALE
+    call_away = CALL_AWAY
+    stop_away = STOP_AWAY
+    spare_share = SPARE_SHARE
+
+    def __init__(self, card: Card, counts: Sequence[int], seed: int = 0,
+                 matcher: CardMatcher | None = None) -> None:
+        self.card = card
+        self.matcher = matcher if matcher is not None else matcher_for(card, counts)
+        self.counts = tuple(counts)
+        self.values = {hand.id: hand.value for hand in card.hands}
+        self.rng = random.Random(seed)
+        self._cache: dict[tuple[object, ...], _Candidates] = {}
+        self._last: tuple[_Candidates, tuple[int, ...], Analysis] | None = None
+
+    def _weight(self, away: int, value: int) -> float:
+        """A plan's weight: falls steeply with each tile still lacking, rises with value."""
+        return float(self.decay ** away * (1.0 + value / self.value_scale))
+
+    # -- the decision ----------------------------------------------------------------------
+
+    def choose(self, view: View, options: Sequence[Option]) -> Action:
+        """The bot's action for this view, always one its options allow."""
+        if not options:
+            raise ValueError("A player is asked to choose only when it has options.")
+        wins = [o.action for o in options if isinstance(o.action, Mahjong | CallMahjong)]
+        if wins:
+            return self._best_win(wins)
+        for option in options:
+            if option.choice is not None and isinstance(option.action, Give):
+                return self._give(view, option.choice)
+        first = options[0].action
+        if isinstance(first, Vote):
+            return Vote(view.seat, stop=self._analysis(view).best_away <= self.stop_away)
+        if isinstance(first, Offer):
+            return self._offer(view, options)
+        if view.claim is not None:
+            return self._claim(view, options)
+        return self._turn(view, options)
+
+    def _best_win(self, wins: Sequence[Action]) -> Action:
+        """Both racks at once if possible, then the best-paying layout."""
+        def worth(action: Action) -> tuple[bool, int]:
+            assert isinstance(action, Mahjong | CallMahjong)
+            return action.both, sum(self.values.get(h, 0) for h in action.hands)
+        return max(wins, key=worth)
+
+    # -- the Charleston --------------------------------------------------------------------
+
+    def _picks(self, view: View, analysis: Analysis, kinds: Sequence[int],
+               count: int) -> list[int]:
+        """`count` tiles from `kinds`, the least useful first (costs updated as copies go)."""
+        held = list(analysis.held)
+        pool = _counts(kinds)
+        seen = seen_counts(view)
+        picked: list[int] = []
+        for _ in range(count):
+            options = [k for k in range(NUM_KINDS) if pool[k] > 0 and k not in (JOKER, BLANK)]
+            if not options:
+                break
+            kind = min(options, key=lambda k: (analysis.cost(k, held[k]), -seen[k],
+                                               self.rng.random()))
+            picked.append(kind)
+            pool[kind] -= 1
+            held[kind] -= 1
+        return picked
+
+    def _give(self, view: View, choice: TileChoice) -> Give:
+        """Pass the least useful tiles; on a blind pass, forward unseen instead of giving up
+        tiles the best plan keeps."""
+        analysis = self._analysis(view)
+        picked = self._picks(view, analysis, choice.kinds, choice.count)
+        blind = 0
+        if choice.blind_max and analysis.plans:
+            best = analysis.plans[0]
+            held = list(analysis.held)
+            useful: list[int] = []
+            for kind in picked:
+                if best.keep[kind] >= held[kind]:
+                    useful.append(kind)
+                held[kind] -= 1
+            blind = min(len(useful), choice.blind_max)
+            for kind in reversed(useful[len(useful) - blind:]):
+                picked.remove(kind)
+        return Give(view.seat, tuple(sorted(picked)), blind)
+
+    def _offer(self, view: View, options: Sequence[Option]) -> Action:
+        """Offer as many courtesy tiles as are spare (no plan worth mentioning keeps them)."""
+        analysis = self._analysis(view)
+        most = max(o.action.count for o in options if isinstance(o.action, Offer))
+        passable = [k for k in view.concealed if k not in (JOKER, BLANK)]
+        limit = self.spare_share * analysis.total_weight
+        held = list(analysis.held)
+        spare = 0
+        for kind in self._picks(view, analysis, passable, most):
+            if analysis.cost(kind, held[kind]) > limit:
+                break
+            held[kind] -= 1
+            spare += 1
+        return Offer(view.seat, spare)
+
+    # -- claims ----------------------------------------------------------------------------
+
+    def _claim(self, view: View, options: Sequence[Option]) -> Action:
+        """Call when it brings a close hand a tile closer; otherwise pass."""
+        assert view.claim is not None
+        calls = [o.action for o in options
+                 if isinstance(o.action, Call) and not o.deadens]
+        if not calls or view.claim.kind not in self._candidates(view).call_kinds:
+            return Pass(view.seat)
+        analysis = self._analysis(view)
+        before = analysis.best_away
+        racks = {r: rack_exposures(view, view.seat, r) for r in live_racks(view)}
+        best: tuple[int, int, int] | None = None
+        chosen: Call | None = None
+        for call in calls:
+            own = (call.kind,) * (call.size - 1 - call.jokers) + (JOKER,) * call.jokers
+            concealed = _without(view.concealed, own)
+            exposures = dict(racks)
+            exposures[call.rack] = (*racks[call.rack], Exposure(call.kind, call.size,
+                                                                call.jokers))
+            after = self._best_away(concealed, exposures)
+            if after >= before or after > self.call_away:
+                continue
+            key = (after, call.jokers, -call.size)
+            if best is None or key < best:
+                best, chosen = key, call
+        return chosen if chosen is not None else Pass(view.seat)
+
+    # -- the turn --------------------------------------------------------------------------
+
+    def _turn(self, view: View, options: Sequence[Option]) -> Action:
+        """Exchange, swap a blank, declare a dead hand, or discard, in that order."""
+        discards = [o.action.kind for o in options if isinstance(o.action, Discard)]
+        if not live_racks(view):
+            return self._safe_discard(view, discards)
+        analysis = self._analysis(view)
+        for choice in (self._exchange(view, options, analysis),
+                       self._swap_blank(view, options, analysis),
+                       self._declare_dead(view, options)):
+            if choice is not None:
+                return choice
+        return self._discard(view, analysis, discards)
+
+    def _safe_discard(self, view: View, discards: Sequence[int]) -> Action:
+        """A dead hand throws what nobody can call: a joker, else the most visible tile."""
+        if JOKER in discards:
+            return Discard(view.seat, JOKER)
+        seen = seen_counts(view)
+        return Discard(view.seat, max(discards, key=lambda k: (seen[k], -k)))
+
+    def _discard(self, view: View, analysis: Analysis, discards: Sequence[int]) -> Action:
+        """The tile whose loss hurts the least plan weight; ties go to the most visible
+        (safest) tile; a joker only when there is nothing else."""
+        naturals = [k for k in discards if k != JOKER]
+        if not naturals:
+            return Discard(view.seat, discards[0])
+        seen = seen_counts(view)
+        kind = min(naturals, key=lambda k: (round(analysis.cost(k), 9), -seen[k],
+                                            self.rng.random()))
+        return Discard(view.seat, kind)
+
+    def _exchange(self, view: View, options: Sequence[Option],
+                  analysis: Analysis) -> Action | None:
+        """A joker exchange that leaves the seat no further from a hand (the closest)."""
+        exchanges = [o.action for o in options if isinstance(o.action, Exchange)]
+        if not exchanges:
+            return None
+        before = analysis.best_away
+        best: tuple[int, int] | None = None
+        chosen: Exchange | None = None
+        for number, swap in enumerate(exchanges):
+            concealed = (*_without(view.concealed, (swap.kind,)), JOKER)
+            exposures = {r: rack_exposures(view, view.seat, r) for r in live_racks(view)}
+            if swap.owner == view.seat:
+                own = view.seats[view.seat].exposures
+                rack = own[swap.group].rack
+                if rack in exposures:
+                    index = [i for i, e in enumerate(own) if e.rack == rack].index(swap.group)
+                    shown = list(exposures[rack])
+                    old = shown[index]
+                    shown[index] = Exposure(old.kind, old.size, old.jokers - 1)
+                    exposures[rack] = tuple(shown)
+            after = self._best_away(concealed, exposures)
+            if after <= before and (best is None or (after, number) < best):
+                best, chosen = (after, number), swap
+        return chosen
+
+    def _swap_blank(self, view: View, options: Sequence[Option],
+                    analysis: Analysis) -> Action | None:
+        """House rule: swap a blank for a discard that brings the seat closer."""
+        swaps = [o.action for o in options if isinstance(o.action, SwapBlank)]
+        if not swaps:
+            return None
+        before = analysis.best_away
+        exposures = {r: rack_exposures(view, view.seat, r) for r in live_racks(view)}
+        best: tuple[int, int] | None = None
+        chosen: SwapBlank | None = None
+        for swap in swaps:
+            if analysis.cost(swap.kind, analysis.held[swap.kind] + 1) <= 0:
+                continue  # no plan wants another of these
+            concealed = (*_without(view.concealed, (BLANK,)), swap.kind)
+            after = self._best_away(concealed, exposures)
+            if after < before and (best is None or (after, swap.kind) < best):
+                best, chosen = (after, swap.kind), swap
+        return chosen
+
+    def _declare_dead(self, view: View, options: Sequence[Option]) -> Action | None:
+        """Declare a hand dead only when it certainly is: judged, as the engine does, from the
+        visible tiles alone (never the seat's own concealed tiles)."""
+        declarations = [o.action for o in options if isinstance(o.action, DeclareDead)]
+        if not declarations:
+            return None
+        visible: list[int] | None = None
+        for declaration in declarations:
+            exposures = rack_exposures(view, declaration.target, declaration.rack)
+            if not exposures:
+                continue  # a concealed hand is almost never provably dead; skip the work
+            if visible is None:
+                visible = visible_counts(view)
+            if self.matcher.is_dead(exposures, visible):
+                return declaration
+        return None
+
+    # -- analysis --------------------------------------------------------------------------
+
+    def _analysis(self, view: View) -> Analysis:
+        """The seat's plans for its tiles and the table as it stands."""
+        candidates = self._candidates(view)
+        seen = tuple(seen_counts(view))
+        last = self._last
+        if last is not None and last[0] is candidates and last[1] == seen:
+            return last[2]
+        held = _counts(view.concealed)
+        plans: list[Plan] = []
+        for candidate in candidates.plans:
+            if all(need <= self.counts[kind] - seen[kind] - held[kind]
+                   for kind, need in candidate.need_natural):
+                plans.append(Plan(candidate.hands, candidate.away, candidate.value,
+                                  self._weight(candidate.away, candidate.value), candidate.keep))
+        plans.sort(key=lambda p: -p.weight)
+        analysis = Analysis(tuple(held), tuple(plans))
+        self._last = (candidates, seen, analysis)
+        return analysis
+
+    def _candidates(self, view: View) -> _Candidates:
+        """The nearest hands for the seat's tiles (cached: the claim windows between two of
+        the seat's turns all ask about the same tiles)."""
+        racks = live_racks(view) or (0,)
+        exposures = {r: rack_exposures(view, view.seat, r) for r in racks}
+        key = (view.concealed, tuple(exposures.items()))
+        found = self._cache.get(key)
+        if found is None:
+            if len(self._cache) > 16:
+                self._cache.clear()
+            found = self._find_candidates(view.concealed, exposures)
+            self._cache[key] = found
+        return found
+
+    def _find_candidates(self, concealed: tuple[int, ...],
+                         exposures: dict[int, tuple[Exposure, ...]]) -> _Candidates:
+        plans: list[_Candidate] = []
+        call_kinds: set[int] = set()
+        racks = sorted(exposures)
+        if len(racks) == 1:
+            for near in self.matcher.nearest(PlayerHand(concealed, exposures[racks[0]]),
+                                             self.nearest):
+                plans.append(_candidate((near,), (concealed,), call_kinds, self.call_away))
+        else:
+            done: set[tuple[str, ...]] = set()
+            for first in racks:
+                second = racks[1 - racks.index(first)]
+                for near in self.matcher.nearest(PlayerHand(concealed, exposures[first]),
+                                                 self.siamese_nearest):
+                    rest = _without(concealed, _kept(concealed, near))
+                    other = self.matcher.nearest(PlayerHand(rest, exposures[second]), 1)
+                    if not other:
+                        continue
+                    ids = (near.hand.id, other[0].hand.id)[::1 if first < second else -1]
+                    if ids not in done:
+                        done.add(ids)
+                        plans.append(_candidate((near, other[0]), (concealed, rest),
+                                                call_kinds, self.call_away))
+        return _Candidates(tuple(plans), frozenset(call_kinds))
+
+    def _best_away(self, concealed: tuple[int, ...],
+                   exposures: dict[int, tuple[Exposure, ...]]) -> int:
+        """Tiles the closest hand (pair of hands, with two live racks) lacks."""
+        racks = sorted(exposures)
+        if len(racks) == 1:
+            found = self.matcher.nearest(PlayerHand(concealed, exposures[racks[0]]), 1)
+            return found[0].away if found else FAR
+        best = FAR
+        for first in racks:
+            second = racks[1 - racks.index(first)]
+            found = self.matcher.nearest(PlayerHand(concealed, exposures[first]), 1)
+            if not found:
+                continue
+            rest = _without(concealed, _kept(concealed, found[0]))
+            other = self.matcher.nearest(PlayerHand(rest, exposures[second]), 1)
+            if other:
+                best = min(best, found[0].away + other[0].away)
+        return best
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A plan before the table is looked at: the nearest hand(s), and the natural tiles it
+    still needs per kind (a plan is dropped when the table has used those up)."""
+
+    hands: tuple[str, ...]
+    away: int
+    value: int
+    keep: tuple[int, ...]
+    need_natural: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class _Candidates:
+    """Every candidate plan for some tiles, and the kinds a call could help with."""
+
+    plans: tuple[_Candidate, ...]
+    call_kinds: frozenset[int]
+
+
+def _candidate(nears: Sequence[NearHand], pools: Sequence[tuple[int, ...]],
+               call_kinds: set[int], call_away: int) -> _Candidate:
+    """A candidate plan from nearest hands (one per live rack) and the tiles each was
+    matched against; adds the kinds a call could help with to `call_kinds`."""
+    keep = [0] * NUM_KINDS
+    need: dict[int, int] = {}
+    for near, pool in zip(nears, pools, strict=True):
+        for kind in pool:
+            keep[kind] += 1
+        for kind in near.unused:
+            keep[kind] -= 1
+        for kind in near.need_natural:
+            need[kind] = need.get(kind, 0) + 1
+    away = sum(near.away for near in nears)
+    if away <= call_away + 1:
+        for near in nears:
+            for target, have in zip(near.target, near.groups, strict=True):
+                if len(target) >= 3 and len(have) < len(target) and len(set(target)) == 1:
+                    call_kinds.add(target[0])
+    return _Candidate(tuple(n.hand.id for n in nears), away,
+                      sum(near.hand.value for near in nears), tuple(keep),
+                      tuple(sorted(need.items())))
+
+
+def _kept(concealed: Sequence[int], near: NearHand) -> tuple[int, ...]:
+    """The concealed tiles a nearest hand places: the seat's tiles less the unused ones."""
+    return _without(concealed, near.unused)

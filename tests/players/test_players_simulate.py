@@ -1,0 +1,103 @@
+"""`simulate` and `jongg simulate`: the report adds up, the log replays, bad input is refused."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+import bot.cli
+from bot.engine.errors import InvalidInput
+from bot.engine.game import SIAMESE, STANDARD, THREE_PLAYER, replay
+from bot.engine.game.rules import RuleSet
+from bot.library import shipped_card
+from bot.players.simulate import SimulationReport, read_log, simulate
+
+
+def _consistent(report: SimulationReport) -> None:
+    assert report.mahjong_games + report.wall_games + report.dead_hand_games == report.games
+    assert sum(report.wins_by_seat) == report.mahjong_games
+    assert sum(report.mahjongs_by_seat) >= report.mahjong_games
+    assert report.self_picks <= sum(report.mahjongs_by_seat)
+    assert report.max_actions * report.games >= report.actions >= report.max_actions
+    assert report.mean_actions == pytest.approx(report.actions / report.games)
+    assert report.turns > 0 and report.seconds > 0 and report.games_per_second > 0
+    data = report.as_json()
+    assert data["games"] == report.games and "seeds" not in data
+    assert data["dead_hands"] == report.dead_declared + report.dead_wrong
+    assert f"{report.games} games" in report.as_text()
+
+
+@pytest.mark.parametrize("rules", [STANDARD, THREE_PLAYER, SIAMESE], ids=lambda r: r.name)
+@pytest.mark.parametrize(("kind", "games"), [("random", 12), ("baseline", 2)])
+def test_the_report_adds_up(rules: RuleSet, kind: str, games: int) -> None:
+    report = simulate(rules, shipped_card(), games, kind, seed=4)
+    assert report.players == (kind,) * rules.players
+    _consistent(report)
+
+
+def test_progress_is_reported_per_game_and_the_log_replays() -> None:
+    seen: list[tuple[int, int]] = []
+    log = io.StringIO()
+    card = shipped_card()
+    report = simulate(STANDARD, card, 3, ["baseline", "random", "baseline", "random"], seed=5,
+                      progress=lambda done, total: seen.append((done, total)), log=log)
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+    games = read_log(log.getvalue())
+    assert [g.seed for g in games] == list(report.seeds)
+    assert sum(len(g.actions) for g in games) == report.actions
+    for game in games:
+        state, _ = replay(game.rules, card, game.seed, game.players, game.actions)
+        assert state.result is not None
+        assert game.result.split()[0] == state.result.reason.value
+
+
+def test_bad_bots_and_table_sizes_are_refused() -> None:
+    with pytest.raises(InvalidInput, match="no bot called"):
+        simulate(STANDARD, shipped_card(), 1, "genius", seed=1)
+    with pytest.raises(InvalidInput, match="one bot per seat"):
+        simulate(STANDARD, shipped_card(), 1, ["random", "random"], seed=1)
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`jongg simulate` registered (the lead adds it to COMMAND_MODULES)."""
+    if "bot.commands.simulate" not in bot.cli.COMMAND_MODULES:
+        monkeypatch.setattr(bot.cli, "COMMAND_MODULES",
+                            (*bot.cli.COMMAND_MODULES, "bot.commands.simulate"))
+
+
+@pytest.mark.usefixtures("cli")
+def test_the_command_prints_a_report_and_writes_a_replayable_log(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "games.txt"
+    code = bot.cli.main(["simulate", "--games", "3", "--players", "3", "--bot", "baseline",
+                         "--seed", "7", "--log", str(path)])
+    assert code == 0
+    captured = capsys.readouterr()
+    assert "jongg simulate: 3 games, 3-player" in captured.out
+    assert "wins by seat" in captured.out and "simulate: 3/3" in captured.err
+    games = read_log(path.read_text(encoding="utf-8"))
+    assert len(games) == 3
+    card = shipped_card()
+    for game in games:
+        state, _ = replay(game.rules, card, game.seed, game.players, game.actions)
+        assert state.result is not None and len(state.actions) == len(game.actions)
+
+
+@pytest.mark.usefixtures("cli")
+def test_the_command_speaks_json_and_mixes_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    code = bot.cli.main(["simulate", "--games", "4", "--players", "2", "--bot",
+                         "random,baseline", "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 4 and data["players"] == ["random", "baseline"]
+    assert data["rules"] == "siamese"
+
+
+@pytest.mark.usefixtures("cli")
+def test_the_command_refuses_an_unknown_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bot.cli.main(["simulate", "--games", "1", "--bot", "genius"]) == 2
+    assert "no bot called `genius`" in capsys.readouterr().err
