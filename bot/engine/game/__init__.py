@@ -16,7 +16,6 @@ reproduces the game exactly.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
 from bot.engine.cards.model import Card
 from bot.engine.errors import IllegalAction, InvalidInput
@@ -51,7 +50,7 @@ from bot.engine.game.rules import (
     RuleSet,
     preset,
 )
-from bot.engine.game.state import GameState, Phase, SeatState
+from bot.engine.game.state import GameState, Phase, SeatState, evolve
 from bot.engine.game.view import View, build_view, spectator_view
 from bot.engine.matcher import CardMatcher
 
@@ -95,7 +94,7 @@ def new_game(rules: RuleSet, card: Card, seed: int, players: Sequence[str]) -> G
     events.extend(Dealt(seat, len(hand), state.kinds(hand))
                   for seat, hand in enumerate(record.hands))
     state = charleston.begin(state, events)
-    return replace(state, opening=tuple(events))
+    return evolve(state, opening=tuple(events))
 
 
 def legal_actions(state: GameState, seat: int) -> tuple[Option, ...]:
@@ -130,7 +129,7 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
             new = turns.declare_dead(state, action, events)
         case Mahjong():
             new = turns.declare_mahjong(state, action, events)
-    return replace(new, actions=(*state.actions, action)), tuple(events)
+    return evolve(new, actions=(*state.actions, action)), tuple(events)
 
 
 def view(state: GameState, seat: int) -> View:

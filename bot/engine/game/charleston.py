@@ -11,7 +11,7 @@ offers 0-3 tiles to the seat across and the smaller offer of the two is traded.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bot.engine.errors import IllegalAction, NotYourTurn
 from bot.engine.game.actions import Give, Offer, Option, TileChoice, Vote
@@ -30,6 +30,7 @@ from bot.engine.game.state import (
     CharlestonState,
     GameState,
     Phase,
+    evolve,
     remove_ids,
     sorted_ids,
     with_seat,
@@ -64,7 +65,7 @@ def begin(state: GameState, events: list[Event]) -> GameState:
     """After the deal: the first pass, or straight to play when there is no Charleston."""
     if state.rules.charleston is Charleston.NONE:
         return start_play(state, events)
-    return replace(state, phase=Phase.CHARLESTON,
+    return evolve(state, phase=Phase.CHARLESTON,
                    charleston=CharlestonState(step=0, gives=(None,) * state.size))
 
 
@@ -112,7 +113,7 @@ def give(state: GameState, action: Give, events: list[Event]) -> GameState:
     state.take(seat, action.kinds, "pass")
     gives = list(charleston.gives)
     gives[seat] = action
-    state = replace(state, charleston=replace(charleston, gives=tuple(gives)))
+    state = evolve(state, charleston=evolve(charleston, gives=tuple(gives)))
     events.append(Ready(seat))
     if any(g is None and _required(state, s)[0] for s, g in enumerate(gives)):
         return state
@@ -166,16 +167,16 @@ def _carry_out(state: GameState, events: list[Event]) -> GameState:
         events.append(Received(seat, len(received), state.kinds(sorted_ids(received))))
     next_step = charleston.step + 1
     if next_step == FIRST_CHARLESTON:
-        return replace(state, phase=Phase.VOTE,
+        return evolve(state, phase=Phase.VOTE,
                        charleston=CharlestonState(step=next_step, votes=(None,) * size))
     if next_step == len(PASSES):
         return _courtesy(state)
-    return replace(state, charleston=CharlestonState(step=next_step, gives=(None,) * size))
+    return evolve(state, charleston=CharlestonState(step=next_step, gives=(None,) * size))
 
 
 def _courtesy(state: GameState) -> GameState:
     assert state.charleston is not None
-    return replace(state, phase=Phase.COURTESY_OFFER,
+    return evolve(state, phase=Phase.COURTESY_OFFER,
                    charleston=CharlestonState(step=state.charleston.step,
                                               offers=(None,) * state.size))
 
@@ -190,15 +191,15 @@ def vote(state: GameState, action: Vote, events: list[Event]) -> GameState:
     votes = list(charleston.votes)
     votes[action.seat] = action.stop
     events.append(Ready(action.seat))
-    charleston = replace(charleston, votes=tuple(votes))
-    state = replace(state, charleston=charleston)
+    charleston = evolve(charleston, votes=tuple(votes))
+    state = evolve(state, charleston=charleston)
     if any(v is None for v in votes):
         return state
     stopped = any(votes)
     events.append(VoteResult(stopped))
     if stopped:
         return _courtesy(state)
-    return replace(state, phase=Phase.CHARLESTON,
+    return evolve(state, phase=Phase.CHARLESTON,
                    charleston=CharlestonState(step=FIRST_CHARLESTON,
                                               gives=(None,) * state.size))
 
@@ -220,7 +221,7 @@ def offer(state: GameState, action: Offer, events: list[Event]) -> GameState:
     offers = list(charleston.offers)
     offers[action.seat] = action.count
     events.append(Ready(action.seat))
-    state = replace(state, charleston=replace(charleston, offers=tuple(offers)))
+    state = evolve(state, charleston=evolve(charleston, offers=tuple(offers)))
     if any(o is None for o in offers):
         return state
     agreed = tuple(min(o or 0, offers[(s + ACROSS) % state.size] or 0)
@@ -228,8 +229,8 @@ def offer(state: GameState, action: Offer, events: list[Event]) -> GameState:
     events.append(CourtesyAgreed(agreed))
     if not any(agreed):
         return start_play(state, events)
-    return replace(state, phase=Phase.COURTESY_PASS,
-                   charleston=replace(charleston, offers=tuple(offers), agreed=agreed,
+    return evolve(state, phase=Phase.COURTESY_PASS,
+                   charleston=evolve(charleston, offers=tuple(offers), agreed=agreed,
                                       gives=(None,) * state.size))
 
 

@@ -10,8 +10,6 @@ seat nearest in turn order after the discarder wins. A discarded joker is dead: 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bot.engine.errors import IllegalAction, NotYourTurn
 from bot.engine.game import mahjong
 from bot.engine.game.actions import GROUP_NAMES, Call, CallMahjong, Claim, Option, Pass
@@ -26,6 +24,7 @@ from bot.engine.game.state import (
     TableExposure,
     Took,
     TurnState,
+    evolve,
     with_seat,
 )
 from bot.engine.matcher import Exposure
@@ -50,7 +49,7 @@ def open_window(state: GameState, discarder: int, tile_id: int,
     if not waiting:
         return next_turn(state, discarder, events)
     claim = ClaimState(discarder, tile_id, tuple(waiting), (None,) * state.size)
-    return replace(state, phase=Phase.CLAIM, claim=claim)
+    return evolve(state, phase=Phase.CLAIM, claim=claim)
 
 
 def claim_options(state: GameState, seat: int, tile_id: int) -> list[Option]:
@@ -114,8 +113,8 @@ def answer(state: GameState, action: Claim, events: list[Event]) -> GameState:
     answers = list(claim.answers)
     answers[seat] = action
     events.append(Ready(seat))
-    claim = replace(claim, answers=tuple(answers))
-    state = replace(state, claim=claim)
+    claim = evolve(claim, answers=tuple(answers))
+    state = evolve(state, claim=claim)
     if any(answers[s] is None for s in claim.waiting):
         return state
     return _resolve(state, claim, events)
@@ -130,7 +129,7 @@ def _resolve(state: GameState, claim: ClaimState, events: list[Event]) -> GameSt
                 return _win(state, claim, chosen, events)
             if isinstance(chosen, Call) and wanted is Call:
                 return _expose(state, claim, chosen, events)
-    return next_turn(replace(state, claim=None), claim.discarder, events)
+    return next_turn(evolve(state, claim=None), claim.discarder, events)
 
 
 def _win(state: GameState, claim: ClaimState, action: CallMahjong,
@@ -140,7 +139,7 @@ def _win(state: GameState, claim: ClaimState, action: CallMahjong,
                                    self_picked=False, discarder=claim.discarder)
     events.extend(shown)
     turn = TurnState(action.seat, Took.CALL, claim.discarder)
-    return after_mahjong(replace(state, claim=None), action.seat, turn, events)
+    return after_mahjong(evolve(state, claim=None), action.seat, turn, events)
 
 
 def _expose(state: GameState, claim: ClaimState, action: Call,
@@ -151,7 +150,7 @@ def _expose(state: GameState, claim: ClaimState, action: Call,
                              claim.discarder)
     state = with_seat(state, action.seat, concealed=concealed,
                       exposures=(*state.seats[action.seat].exposures, exposure))
-    state = replace(state, discards=state.discards[:-1], claim=None, phase=Phase.TURN,
+    state = evolve(state, discards=state.discards[:-1], claim=None, phase=Phase.TURN,
                     turn=TurnState(action.seat, Took.CALL, claim.discarder))
     events.append(Exposed(action.seat, action.kind, action.size, action.jokers, action.rack,
                           claim.discarder))

@@ -8,11 +8,9 @@ declaration kills the declarer's hand instead). Judging uses the matcher's `poss
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bot.engine.game.events import DeathCause, HandDead
 from bot.engine.game.rules import DeadJokers
-from bot.engine.game.state import GameState, TableExposure, with_seat
+from bot.engine.game.state import GameState, TableExposure, evolve, with_seat
 from bot.engine.matcher import Exposure
 from bot.engine.tiles import JOKER, NUM_KINDS
 
@@ -64,7 +62,7 @@ def _locks(state: GameState, exposures: tuple[TableExposure, ...],
             own[item.kind] += item.size - item.jokers
         if not state.matcher.possible_hands(partial, own):
             bad = set(indexes[count - 1:])
-            return tuple(replace(e, locked=True) if i in bad else e
+            return tuple(evolve(e, locked=True) if i in bad else e
                          for i, e in enumerate(exposures))
     return exposures
 

@@ -11,12 +11,10 @@ natural tile in the discards; the blank takes the tile's place there.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bot.engine.errors import IllegalAction
 from bot.engine.game.actions import Exchange, Option, SwapBlank
 from bot.engine.game.events import BlankSwapped, Event, Exchanged
-from bot.engine.game.state import GameState, Took, sorted_ids, with_seat
+from bot.engine.game.state import GameState, Took, evolve, sorted_ids, with_seat
 from bot.engine.tiles import BLANK, JOKER, tile_name
 
 
@@ -47,12 +45,12 @@ def exchange(state: GameState, action: Exchange, events: list[Event]) -> GameSta
     natural_id = state.take(action.seat, (action.kind,), "exchange for the joker")[0]
     tile_ids = tuple(natural_id if t == joker_id else t for t in exposure.tile_ids)
     exposures = list(state.seats[action.owner].exposures)
-    exposures[action.group] = replace(exposure, tile_ids=tile_ids)
+    exposures[action.group] = evolve(exposure, tile_ids=tile_ids)
     state = with_seat(state, action.owner, exposures=tuple(exposures))
     concealed = [t for t in state.seats[action.seat].concealed if t != natural_id]
     state = with_seat(state, action.seat, concealed=sorted_ids((*concealed, joker_id)))
     events.append(Exchanged(action.seat, action.kind, action.owner, action.group))
-    return replace(state, turn=replace(turn, took=Took.EXCHANGE))
+    return evolve(state, turn=evolve(turn, took=Took.EXCHANGE))
 
 
 def exchange_options(state: GameState, seat: int) -> list[Option]:
@@ -83,7 +81,7 @@ def swap_blank(state: GameState, action: SwapBlank, events: list[Event]) -> Game
     discards = list(state.discards)
     discards[position] = (discarder, blank_id)
     concealed = [t for t in state.seats[action.seat].concealed if t != blank_id]
-    state = with_seat(replace(state, discards=tuple(discards)), action.seat,
+    state = with_seat(evolve(state, discards=tuple(discards)), action.seat,
                       concealed=sorted_ids((*concealed, tile_id)))
     events.append(BlankSwapped(action.seat, action.kind))
     return state

@@ -9,30 +9,28 @@ game a player whose hands are both dead ends it, and a lone live player plays on
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bot.engine.game.events import Drew, EndReason, Event, GameOver, PlayBegins
 from bot.engine.game.scoring import score
-from bot.engine.game.state import GameState, Phase, Result, Took, TurnState, with_seat
+from bot.engine.game.state import GameState, Phase, Result, Took, TurnState, evolve, with_seat
 
 
 def start_play(state: GameState, events: list[Event]) -> GameState:
     """After the deal and any Charleston: East's first turn (East draws first only where the
     rules say so; otherwise East already holds one tile extra and discards)."""
     events.append(PlayBegins())
-    state = replace(state, charleston=None)
+    state = evolve(state, charleston=None)
     if state.rules.dealer_draws_first:
         return draw(state, 0, events)
-    return replace(state, phase=Phase.TURN, turn=TurnState(0, Took.DEAL))
+    return evolve(state, phase=Phase.TURN, turn=TurnState(0, Took.DEAL))
 
 
 def draw(state: GameState, seat: int, events: list[Event]) -> GameState:
     """The seat takes the next wall tile and its turn begins."""
     tile_id, wall = state.wall[0], state.wall[1:]
     concealed = tuple(sorted((*state.seats[seat].concealed, tile_id)))
-    state = with_seat(replace(state, wall=wall), seat, concealed=concealed)
+    state = with_seat(evolve(state, wall=wall), seat, concealed=concealed)
     events.append(Drew(seat, state.tiles[tile_id]))
-    return replace(state, phase=Phase.TURN, turn=TurnState(seat, Took.DRAW), claim=None)
+    return evolve(state, phase=Phase.TURN, turn=TurnState(seat, Took.DRAW), claim=None)
 
 
 def next_turn(state: GameState, after: int, events: list[Event]) -> GameState:
@@ -71,7 +69,7 @@ def finish(state: GameState, reason: EndReason, events: list[Event]) -> GameStat
     events.extend(sheet.lines)
     events.append(GameOver(reason, sheet.totals, sheet.settlement))
     result = Result(reason, wins, sheet.lines, sheet.totals, sheet.settlement)
-    return replace(state, phase=Phase.OVER, turn=None, claim=None, result=result)
+    return evolve(state, phase=Phase.OVER, turn=None, claim=None, result=result)
 
 
 def after_mahjong(state: GameState, seat: int, turn: TurnState, events: list[Event]) -> GameState:
@@ -79,7 +77,7 @@ def after_mahjong(state: GameState, seat: int, turn: TurnState, events: list[Eve
     declared = state.seats[seat].declared
     if state.rules.racks == 1 or declared[-1].ordinal != 1:
         return finish(state, EndReason.MAHJONG, events)
-    state = replace(state, phase=Phase.TURN, turn=replace(turn, shown=True), charleston=None)
+    state = evolve(state, phase=Phase.TURN, turn=evolve(turn, shown=True), charleston=None)
     state = settle(state, events)
     if state.phase is Phase.OVER or state.is_live(seat):
         return state

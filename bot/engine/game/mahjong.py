@@ -9,13 +9,12 @@ out, the engine picks the best layout (see `bot.engine.game.siamese`).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 
 from bot.engine.errors import IllegalAction
 from bot.engine.game.actions import CallMahjong, Mahjong
 from bot.engine.game.events import MahjongShown
 from bot.engine.game.siamese import RackWin, both_wins, exact_win, leftover, rack_wins
-from bot.engine.game.state import Declared, GameState, remove_ids, with_seat
+from bot.engine.game.state import Declared, GameState, evolve, remove_ids, with_seat
 from bot.engine.tiles import format_tiles, tile_name
 
 Plan = tuple[RackWin, ...]
@@ -72,8 +71,8 @@ def plan_request(request: Request, plan: Plan, racks: int) -> Request:
         return request
     hands = tuple(win.match.hand.id for win in plan)
     if len(plan) == 2:
-        return replace(request, both=True, rack=0, hands=hands)
-    return replace(request, rack=plan[0].rack, hands=hands)
+        return evolve(request, both=True, rack=0, hands=hands)
+    return evolve(request, rack=plan[0].rack, hands=hands)
 
 
 def check(state: GameState, request: Request, claimed: int | None = None) -> Plan:
@@ -161,7 +160,7 @@ def lay_out(state: GameState, seat: int, plan: Plan, *, claimed_id: int | None,
     if claimed_id is not None:
         discards = list(state.discards)
         discards.pop()
-        state = replace(state, discards=tuple(discards))
+        state = evolve(state, discards=tuple(discards))
     available = ([claimed_id] if claimed_id is not None else []) + list(
         state.seats[seat].concealed)
     ordinal = 0 if len(plan) == 2 else len(state.seats[seat].declared) + 1

@@ -9,8 +9,9 @@ build new states with `dataclasses.replace`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from enum import Enum
+from typing import TypeVar
 
 from bot.engine.cards.model import Card
 from bot.engine.errors import IllegalAction, NotYourTurn
@@ -19,6 +20,29 @@ from bot.engine.game.events import EndReason, Event, ScoreLine
 from bot.engine.game.rules import RuleSet, seat_names
 from bot.engine.matcher import CardMatcher, Exposure
 from bot.engine.tiles import JOKER, tile_name
+
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
+_Record = TypeVar("_Record")
+
+
+def evolve(record: _Record, **changes: object) -> _Record:
+    """A copy of one of the engine's frozen records with some fields changed.
+
+    The same result as `dataclasses.replace`, several times faster, because it does not run
+    `__init__` again: it sits on the hot path of every `apply`. Only for the records of this
+    package, none of which checks its fields in `__post_init__`.
+    """
+    cls = type(record)
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(record))  # type: ignore[arg-type]
+    unknown = changes.keys() - names
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
+    copied: _Record = object.__new__(cls)
+    copied.__dict__.update(record.__dict__)
+    copied.__dict__.update(changes)
+    return copied
 
 
 class Phase(Enum):
@@ -286,8 +310,8 @@ def _phase_message(phase: Phase) -> str:
 def with_seat(state: GameState, seat: int, **changes: object) -> GameState:
     """The state with one seat's record changed."""
     seats = list(state.seats)
-    seats[seat] = replace(seats[seat], **changes)  # type: ignore[arg-type]
-    return replace(state, seats=tuple(seats))
+    seats[seat] = evolve(seats[seat], **changes)
+    return evolve(state, seats=tuple(seats))
 
 
 def sorted_ids(tile_ids: Iterable[int]) -> tuple[int, ...]:

@@ -8,8 +8,6 @@ the dealt hand before the Charleston (the heavenly hand, self-picked).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bot.engine.errors import IllegalAction
 from bot.engine.game import claims, mahjong
 from bot.engine.game.actions import DeclareDead, Discard, Mahjong, Option
@@ -17,7 +15,7 @@ from bot.engine.game.dead import kill, penalty_rack, rack_is_dead
 from bot.engine.game.events import DeathCause, DeclaredDead, Discarded, Event
 from bot.engine.game.flow import after_mahjong, next_turn, settle
 from bot.engine.game.rules import DeadHands
-from bot.engine.game.state import GameState, Phase, Took, TurnState, with_seat
+from bot.engine.game.state import GameState, Phase, Took, TurnState, evolve, with_seat
 from bot.engine.tiles import BLANK
 
 
@@ -29,7 +27,7 @@ def discard(state: GameState, action: Discard, events: list[Event]) -> GameState
     tile_id = state.take(action.seat, (action.kind,), "discard")[0]
     concealed = tuple(t for t in state.seats[action.seat].concealed if t != tile_id)
     state = with_seat(state, action.seat, concealed=concealed)
-    state = replace(state, discards=(*state.discards, (action.seat, tile_id)), turn=None)
+    state = evolve(state, discards=(*state.discards, (action.seat, tile_id)), turn=None)
     events.append(Discarded(action.seat, action.kind))
     return claims.open_window(state, action.seat, tile_id, events)
 
