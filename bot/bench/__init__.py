@@ -18,6 +18,7 @@ ProgressCallback = Callable[[int, int], None]
 TARGETS = {
     "cards": "bot.bench.cards",
     "engine": "bot.bench.engine",
+    "league": "bot.bench.league",
     "render": "bot.bench.render",
 }
 

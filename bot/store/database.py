@@ -33,6 +33,10 @@ from bot.store.cards import ServerCards
 from bot.store.errors import StoreClosed, StoreError
 from bot.store.games import Games
 from bot.store.guilds import Guilds
+from bot.store.league_games import LeagueGames
+from bot.store.league_rounds import LeagueRounds
+from bot.store.league_stats import LeagueStats
+from bot.store.leagues import Leagues
 from bot.store.migrate import Migration, apply_migrations, shipped_migrations
 from bot.store.seats import Seats
 from bot.store.tx import Tx
@@ -49,7 +53,9 @@ class Database:
             seq = await db.actions.append_action(game.id, 0, "…", actor=123)
 
     The API lives in topic objects: `games` (games and results), `seats`, `actions` (the
-    action log), `clocks`, `cards` (server cards) and `guilds` (server settings).
+    action log), `clocks`, `cards` (server cards) and `guilds` (server settings); leagues
+    have `leagues` (leagues, seasons, players, audit log), `league_games` (recorded games,
+    corrections, ratings), `league_stats` (standings, stats, exports) and `league_rounds`.
     """
 
     def __init__(self, path: str | os.PathLike[str], *,
@@ -71,6 +77,10 @@ class Database:
         self.clocks = Clocks(self)
         self.cards = ServerCards(self)
         self.guilds = Guilds(self)
+        self.leagues = Leagues(self)
+        self.league_games = LeagueGames(self)
+        self.league_stats = LeagueStats(self)
+        self.league_rounds = LeagueRounds(self)
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str], *,

@@ -101,7 +101,7 @@ class CardNotFound(NotFound):
     code = "card_not_found"
 
     def __init__(self, name: str | None) -> None:
-        what = "that card" if name is None else f"a card called `{name}`"
+        what = "such card" if name is None else f"card called `{name}`"
         super().__init__(f"This server has no {what}. Check the name against the server's cards.")
         self.name = name
 

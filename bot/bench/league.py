@@ -1,0 +1,139 @@
+"""`jongg bench league`: how long a season's standings take on a big season.
+
+A fresh database gets a league whose season holds 10,000 finished games among 500 players
+(made up in bulk by `bot.store.league_synthetic`, with the same rows real games leave). The
+figure is the median time of what `/league standings` does before drawing: the SQL aggregate
+over the season plus ranking in Python. Also measured, without goals: a player's stats, the
+CSV export, recording one more game (one transaction with its rating update) and rebuilding
+the season's ratings after a director's correction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from bot.bench import BenchResult, Figure, ProgressCallback
+from bot.engine.game import preset
+from bot.engine.game.rules import rules_to_json
+from bot.league.export import write_csv
+from bot.league.ratings import RATING_MODEL
+from bot.league.standings import rank_standings
+from bot.store import (
+    Database,
+    FinishReason,
+    Outcome,
+    Pace,
+    SeasonSettings,
+    SeatDetail,
+    SeatScore,
+    ShippedCardChoice,
+)
+from bot.store.league_synthetic import LeagueSynthetic
+
+GAMES, PLAYERS = 10_000, 500
+QUICK_GAMES, QUICK_PLAYERS = 1_000, 100
+#: The goal for standings, in milliseconds.
+STANDINGS_GOAL_MS = 200.0
+GUILD, CHANNEL, DIRECTOR = 1, 2, 3
+
+
+async def _median_ms(call: Callable[[], Awaitable[Any]], runs: int,
+                     tick: Callable[[], None]) -> float:
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        await call()
+        samples.append((time.perf_counter() - start) * 1000)
+        tick()
+    return statistics.median(samples)
+
+
+async def _measure(path: Path, games: int, players: int, runs: int,
+                   progress: ProgressCallback | None) -> tuple[list[Figure], dict[str, Any]]:
+    steps = 4 * runs + 2
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, steps)
+
+    async with Database(path) as db:
+        rules = preset("tournament")
+        league = await db.leagues.create_league(GUILD, "Bench", CHANNEL, created_by=DIRECTOR)
+        season = await db.leagues.start_season(
+            league.id, SeasonSettings("Season 1", 4, "synthetic", "tournament",
+                                      rules_to_json(rules), min_games=5), by=DIRECTOR)
+        start = time.perf_counter()
+        await LeagueSynthetic(db).fill(season.id, games=games, players=players, seed=1,
+                                       model=RATING_MODEL)
+        fill_s = time.perf_counter() - start
+        tick()
+
+        async def standings() -> None:
+            rank_standings(await db.league_stats.standings(season.id),
+                           season.settings.min_games)
+
+        async def stats() -> None:
+            await db.league_stats.player_stats(season.id, 10_000)
+
+        async def export() -> None:
+            write_csv(await db.league_stats.export_rows(season.id))
+
+        await standings()  # warm the page cache, as a running bot has it
+        standings_ms = await _median_ms(standings, runs, tick)
+        stats_ms = await _median_ms(stats, runs, tick)
+        export_ms = await _median_ms(export, max(1, runs // 4), tick)
+
+        recorded: list[float] = []
+        for n in range(runs):
+            game = await db.games.create_game(
+                guild_id=GUILD, channel_id=CHANNEL, host_user_id=10_000, rules="{}",
+                card=ShippedCardChoice("synthetic", ""), seed=n, pace=Pace("untimed"),
+                hints=False)
+            for seat in range(4):
+                await db.seats.add_seat(game.id, seat, user_id=10_000 + seat * 7 + n,
+                                        display_name=f"P{seat}")
+            await db.games.start_game(game.id, 4)
+            await db.games.finish_game(game.id, Outcome(
+                FinishReason.MAHJONG, 0,
+                tuple(SeatScore(s, p) for s, p in enumerate([35, 0, 0, -10]))))
+            begin = time.perf_counter()
+            await db.league_games.record(game.id, [SeatDetail(0, "r1", "Runs", 25)],
+                                         counted=True, model=RATING_MODEL)
+            recorded.append((time.perf_counter() - begin) * 1000)
+            tick()
+        begin = time.perf_counter()
+        rated = await db.league_games.rebuild_ratings(season.id, RATING_MODEL)
+        rebuild_ms = (time.perf_counter() - begin) * 1000
+        tick()
+        rows = len(await db.league_stats.standings(season.id))
+    figures = [
+        Figure(f"standings, {games:,} games / {players} players", standings_ms, "ms",
+               goal=STANDINGS_GOAL_MS),
+        Figure("player stats (with head-to-head)", stats_ms, "ms"),
+        Figure("CSV export", export_ms, "ms"),
+        Figure("record one game (+ ratings)", statistics.median(recorded), "ms"),
+        Figure("rebuild the season's ratings", rebuild_ms, "ms"),
+    ]
+    info = {"games": games, "players": players, "standings_rows": rows,
+            "rated_players": rated, "fill_seconds": round(fill_s, 2), "runs": runs}
+    return figures, info
+
+
+def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchResult:
+    """Build the big season in a temporary file and time standings and friends on it."""
+    games, players = (QUICK_GAMES, QUICK_PLAYERS) if quick else (GAMES, PLAYERS)
+    runs = 3 if quick else 15
+    with tempfile.TemporaryDirectory(prefix="jongg-bench-") as folder:
+        figures, info = asyncio.run(_measure(Path(folder) / "league.db", games, players,
+                                             runs, progress))
+    info["quick"] = quick
+    return BenchResult("league", tuple(figures), info)

@@ -1,0 +1,219 @@
+"""Recording finished games into their league season: the hook the table service calls.
+
+    result = await db.games.finish_game(game_id, outcome)       # the table, as today
+    await record_finished_game(db, game_id, state=final_state)  # then this
+
+A game finished in a league's channel belongs to the season open when it finished. It counts
+when it was played the season's way (table size, scoring, other rules and card); otherwise it
+is recorded with `counted` off and a note saying why, so a director can still count it.
+
+Each seat's breakdown (hand, section, value, self-pick, jokerless, exposures, who threw,
+penalties, dead hand) comes from the engine's final state: the table passes the state it
+holds, or the game is rebuilt from its seed and action log (the same replay that restores
+games after a restart). A game stopped by the time limit has no hand to describe. If a log
+can no longer be replayed, the stored result still gives the winner's hand.
+
+Recording is idempotent and one transaction with the rating update, so calling it twice, or
+from two tasks at once, stores the game once. `record_missed_games` catches up on games
+finished just before a crash; the bot runs it on start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import fields, replace
+from functools import lru_cache
+
+from bot.engine.cards import Card, load_card
+from bot.engine.errors import MahjongError
+from bot.engine.game import GameState, parse_action, replay
+from bot.engine.game.rules import RuleSet, rules_from_json, seat_names
+from bot.league.ratings import RATING_MODEL
+from bot.store import (
+    Database,
+    FinishReason,
+    Game,
+    GameResult,
+    LeagueGame,
+    LeagueGameNotFound,
+    Season,
+    SeatDetail,
+)
+
+log = logging.getLogger(__name__)
+
+#: The hand recorded for a winner whose hand the stored result does not name.
+UNKNOWN_HAND = "?"
+
+
+@lru_cache(maxsize=8)
+def _card(text: str) -> Card:
+    return load_card(text)
+
+
+def game_rules(text: str) -> RuleSet | None:
+    """The engine rules stored with a game (the table keeps them under `engine`, next to its
+    own options), or None when they cannot be read."""
+    try:
+        data = json.loads(text)
+        engine = data.get("engine", data) if isinstance(data, dict) else None
+        return None if engine is None else rules_from_json(json.dumps(engine))
+    except (ValueError, MahjongError):
+        return None
+
+
+def season_fit(season: Season, game: Game) -> str:
+    """Why the game does not fit the season ("" when it does): another table size, scoring
+    profile, card or other rules."""
+    settings = season.settings
+    rules = game_rules(game.rules)
+    wanted = game_rules(settings.rules)
+    if rules is None:
+        return "its rules couldn't be read"
+    if rules.players != settings.players:
+        return (f"played by {rules.players} players; this season's tables seat "
+                f"{settings.players}")
+    if rules.scoring.value != settings.scoring:
+        return f"scored {rules.scoring.value}; this season scores {settings.scoring}"
+    if game.card.name.casefold() != settings.card_name.casefold():
+        return f"played with card {game.card.name}; this season uses {settings.card_name}"
+    if wanted is not None and replace(rules, name="") != replace(wanted, name=""):
+        different = [f.name for f in fields(RuleSet) if f.name != "name"
+                     and getattr(rules, f.name) != getattr(wanted, f.name)]
+        return f"played with other rules than the season's ({', '.join(different)})"
+    return ""
+
+
+def details_from_state(state: GameState, card: Card | None) -> list[SeatDetail]:
+    """Each seat's breakdown from a finished game's final state."""
+    result = state.result
+    if result is None:
+        raise ValueError("the game is not over")
+    details: list[SeatDetail] = []
+    for seat, seat_state in enumerate(state.seats):
+        wins = [d for d in result.declared if d.seat == seat]
+        penalty = -sum(line.points[seat] for line in result.lines
+                       if line.points[seat] < 0
+                       and not any(p for s, p in enumerate(line.points) if s != seat))
+        first = wins[0] if wins else None
+        details.append(SeatDetail(
+            seat=seat,
+            hand_id=None if first is None else first.hand_id,
+            section=None if first is None else _section(card, first.hand_id),
+            hand_value=None if first is None else first.value,
+            self_picked=any(w.self_picked for w in wins),
+            jokerless=any(w.jokerless and not w.singles_and_pairs for w in wins),
+            exposures=None if first is None else first.exposures_before,
+            threw=any(d.discarder == seat for d in result.declared),
+            penalty=penalty,
+            dead=any(seat_state.dead)))
+    return details
+
+
+def details_from_result(result: GameResult, card: Card | None) -> list[SeatDetail]:
+    """What the stored result alone tells: the winner and their hand (`UNKNOWN_HAND` when
+    not stored), without bonuses or throws."""
+    hands: list[str] = []
+    try:
+        data = json.loads(result.details)
+        if isinstance(data, dict) and isinstance(data.get("hands"), list):
+            hands = [str(hand) for hand in data["hands"]]
+    except ValueError:
+        pass
+    details = []
+    for seat in result.seats:
+        hand = None
+        if seat.seat == result.winner_seat:
+            hand = hands[0] if hands else UNKNOWN_HAND
+        value = None
+        if hand is not None and card is not None:
+            try:
+                value = card.hand(hand).value
+            except KeyError:
+                value = None
+        details.append(SeatDetail(seat=seat.seat, hand_id=hand, section=_section(card, hand),
+                                  hand_value=value))
+    return details
+
+
+def _section(card: Card | None, hand_id: str | None) -> str | None:
+    if card is None or hand_id is None:
+        return None
+    try:
+        return card.hand(hand_id).section
+    except KeyError:
+        return None
+
+
+def _replay(game: Game, action_texts: list[str]) -> GameState:
+    rules = game_rules(game.rules)
+    if rules is None:
+        raise ValueError("unreadable rules")
+    actions = [parse_action(text, rules.players) for text in action_texts]
+    state, _ = replay(rules, _card(game.card.text), game.seed, seat_names(rules.players),
+                      actions)
+    return state
+
+
+async def _details(db: Database, game: Game, result: GameResult,
+                   state: GameState | None) -> list[SeatDetail]:
+    try:
+        card: Card | None = _card(game.card.text)
+    except MahjongError:
+        card = None
+    if result.reason is FinishReason.TIMEOUT:
+        return [SeatDetail(seat=seat.seat) for seat in result.seats]
+    if state is None or state.result is None:
+        texts = [action.text for action in await db.actions.actions(game.id)]
+        try:
+            state = await asyncio.to_thread(_replay, game, texts)
+        except Exception:
+            log.warning("game %s could not be replayed for its league record; using the "
+                        "stored result", game.id, exc_info=True)
+            return details_from_result(result, card)
+        if state.result is None:
+            return details_from_result(result, card)
+    return details_from_state(state, card)
+
+
+async def record_finished_game(db: Database, game_id: int, *,
+                               state: GameState | None = None) -> LeagueGame | None:
+    """Record a finished game in its league season; returns the recorded game, or None when
+    it belongs to no season (not in a league's channel, no season open, aborted).
+
+    Pass the engine's final `state` when you have it (the table does) to skip the replay.
+    Safe to call twice; the second call returns the first record."""
+    target = await db.league_games.target(game_id)
+    if target is None:
+        try:
+            return await db.league_games.game(game_id)
+        except LeagueGameNotFound:
+            return None
+    game = await db.games.game(game_id)
+    result = await db.games.result(game_id)
+    if result is None:
+        return None
+    note = season_fit(target.season, game)
+    details = await _details(db, game, result, state)
+    recorded = await db.league_games.record(game_id, details, counted=not note, note=note,
+                                            model=RATING_MODEL)
+    if recorded is not None:
+        log.info("game %s recorded in season %s of league %s%s", game_id,
+                 target.season.number, target.league.name,
+                 "" if recorded.counted else f" (not counted: {recorded.note})")
+    return recorded
+
+
+async def record_missed_games(db: Database) -> int:
+    """Record every finished game that belongs to a season but was not recorded (a crash
+    came between the two); returns how many were recorded. Run once on start."""
+    recorded = 0
+    for game_id in await db.league_games.unrecorded():
+        try:
+            if await record_finished_game(db, game_id) is not None:
+                recorded += 1
+        except Exception:
+            log.exception("could not record game %s in its league", game_id)
+    return recorded

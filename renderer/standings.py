@@ -1,0 +1,128 @@
+"""A league's standings as a picture: a title band, then one striped row per player with
+rank, name, games, wins, points, points per game and rating.
+
+Plain data in (`StandingsScene`), PNG bytes out; nothing here knows about leagues, seasons or
+the store. The top three ranks get gold, silver and bronze discs; players without a rank
+(below the season's minimum number of games) are drawn muted with a dash.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from renderer.canvas import (
+    FELT,
+    HIGHLIGHT,
+    HIGHLIGHT_INK,
+    LIGHT,
+    MUTED,
+    PANEL,
+    PANEL_EDGE,
+    Canvas,
+    Scale,
+)
+from renderer.fonts import Face
+
+#: The picture's width at scale 1.
+BASE_WIDTH = 760
+MINUS = "\u2212"
+#: Disc colours of ranks 1, 2 and 3.
+MEDALS = (HIGHLIGHT, "#c9d1d9", "#d9915b")
+STRIPE = "#1b4d3b"
+
+
+@dataclass(frozen=True)
+class StandingsRow:
+    """One player's line. `rank` None means not ranked yet; `rating` None means unrated."""
+
+    rank: int | None
+    name: str
+    games: int
+    wins: int
+    points: int
+    per_game: float
+    rating: float | None = None
+
+
+@dataclass(frozen=True)
+class StandingsScene:
+    """The standings to draw: a title, a line under it, the rows in order, and a footer."""
+
+    title: str
+    subtitle: str
+    rows: tuple[StandingsRow, ...]
+    footer: str = ""
+
+
+#: Column (header, right edge at scale 1) after the name; the name fills the space left.
+_COLUMNS = (("G", 450), ("W", 510), ("Pts", 590), ("PPG", 660), ("Rating", 740))
+
+
+def _number(value: float, decimals: int = 0) -> str:
+    text = f"{abs(value):,.{decimals}f}"
+    return (MINUS + text) if value < 0 and text.strip("0.,") else text
+
+
+def render_standings(scene: StandingsScene, *, scale: float = 1.0) -> bytes:
+    """Draw the standings; returns PNG bytes (the same scene always gives the same bytes)."""
+    px = Scale(scale)
+    width = px(BASE_WIDTH)
+    margin, row_h, head_h = px(20), px(34), px(78)
+    rows = scene.rows or (StandingsRow(None, "No counted games yet", 0, 0, 0, 0.0),)
+    footer_h = px(34) if scene.footer else px(10)
+    height = margin + head_h + px(30) + row_h * len(rows) + footer_h + margin
+    canvas = Canvas(width, height, FELT)
+    inner = width - 2 * margin
+    canvas.panel((margin, margin, width - margin, margin + head_h), PANEL, PANEL_EDGE)
+    canvas.text((margin + px(16), margin + px(14)), scene.title, px(26), LIGHT,
+                max_width=inner - px(32), face=Face.BOLD, min_size=px(16))
+    canvas.text((margin + px(16), margin + px(48)), scene.subtitle, px(15), MUTED,
+                max_width=inner - px(32), min_size=px(11))
+
+    top = margin + head_h + px(8)
+    name_x = margin + px(56)
+    name_room = px(_COLUMNS[0][1] - 60) - name_x
+    canvas.text((margin + px(28), top + px(11)), "#", px(14), MUTED, max_width=px(40),
+                face=Face.BOLD, anchor="mm")
+    canvas.text((name_x, top + px(11)), "Player", px(14), MUTED, max_width=name_room,
+                face=Face.BOLD, anchor="lm")
+    for label, right in _COLUMNS:
+        canvas.text((px(right), top + px(11)), label, px(14), MUTED, max_width=px(70),
+                    face=Face.BOLD, anchor="rm")
+
+    y = top + px(24)
+    for index, row in enumerate(rows):
+        mid = y + row_h // 2
+        if index % 2 == 0:
+            canvas.draw.rounded_rectangle((margin, y, width - margin, y + row_h - px(2)),
+                                          radius=px(8), fill=STRIPE)
+        ink = LIGHT if row.rank is not None else MUTED
+        _rank(canvas, row.rank, margin + px(28), mid, px)
+        canvas.text((name_x, mid), row.name, px(17), ink, max_width=name_room,
+                    face=Face.BOLD if row.rank is not None else Face.REGULAR,
+                    min_size=px(12), anchor="lm")
+        cells = (_number(row.games), _number(row.wins), _number(row.points),
+                 _number(row.per_game, 1), "" if row.rating is None else _number(row.rating, 1))
+        for (_, right), cell in zip(_COLUMNS, cells, strict=True):
+            canvas.text((px(right), mid), cell, px(17), ink, max_width=px(76), min_size=px(11),
+                        anchor="rm")
+        y += row_h
+    if scene.footer:
+        canvas.text((margin + px(4), y + px(12)), scene.footer, px(13), MUTED,
+                    max_width=inner - px(8), min_size=px(10))
+    return canvas.png()
+
+
+def _rank(canvas: Canvas, rank: int | None, x: int, mid: int, px: Scale) -> None:
+    """The rank: a coloured disc for the top three, a number after that, a dash without."""
+    if rank is None:
+        canvas.text((x, mid), "\u2013", px(17), MUTED, max_width=px(40), anchor="mm")
+        return
+    if rank <= len(MEDALS):
+        r = px(13)
+        canvas.draw.ellipse((x - r, mid - r, x + r, mid + r), fill=MEDALS[rank - 1])
+        canvas.text((x, mid), str(rank), px(15), HIGHLIGHT_INK, max_width=2 * r,
+                    face=Face.BOLD, anchor="mm")
+        return
+    canvas.text((x, mid), str(rank), px(16), LIGHT, max_width=px(44), min_size=px(10),
+                face=Face.BOLD, anchor="mm")

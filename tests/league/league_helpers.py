@@ -1,0 +1,110 @@
+"""Helpers for the league tests: a moving clock, a league with an open season, and finished
+games stored the way the table service stores them (rules JSON with the engine's rules under
+`engine`, a shipped card's text, seats, result)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from bot.engine.game import preset
+from bot.engine.game.rules import RuleSet, rules_to_json
+from bot.library import DEFAULT_CARD, shipped_card_paths
+from bot.store import (
+    Database,
+    FinishReason,
+    Game,
+    League,
+    Outcome,
+    Pace,
+    Season,
+    SeasonSettings,
+    SeatScore,
+    ShippedCardChoice,
+)
+
+GUILD = 111
+CHANNEL = 222
+DIRECTOR = 9
+
+
+class FakeClock:
+    """A clock that only moves when told to (each call to `tick` moves it one second)."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> float:
+        self.now += seconds
+        return self.now
+
+
+async def fast_sync(db: Database) -> Database:
+    """Commit without waiting for the disk (WAL with synchronous=NORMAL): the tests store
+    whole games action by action, and a crash of the test process is all they simulate."""
+    conn = db._conn
+    assert conn is not None
+    await conn.execute("PRAGMA synchronous = NORMAL")
+    return db
+
+
+def card_text() -> str:
+    return next(p for p in shipped_card_paths() if p.stem == DEFAULT_CARD).read_text()
+
+
+def table_rules(rules: RuleSet) -> str:
+    """Rules JSON in the table service's shape."""
+    return json.dumps({"engine": json.loads(rules_to_json(rules)), "timeout": "pass",
+                       "pace": "live"})
+
+
+def season_settings(rules_name: str = "tournament", *, min_games: int = 0,
+                    game_minutes: int | None = None, name: str = "Season 1") -> SeasonSettings:
+    rules = preset(rules_name)
+    return SeasonSettings(name=name, players=rules.players, card_name=DEFAULT_CARD,
+                          scoring=rules.scoring.value, rules=rules_to_json(rules),
+                          min_games=min_games, game_minutes=game_minutes)
+
+
+async def league_with_season(db: Database, *, guild: int = GUILD, channel: int = CHANNEL,
+                             rules_name: str = "tournament", min_games: int = 0,
+                             game_minutes: int | None = None) -> tuple[League, Season]:
+    league = await db.leagues.create_league(guild, f"League {channel}", channel,
+                                            created_by=DIRECTOR)
+    season = await db.leagues.start_season(
+        league.id, season_settings(rules_name, min_games=min_games, game_minutes=game_minutes),
+        by=DIRECTOR)
+    return league, season
+
+
+async def stored_game(db: Database, users: Sequence[int | None], *,
+                      guild: int = GUILD, channel: int = CHANNEL, seed: int = 7,
+                      rules: RuleSet | None = None, card_name: str = DEFAULT_CARD) -> Game:
+    """A started game with these seat holders (None: a bot)."""
+    rules = rules or preset("tournament")
+    host = next((u for u in users if u is not None), 1)
+    game = await db.games.create_game(
+        guild_id=guild, channel_id=channel, host_user_id=host, rules=table_rules(rules),
+        card=ShippedCardChoice(card_name, card_text()), seed=seed, pace=Pace("live", 90, 10),
+        hints=True)
+    for seat, user in enumerate(users):
+        name = f"Bot {seat}" if user is None else f"P{user}"
+        await db.seats.add_seat(game.id, seat, user_id=user, display_name=name)
+    return await db.games.start_game(game.id, len(users))
+
+
+async def finished_game(db: Database, users: Sequence[int | None], points: Sequence[int], *,
+                        winner: int | None = None, reason: FinishReason | None = None,
+                        **kwargs: object) -> Game:
+    """A game finished with these points (`winner` set: Mah Jongg with hand r1, else a wall
+    game)."""
+    game = await stored_game(db, users, **kwargs)  # type: ignore[arg-type]
+    if reason is None:
+        reason = FinishReason.MAHJONG if winner is not None else FinishReason.WALL
+    scores = tuple(SeatScore(seat, p) for seat, p in enumerate(points))
+    details = json.dumps({"reason": reason.value, "hands": [] if winner is None else ["r1"]})
+    await db.games.finish_game(game.id, Outcome(reason, winner, scores, details))
+    return await db.games.game(game.id)
