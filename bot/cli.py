@@ -20,6 +20,8 @@ COMMAND_MODULES = (
     "bot.commands.bench",
     "bot.commands.render_demo",
     "bot.commands.simulate",
+    "bot.commands.play",
+    "bot.commands.run",
 )
 
 

@@ -10,6 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.engine.game.actions import (
+    Action,
+    Call,
+    CallMahjong,
+    DeclareDead,
+    Discard,
+    Exchange,
+    Give,
+    Mahjong,
+    Offer,
+    Pass,
+    SwapBlank,
+    Vote,
+)
 from bot.engine.game.events import (
     BlankSwapped,
     CourtesyAgreed,
@@ -113,3 +127,33 @@ def private_line(event: Event, seat: int, names: Sequence[str]) -> str | None:
         case Drew(seat=who, kind=kind) if who == seat and kind is not None:
             return f"You drew {tile_name(kind)}."
     return None
+
+
+def action_label(action: Action, names: Sequence[str], *, racks: int = 1) -> str:
+    """A short label for a button or a menu: `Discard 3 Bam`, `Call pung (1 joker)`."""
+    rack = f" on rack {getattr(action, 'rack', 0) + 1}" if racks > 1 else ""
+    label: str
+    match action:
+        case Give(kinds=kinds, blind=blind):
+            shown = _tiles(kinds) if kinds else "nothing"
+            label = f"Pass {shown}" + (f" + {blind} blind" if blind else "")
+        case Vote(stop=stop):
+            label = "Stop the Charleston" if stop else "Keep passing"
+        case Offer(count=count):
+            label = f"Offer {count} tile{'s' if count != 1 else ''}"
+        case Discard(kind=kind):
+            label = f"Discard {tile_name(kind)}"
+        case Call(kind=kind, size=size, jokers=jokers):
+            label = f"Call {_SIZES.get(size, 'group')} of {tile_name(kind)}{_jokers(jokers)}"
+            label += rack
+        case Pass():
+            label = "Pass"
+        case Exchange(kind=kind, owner=owner):
+            label = f"Swap {tile_name(kind)} for {names[owner]}'s joker"
+        case DeclareDead(target=target):
+            label = f"Declare {names[target]}'s hand dead"
+        case Mahjong(both=both) | CallMahjong(both=both):
+            label = "Mah Jongg!" + (" (both racks)" if both else rack)
+        case SwapBlank(kind=kind):
+            label = f"Swap a blank for {tile_name(kind)}"
+    return label

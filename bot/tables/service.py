@@ -7,7 +7,10 @@ the clocks and the order in which the outside is told. Every action goes the sam
     store's action log (commit) -> bots and clocks -> queue the updates for the notifier
 
 so a message is only sent about a move that is durable, and a restart rebuilds each game by
-replaying its log. The service knows nothing about Discord: the outside is a `Notifier`.
+replaying its log. A prompt made at some action count stays good until its seat's own options
+change, so people answering the same Charleston pass or claim window do not make each other's
+prompts stale, and a seat is only sent a new prompt when its options change. The service
+knows nothing about Discord: the outside is a `Notifier`.
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Protocol
 
 from bot.engine.cards import Card, load_card
 from bot.engine.errors import IllegalAction, InvalidInput, MahjongError, NotYourTurn
@@ -40,13 +42,14 @@ from bot.engine.game import (
     legal_actions,
     new_game,
     parse_action,
-    replay,
     seats_to_act,
     spectator_view,
     view,
 )
 from bot.engine.game.events import Discarded, Drew, EndReason, Exposed, MahjongShown
 from bot.engine.game.rules import rules_from_json, rules_to_json
+from bot.league.record import record_finished_game
+from bot.players import Player, make_player
 from bot.store import (
     ClockKind,
     Database,
@@ -56,6 +59,7 @@ from bot.store import (
     Pace,
     SeatScore,
     SeqConflict,
+    ServerCardChoice,
     ShippedCardChoice,
 )
 from bot.tables.narrate import private_line, public_line
@@ -66,6 +70,7 @@ log = logging.getLogger(__name__)
 #: Named paces: clocks in seconds (turn, claim window) and when to remind, as a share of the
 #: turn clock already gone (None: no reminders).
 PACES: dict[str, tuple[Pace, float | None]] = {
+    "untimed": (Pace("untimed"), None),
     "live": (Pace("live", turn_seconds=90, claim_seconds=10), None),
     "relaxed": (Pace("relaxed", turn_seconds=600, claim_seconds=30), None),
     "async": (Pace("async", turn_seconds=24 * 3600, claim_seconds=2 * 3600), 0.75),
@@ -80,14 +85,8 @@ class Timeout(Enum):
     BOT = "bot"
 
 
-class BotPlayer(Protocol):
-    """Anything that picks one of a seat's options from that seat's view."""
-
-    def choose(self, view: View, options: Sequence[Option]) -> Action:
-        """The action to play."""
-
-
-BotFactory = Callable[[int, int], BotPlayer]
+#: Builds the bot for a seat: the card, the rules and a seed of its own.
+BotFactory = Callable[[Card, RuleSet, int], Player]
 
 
 class StalePrompt(IllegalAction):
@@ -112,6 +111,8 @@ class TableOptions:
     pace: str = "live"
     hints: bool = True
     timeout: Timeout = Timeout.PASS
+    #: Set when the card is the server's own (the store then keeps its id with the game).
+    server_card_id: int | None = None
 
     def to_json(self) -> str:
         """What the store keeps in the game's rules column: the engine's rules plus the
@@ -120,10 +121,44 @@ class TableOptions:
                            "timeout": self.timeout.value, "pace": self.pace})
 
 
-def _table_json(text: str) -> tuple[RuleSet, Timeout, str]:
+def read_table_options(text: str) -> tuple[RuleSet, Timeout, str]:
+    """The rules, timeout policy and pace name stored with a game."""
     data = json.loads(text)
     return (rules_from_json(json.dumps(data["engine"])), Timeout(data["timeout"]),
             str(data["pace"]))
+
+
+@dataclass
+class _Options:
+    """Each seat's legal options and the action count since which they have been the same:
+    a prompt made at any count from then on still shows the seat's options, so it stays
+    good while other seats answer the same Charleston pass or claim window."""
+
+    options: list[tuple[Option, ...]]
+    since: list[int]
+    #: Seats whose options changed since the outside was last told.
+    changed: set[int] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, state: GameState) -> _Options:
+        """The options at `state`, as if they had always been so."""
+        count = len(state.actions)
+        return cls([legal_actions(state, s) for s in range(state.size)],
+                   [count] * state.size, set(range(state.size)))
+
+    def update(self, state: GameState) -> None:
+        """Note whose options `state` changed."""
+        for seat in range(state.size):
+            now = legal_actions(state, seat)
+            if now != self.options[seat]:
+                self.options[seat] = now
+                self.since[seat] = len(state.actions)
+                self.changed.add(seat)
+
+    def current(self, seat: int, counter: int, count: int) -> bool:
+        """Whether a prompt made for `seat` at action count `counter` still shows its
+        options (`count` is the action count now)."""
+        return self.since[seat] <= counter <= count
 
 
 @dataclass
@@ -135,16 +170,24 @@ class _Live:
     timeout: Timeout
     pace: Pace
     remind_at: float | None
-    bots: dict[int, BotPlayer]
+    bots: dict[int, Player]
+    options: _Options
+    dm_closed: set[int] = field(default_factory=set)
+    #: The moment the clocks were last set for (phase, turn, discards, Charleston step).
+    clock_moment: tuple[object, ...] = ()
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     outbox: asyncio.Queue[Callable[[], Awaitable[None]]] = field(default_factory=asyncio.Queue)
     sender: asyncio.Task[None] | None = None
 
 
-def _default_bot(seed: int, seat: int) -> BotPlayer:
-    from bot.players import BaselinePlayer
+def random_seed() -> int:
+    """A fresh seed for a new game's deal."""
+    return random.SystemRandom().randrange(2**62)
 
-    return BaselinePlayer(seed=seed * 8 + seat)
+
+def baseline_bot(card: Card, rules: RuleSet, seed: int) -> Player:
+    """The default bot: the baseline player."""
+    return make_player("baseline", card, rules.counts, seed)
 
 
 class TableService:
@@ -152,9 +195,11 @@ class TableService:
 
     def __init__(self, db: Database, notifier: Notifier, *,
                  now: Callable[[], float] = time.time,
-                 make_bot: BotFactory = _default_bot) -> None:
+                 make_bot: BotFactory = baseline_bot,
+                 new_seed: Callable[[], int] = random_seed) -> None:
         self.db = db
         self.notifier = notifier
+        self.new_seed = new_seed
         self.now = now
         self.make_bot = make_bot
         self._live: dict[int, _Live] = {}
@@ -183,10 +228,7 @@ class TableService:
             await asyncio.gather(self._clock_task, return_exceptions=True)
             self._clock_task = None
         for live in self._live.values():
-            await self._drain(live)
-            if live.sender is not None:
-                live.sender.cancel()
-                await asyncio.gather(live.sender, return_exceptions=True)
+            await self._stop_sender(live)
 
     async def flush(self, game_id: int) -> None:
         """Wait until every update queued for a game has been delivered."""
@@ -198,15 +240,19 @@ class TableService:
 
     async def open_table(self, *, guild_id: int, channel_id: int, host_id: int,
                          host_name: str, options: TableOptions,
-                         thread_id: int | None = None) -> Game:
-        """Create a game in the lobby with the host in East's seat."""
+                         thread_id: int | None = None, seed: int | None = None) -> Game:
+        """Create a game in the lobby with the host in East's seat (a seed from `new_seed`
+        unless one is given, for replays and tests)."""
         load_card(options.card_text)  # refuse a bad card before anything is stored
         pace = self._pace(options.pace)
         game = await self.db.games.create_game(
             guild_id=guild_id, channel_id=channel_id, host_user_id=host_id,
             rules=options.to_json(),
-            card=ShippedCardChoice(options.card_name, options.card_text),
-            seed=random.SystemRandom().randrange(2**62), pace=pace, hints=options.hints,
+            card=(ShippedCardChoice(options.card_name, options.card_text)
+                  if options.server_card_id is None
+                  else ServerCardChoice(options.server_card_id)),
+            seed=self.new_seed() if seed is None else seed,
+            pace=pace, hints=options.hints,
             thread_id=thread_id)
         await self.db.seats.add_seat(game.id, 0, user_id=host_id, display_name=host_name)
         return game
@@ -214,7 +260,7 @@ class TableService:
     async def join(self, game_id: int, user_id: int, name: str) -> int:
         """Seat a player in the first free seat; returns the seat."""
         game = await self.db.games.game(game_id)
-        rules, _, _ = _table_json(game.rules)
+        rules, _, _ = read_table_options(game.rules)
         taken = {seat.seat for seat in await self.db.seats.seats(game_id)}
         free = [s for s in range(rules.players) if s not in taken]
         if not free:
@@ -233,7 +279,7 @@ class TableService:
     async def add_bot(self, game_id: int, by_user: int) -> int:
         """The host seats a bot in the first free seat; returns the seat."""
         game = await self._hosted(game_id, by_user)
-        rules, _, _ = _table_json(game.rules)
+        rules, _, _ = read_table_options(game.rules)
         seats = await self.db.seats.seats(game_id)
         taken = {seat.seat for seat in seats}
         free = [s for s in range(rules.players) if s not in taken]
@@ -247,7 +293,7 @@ class TableService:
     async def start_game(self, game_id: int, by_user: int) -> Table:
         """The host starts play; empty seats get bots."""
         game = await self._hosted(game_id, by_user)
-        rules, _, _ = _table_json(game.rules)
+        rules, _, _ = read_table_options(game.rules)
         taken = {seat.seat for seat in await self.db.seats.seats(game_id)}
         for seat in range(rules.players):
             if seat not in taken:
@@ -288,25 +334,59 @@ class TableService:
             raise IllegalAction("That game isn't running (it may have ended).")
         return live
 
-    async def act(self, game_id: int, user_id: int, action: Action | str,
+    async def act(self, game_id: int, user_id: int,
+                  action: Action | str | Callable[[int], Action],
                   counter: int | None = None) -> tuple[Event, ...]:
         """Apply a player's action. `counter` is the action count the prompt was made at; a
-        prompt from an earlier moment is refused as stale and changes nothing."""
+        prompt from an earlier moment is refused as stale and changes nothing. `action` may
+        be text, or a function of the seat (for prompts that do not know it)."""
         live = self._get(game_id)
         async with live.lock:
-            seat = live.table.seat_of(user_id)
-            if seat is None:
-                raise NotSeated("You're not playing at this table, so you can't act here.")
-            if counter is not None and counter != len(live.state.actions):
-                raise StalePrompt("This prompt is out of date; use the newest one "
-                                  "(or My rack).")
+            seat = self._check_prompt(live, user_id, counter)
             if isinstance(action, str):
                 action = parse_action(action, live.table.rules.players)
+            elif callable(action):
+                action = action(seat)
             if action.seat != seat:
                 raise NotYourTurn("You can only act for your own seat.")
             events = await self._apply(live, action, user_id)
             await self._settle(live, events)
             return events
+
+    async def act_option(self, game_id: int, user_id: int, counter: int,
+                         index: int) -> tuple[Action, tuple[Event, ...]]:
+        """Apply the option at `index` of the user's legal options at action count `counter`
+        (what a button carries); returns the action and its events."""
+        live = self._get(game_id)
+        async with live.lock:
+            seat = self._check_prompt(live, user_id, counter)
+            options = legal_actions(live.state, seat)
+            if not 0 <= index < len(options):
+                raise StalePrompt("That choice is no longer there; use the newest prompt.")
+            action = options[index].action
+            events = await self._apply(live, action, user_id)
+            await self._settle(live, events)
+            return action, events
+
+    def is_current(self, game_id: int, user_id: int, counter: int) -> bool:
+        """Whether a prompt made for this user at action count `counter` still shows their
+        options (other seats' answers in the same Charleston pass or claim window do not
+        change them)."""
+        live = self._get(game_id)
+        seat = live.table.seat_of(user_id)
+        return seat is not None and live.options.current(seat, counter,
+                                                         len(live.state.actions))
+
+    def _check_prompt(self, live: _Live, user_id: int, counter: int | None) -> int:
+        """The user's seat, after checking the prompt is current (the caller holds the lock)."""
+        seat = live.table.seat_of(user_id)
+        if seat is None:
+            raise NotSeated("You're not playing at this table, so you can't act here.")
+        if counter is not None and not live.options.current(seat, counter,
+                                                            len(live.state.actions)):
+            raise StalePrompt("This prompt is out of date; nothing was changed. Use the "
+                              "newest one (or My rack).")
+        return seat
 
     async def _apply(self, live: _Live, action: Action, actor: int | None) -> tuple[Event, ...]:
         """Apply one action and make it durable (the caller holds the lock)."""
@@ -315,6 +395,7 @@ class TableService:
         await self.db.actions.append_action(live.table.game_id, len(live.state.actions),
                                             text, actor)
         live.state = state
+        live.options.update(state)
         return tuple(events)
 
     async def _settle(self, live: _Live, events: Sequence[Event], *,
@@ -351,6 +432,7 @@ class TableService:
         lines = tuple(line for e in events if (line := public_line(e, names)) is not None)
         public = spectator_view(state)
         acting = set(seats_to_act(state))
+        changed, live.options.changed = live.options.changed, set()
         updates: list[tuple[int, SeatUpdate]] = []
         deadline = self._deadline(live)
         for seat, user in enumerate(table.user_ids):
@@ -360,7 +442,9 @@ class TableService:
             private = tuple(line for e in own if (line := private_line(e, seat, names)))
             drawn = next((e.kind for e in reversed(own)
                           if isinstance(e, Drew) and e.seat == seat), None)
-            touched = private or seat in acting or new_turn or state.phase is Phase.OVER
+            # A seat whose options are what it was last shown keeps its prompt (prompts stay
+            # good until the seat's own options change): no new message for it.
+            touched = private or seat in changed or new_turn or state.phase is Phase.OVER
             if touched:
                 updates.append((seat, SeatUpdate(view(state, seat), drawn, private,
                                                  seat in acting, deadline)))
@@ -392,6 +476,11 @@ class TableService:
                               "hands": [d.hand_id for d in result.declared]})
         await self.db.games.finish_game(live.table.game_id, Outcome(
             reason, winner if reason is FinishReason.MAHJONG else None, scores, details))
+        try:
+            await record_finished_game(self.db, live.table.game_id, state=live.state)
+        except Exception:
+            # The result is safe in the store; the league catches up on the next start.
+            log.exception("league record of game %s failed", live.table.game_id)
 
     # -- delivery --------------------------------------------------------------------------
 
@@ -418,6 +507,14 @@ class TableService:
     async def _drain(self, live: _Live) -> None:
         await live.outbox.join()
 
+    async def _stop_sender(self, live: _Live) -> None:
+        """Deliver what is queued, then stop the game's sender task."""
+        await self._drain(live)
+        if live.sender is not None:
+            live.sender.cancel()
+            await asyncio.gather(live.sender, return_exceptions=True)
+            live.sender = None
+
     # -- clocks ----------------------------------------------------------------------------
 
     def _pace(self, name: str) -> Pace:
@@ -426,25 +523,34 @@ class TableService:
         return PACES[name][0]
 
     async def _arm_clocks(self, live: _Live) -> None:
-        """Replace the game's clocks with the ones the new moment needs."""
+        """Set the clocks the new moment needs. Within one moment (a claim window, a
+        Charleston pass) a seat's deadline stays where it was while others answer; every
+        clock is re-tied to the new action count so it stays valid."""
         game_id = live.table.game_id
+        state = live.state
+        moment = (state.phase, state.turn.seat if state.turn else None, len(state.discards),
+                  state.charleston.step if state.charleston else None)
+        earlier = ({(c.kind, c.seat): c.due_at for c in await self.db.clocks.clocks(game_id)}
+                   if moment == live.clock_moment else {})
+        live.clock_moment = moment
         await self.db.clocks.clear_clocks(game_id)
-        at_seq = len(live.state.actions)
-        humans = [s for s in seats_to_act(live.state) if s not in live.bots]
+        at_seq = len(state.actions)
+        humans = [s for s in seats_to_act(state) if s not in live.bots]
         now = self.now()
-        if live.state.phase is Phase.CLAIM and live.pace.claim_seconds:
-            await self.db.clocks.set_clock(game_id, ClockKind.CLAIM, seat=None,
-                                           due_at=now + live.pace.claim_seconds,
-                                           at_seq=at_seq)
+
+        async def arm(kind: ClockKind, seat: int | None, seconds: float) -> None:
+            due = earlier.get((kind, seat), now + seconds)
+            await self.db.clocks.set_clock(game_id, kind, seat=seat, due_at=due, at_seq=at_seq)
+
+        if state.phase is Phase.CLAIM and live.pace.claim_seconds:
+            await arm(ClockKind.CLAIM, None, live.pace.claim_seconds)
         elif live.pace.turn_seconds:
             for seat in humans:
-                await self.db.clocks.set_clock(game_id, ClockKind.TURN, seat=seat,
-                                               due_at=now + live.pace.turn_seconds,
-                                               at_seq=at_seq)
-                if live.remind_at is not None:
-                    await self.db.clocks.set_clock(
-                        game_id, ClockKind.REMINDER, seat=seat,
-                        due_at=now + live.pace.turn_seconds * live.remind_at, at_seq=at_seq)
+                await arm(ClockKind.TURN, seat, live.pace.turn_seconds)
+                reminded = (ClockKind.TURN, seat) in earlier and (
+                    ClockKind.REMINDER, seat) not in earlier
+                if live.remind_at is not None and not reminded:
+                    await arm(ClockKind.REMINDER, seat, live.pace.turn_seconds * live.remind_at)
         self._wake.set()
 
     async def run_due_clocks(self, now: float | None = None) -> int:
@@ -484,8 +590,8 @@ class TableService:
             if passing:
                 action: Action = Pass(waiting)
             else:
-                bot = self.make_bot(live.state.seed, waiting)
-                action = bot.choose(view(live.state, waiting), options)
+                action = self._bot(live.table, live.state.seed, waiting).choose(
+                    view(live.state, waiting), options)
             events.extend(await self._apply(live, action, None))
         return events
 
@@ -516,24 +622,31 @@ class TableService:
         then every logged action replayed."""
         record = await self.db.games.load_game(game_id)
         game = record.game
-        rules, timeout, pace_name = _table_json(game.rules)
+        rules, timeout, pace_name = read_table_options(game.rules)
         card = self._card(game.card.text)
         first: dict[int, str] = {}
         for holder in record.history:
             first.setdefault(holder.seat, holder.display_name)
         players = tuple(first[s] for s in range(rules.players))
         actions = [parse_action(a.text, rules.players) for a in record.actions]
-        state = (replay(rules, card, game.seed, players, actions)[0] if actions
-                 else new_game(rules, card, game.seed, players))
+        # Replayed move by move, so each seat's prompts from before a restart stay as good
+        # as they were.
+        state = new_game(rules, card, game.seed, players)
+        options = _Options.of(state)
+        for action in actions:
+            state, _ = apply(state, action)
+            options.update(state)
+        options.changed.clear()
         current = {seat.seat: seat for seat in record.seats}
         table = Table(game.id, game.guild_id, game.channel_id, game.thread_id,
                       tuple(current[s].display_name for s in range(rules.players)),
                       tuple(current[s].user_id for s in range(rules.players)),
                       rules, card, game.hints)
-        bots = {s: self.make_bot(game.seed, s) for s in range(rules.players)
+        bots = {s: self._bot(table, game.seed, s) for s in range(rules.players)
                 if current[s].user_id is None}
         live = _Live(table, state, timeout, game.pace, PACES.get(pace_name, (game.pace, None))[1],
-                     bots)
+                     bots, options)
+        live.dm_closed.update(s for s in current if current[s].dm_closed)
         self._live[game_id] = live
         if actions and state.phase is not Phase.OVER:
             # A crash may have come between a move and the bots' answers or the clocks; the
@@ -580,11 +693,12 @@ class TableService:
             names = list(table.names)
             users = list(table.user_ids)
             names[seat], users[seat] = name, user_id
+            live.dm_closed.discard(seat)  # the new holder's DMs are not known to be closed
             live.table = Table(table.game_id, table.guild_id, table.channel_id,
                                table.thread_id, tuple(names), tuple(users), table.rules,
                                table.card, table.hints)
             if user_id is None:
-                live.bots[seat] = self.make_bot(live.state.seed, seat)
+                live.bots[seat] = self._bot(live.table, live.state.seed, seat)
             else:
                 live.bots.pop(seat, None)
             await self._settle(live, (), new_turn=True)
@@ -598,9 +712,27 @@ class TableService:
         if live is not None:
             async with live.lock:
                 await self.db.games.abort_game(game_id)
-            await self._drain(live)
+            await self._stop_sender(live)  # the game is no longer in `_live` for close()
         else:
             await self.db.games.abort_game(game_id)
+
+    def _bot(self, table: Table, seed: int, seat: int) -> Player:
+        return self.make_bot(table.card, table.rules, (seed * 8 + seat) % 2**63)
+
+    async def mark_dm_closed(self, game_id: int, seat: int) -> bool:
+        """Record that a seat's DMs are closed; True the first time (so the table is told
+        once)."""
+        live = self._get(game_id)
+        if seat in live.dm_closed:
+            return False
+        live.dm_closed.add(seat)
+        await self.db.seats.set_dm_closed(game_id, seat, True)
+        return True
+
+    def dm_closed(self, game_id: int, seat: int) -> bool:
+        """Whether the seat's holder is known to refuse DMs (they play through "My rack")."""
+        live = self._live.get(game_id)
+        return live is not None and seat in live.dm_closed
 
     def bot_seats(self, game_id: int) -> tuple[int, ...]:
         """Seats played by bots in a running game."""

@@ -16,6 +16,7 @@ from bot.engine.game import (
     THREE_PLAYER,
     Action,
     Option,
+    Pass,
     Phase,
     RuleSet,
     View,
@@ -71,7 +72,7 @@ class Clock:
 
 
 def _service(db: Database, recorder: Recorder, clock: Clock) -> TableService:
-    return TableService(db, recorder, now=clock, make_bot=lambda seed, seat: FirstOption())
+    return TableService(db, recorder, now=clock, make_bot=lambda card, rules, seed: FirstOption())
 
 
 async def _table(service: TableService, rules: RuleSet, humans: Sequence[int],
@@ -243,4 +244,27 @@ async def test_resign_hands_the_seat_to_a_bot(tmp_path: Path, clock: Clock) -> N
         with pytest.raises(NotSeated):
             service.view_for(game_id, ANN)
         await _play(service, game_id, [HOST, BO])
+        await service.close()
+
+
+async def test_a_claim_window_keeps_its_deadline_and_prompts_while_others_answer(
+        tmp_path: Path, clock: Clock) -> None:
+    humans = [HOST, ANN, BO]
+    recorder = Recorder()
+    async with Database(tmp_path / "j.db") as db:
+        service = _service(db, recorder, clock)
+        game_id = await _table(service, THREE_PLAYER, humans)
+        mine = service.view_for(game_id, HOST)
+        discard = next(o.action for o in mine.legal if isinstance(o.action, Discard))
+        await service.act(game_id, HOST, discard, mine.action_count)
+        (claim,) = await db.clocks.clocks(game_id)
+        ann = service.view_for(game_id, ANN)
+        bo = service.view_for(game_id, BO)
+        clock.now += 4
+        await service.act(game_id, ANN, Pass, ann.action_count)
+        (later,) = await db.clocks.clocks(game_id)
+        assert later.due_at == claim.due_at and later.at_seq == claim.at_seq + 1
+        # Bo's prompt from before Ann answered is still good.
+        await service.act(game_id, BO, Pass, bo.action_count)
+        assert service.spectator(game_id).phase is not Phase.CLAIM
         await service.close()

@@ -1,0 +1,143 @@
+"""The Discord client: starts the store, the table service and the commands, and closes them.
+
+No privileged intents: everything arrives through interactions, and guild state is kept by id
+in the store, never as discord objects.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord.components import DYNAMIC_ITEMS, answer_error
+from bot.discord.notify import DiscordNotifier
+from bot.discord.prompts import PromptBuilder
+from bot.engine.errors import IllegalAction
+from bot.engine.game.rules import seat_names
+from bot.league.record import record_missed_games
+from bot.store import Database, GameStatus
+from bot.tables.service import (
+    BotFactory,
+    TableService,
+    baseline_bot,
+    random_seed,
+    read_table_options,
+)
+
+log = logging.getLogger(__name__)
+
+
+class JonggClient(discord.Client):
+    """The bot. `service` and `db` exist once `setup_hook` has run.
+
+    `make_bot` builds the bots that fill empty seats, `new_seed` gives each new game's deal
+    its seed, `now` is the table clocks' time source and `run_clocks=False` leaves clocks to
+    `service.run_due_clocks` (tests pass their own); other keyword options go to
+    `discord.Client`."""
+
+    def __init__(self, database: Path, *, dev_guild: int | None = None,
+                 sync_commands: bool = True, make_bot: BotFactory = baseline_bot,
+                 new_seed: Callable[[], int] = random_seed,
+                 now: Callable[[], float] = time.time, run_clocks: bool = True,
+                 **options: Any) -> None:
+        super().__init__(intents=discord.Intents.default(), **options)
+        self.database = database
+        self.dev_guild = dev_guild
+        self.sync_commands = sync_commands
+        self.make_bot = make_bot
+        self.new_seed = new_seed
+        self.now = now
+        self.run_clocks = run_clocks
+        self.tree = _Tree(self)
+        self.prompts = PromptBuilder()
+        self.db: Database
+        self.service: TableService
+
+    async def setup_hook(self) -> None:
+        """Open the store, rebuild unfinished games, register commands and buttons."""
+        from bot.discord.commands import register_commands
+
+        self.db = await Database.open(self.database)
+        self.service = TableService(self.db, DiscordNotifier(self), now=self.now,
+                                    make_bot=self.make_bot, new_seed=self.new_seed)
+        restored = await self.service.start(run_clocks=self.run_clocks)
+        log.info("restored %d unfinished games", restored)
+        recorded = await record_missed_games(self.db)
+        if recorded:
+            log.info("recorded %d finished games in their leagues", recorded)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        register_commands(self.tree)
+        if self.sync_commands:
+            if self.dev_guild is not None:
+                guild = discord.Object(self.dev_guild)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            else:
+                await self.tree.sync()
+
+    async def close(self) -> None:
+        """Stop the service, close the store, then disconnect."""
+        if hasattr(self, "service"):
+            await self.service.close()
+        if hasattr(self, "db"):
+            await self.db.close()
+        await super().close()
+
+    # -- the lobby ---------------------------------------------------------------------------
+
+    async def lobby_text(self, game_id: int) -> str:
+        """The lobby message: the table's settings and who sits where."""
+        game = await self.db.games.game(game_id)
+        rules, timeout, pace = read_table_options(game.rules)
+        seats = {seat.seat: seat for seat in await self.db.seats.seats(game_id)}
+        lines = [f"**Table {game.id}** · {rules.name} · card {game.card.name} · "
+                 f"{pace} pace · hints {'on' if game.hints else 'off'} · "
+                 f"on timeout: {timeout.value}"]
+        for index, wind in enumerate(seat_names(rules.players)):
+            holder = seats.get(index)
+            who = "*(open)*" if holder is None else (
+                f"{holder.display_name} (bot)" if holder.is_bot else f"<@{holder.user_id}>")
+            lines.append(f"{wind}: {who}")
+        if game.status is GameStatus.LOBBY:
+            lines.append("Join, then the host presses Start (empty seats get bots).")
+        else:
+            lines.append("The game is on: follow it in the thread.")
+        return "\n".join(lines)
+
+    async def lobby_step(self, interaction: discord.Interaction[Any], game_id: int,
+                         op: str) -> None:
+        """Join, leave, add a bot or start, then refresh the lobby message."""
+        user = interaction.user
+        if op == "join":
+            await self.service.join(game_id, user.id, user.display_name)
+        elif op == "leave":
+            await self.service.leave(game_id, user.id)
+        elif op == "bot":
+            await self.service.add_bot(game_id, user.id)
+        else:
+            await self.service.start_game(game_id, user.id)
+        from bot.discord.commands import lobby_buttons
+
+        game = await self.db.games.game(game_id)
+        view = lobby_buttons(game_id) if game.status is GameStatus.LOBBY else None
+        await interaction.edit_original_response(
+            content=await self.lobby_text(game_id), view=view,
+            allowed_mentions=discord.AllowedMentions.none())
+
+
+class _Tree(app_commands.CommandTree[JonggClient]):
+    """The command tree, answering every failed command privately and politely."""
+
+    async def on_error(self, interaction: discord.Interaction[JonggClient],
+                       error: app_commands.AppCommandError) -> None:
+        """Show a player's error as it is; log anything else and apologize."""
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if isinstance(cause, app_commands.CheckFailure):
+            cause = IllegalAction(str(cause))
+        await answer_error(interaction, cause)

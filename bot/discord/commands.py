@@ -1,0 +1,285 @@
+"""The `/mj` slash commands: open a table, play from the keyboard, and manage a game.
+
+Each command only translates: it finds the game of the thread it is used in, calls the table
+service, and answers (privately, for anything about one's own tiles).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord.components import LobbyButton, answer_error, show_rack
+from bot.discord.league import register_league_commands
+from bot.discord.lookups import register_lookups
+from bot.engine.errors import IllegalAction
+from bot.engine.game import preset
+from bot.engine.game.actions import Discard
+from bot.engine.game.rules import Scoring
+from bot.engine.tiles import format_tile, parse_tile, tile_name
+from bot.league.seasons import season_for_channel, season_rules
+from bot.server_cards import card_names, resolve_card
+from bot.store import GameStatus
+from bot.tables.service import PACES, TableOptions, Timeout
+
+_RULES_BY_PLAYERS = {4: "standard", 3: "3-player", 2: "siamese"}
+
+
+def _client(interaction: discord.Interaction[Any]) -> Any:
+    return interaction.client
+
+
+def lobby_buttons(game_id: int) -> discord.ui.View:
+    """The lobby's buttons."""
+    view = discord.ui.View(timeout=None)
+    for op in ("join", "leave", "bot", "start"):
+        view.add_item(LobbyButton(game_id, op))
+    return view
+
+
+async def _game_here(interaction: discord.Interaction[Any]) -> int:
+    """The game whose thread this command was used in."""
+    channel = interaction.channel
+    if channel is None:
+        raise IllegalAction("Use this command in a game's thread.")
+    game = await _client(interaction).db.games.game_by_thread(channel.id)
+    if game is None:
+        raise IllegalAction("There is no game in this channel; use it in a game's thread, "
+                            "or start one with /mj new.")
+    return int(game.id)
+
+
+def _is_manager(interaction: discord.Interaction[Any]) -> bool:
+    permissions = getattr(interaction, "permissions", None)
+    return bool(permissions and permissions.manage_guild)
+
+
+mj = app_commands.Group(name="mj", description="Play American Mah Jongg at this server's tables",
+                        guild_only=True)
+
+
+@mj.command(name="new", description="Open a table in its own thread, with a lobby to join")
+@app_commands.describe(
+    players="4 (standard), 3, or 2 (Siamese-style, two racks each)",
+    card="the card to play (ours, or this server's own); the server's default if not given",
+    scoring="card payments (nmjl), tournament points, or siamese points",
+    pace="live (seconds per move), relaxed, or async (hours, with reminders)",
+    hints="show a Hint button with the nearest hands",
+    timeout="when a clock runs out: pass on claims, or let the bot play the move",
+)
+@app_commands.choices(players=[app_commands.Choice(name=f"{n} players", value=n)
+                               for n in (4, 3, 2)])
+@app_commands.choices(
+    scoring=[app_commands.Choice(name=s.value, value=s.value) for s in Scoring],
+    pace=[app_commands.Choice(name=p, value=p) for p in PACES if p != "untimed"],
+    timeout=[app_commands.Choice(name=t.value, value=t.value) for t in Timeout],
+)
+async def new(interaction: discord.Interaction[Any], players: int = 4, card: str | None = None,
+              scoring: str | None = None, pace: str = "live", hints: bool = True,
+              timeout: str = "pass") -> None:
+    """Post the lobby, open its thread, and create the game. In a league's channel the
+    table plays the open season's rules and card, so its games count."""
+    client = _client(interaction)
+    channel = interaction.channel
+    if not isinstance(channel, discord.TextChannel):
+        raise IllegalAction("Open tables in a text channel (not a thread or a DM).")
+    guild_id = channel.guild.id
+    season = await season_for_channel(client.db, guild_id, channel.id)
+    if season is not None:
+        rules = season_rules(season)
+        chosen = await resolve_card(client.db, guild_id, season.settings.card_name)
+    else:
+        rules = preset(_RULES_BY_PLAYERS[players])
+        if scoring is not None:
+            rules = replace(rules, scoring=Scoring(scoring))
+        chosen = await resolve_card(client.db, guild_id, card)
+    options = TableOptions(rules, chosen.name, chosen.text, pace=pace, hints=hints,
+                           timeout=Timeout(timeout), server_card_id=chosen.card_id)
+    await interaction.response.defer(thinking=True)
+    game = await client.service.open_table(
+        guild_id=guild_id, channel_id=channel.id, host_id=interaction.user.id,
+        host_name=interaction.user.display_name, options=options)
+    message = await interaction.followup.send(
+        await client.lobby_text(game.id), view=lobby_buttons(game.id), wait=True,
+        allowed_mentions=discord.AllowedMentions.none())
+    # A follow-up message carries no guild for discord.py, so open the thread through the
+    # channel (same request: a thread started from the lobby message).
+    thread = await channel.create_thread(name=f"Mah Jongg table {game.id}", message=message)
+    await client.db.games.set_thread(game.id, thread.id)
+    await client.db.games.set_lobby_message(game.id, message.id)
+    await thread.send("The game will be played here once the host presses Start.")
+
+
+@new.autocomplete("card")
+async def new_card_names(interaction: discord.Interaction[Any],
+                         current: str) -> list[app_commands.Choice[str]]:
+    """The cards usable in this server, filtered by what was typed."""
+    names = await card_names(_client(interaction).db, interaction.guild_id)
+    wanted = current.strip().lower()
+    return [app_commands.Choice(name=n, value=n) for n in names if wanted in n.lower()][:25]
+
+
+@mj.command(name="rack", description="See your rack and your choices (only you see it)")
+async def rack(interaction: discord.Interaction[Any]) -> None:
+    """The caller's rack, ephemerally."""
+    await show_rack(interaction, await _game_here(interaction), None)
+
+
+@mj.command(name="discard", description="Discard a tile from your rack")
+@app_commands.describe(tile="the tile, e.g. 3B, 5 crak, red, soap, joker")
+async def discard(interaction: discord.Interaction[Any], tile: str) -> None:
+    """Discard by name (with autocomplete from the rack)."""
+    client = _client(interaction)
+    game_id = await _game_here(interaction)
+    kind = parse_tile(tile)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await client.service.act(game_id, interaction.user.id, lambda seat: Discard(seat, kind))
+    await interaction.followup.send(f"You discarded {tile_name(kind)}.", ephemeral=True)
+
+
+@discard.autocomplete("tile")
+async def discard_tiles(interaction: discord.Interaction[Any],
+                        current: str) -> list[app_commands.Choice[str]]:
+    """The tiles the caller may discard now, filtered by what they typed."""
+    try:
+        game_id = await _game_here(interaction)
+        seen = _client(interaction).service.view_for(game_id, interaction.user.id)
+    except Exception:
+        return []
+    kinds = sorted({o.action.kind for o in seen.legal if isinstance(o.action, Discard)})
+    wanted = current.strip().lower()
+    return [app_commands.Choice(name=tile_name(k), value=format_tile(k)) for k in kinds
+            if wanted in tile_name(k).lower() or wanted in format_tile(k).lower()][:25]
+
+
+@mj.command(name="status", description="Where this table's game is")
+async def status(interaction: discord.Interaction[Any]) -> None:
+    """Phase, whose turn, the wall and the seats."""
+    client = _client(interaction)
+    game_id = await _game_here(interaction)
+    game = await client.db.games.game(game_id)
+    if game.status is not GameStatus.PLAYING:
+        text = await client.lobby_text(game_id)
+    else:
+        seen = client.service.spectator(game_id)
+        table = client.service.table(game_id)
+        turn = table.names[seen.turn] if seen.turn is not None else "—"
+        text = (f"Table {game_id}: {seen.phase.value}, turn: {turn}, "
+                f"{seen.wall_count} tiles in the wall, {seen.action_count} moves so far.")
+    await interaction.response.send_message(text, ephemeral=True,
+                                            allowed_mentions=discord.AllowedMentions.none())
+
+
+@mj.command(name="resign", description="Leave this game; a bot plays your seat")
+async def resign(interaction: discord.Interaction[Any]) -> None:
+    """Hand the caller's seat to the bot."""
+    client = _client(interaction)
+    game_id = await _game_here(interaction)
+    await interaction.response.defer(thinking=True)
+    seat = await client.service.resign(game_id, interaction.user.id)
+    await interaction.followup.send(f"{interaction.user.display_name} resigned; a bot plays "
+                                    f"seat {seat + 1} from now on.")
+
+
+@mj.command(name="replace", description="(Host) give a seat to another player")
+@app_commands.describe(seat="the seat number, 1 (East) to 4", user="who takes it over")
+async def replace_seat(interaction: discord.Interaction[Any], seat: int,
+                       user: discord.Member) -> None:
+    """The host seats another person."""
+    client = _client(interaction)
+    game_id = await _game_here(interaction)
+    await interaction.response.defer(thinking=True)
+    await client.service.replace_seat(game_id, interaction.user.id, seat - 1, user.id,
+                                      user.display_name)
+    await interaction.followup.send(f"{user.mention} now plays seat {seat}.",
+                                    allowed_mentions=discord.AllowedMentions(users=True))
+
+
+class _Confirm(discord.ui.View):
+    """A short-lived Yes/No for destructive commands."""
+
+    def __init__(self, owner: int) -> None:
+        super().__init__(timeout=60)
+        self.owner = owner
+        self.confirmed = False
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return interaction.user.id == self.owner
+
+    @discord.ui.button(label="Yes, abort it", style=discord.ButtonStyle.danger)
+    async def yes(self, interaction: discord.Interaction[Any],
+                  button: discord.ui.Button[Any]) -> None:
+        self.confirmed = True
+        await interaction.response.edit_message(content="Aborting…", view=None)
+        self.stop()
+
+    @discord.ui.button(label="No", style=discord.ButtonStyle.secondary)
+    async def no(self, interaction: discord.Interaction[Any],
+                 button: discord.ui.Button[Any]) -> None:
+        await interaction.response.edit_message(content="Kept the game going.", view=None)
+        self.stop()
+
+
+@mj.command(name="abort", description="(Host or server manager) end this game with no result")
+async def abort(interaction: discord.Interaction[Any]) -> None:
+    """Ask for confirmation, then abort."""
+    client = _client(interaction)
+    game_id = await _game_here(interaction)
+    confirm = _Confirm(interaction.user.id)
+    await interaction.response.send_message("Abort this game? Nobody scores.", view=confirm,
+                                            ephemeral=True)
+    await confirm.wait()
+    if confirm.confirmed:
+        try:
+            await client.service.abort(game_id, interaction.user.id,
+                                       manager=_is_manager(interaction))
+        except Exception as error:
+            await answer_error(interaction, error)
+            return
+        channel = interaction.channel
+        if isinstance(channel, discord.abc.Messageable):
+            await channel.send(f"Table {game_id} was aborted by "
+                               f"{interaction.user.display_name}.")
+
+
+@mj.command(name="replay", description="A game's log, move by move")
+@app_commands.describe(game="the table number")
+async def replay_log(interaction: discord.Interaction[Any], game: int) -> None:
+    """The stored action log as a text file (only for this server's games)."""
+    client = _client(interaction)
+    record = await client.db.games.game(game, guild_id=interaction.guild_id)
+    actions = await client.db.actions.actions(record.id)
+    lines = [f"Table {record.id} · seed {record.seed} · card {record.card.name}"]
+    lines += [f"{a.seq + 1:>4}. {a.text}" for a in actions]
+    data = "\n".join(lines).encode()
+    await interaction.response.send_message(
+        f"Table {record.id}: {len(actions)} moves.", ephemeral=True,
+        file=discord.File(io.BytesIO(data), filename=f"table-{record.id}.txt"))
+
+
+@mj.command(name="help", description="What Jongg does and how to start")
+async def help_command(interaction: discord.Interaction[Any]) -> None:
+    """A short guide."""
+    await interaction.response.send_message(
+        "**Jongg** runs American Mah Jongg (NMJL-style) here.\n"
+        "• `/mj new` opens a table in a thread; press Join, and the host presses Start "
+        "(empty seats get bots).\n"
+        "• Your rack comes by DM with buttons; if your DMs are closed, use **My rack** under "
+        "the table.\n"
+        "• Under each discard, **Claim…** shows your own calls privately; **Pass** lets it go.\n"
+        "• `/mj discard`, `/mj rack`, `/mj status`, `/mj resign`, `/mj replay` help along the "
+        "way.\n"
+        "• `/rules` answers rules questions; `/card show` draws a card; `/analyze` checks a "
+        "hand (only you see it); `/league` keeps a server's standings.", ephemeral=True)
+
+
+def register_commands(tree: app_commands.CommandTree[Any]) -> None:
+    """Add every command group to the tree: tables, rules and cards, leagues."""
+    tree.add_command(mj)
+    register_lookups(tree)
+    register_league_commands(tree)
+

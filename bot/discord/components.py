@@ -1,0 +1,289 @@
+"""Buttons and menus. Every one is a `DynamicItem` whose custom id carries what it needs (the
+game, the seat, the game's action counter, the option), so it keeps working after a restart
+and a click on an old one says it is out of date instead of acting.
+
+    jg:a:GAME:SEAT:COUNTER:INDEX   play option INDEX of the seat's legal options
+    jg:d:GAME:SEAT:COUNTER[:PART]  a menu of options (values are option indexes): the
+                                   discards, and moves too many for buttons (PART numbers
+                                   the second menu on and up)
+    jg:g:GAME:SEAT:COUNTER         the pass menu (values are positions in the tile choice)
+    jg:c:GAME:COUNTER              "Claim…" under a discard: shows the clicker's own choices
+    jg:p:GAME:COUNTER              "Pass" under a discard
+    jg:r:GAME                      "My rack": the clicker's rack and controls, ephemerally
+    jg:l:GAME:OP                   lobby: join, leave, bot, start
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+
+from bot.engine.errors import MahjongError
+from bot.engine.game import Pass
+from bot.engine.game.actions import Give
+from bot.tables.narrate import action_label
+from bot.tables.service import StalePrompt, describe_error
+
+if TYPE_CHECKING:
+    from bot.discord.client import JonggClient
+
+log = logging.getLogger(__name__)
+
+
+def _client(interaction: discord.Interaction[Any]) -> JonggClient:
+    from bot.discord.client import JonggClient
+
+    client = interaction.client
+    assert isinstance(client, JonggClient)
+    return client
+
+
+async def answer_error(interaction: discord.Interaction[Any], error: Exception) -> None:
+    """Tell the clicker what went wrong, privately; log what is not meant for players."""
+    if not isinstance(error, MahjongError):  # store errors carry a message too: log them
+        log.exception("interaction failed", exc_info=error)
+    text = describe_error(error)
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def _acted(interaction: discord.Interaction[Any], label: str) -> None:
+    """After a prompt's action went through: replace the prompt's controls by what was done
+    (in DMs and ephemeral racks), so nobody clicks it twice."""
+    try:
+        await interaction.edit_original_response(content=f"You chose: **{label}**.", view=None,
+                                                 attachments=[])
+    except discord.HTTPException:
+        log.info("could not tidy a prompt after acting", exc_info=True)
+
+
+class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                template=r"jg:a:(?P<game>\d+):(?P<seat>\d+):(?P<counter>\d+):(?P<index>\d+)"):
+    """One of the seat's options as a button."""
+
+    def __init__(self, game: int, seat: int, counter: int, index: int, *, label: str = "…",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(
+            label=label[:80], style=style, custom_id=f"jg:a:{game}:{seat}:{counter}:{index}"))
+        self.game, self.seat, self.counter, self.index = game, seat, counter, index
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ActButton:
+        """Rebuild the button from its custom id (after a restart too)."""
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["game"]), int(match["seat"]), int(match["counter"]),
+                   int(match["index"]), label=item.label or "…", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Play the option."""
+        await play_option(interaction, self.game, self.seat, self.counter, self.index)
+
+
+async def play_option(interaction: discord.Interaction[Any], game: int, seat: int,
+                      counter: int, index: int) -> None:
+    """Apply option `index` for the clicker, after checking the prompt is theirs."""
+    client = _client(interaction)
+    try:
+        await interaction.response.defer()
+        table = client.service.table(game)
+        if table.seat_of(interaction.user.id) != seat:
+            raise StalePrompt("This prompt belongs to another seat.")
+        action, _ = await client.service.act_option(game, interaction.user.id, counter, index)
+        await _acted(interaction, action_label(action, table.names, racks=table.rules.racks))
+    except Exception as error:
+        await answer_error(interaction, error)
+
+
+class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"jg:d:(?P<game>\d+):(?P<seat>\d+):(?P<counter>\d+)"
+                            r"(?::(?P<part>\d+))?"):
+    """A menu of the seat's options, one entry each: the discard menu (one entry per tile
+    kind), or moves that do not fit as buttons."""
+
+    def __init__(self, game: int, seat: int, counter: int,
+                 options: list[discord.SelectOption] | None = None, *, part: int = 0,
+                 placeholder: str = "Discard a tile…") -> None:
+        suffix = f":{part}" if part else ""
+        super().__init__(discord.ui.Select(
+            custom_id=f"jg:d:{game}:{seat}:{counter}{suffix}", placeholder=placeholder,
+            options=options or [discord.SelectOption(label="…", value="0")]))
+        self.game, self.seat, self.counter = game, seat, counter
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> OptionSelect:
+        """Rebuild the menu from its custom id."""
+        assert isinstance(item, discord.ui.Select)
+        return cls(int(match["game"]), int(match["seat"]), int(match["counter"]),
+                   list(item.options), part=int(match["part"] or 0))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Play the chosen option."""
+        await play_option(interaction, self.game, self.seat, self.counter,
+                          int(self.item.values[0]))
+
+
+class GiveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=r"jg:g:(?P<game>\d+):(?P<seat>\d+):(?P<counter>\d+)"):
+    """The Charleston (or courtesy) pass: pick the tiles; on a blind pass, fewer than the
+    count sends the rest on blind."""
+
+    def __init__(self, game: int, seat: int, counter: int,
+                 options: list[discord.SelectOption] | None = None, *, low: int = 1,
+                 high: int = 1) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"jg:g:{game}:{seat}:{counter}", placeholder="Choose tiles to pass…",
+            min_values=low, max_values=high,
+            options=options or [discord.SelectOption(label="…", value="0")]))
+        self.game, self.seat, self.counter = game, seat, counter
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> GiveSelect:
+        """Rebuild the menu from its custom id."""
+        assert isinstance(item, discord.ui.Select)
+        return cls(int(match["game"]), int(match["seat"]), int(match["counter"]),
+                   list(item.options), low=item.min_values, high=item.max_values)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Pass the chosen tiles (the menu's values are `index:kind`)."""
+        client = _client(interaction)
+        try:
+            await interaction.response.defer()
+            kinds = tuple(sorted(int(value.split(":")[1]) for value in self.item.values))
+            blind = self.item.max_values - len(kinds)
+            table = client.service.table(self.game)
+            if table.seat_of(interaction.user.id) != self.seat:
+                raise StalePrompt("This prompt belongs to another seat.")
+            await client.service.act(self.game, interaction.user.id,
+                                     lambda seat: Give(seat, kinds, blind), self.counter)
+            await _acted(interaction, action_label(Give(self.seat, kinds, blind), table.names))
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+class ClaimButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"jg:c:(?P<game>\d+):(?P<counter>\d+)"):
+    """Under a discard: "Claim…" shows the clicker's own claim options, privately."""
+
+    def __init__(self, game: int, counter: int) -> None:
+        super().__init__(discord.ui.Button(label="Claim…", style=discord.ButtonStyle.primary,
+                                           custom_id=f"jg:c:{game}:{counter}"))
+        self.game, self.counter = game, counter
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ClaimButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["game"]), int(match["counter"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Show the clicker's rack with the claim choices."""
+        await show_rack(interaction, self.game, self.counter)
+
+
+class PassButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"jg:p:(?P<game>\d+):(?P<counter>\d+)"):
+    """Under a discard: let it go."""
+
+    def __init__(self, game: int, counter: int) -> None:
+        super().__init__(discord.ui.Button(label="Pass", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"jg:p:{game}:{counter}"))
+        self.game, self.counter = game, counter
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> PassButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["game"]), int(match["counter"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Pass on the discard for the clicker's seat."""
+        client = _client(interaction)
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await client.service.act(self.game, interaction.user.id, Pass, self.counter)
+            await interaction.followup.send("You passed.", ephemeral=True)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+class RackButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"jg:r:(?P<game>\d+)"):
+    """"My rack": the clicker's rack and controls, only for them (works with closed DMs)."""
+
+    def __init__(self, game: int) -> None:
+        super().__init__(discord.ui.Button(label="My rack", style=discord.ButtonStyle.success,
+                                           custom_id=f"jg:r:{game}"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> RackButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Show the clicker's rack."""
+        await show_rack(interaction, self.game, None)
+
+
+async def show_rack(interaction: discord.Interaction[Any], game: int,
+                    counter: int | None) -> None:
+    """Answer privately with the clicker's rack picture and their controls."""
+    client = _client(interaction)
+    try:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        seen = client.service.view_for(game, interaction.user.id)
+        note = ""
+        if counter is not None and not client.service.is_current(game, interaction.user.id,
+                                                                 counter):
+            note = "That discard is no longer open to you; here is your rack now.\n"
+        prompt = await client.prompts.build(client.service.table(game), seen)
+        await interaction.followup.send(note + prompt.text, file=prompt.file(),
+                                        view=prompt.view, ephemeral=True)
+    except Exception as error:
+        await answer_error(interaction, error)
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"jg:l:(?P<game>\d+):(?P<op>join|leave|bot|start)"):
+    """The lobby's Join, Leave, Add bot and Start buttons."""
+
+    LABELS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "join": ("Join", discord.ButtonStyle.success),
+        "leave": ("Leave", discord.ButtonStyle.secondary),
+        "bot": ("Add bot", discord.ButtonStyle.secondary),
+        "start": ("Start", discord.ButtonStyle.primary),
+    }
+
+    def __init__(self, game: int, op: str) -> None:
+        label, style = self.LABELS[op]
+        super().__init__(discord.ui.Button(label=label, style=style,
+                                           custom_id=f"jg:l:{game}:{op}"))
+        self.game, self.op = game, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["game"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Do the lobby step, then refresh the lobby message."""
+        client = _client(interaction)
+        try:
+            await interaction.response.defer()
+            await client.lobby_step(interaction, self.game, self.op)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    ActButton, OptionSelect, GiveSelect, ClaimButton, PassButton, RackButton, LobbyButton)

@@ -1,0 +1,44 @@
+"""Settings for `jongg run`, from the environment or a `.env` file."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+TOKEN_HELP = """\
+Jongg needs a Discord bot token to go online, and none was found.
+
+1. Open https://discord.com/developers/applications and create an application.
+2. Under Bot, press Reset Token and copy it.
+3. Put it in a file named .env next to where you run Jongg:  DISCORD_TOKEN=your-token
+   (or set the DISCORD_TOKEN environment variable). See .env.example and the README for the
+   invite link with exactly the permissions Jongg needs.
+
+Meanwhile you can play right here:  jongg play   (a full game against bots in the terminal)
+"""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the bot process needs: the token, the database file, an optional test guild."""
+
+    token: str
+    database: Path
+    dev_guild: int | None
+
+
+def load_settings(env_file: Path | None = None) -> Settings | None:
+    """Read the settings; None when there is no token."""
+    load_dotenv(env_file if env_file is not None else Path.cwd() / ".env")
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        return None
+    guild = os.environ.get("JONGG_DEV_GUILD", "").strip()
+    return Settings(
+        token=token,
+        database=Path(os.environ.get("JONGG_DB", "jongg.sqlite3")),
+        dev_guild=int(guild) if guild.isdigit() else None,
+    )

@@ -1,0 +1,467 @@
+"""Look-ups that work in any channel and answer at once: `/rules`, `/card …` and `/analyze`.
+
+* `/rules [topic]` answers from the rules knowledge base (`bot.rules`): a short answer with a
+  "Full rules" button and buttons for related topics; free text is ranked to the best topic.
+* `/card show|list|upload|default|delete`: card pictures, and a server's own private cards
+  (uploaded by server managers, checked line by line, never visible in another server).
+* `/analyze TILES [exposed]`: what a hand completes or how far it is from the nearest hands,
+  as text and a picture, privately unless asked otherwise.
+
+Buttons and menus here are `DynamicItem`s whose custom id carries the topic, so they keep
+working after a restart:
+
+    jg:rl:TOPIC:full    the topic's full section (privately, split to fit messages)
+    jg:rl:TOPIC:short   the topic's short answer (privately)
+    jg:rs               the topics menu under the topic list
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from functools import lru_cache
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.analysis import analyze, format_analysis
+from bot.discord.components import answer_error
+from bot.engine.cards.compile import HAND_SIZE
+from bot.engine.errors import CardError, IllegalAction, InvalidInput
+from bot.engine.matcher import PlayerHand
+from bot.engine.tiles import BLANK, STANDARD_COUNTS, kind_counts, tile_name
+from bot.rules import MESSAGE_LIMIT, Topic, full_messages, knowledge_base, short_answer
+from bot.rules import topics_list as rules_topics_list
+from bot.scenes import analysis_scene, card_sheet
+from bot.server_cards import (
+    MAX_UPLOAD_BYTES,
+    ResolvedCard,
+    card_matcher,
+    card_names,
+    default_card,
+    parse_card,
+    read_card_file,
+    resolve_card,
+    set_default_card,
+    upload_name,
+)
+from bot.store import Database
+from renderer import render_analysis, render_card
+
+#: Longest text accepted for tiles or exposures (a full hand is about 40 characters).
+MAX_TILES_TEXT = 200
+#: Most related-topic buttons under an answer.
+MAX_RELATED = 3
+_NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def _db(interaction: discord.Interaction[Any]) -> Database:
+    db = getattr(interaction.client, "db", None)
+    if not isinstance(db, Database):
+        raise RuntimeError("the client has no database yet")
+    return db
+
+
+def _guild_id(interaction: discord.Interaction[Any]) -> int:
+    """The server the command was used in; server cards only exist inside one."""
+    if interaction.guild_id is None:
+        raise IllegalAction("Use this command in a server: a server's cards belong to it.")
+    return interaction.guild_id
+
+
+def _require_manager(interaction: discord.Interaction[Any]) -> None:
+    """Server cards are managed by people who may manage the server."""
+    if not interaction.permissions.manage_guild:
+        raise IllegalAction("Only server managers (the Manage Server permission) can change "
+                            "this server's cards. Ask one of them.")
+
+
+# -- /rules ------------------------------------------------------------------------------
+
+def _topic(topic_id: str) -> Topic:
+    topic = knowledge_base().topic(topic_id)
+    if topic is None:
+        raise InvalidInput("That rules topic no longer exists. Use `/rules` for the list.")
+    return topic
+
+
+def topic_view(topic: Topic) -> discord.ui.View:
+    """Under an answer: "Full rules", then up to three related topics."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(RulesButton(topic.id, "full"))
+    kb = knowledge_base()
+    for other in topic.related[:MAX_RELATED]:
+        related = kb.topic(other)
+        if related is not None:
+            view.add_item(RulesButton(related.id, "short", label=related.title))
+    return view
+
+
+def topics_menu() -> discord.ui.View:
+    """The topic list's menu: every topic (at most 25, Discord's limit)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(RulesTopicSelect())
+    return view
+
+
+class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"jg:rl:(?P<topic>[a-z0-9-]{1,40}):(?P<mode>full|short)"):
+    """A topic's full section ("Full rules") or a related topic's short answer."""
+
+    def __init__(self, topic: str, mode: str, *, label: str | None = None) -> None:
+        text = label or ("Full rules" if mode == "full" else topic)
+        style = discord.ButtonStyle.primary if mode == "full" else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=text[:80], style=style,
+                                           custom_id=f"jg:rl:{topic}:{mode}"))
+        self.topic, self.mode = topic, mode
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> RulesButton:
+        """Rebuild the button from its custom id (after a restart too)."""
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(match["topic"], match["mode"], label=label)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer the clicker privately."""
+        try:
+            topic = _topic(self.topic)
+            if self.mode == "full":
+                await send_pieces(interaction, full_messages(topic))
+            else:
+                await interaction.response.send_message(
+                    short_answer(topic), view=topic_view(topic), ephemeral=True,
+                    allowed_mentions=_NO_MENTIONS)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+class RulesTopicSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"jg:rs"):
+    """The menu of every topic under the topic list."""
+
+    def __init__(self) -> None:
+        options = [discord.SelectOption(label=t.title[:100], value=t.id,
+                                        description=t.kind.label)
+                   for t in knowledge_base().topics[:25]]
+        super().__init__(discord.ui.Select(custom_id="jg:rs", placeholder="Pick a topic…",
+                                           options=options))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]
+                             ) -> RulesTopicSelect:
+        """Rebuild the menu (its options come from the knowledge base)."""
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Show the chosen topic's short answer privately."""
+        try:
+            topic = _topic(self.item.values[0])
+            await interaction.response.send_message(short_answer(topic), view=topic_view(topic),
+                                                    ephemeral=True,
+                                                    allowed_mentions=_NO_MENTIONS)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+async def send_pieces(interaction: discord.Interaction[Any], pieces: list[str]) -> None:
+    """Several messages, privately: the first as the answer, the rest as follow-ups."""
+    first, *rest = pieces
+    await interaction.response.send_message(first, ephemeral=True,
+                                            allowed_mentions=_NO_MENTIONS)
+    for piece in rest:
+        await interaction.followup.send(piece, ephemeral=True, allowed_mentions=_NO_MENTIONS)
+
+
+@app_commands.command(name="rules", description="Look up a rule: pick a topic, or ask in your "
+                                                "own words")
+@app_commands.describe(topic="a topic, or a question like: how many jokers in a pair",
+                       private="only you see the answer (default: everyone in the channel)")
+async def rules_command(interaction: discord.Interaction[Any], topic: str | None = None,
+                        private: bool = False) -> None:
+    """The short answer for a topic or question, or the list of topics."""
+    kb = knowledge_base()
+    if topic is None or not topic.strip():
+        await interaction.response.send_message(rules_topics_list(kb.topics),
+                                                view=topics_menu(), ephemeral=private)
+        return
+    answer = kb.lookup(topic[:MAX_TILES_TEXT])
+    if answer is None:
+        raise InvalidInput(f"I couldn't find a rule about “{topic.strip()[:100]}”. Try other "
+                           "words (like `jokers`, `charleston`, `dead hand`), or `/rules` "
+                           "alone for the list of topics.")
+    await interaction.response.send_message(short_answer(answer.topic, answer.also),
+                                            view=topic_view(answer.topic), ephemeral=private,
+                                            allowed_mentions=_NO_MENTIONS)
+
+
+def rule_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for `/rules topic`: topic titles, their ids as values."""
+    return [app_commands.Choice(name=t.title, value=t.id)
+            for t in knowledge_base().complete(current[:MAX_TILES_TEXT])]
+
+
+@rules_command.autocomplete("topic")
+async def _rules_topics(interaction: discord.Interaction[Any],
+                        current: str) -> list[app_commands.Choice[str]]:
+    return rule_choices(current)
+
+
+# -- /card -------------------------------------------------------------------------------
+
+card_group = app_commands.Group(name="card",
+                                description="See the cards, and manage this server's own cards")
+
+
+@lru_cache(maxsize=8)
+def card_picture(text: str, private: bool) -> bytes:
+    """A card sheet as PNG (cached by the card's text)."""
+    return render_card(card_sheet(parse_card(text), private=private))
+
+
+def _card_line(chosen: ResolvedCard) -> str:
+    card = parse_card(chosen.text)
+    year = f" ({card.year})" if card.year else ""
+    where = ("this server's own card, shown only here" if chosen.is_private
+             else "comes with Jongg")
+    return (f"**{card.name}**{year} · `{chosen.name}` · {len(card.hands)} hands in "
+            f"{len(card.sections)} sections · {where}")
+
+
+async def _card_choices(interaction: discord.Interaction[Any], current: str, *,
+                        own_only: bool = False) -> list[app_commands.Choice[str]]:
+    """Card names usable here (this server's own cards only ever in this server)."""
+    try:
+        db = _db(interaction)
+        names = await card_names(db, interaction.guild_id)
+        if own_only:
+            guild = interaction.guild_id
+            names = [] if guild is None else [c.name for c in await db.cards.cards(guild)]
+    except Exception:
+        return []
+    wanted = current.strip().lower()
+    return [app_commands.Choice(name=n, value=n) for n in names if wanted in n.lower()][:25]
+
+
+@card_group.command(name="show", description="A card's hands as a picture")
+@app_commands.describe(name="the card (default: this server's default card)",
+                       private="only you see it (default: everyone in the channel)")
+async def card_show(interaction: discord.Interaction[Any], name: str | None = None,
+                    private: bool = False) -> None:
+    """The card sheet image; a server's own card only in that server."""
+    # Resolve first (a quick read), so a wrong name is answered privately, then defer for
+    # the drawing.
+    chosen = await resolve_card(_db(interaction), interaction.guild_id, name)
+    await interaction.response.defer(ephemeral=private, thinking=True)
+    picture = await asyncio.to_thread(card_picture, chosen.text, chosen.is_private)
+    await interaction.followup.send(_card_line(chosen), ephemeral=private,
+                                    file=discord.File(io.BytesIO(picture), filename="card.png"),
+                                    allowed_mentions=_NO_MENTIONS)
+
+
+@card_group.command(name="list", description="The cards you can use here")
+async def card_list(interaction: discord.Interaction[Any]) -> None:
+    """Shipped cards, this server's own cards, and which one new tables use."""
+    db = _db(interaction)
+    default = await default_card(db, interaction.guild_id)
+    cards = [await resolve_card(db, interaction.guild_id, name)
+             for name in await card_names(db, interaction.guild_id)]
+    # Reading a card file not seen before takes a moment: do it off the event loop.
+    described = await asyncio.to_thread(lambda: [_card_line(chosen) for chosen in cards])
+    lines = ["**Cards you can use here**"]
+    for chosen, line in zip(cards, described, strict=True):
+        mark = " · **default for new tables**" if chosen.name == default.name else ""
+        lines.append(f"• {line}{mark}")
+    if interaction.guild_id is not None:
+        lines.append("Server managers can add this server's own card with `/card upload`.")
+    await interaction.response.send_message("\n".join(lines)[:MESSAGE_LIMIT], ephemeral=True,
+                                            allowed_mentions=_NO_MENTIONS)
+
+
+def card_problems(error: CardError, filename: str) -> tuple[str, str]:
+    """The reply to a card file with problems (fitting one message) and the full list as
+    text, for an attached file when the reply can't hold every line."""
+    shown_name = filename.replace("`", "'")[:60]
+    count = len(error.problems) or 1
+    head = (f"`{shown_name}` has {count} problem{'s' if count != 1 else ''}, so I didn't "
+            "save it. Fix these lines and upload it again:")
+    lines = [f"• {problem}" for problem in error.problems] or [f"• {error.message}"]
+    full = "\n".join([head, *lines])
+    if len(full) <= MESSAGE_LIMIT:
+        return full, full
+    kept: list[str] = [head]
+    for index, line in enumerate(lines):
+        tail = f"…and {len(lines) - index} more: every problem is in the attached file."
+        if len("\n".join([*kept, line[:300], tail])) > MESSAGE_LIMIT:
+            kept.append(tail)
+            break
+        kept.append(line[:300])
+    return "\n".join(kept), full
+
+
+@card_group.command(name="upload", description="(Server managers) Add this server's own card "
+                                               "file, kept for this server only")
+@app_commands.describe(file="the card file: plain text in Jongg's card language (.jongg)",
+                       name="what to call it here (default: the card's own name)",
+                       replace="replace this server's card of the same name")
+async def card_upload(interaction: discord.Interaction[Any], file: discord.Attachment,
+                      name: str | None = None, replace: bool = False) -> None:
+    """Check the file line by line; keep it for this server only."""
+    guild_id = _guild_id(interaction)
+    _require_manager(interaction)
+    if file.size > MAX_UPLOAD_BYTES:
+        raise InvalidInput(f"That file is too big for a card ({file.size:,} bytes). A card "
+                           "file is plain text of a few thousand characters.")
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    data = await file.read()
+    try:
+        text, card = await asyncio.to_thread(read_card_file, data)
+    except CardError as error:
+        reply, everything = card_problems(error, file.filename)
+        extra: dict[str, Any] = {}
+        if reply != everything:
+            extra["file"] = discord.File(io.BytesIO(everything.encode()),
+                                         filename="card-problems.txt")
+        await interaction.followup.send(reply, ephemeral=True, **extra)
+        return
+    chosen = upload_name(name, card)
+    saved = await _db(interaction).cards.save_card(guild_id, chosen, text,
+                                                   uploaded_by=interaction.user.id,
+                                                   replace=replace)
+    year = f" ({card.year})" if card.year else ""
+    await interaction.followup.send(
+        f"Saved **{saved.name}**: {card.name}{year}, {len(card.hands)} hands in "
+        f"{len(card.sections)} sections. Only this server can see or play it. See it with "
+        f"`/card show name:{saved.name}`; make it the default for new tables with "
+        f"`/card default name:{saved.name}`.", ephemeral=True, allowed_mentions=_NO_MENTIONS)
+
+
+@card_group.command(name="default", description="The card new tables here use; server "
+                                                "managers can change it")
+@app_commands.describe(name="the card new tables should use (leave out to see the current one)")
+async def card_default(interaction: discord.Interaction[Any], name: str | None = None) -> None:
+    """Show or set the server's default card."""
+    guild_id = _guild_id(interaction)
+    db = _db(interaction)
+    if name is None or not name.strip():
+        chosen = await default_card(db, guild_id)
+        text = (f"New tables here use **{chosen.name}**. Server managers can change it with "
+                "`/card default name:`.")
+    else:
+        _require_manager(interaction)
+        chosen = await set_default_card(db, guild_id, name)
+        text = f"New tables on this server will use **{chosen.name}**."
+    await interaction.response.send_message(text, ephemeral=True, allowed_mentions=_NO_MENTIONS)
+
+
+@card_group.command(name="delete", description="(Server managers) Remove one of this server's "
+                                               "own cards")
+@app_commands.describe(name="the server card to remove")
+async def card_delete(interaction: discord.Interaction[Any], name: str) -> None:
+    """Remove a server card; games already played with it keep their copy."""
+    guild_id = _guild_id(interaction)
+    _require_manager(interaction)
+    removed = await _db(interaction).cards.delete_card(guild_id, name)
+    await interaction.response.send_message(
+        f"Removed **{removed.name}** from this server's cards. Games already played with it "
+        "keep their copy.", ephemeral=True, allowed_mentions=_NO_MENTIONS)
+
+
+@card_show.autocomplete("name")
+async def _show_names(interaction: discord.Interaction[Any],
+                      current: str) -> list[app_commands.Choice[str]]:
+    return await _card_choices(interaction, current)
+
+
+@card_default.autocomplete("name")
+async def _default_names(interaction: discord.Interaction[Any],
+                         current: str) -> list[app_commands.Choice[str]]:
+    return await _card_choices(interaction, current)
+
+
+@card_delete.autocomplete("name")
+async def _delete_names(interaction: discord.Interaction[Any],
+                        current: str) -> list[app_commands.Choice[str]]:
+    return await _card_choices(interaction, current, own_only=True)
+
+
+# -- /analyze ----------------------------------------------------------------------------
+
+def read_hand(tiles: str, exposed: str = "") -> PlayerHand:
+    """A hand typed by a person, checked against a real set: 1 to 14 tiles, no blanks, no
+    more copies of a tile than a set holds. Raises `InvalidInput` saying what to fix."""
+    if len(tiles) > MAX_TILES_TEXT or len(exposed) > MAX_TILES_TEXT:
+        raise InvalidInput("That is too long for one hand. A hand is 13 or 14 tiles, like "
+                           "`FF 2026B 222C 2222D J`.")
+    hand = PlayerHand.parse(tiles, exposed)
+    if hand.size == 0:
+        raise InvalidInput("Give the tiles in your hand, like `FF 2026B 222C 2222D J`.")
+    if hand.size > HAND_SIZE:
+        raise InvalidInput(f"That is {hand.size} tiles, but a hand holds 13 between turns and "
+                           f"{HAND_SIZE} to declare Mah Jongg. Check for a tile typed twice.")
+    counts = kind_counts(hand.concealed + tuple(t for e in hand.exposures for t in e.tiles))
+    if counts[BLANK]:
+        raise InvalidInput("Blanks (`X`) are never part of a hand; leave them out.")
+    for kind, count in enumerate(counts):
+        if count > STANDARD_COUNTS[kind]:
+            raise InvalidInput(f"That hand has {tile_name(kind)} {count} times, but a set has "
+                               f"only {STANDARD_COUNTS[kind]}.")
+    return hand
+
+
+def analysis_reply(text: str, hand: PlayerHand, chosen: ResolvedCard) -> tuple[str, bytes]:
+    """The analysis as a message (fitting Discord's limit) and a picture. Runs the matcher
+    and the renderer, so call it off the event loop."""
+    result = analyze(card_matcher(text), hand)
+    where = " (this server's card)" if chosen.is_private else ""
+    head = f"**Hand analysis** against **{result.card_name}**{where}"
+    body = format_analysis(result)
+    room = MESSAGE_LIMIT - len(head) - len("\n```\n\n```") - 2
+    if len(body) > room:
+        body = body[:room - 1].rsplit("\n", 1)[0] + "\n…"
+    return f"{head}\n```\n{body}\n```", render_analysis(analysis_scene(result))
+
+
+@app_commands.command(name="analyze", description="What your tiles complete, or how far they "
+                                                  "are from the nearest hands")
+@app_commands.describe(tiles="your concealed tiles, e.g. FF 2026B 222C 2222D J",
+                       exposed="your exposures, separated by commas, e.g. 333B, NNN J",
+                       card="the card to check against (default: this server's default card)",
+                       public="show the answer to the channel (default: only you)")
+async def analyze_command(interaction: discord.Interaction[Any], tiles: str,
+                          exposed: str = "", card: str | None = None,
+                          public: bool = False) -> None:
+    """Mah Jongg, waits and the nearest hands, as text and a picture."""
+    hand = read_hand(tiles, exposed)
+    chosen = await resolve_card(_db(interaction), interaction.guild_id, card)
+    await interaction.response.defer(ephemeral=not public, thinking=True)
+    text, picture = await asyncio.to_thread(analysis_reply, chosen.text, hand, chosen)
+    await interaction.followup.send(text, ephemeral=not public,
+                                    file=discord.File(io.BytesIO(picture),
+                                                      filename="analysis.png"),
+                                    allowed_mentions=_NO_MENTIONS)
+
+
+@analyze_command.autocomplete("card")
+async def _analyze_cards(interaction: discord.Interaction[Any],
+                         current: str) -> list[app_commands.Choice[str]]:
+    return await _card_choices(interaction, current)
+
+
+# -- registration ------------------------------------------------------------------------
+
+LOOKUP_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (RulesButton, RulesTopicSelect)
+LOOKUP_COMMANDS: tuple[app_commands.Command[Any, ..., Any] | app_commands.Group, ...] = (
+    rules_command, card_group, analyze_command)
+
+
+def register_lookups(tree: app_commands.CommandTree[Any]) -> None:
+    """Add `/rules`, `/card` and `/analyze` and their buttons. Loads and checks the rules
+    files first, so a broken one stops the bot at start. Safe to call twice."""
+    knowledge_base()
+    for command in LOOKUP_COMMANDS:
+        if tree.get_command(command.name) is None:
+            tree.add_command(command)
+    tree.client.add_dynamic_items(*LOOKUP_ITEMS)

@@ -1,0 +1,411 @@
+"""Playing Jongg through the fake Discord, the way people do: slash commands, clicks, menus.
+
+`JonggTable` opens a table with `/mj new`, seats players with the lobby's buttons, presses
+Start, and then plays: `step(user)` reads what the fake recorded for that user (their newest DM
+prompt, or "My rack" under the table when their DMs are closed, or the Claim…/Pass buttons
+under the table's post in a claim window) and picks the first option there, which is what the
+first-option bots pick too, so games are short and reproducible. The service is used only as
+an oracle: to know who must move and to check what was sent against what each seat holds.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake import CLIENT_OPTIONS, Channel, FakeDiscord, FakeInteraction, Message, User, World
+from fake import walk_components as _walk
+
+from bot.discord.client import JonggClient
+from bot.engine.cards import Card
+from bot.engine.game import Action, Give, Option, Pass, Phase, RuleSet, View
+from bot.engine.tiles import NUM_KINDS, format_tile, tile_name
+from bot.players import Player
+from bot.scenes import table_scene
+from bot.store import GameStatus
+from renderer import render_table
+
+#: What a person sees after an action went through, per kind of control.
+DONE = re.compile(r"^(You chose: \*\*.+\*\*\.|You passed\.)$")
+
+
+class FirstOption:
+    """A bot that plays the first legal option: simple and deterministic."""
+
+    def choose(self, view: View, options: Sequence[Option]) -> Action:
+        return options[0].action
+
+
+def first_option_bot(card: Card, rules: RuleSet, seed: int) -> Player:
+    return FirstOption()
+
+
+class FrozenClock:
+    """The table clocks' time: it only moves when a test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def jongg_client(database: Path, clock: FrozenClock | None = None, *, seed: int = 1,
+                 sync: bool = True) -> JonggClient:
+    """The real Jongg client, with first-option bots, every new game dealt from `seed`, and
+    clocks the test runs by hand: the same game every run."""
+    return JonggClient(database, sync_commands=sync, make_bot=first_option_bot,
+                       new_seed=lambda: seed, now=clock or FrozenClock(), run_clocks=False,
+                       **CLIENT_OPTIONS)
+
+
+def components(message: Message) -> list[dict[str, Any]]:
+    return list(_walk(message.components))
+
+
+def custom_ids(message: Message, prefix: str) -> list[str]:
+    return [c for c in message.custom_ids() if c.startswith(prefix)]
+
+
+@dataclass
+class JonggTable:
+    """One table in play, seen from the test's side."""
+
+    fake: FakeDiscord
+    world: World
+    client: JonggClient
+    game_id: int
+    lobby: Message
+    thread: Channel
+    seats: list[User | None]
+    #: Users whose DMs are closed: they play through "My rack".
+    closed_dms: set[int] = field(default_factory=set)
+    #: Users who answer claims through "Claim…" (the private menu), not the Pass button.
+    claim_menu: set[int] = field(default_factory=set)
+    #: Called after every step, once the bot has delivered everything about it.
+    watchers: list[Callable[[JonggTable], None]] = field(default_factory=list)
+    steps: int = 0
+
+    # -- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, fake: FakeDiscord, world: World, client: JonggClient,
+                   players: Sequence[User], *, size: int | None = None, bots: int = 0,
+                   options: dict[str, Any] | None = None) -> JonggTable:
+        """`/mj new` by the first player, Join for the others, Add bot `bots` times, Start."""
+        host = players[0]
+        size = size or len(players) + bots
+        opened = await fake.slash(host, world.tables, "mj new",
+                                  {"players": size, **(options or {})})
+        lobby = await opened.reply()
+        [join] = custom_ids(lobby, "jg:l:")[:1]
+        game_id = int(join.split(":")[2])
+        thread = await fake.wait_until(lambda: lobby.thread, what="the table's thread")
+        await fake.wait_for_message(channel=thread)
+        await opened.settled()
+        for user in players[1:]:
+            await cls._lobby(fake, user, lobby, f"jg:l:{game_id}:join")
+        for _ in range(bots):
+            await cls._lobby(fake, host, lobby, f"jg:l:{game_id}:bot")
+        await cls._lobby(fake, host, lobby, f"jg:l:{game_id}:start")
+        assert lobby.custom_ids() == [], "the lobby keeps its buttons after Start"
+        await client.service.flush(game_id)
+        table = client.service.table(game_id)
+        seats: list[User | None] = [
+            None if uid is None else next(u for u in players if u.id == uid)
+            for uid in table.user_ids]
+        return cls(fake, world, client, game_id, lobby, thread, seats)
+
+    @staticmethod
+    async def _lobby(fake: FakeDiscord, user: User, lobby: Message, custom_id: str) -> None:
+        before = len(lobby.edits)
+        handle = await fake.click(user, lobby, custom_id)
+        await handle.acked()
+        await fake.wait_until(lambda: len(lobby.edits) > before or handle.followups,
+                              what=f"the lobby to change after {custom_id}")
+        assert not handle.followups, handle.followups[0].content
+
+    # -- looking ---------------------------------------------------------------------------
+
+    @property
+    def humans(self) -> list[User]:
+        return [u for u in self.seats if u is not None]
+
+    def view(self, user: User) -> View:
+        return self.client.service.view_for(self.game_id, user.id)
+
+    def spectator(self) -> View:
+        return self.client.service.spectator(self.game_id)
+
+    @property
+    def over(self) -> bool:
+        return self.spectator().phase is Phase.OVER
+
+    def to_move(self) -> list[User]:
+        """The humans the game is waiting for (the oracle)."""
+        return [u for u in self.humans if self.view(u).legal]
+
+    def table_posts(self) -> list[Message]:
+        """The bot's posts in the thread that carry the table's buttons, oldest first."""
+        return [m for m in self.fake.messages_in(self.thread)
+                if not m.ephemeral and custom_ids(m, f"jg:r:{self.game_id}")]
+
+    def prompts(self, user: User) -> list[Message]:
+        """The bot's DMs to `user` that still have controls, oldest first."""
+        return [m for m in self.fake.dms(user)
+                if m.author is self.fake.bot and custom_ids(m, "jg:")]
+
+    def newest_post(self, prefix: str) -> tuple[Message, str]:
+        """The newest table post with a button whose custom id starts with `prefix`."""
+        for post in reversed(self.table_posts()):
+            found = custom_ids(post, prefix)
+            if found:
+                return post, found[0]
+        raise AssertionError(f"no table post has a {prefix}… button\n{self.fake.transcript()}")
+
+    # -- acting ----------------------------------------------------------------------------
+
+    async def step(self, user: User, seen: View | None = None) -> Message:
+        """`user` makes their first option through the controls Discord shows them; returns
+        what they were answered. `seen` is their view now, if the caller has it."""
+        seen = seen or self.view(user)
+        assert seen.legal, f"{user.username} has nothing to do"
+        if seen.phase is Phase.CLAIM:
+            answer = await self._claim(user, seen)
+        else:
+            prompt = await self.prompt(user)
+            assert_offers_all(prompt, seen)
+            answer = await self.first_option(user, prompt)
+        await self.settle()
+        return answer
+
+    async def prompt(self, user: User) -> Message:
+        """The message with `user`'s current controls: the newest DM prompt, or "My rack"
+        when their DMs are closed."""
+        if user.id in self.closed_dms:
+            post, rack = self.newest_post(f"jg:r:{self.game_id}")
+            return await self.reply(await self.fake.click(user, post, rack))
+        prompts = self.prompts(user)
+        assert prompts, f"{user.username} must act but has no prompt\n{self.fake.transcript()}"
+        return prompts[-1]
+
+    async def _claim(self, user: User, seen: View) -> Message:
+        post, claim = self.newest_post(f"jg:c:{self.game_id}:")
+        if user.id not in self.claim_menu and isinstance(seen.legal[0].action, Pass):
+            passing = custom_ids(post, f"jg:p:{self.game_id}:")[0]
+            return await self.done(await self.fake.click(user, post, passing))
+        menu = await self.reply(await self.fake.click(user, post, claim))
+        assert menu.ephemeral and menu.visible_to is user
+        assert_offers_all(menu, seen)
+        return await self.first_option(user, menu)
+
+    async def first_option(self, user: User, prompt: Message) -> Message:
+        """Pick option 0 on a prompt: its button, its discard-menu entry, or the first tiles
+        of its pass menu."""
+        for item in components(prompt):
+            custom_id = str(item.get("custom_id", ""))
+            if custom_id.startswith("jg:a:") and custom_id.endswith(":0"):
+                return await self.done(await self.fake.click(user, prompt, custom_id))
+        for item in components(prompt):
+            custom_id = str(item.get("custom_id", ""))
+            values = [str(o["value"]) for o in item.get("options") or []]
+            if custom_id.startswith("jg:d:") and "0" in values:
+                return await self.done(await self.fake.select(user, prompt, custom_id, ["0"]))
+            if custom_id.startswith("jg:g:"):
+                chosen = values[:int(item.get("max_values", 1))]
+                return await self.done(await self.fake.select(user, prompt, custom_id, chosen))
+        raise AssertionError(f"the prompt offers no first option: {prompt.text!r} "
+                             f"{prompt.components}")
+
+    async def reply(self, handle: FakeInteraction) -> Message:
+        """What the user was shown; fails on an error answer."""
+        answer = await handle.reply()
+        assert not _is_error(answer.content), answer.content
+        return answer
+
+    async def done(self, handle: FakeInteraction) -> Message:
+        """The answer to a move: the prompt turned into "You chose …" or "You passed."."""
+        answer = await self.reply(handle)
+        assert DONE.match(answer.content), answer.content
+        assert answer.custom_ids() == [], "a used prompt keeps its controls"
+        return answer
+
+    async def settle(self) -> None:
+        """Wait until everything about the last move has been delivered, then let the
+        watchers look."""
+        await self.client.service.flush(self.game_id)
+        self.steps += 1
+        for watch in self.watchers:
+            watch(self)
+
+    async def play(self, limit: int = 2000) -> int:
+        """Everyone plays their first option until the game ends; returns the steps."""
+        for _ in range(limit):
+            if self.over:
+                await self.settle()
+                return self.steps
+            user, seen = next(((u, v) for u in self.humans if (v := self.view(u)).legal),
+                              (None, None))
+            assert user is not None, f"nobody can move at {self.spectator().phase}"
+            await self.step(user, seen)
+        raise AssertionError("the game did not end")
+
+    async def result_post(self) -> Message:
+        return await self.fake.wait_for_message(
+            lambda m: "result.png" in m.files, channel=self.thread)
+
+
+def assert_clean(fake: FakeDiscord, caplog: pytest.LogCaptureFixture) -> None:
+    """Every interaction was acknowledged, Discord refused nothing, the bot logged no error."""
+    late = [i for i in fake.interactions.values() if i.callback is None or i.too_late]
+    assert not late, [i.describe() for i in late]
+    assert not fake.failed_requests, fake.problems()
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
+
+
+async def finished(client: JonggClient, game_id: int) -> None:
+    """The store has the game finished with a result for every seat."""
+    game = await client.db.games.game(game_id)
+    assert game.status is GameStatus.FINISHED
+    result = await client.db.games.result(game_id)
+    assert result is not None
+    assert len(result.seats) == client.service.table(game_id).rules.players
+
+
+def assert_offers_all(prompt: Message, seen: View) -> None:
+    """The prompt offers every one of the seat's options: a button or a menu entry each
+    (tile passes go through the pass menu)."""
+    offered: list[int] = []
+    gives = False
+    for item in components(prompt):
+        custom_id = str(item.get("custom_id", ""))
+        if custom_id.startswith("jg:a:"):
+            offered.append(int(custom_id.rsplit(":", 1)[1]))
+        elif custom_id.startswith("jg:d:"):
+            offered += [int(o["value"]) for o in item.get("options") or []]
+        elif custom_id.startswith("jg:g:"):
+            gives = True
+    wanted = [i for i, o in enumerate(seen.legal)
+              if not (isinstance(o.action, Give) and o.choice and o.choice.count)]
+    assert sorted(offered) == wanted, f"the prompt offers {sorted(offered)} of {wanted}"
+    assert gives == (len(wanted) < len(seen.legal)), "the pass menu is missing"
+
+
+def _is_error(text: str) -> bool:
+    return any(marker in text for marker in (
+        "out of date", "Sorry, something went wrong", "not playing", "isn't running",
+        "belongs to another seat", "no longer there"))
+
+
+# -- what may be shown to whom ------------------------------------------------------------
+
+_SUITED_NAME = re.compile(r"\b([1-9]) (Bam|Crak|Dot)\b")
+_HONOR_NAME = re.compile(r"\b(North|East|West|South|Red|Green|Soap|Flower|Joker|Blank)\b")
+#: Winds naming seats, not tiles: "Alice (East)", "East: @Alice" in the lobby, and the score
+#: sheet's "East: …", "East pays West …", "East's two hands …", "East threw …".
+_WIND = r"(?:North|East|West|South)"
+_SEAT_WIND = re.compile(rf"\({_WIND}\)|^{_WIND}:|\b{_WIND}(?= pays| threw| scores|'s)"
+                        rf"|(?<=pays ){_WIND}\b", re.M)
+_BY_NAME = {tile_name(k): k for k in range(NUM_KINDS)}
+_BY_CODE = {format_tile(k): k for k in range(NUM_KINDS)}
+
+
+def kinds_named(message: Message) -> set[int]:
+    """Every tile kind a message shows in words: its text, its buttons' labels, its menus'
+    entries (labels, descriptions, and the pass menu's values, which carry kinds)."""
+    texts = [message.content]
+    found: set[int] = set()
+    for item in components(message):
+        texts += [str(item.get("label") or ""), str(item.get("placeholder") or "")]
+        custom_id = str(item.get("custom_id", ""))
+        for option in item.get("options") or []:
+            texts.append(str(option.get("label", "")))
+            code = str(option.get("description") or "")
+            if code in _BY_CODE:
+                found.add(_BY_CODE[code])
+            if custom_id.startswith("jg:g:"):
+                found.add(int(str(option["value"]).split(":")[1]))
+    for text in texts:
+        found.update(_BY_NAME[f"{rank} {suit}"] for rank, suit in _SUITED_NAME.findall(text))
+        found.update(_BY_NAME[name] for name in _HONOR_NAME.findall(_SEAT_WIND.sub("", text)))
+    return found
+
+
+def public_kinds(view: View) -> set[int]:
+    """Tile kinds face up in a (spectator) view: discards, exposures, laid-out hands."""
+    kinds = {kind for _, kind in view.discards}
+    for seat in view.seats:
+        kinds.update(kind for exposure in seat.exposures for kind in exposure.tiles)
+        kinds.update(k for mahjong in seat.mahjongs for group in mahjong.groups for k in group)
+    if view.result is not None:
+        kinds.update(k for m in view.result.mahjongs for group in m.groups for k in group)
+    return kinds
+
+
+class LeakWatch:
+    """Checks, after every step, everything the bot sent since the last one: a message to
+    the thread (or the lobby's channel) names only tiles that have been face up; a DM or an
+    ephemeral answer to a player names only those and the player's own concealed tiles
+    (before or after the step). With `pictures=n`, every n-th table picture is checked to be
+    exactly the one drawn from the spectator view (drawing them all would double the time)."""
+
+    def __init__(self, table: JonggTable, *, pictures: int = 0) -> None:
+        self.pictures = pictures
+        self.posted = 0
+        self.public: set[int] = set()
+        self.held = self._held(table)
+        self.checked: dict[int, int] = {}
+        self.messages = 0
+        #: Messages to one person that showed tiles nobody else could see (their own).
+        self.private = 0
+        self.images = 0
+
+    @staticmethod
+    def _held(table: JonggTable) -> dict[int, set[int]]:
+        return {u.id: set(table.view(u).concealed) for u in table.humans}
+
+    def __call__(self, table: JonggTable) -> None:
+        spectator = table.spectator()
+        self.public |= public_kinds(spectator)
+        held = self._held(table)
+        fake = table.fake
+        pictures: list[Message] = []
+        for message in fake.messages:
+            if message.author is not fake.bot or self.checked.get(message.id) == len(
+                    message.edits):
+                continue
+            if message.id not in self.checked and "table.png" in message.files:
+                pictures.append(message)
+            self.checked[message.id] = len(message.edits)
+            self.messages += 1
+            reader = message.channel.recipient or message.visible_to
+            allowed = set(self.public)
+            if reader is not None:
+                allowed |= self.held.get(reader.id, set()) | held.get(reader.id, set())
+            named = kinds_named(message)
+            leaked = named - allowed
+            self.private += reader is not None and bool(named - self.public)
+            where = reader.username if reader else f"#{message.channel.name}"
+            assert not leaked, (f"step {table.steps}: a message to {where} names "
+                                f"{[tile_name(k) for k in sorted(leaked)]}, which it may not "
+                                f"see: {message.text!r}")
+        self.held = held
+        self.posted += len(pictures)
+        if self.pictures and pictures and self.posted % self.pictures < len(pictures):
+            latest = pictures[-1]
+            scene = table_scene(spectator, bots=table.client.service.table(table.game_id).bots,
+                                title=f"Table {table.game_id}")
+            assert latest.files["table.png"] == render_table(scene), (
+                f"step {table.steps}: the table picture is not the spectator view's")
+            self.images += 1
+
+
+__all__ = ["DONE", "FirstOption", "FrozenClock", "JonggTable", "LeakWatch", "assert_clean",
+           "components", "custom_ids", "finished", "first_option_bot", "jongg_client",
+           "kinds_named", "public_kinds"]

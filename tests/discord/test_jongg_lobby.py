@@ -1,0 +1,97 @@
+"""The lobby and the commands around a game: joining twice, starting as a guest, a full table,
+resigning mid-game, handing a seat over, aborting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fake import FakeDiscord, Message, User, World
+from jongg_table import JonggTable, assert_clean, custom_ids, jongg_client
+
+from bot.store import GameStatus
+
+
+async def click_text(fake: FakeDiscord, user: User, message: Message, custom_id: str) -> str:
+    """Click, and return what the clicker was told privately ("" if nothing)."""
+    handle = await fake.click(user, message, custom_id)
+    await handle.settled()
+    return handle.followups[0].content if handle.followups else ""
+
+
+async def test_the_lobby_refuses_politely(fake_discord: FakeDiscord, world: World,
+                                          tmp_path: Path,
+                                          caplog: pytest.LogCaptureFixture) -> None:
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")):
+        opened = await fake_discord.slash(world.alice, world.tables, "mj new", {"players": 2})
+        lobby = await opened.reply()
+        await opened.settled()
+        game = int(custom_ids(lobby, "jg:l:")[0].split(":")[2])
+        assert "East: <@" in lobby.content and "*(open)*" in lobby.content
+        assert "already" in await click_text(fake_discord, world.alice, lobby,
+                                             f"jg:l:{game}:join")
+        assert "host" in await click_text(fake_discord, world.bob, lobby, f"jg:l:{game}:start")
+        assert await click_text(fake_discord, world.bob, lobby, f"jg:l:{game}:join") == ""
+        assert "full" in await click_text(fake_discord, world.carol, lobby,
+                                          f"jg:l:{game}:join")
+        assert await click_text(fake_discord, world.bob, lobby, f"jg:l:{game}:leave") == ""
+        assert "*(open)*" in lobby.content
+        assert "not at this table" in await click_text(fake_discord, world.bob, lobby,
+                                                       f"jg:l:{game}:leave")
+        assert "host" in await click_text(fake_discord, world.bob, lobby, f"jg:l:{game}:bot")
+        assert await click_text(fake_discord, world.alice, lobby, f"jg:l:{game}:bot") == ""
+        assert "(bot)" in lobby.content
+        # Commands outside a game's thread say where to use them.
+        status = await fake_discord.slash(world.alice, world.general, "mj status")
+        assert "no game in this channel" in (await status.reply()).content
+    assert_clean(fake_discord, caplog)
+
+
+async def test_resign_replace_and_abort(fake_discord: FakeDiscord, world: World,
+                                        tmp_path: Path,
+                                        caplog: pytest.LogCaptureFixture) -> None:
+    alice, bob, carol, dave = world.players
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        table = await JonggTable.open(fake_discord, world, client, [alice, bob, carol])
+        for _ in range(12):
+            await table.step(table.to_move()[0])
+        # Bob resigns: a bot plays his seat from now on, and his old prompts are refused.
+        resigned = await fake_discord.slash(bob, table.thread, "mj resign")
+        assert "a bot plays seat 2" in (await resigned.reply()).content
+        await table.settle()
+        assert client.service.bot_seats(table.game_id) == (1,)
+        table.seats[1] = None
+        post, rack = table.newest_post(f"jg:r:{table.game_id}")
+        refused = await fake_discord.click(bob, post, rack)
+        assert "not playing" in (await refused.reply()).content
+        # Only the host hands seats over; the host gives Bob's seat to Dave.
+        stranger = await fake_discord.slash(carol, table.thread, "mj replace",
+                                            {"seat": 2, "user": dave})
+        assert "host" in (await stranger.reply()).content
+        handed = await fake_discord.slash(alice, table.thread, "mj replace",
+                                          {"seat": 2, "user": dave})
+        assert f"<@{dave.id}> now plays seat 2" in (await handed.reply()).content
+        await table.settle()
+        table.seats[1] = dave
+        assert client.service.bot_seats(table.game_id) == ()
+        for _ in range(12):
+            await table.step(table.to_move()[0])
+        assert fake_discord.dms(dave), "Dave was never prompted"
+        # Carol may not abort; Alice (the host) may, after saying yes.
+        aborting = await fake_discord.slash(carol, table.thread, "mj abort")
+        ask = await aborting.reply()
+        yes = next(b["custom_id"] for b in ask.buttons() if b["label"].startswith("Yes"))
+        await fake_discord.click(carol, ask, yes)
+        refused = await aborting.followup()
+        assert "Only the host" in refused.content
+        aborting = await fake_discord.slash(alice, table.thread, "mj abort")
+        ask = await aborting.reply()
+        yes = next(b["custom_id"] for b in ask.buttons() if b["label"].startswith("Yes"))
+        await fake_discord.click(alice, ask, yes)
+        await fake_discord.wait_for_message(lambda m: "was aborted by Alice" in m.content,
+                                            channel=table.thread)
+        assert (await client.db.games.game(table.game_id)).status is GameStatus.ABORTED
+        post, rack = table.newest_post(f"jg:r:{table.game_id}")
+        late = await fake_discord.click(carol, post, rack)
+        assert "isn't running" in (await late.reply()).content
+    assert_clean(fake_discord, caplog)

@@ -1,0 +1,67 @@
+"""The bot process stops in the middle of a claim window and starts again: the game is rebuilt
+from its log, the buttons already posted keep working, and play goes on to the end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fake import FakeDiscord, World
+from jongg_table import FrozenClock, JonggTable, assert_clean, custom_ids, finished, jongg_client
+
+from bot.engine.game import Phase, parse_action, replay
+
+
+async def test_restart_in_a_claim_window(fake_discord: FakeDiscord, world: World,
+                                         tmp_path: Path,
+                                         caplog: pytest.LogCaptureFixture) -> None:
+    database, clock = tmp_path / "j.db", FrozenClock()
+    async with fake_discord.run(jongg_client(database, clock)) as client:
+        table = await JonggTable.open(fake_discord, world, client, [world.alice, world.bob],
+                                      bots=1)
+        # Play into the game until the bot's discard is open to both people, then one of
+        # them passes.
+        for _ in range(30):
+            await table.step(table.to_move()[0])
+        while len(table.to_move()) < 2:
+            await table.step(table.to_move()[0])
+        assert table.spectator().phase is Phase.CLAIM
+        first, second = table.to_move()
+        post, passing = table.newest_post(f"jg:p:{table.game_id}:")
+        await table.done(await fake_discord.click(first, post, passing))
+        await table.settle()
+        count = table.spectator().action_count
+        before = client.service._live[table.game_id].state
+
+    assert not fake_discord.gateway.connected
+    mark = fake_discord.mark()
+    async with fake_discord.run(jongg_client(database, clock, sync=False)) as client:
+        table.client = client
+        assert client.service._live[table.game_id].state == before
+        assert fake_discord.bot_messages(since=mark) == [], "the restart told people things"
+        # The second person answers with the button posted before the restart.
+        assert custom_ids(post, "jg:p:") == [passing]
+        await table.done(await fake_discord.click(second, post, passing))
+        await table.settle()
+        assert table.spectator().action_count > count
+        # The first person's old Pass is out of date now, and changes nothing.
+        again = await fake_discord.click(first, post, passing)
+        answer = await again.reply()
+        assert answer.ephemeral and "out of date" in answer.content
+        after = table.spectator().action_count
+        await table.play()
+        await table.result_post()
+        await finished(client, table.game_id)
+        record = await client.db.games.load_game(table.game_id)
+        state = client.service._live[table.game_id].state
+
+    assert after > count
+    # The log holds every move once: replaying it gives the game as it ended.
+    names = tuple(s.display_name for s in record.history if s.from_seq == 0)
+    rules = client.service.table(table.game_id).rules
+    replayed, _ = replay(rules, state.card, record.game.seed, names,
+                         [parse_action(a.text, rules.players) for a in record.actions])
+    assert replayed == state
+    results = [m for m in fake_discord.messages_in(table.thread) if "result.png" in m.files]
+    assert len(results) == 1
+    assert_clean(fake_discord, caplog)
