@@ -17,8 +17,10 @@ from renderer.canvas import (
     PAPER_MUTED,
     RULE,
     Canvas,
+    PageMetrics,
     Scale,
     TileRow,
+    laid_hand,
     laid_lines_height,
 )
 from renderer.codes import sort_tiles
@@ -30,26 +32,12 @@ BASE_WIDTH = 920
 
 
 @dataclass(frozen=True)
-class _Metrics:
+class _Metrics(PageMetrics):
     """Every size in the analysis picture, derived from the scale."""
 
-    px: Scale
-
-    @property
-    def width(self) -> int:
-        return self.px(BASE_WIDTH)
-
-    @property
-    def margin(self) -> int:
-        return self.px(20)
-
-    @property
-    def pad(self) -> int:
-        return self.px(14)
-
-    @property
-    def inner(self) -> int:
-        return self.width - 2 * self.margin
+    WIDTH = BASE_WIDTH
+    MARGIN = 20
+    PAD = 14
 
     @property
     def hand_row(self) -> TileRow:
@@ -66,12 +54,6 @@ class _Metrics:
     @property
     def small(self) -> int:
         return self.px(16)
-
-
-def _hand_groups(scene: AnalysisScene) -> tuple[LaidGroup, ...]:
-    """The player's tiles as groups: the concealed tiles sorted, then each exposure."""
-    concealed = (LaidGroup(sort_tiles(scene.hand)),) if scene.hand else ()
-    return concealed + tuple(LaidGroup(group) for group in scene.exposures)
 
 
 def _block_height(groups: tuple[LaidGroup, ...], m: _Metrics) -> int:
@@ -119,7 +101,7 @@ def _draw_block(canvas: Canvas, title: str, groups: tuple[LaidGroup, ...], y: in
 def render_analysis(scene: AnalysisScene, *, scale: float = 1.0) -> bytes:
     """The analysis picture as PNG bytes. `scale` 1 makes it 920 pixels wide."""
     m = _Metrics(Scale(scale))
-    hand = _hand_groups(scene)
+    hand = laid_hand(scene.hand, scene.exposures)
     waits = (LaidGroup(sort_tiles(scene.waits)),) if scene.waits else ()
     title_height = m.px(34) + (m.small + m.px(8) if scene.caption else 0) + m.px(10)
     height = m.margin + title_height

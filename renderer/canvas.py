@@ -11,9 +11,11 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from PIL import Image, ImageDraw
 
+from renderer.codes import sort_tiles
 from renderer.fonts import Face
 from renderer.scenes import LaidGroup
 from renderer.text import draw_text, fit
@@ -57,6 +59,46 @@ class Scale:
 
     def __call__(self, value: float) -> int:
         return max(1, round(value * self.factor))
+
+
+@dataclass(frozen=True)
+class PageMetrics:
+    """The sizes every full-width picture shares, derived from the scale: its width, the
+    outer margin, the padding inside panels, and the width left inside the margins.
+    Each picture subclasses it with its own rows and its design numbers."""
+
+    px: Scale
+    #: Design sizes at scale 1; subclasses set their own.
+    WIDTH: ClassVar[int] = 920
+    MARGIN: ClassVar[int] = 20
+    PAD: ClassVar[int] = 14
+
+    @property
+    def width(self) -> int:
+        """The picture's width."""
+        return self.px(self.WIDTH)
+
+    @property
+    def margin(self) -> int:
+        """Space around the panels."""
+        return self.px(self.MARGIN)
+
+    @property
+    def pad(self) -> int:
+        """Space inside a panel."""
+        return self.px(self.PAD)
+
+    @property
+    def inner(self) -> int:
+        """The width inside the margins."""
+        return self.width - 2 * self.margin
+
+
+def laid_hand(tiles: tuple[str, ...], exposures: tuple[tuple[str, ...], ...]) -> tuple[
+        LaidGroup, ...]:
+    """A player's tiles as groups to lay out: the concealed tiles sorted, then each exposure."""
+    concealed = (LaidGroup(sort_tiles(tiles)),) if tiles else ()
+    return concealed + tuple(LaidGroup(group) for group in exposures)
 
 
 def slot_color(slot: int | None, neutral: str) -> str:

@@ -22,14 +22,15 @@ from renderer.canvas import (
     RULE,
     Badge,
     Canvas,
+    PageMetrics,
     Scale,
     TileRow,
+    laid_hand,
     laid_lines_height,
 )
 from renderer.card import draw_card_line
-from renderer.codes import sort_tiles
 from renderer.fonts import Face
-from renderer.scenes import LaidGroup, ResultScene, ResultSeat
+from renderer.scenes import ResultScene, ResultSeat
 from renderer.text import short
 
 #: The picture's width at scale 1.
@@ -38,26 +39,12 @@ MINUS = "\u2212"
 
 
 @dataclass(frozen=True)
-class _Metrics:
+class _Metrics(PageMetrics):
     """Every size in the result picture, derived from the scale."""
 
-    px: Scale
-
-    @property
-    def width(self) -> int:
-        return self.px(BASE_WIDTH)
-
-    @property
-    def margin(self) -> int:
-        return self.px(20)
-
-    @property
-    def pad(self) -> int:
-        return self.px(16)
-
-    @property
-    def inner(self) -> int:
-        return self.width - 2 * self.margin
+    WIDTH = BASE_WIDTH
+    MARGIN = 20
+    PAD = 16
 
     @property
     def win_row(self) -> TileRow:
@@ -73,11 +60,6 @@ class _Metrics:
         return self.px(32)
 
 
-def _seat_groups(seat: ResultSeat) -> tuple[LaidGroup, ...]:
-    concealed = (LaidGroup(sort_tiles(seat.tiles)),) if seat.tiles else ()
-    return concealed + tuple(LaidGroup(group) for group in seat.exposures)
-
-
 def _winning_height(scene: ResultScene, m: _Metrics) -> int:
     if scene.winner is None:
         return 0
@@ -91,7 +73,7 @@ def _winning_height(scene: ResultScene, m: _Metrics) -> int:
 
 
 def _seat_height(seat: ResultSeat, m: _Metrics) -> int:
-    groups = _seat_groups(seat)
+    groups = laid_hand(seat.tiles, seat.exposures)
     hand = laid_lines_height(groups, m.seat_row, m.inner - 2 * m.pad) if groups else 0
     return m.line + (hand + m.px(8) if groups else 0)
 
@@ -161,7 +143,7 @@ def _draw_seat(canvas: Canvas, scene: ResultScene, index: int, y: int, m: _Metri
     ]
     canvas.name_line(left, mid, seat.name, m.px(21), [badge for on, badge in marks if on],
                      m.px(13), right - left - round(amount_width) - m.px(24))
-    groups = _seat_groups(seat)
+    groups = laid_hand(seat.tiles, seat.exposures)
     if groups:
         canvas.laid_lines(groups, left, y + m.line + m.px(4), m.seat_row, right - left)
     return _seat_height(seat, m)

@@ -23,6 +23,7 @@ from renderer.canvas import (
     PANEL_EDGE,
     Badge,
     Canvas,
+    PageMetrics,
     Scale,
     TileRow,
     laid_lines_height,
@@ -40,22 +41,12 @@ MAX_BACKS = 14
 
 
 @dataclass(frozen=True)
-class _Metrics:
+class _Metrics(PageMetrics):
     """Every size in the table picture, derived from the scale."""
 
-    px: Scale
-
-    @property
-    def width(self) -> int:
-        return self.px(BASE_WIDTH)
-
-    @property
-    def margin(self) -> int:
-        return self.px(18)
-
-    @property
-    def pad(self) -> int:
-        return self.px(14)
+    WIDTH = BASE_WIDTH
+    MARGIN = 18
+    PAD = 14
 
     @property
     def inner(self) -> int:
