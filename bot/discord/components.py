@@ -15,17 +15,24 @@ and a click on an old one says it is out of date instead of acting.
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
 import re
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from bot.engine.errors import MahjongError
+from bot.analysis import analyze, format_analysis
+from bot.engine.errors import IllegalAction, MahjongError
 from bot.engine.game import Pass
 from bot.engine.game.actions import Give
+from bot.engine.matcher import Exposure, PlayerHand
+from bot.players import matcher_for
+from bot.scenes import analysis_scene
 from bot.tables.narrate import action_label
 from bot.tables.service import StalePrompt, describe_error
+from renderer import render_analysis
 
 if TYPE_CHECKING:
     from bot.discord.client import JonggClient
@@ -285,5 +292,43 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await answer_error(interaction, error)
 
 
+class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"jg:h:(?P<game>\d+)"):
+    """"Hint" (tables with hints on): the clicker's nearest hands and waits, as a picture
+    only they see."""
+
+    def __init__(self, game: int) -> None:
+        super().__init__(discord.ui.Button(label="Hint", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"jg:h:{game}"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> HintButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Analyze the clicker's hand against the table's card."""
+        client = _client(interaction)
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            table = client.service.table(self.game)
+            if not table.hints:
+                raise IllegalAction("Hints are off at this table.")
+            seen = client.service.view_for(self.game, interaction.user.id)
+            mine = seen.seats[seen.seat]
+            hand = PlayerHand(seen.concealed, tuple(
+                Exposure(e.kind, len(e.tiles), e.jokers) for e in mine.exposures))
+            found = analyze(matcher_for(table.card, table.rules.counts), hand, count=3)
+            png = await asyncio.to_thread(render_analysis, analysis_scene(found))
+            await interaction.followup.send(
+                format_analysis(found)[:1900], ephemeral=True,
+                file=discord.File(io.BytesIO(png), filename="hint.png"))
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ActButton, OptionSelect, GiveSelect, ClaimButton, PassButton, RackButton, LobbyButton)
+    ActButton, OptionSelect, GiveSelect, ClaimButton, PassButton, RackButton, HintButton,
+    LobbyButton)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.components import ClaimButton, PassButton, RackButton
+from bot.discord.components import ClaimButton, HintButton, PassButton, RackButton
 from bot.engine.game import Phase, View
 from bot.scenes import result_scene, table_scene
 from bot.tables.notifier import SeatUpdate, Table, TableUpdate
@@ -79,6 +79,8 @@ class DiscordNotifier:
             buttons.add_item(PassButton(table.game_id, update.view.action_count))
         if update.view.phase is not Phase.OVER:
             buttons.add_item(RackButton(table.game_id))
+            if table.hints:
+                buttons.add_item(HintButton(table.game_id))
         await channel.send(chunks[-1] if chunks else None,
                            file=discord.File(io.BytesIO(png), filename="table.png"),
                            view=buttons)
