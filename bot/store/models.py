@@ -34,11 +34,13 @@ class CardSource(Enum):
 
 
 class ClockKind(Enum):
-    """What a clock is for: a seat's turn, the claim window after a discard, or a nudge."""
+    """What a clock is for: a seat's turn, the claim window after a discard, a nudge, or a
+    league game's tournament time limit (added by migration 0002)."""
 
     TURN = "turn"
     CLAIM = "claim"
     REMINDER = "reminder"
+    GAME_LIMIT = "game_limit"
 
 
 class FinishReason(Enum):

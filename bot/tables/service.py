@@ -49,6 +49,7 @@ from bot.engine.game import (
 from bot.engine.game.events import Discarded, Drew, EndReason, Exposed, MahjongShown
 from bot.engine.game.rules import rules_from_json, rules_to_json
 from bot.league.record import record_finished_game
+from bot.league.tournament import TIME_UP, game_deadline, timeout_outcome
 from bot.players import Player, make_player
 from bot.store import (
     ClockKind,
@@ -75,6 +76,10 @@ PACES: dict[str, tuple[Pace, float | None]] = {
     "relaxed": (Pace("relaxed", turn_seconds=600, claim_seconds=30), None),
     "async": (Pace("async", turn_seconds=24 * 3600, claim_seconds=2 * 3600), 0.75),
 }
+
+
+#: The clocks that belong to one moment of play (re-set after every move).
+_MOVE_CLOCKS = (ClockKind.TURN, ClockKind.CLAIM, ClockKind.REMINDER)
 
 
 class Timeout(Enum):
@@ -299,6 +304,10 @@ class TableService:
             if seat not in taken:
                 await self.add_bot(game_id, by_user)
         await self.db.games.start_game(game_id, rules.players)
+        limit = await game_deadline(self.db, game_id)
+        if limit is not None:
+            await self.db.clocks.set_clock(game_id, ClockKind.GAME_LIMIT, seat=None,
+                                           due_at=limit, at_seq=0)
         live = await self._restore(game_id)
         async with live.lock:
             await self._settle(live, live.state.opening, new_turn=True)
@@ -533,7 +542,8 @@ class TableService:
         earlier = ({(c.kind, c.seat): c.due_at for c in await self.db.clocks.clocks(game_id)}
                    if moment == live.clock_moment else {})
         live.clock_moment = moment
-        await self.db.clocks.clear_clocks(game_id)
+        for kind in _MOVE_CLOCKS:  # a league game's time limit stays
+            await self.db.clocks.clear_clocks(game_id, kind)
         at_seq = len(state.actions)
         humans = [s for s in seats_to_act(state) if s not in live.bots]
         now = self.now()
@@ -561,6 +571,10 @@ class TableService:
             if live is None:
                 await self.db.clocks.clear_clocks(clock.game_id)
                 continue
+            if clock.kind is ClockKind.GAME_LIMIT:
+                await self._time_up(live)
+                acted += 1
+                continue
             async with live.lock:
                 if clock.at_seq != len(live.state.actions):
                     await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=clock.seat)
@@ -575,6 +589,23 @@ class TableService:
                 await self._settle(live, events)
                 acted += 1
         return acted
+
+    async def _time_up(self, live: _Live) -> None:
+        """The tournament time limit ran out: the game stops and every seat scores 0."""
+        game_id = live.table.game_id
+        async with live.lock:
+            if live.state.phase is Phase.OVER:
+                return
+            await self.db.games.finish_game(game_id, timeout_outcome(live.table.rules.players))
+            self._live.pop(game_id, None)
+            self._send(live, self.notifier.table_update, live.table,
+                       TableUpdate((TIME_UP,), spectator_view(live.state), False))
+        await self._drain(live)
+        await self._stop_sender(live)
+        try:
+            await record_finished_game(self.db, game_id)
+        except Exception:
+            log.exception("league record of game %s failed", game_id)
 
     async def _time_out(self, live: _Live, seat: int | None) -> list[Event]:
         """Move for the seats a clock ran out on: pass in a claim window (unless the table

@@ -24,8 +24,9 @@ from bot.engine.game import (
     replay,
 )
 from bot.engine.game.actions import Discard
+from bot.engine.game.rules import rules_to_json
 from bot.library import shipped_card_paths
-from bot.store import Database, GameStatus
+from bot.store import Database, GameStatus, SeasonSettings
 from bot.tables.notifier import SeatUpdate, Table, TableUpdate
 from bot.tables.service import NotSeated, StalePrompt, TableOptions, TableService
 
@@ -267,4 +268,29 @@ async def test_a_claim_window_keeps_its_deadline_and_prompts_while_others_answer
         # Bo's prompt from before Ann answered is still good.
         await service.act(game_id, BO, Pass, bo.action_count)
         assert service.spectator(game_id).phase is not Phase.CLAIM
+        await service.close()
+
+
+async def test_a_league_games_time_limit_stops_it_with_zero_for_everyone(
+        tmp_path: Path, clock: Clock) -> None:
+    recorder = Recorder()
+    async with Database(tmp_path / "j.db", clock=clock) as db:
+        league = await db.leagues.create_league(1, "Friday", 2, created_by=HOST)
+        await db.leagues.start_season(league.id, SeasonSettings(
+            "Spring", 3, "jongg-original", "nmjl", rules_to_json(THREE_PLAYER),
+            game_minutes=90), by=HOST)
+        service = _service(db, recorder, clock)
+        game_id = await _table(service, THREE_PLAYER, [HOST, ANN, BO])
+        limits = [c for c in await db.clocks.clocks(game_id) if c.kind.value == "game_limit"]
+        assert [c.due_at for c in limits] == [clock.now + 90 * 60]
+        mine = service.view_for(game_id, HOST)
+        await service.act(game_id, HOST, mine.legal[0].action, mine.action_count)
+        assert [c.kind.value for c in await db.clocks.clocks(game_id)].count("game_limit") == 1
+        await service.run_due_clocks(clock.now + 90 * 60 + 1)
+        result = await db.games.result(game_id)
+        assert result is not None and result.reason.value == "timeout"
+        assert [s.points for s in result.seats] == [0, 0, 0]
+        assert any("Time's up" in line for u in recorder.tables for line in u.lines)
+        with pytest.raises(Exception, match="isn't running"):
+            service.view_for(game_id, HOST)
         await service.close()
