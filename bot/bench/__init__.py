@@ -17,6 +17,7 @@ ProgressCallback = Callable[[int, int], None]
 #: target name -> module path; each module defines `run`.
 TARGETS = {
     "cards": "bot.bench.cards",
+    "discord": "bot.bench.discord",
     "engine": "bot.bench.engine",
     "league": "bot.bench.league",
     "render": "bot.bench.render",
@@ -75,7 +76,8 @@ class BenchResult:
             if f.goal is not None:
                 sign = "<" if f.lower_is_better else ">"
                 verdict = "meets goal" if f.meets_goal else "MISSES goal"
-                goal = f"   goal {sign} {f.goal:g} {f.unit}   x{f.ratio:.1f} {verdict}"
+                ratio = "" if f.ratio is None else f"   x{f.ratio:.1f}"
+                goal = f"   goal {sign} {f.goal:g} {f.unit}{ratio} {verdict}"
             lines.append(f"  {f.name:<34} {f.value:>12,.1f} {f.unit}{goal}")
         return "\n".join(lines)
 
