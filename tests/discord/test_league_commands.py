@@ -20,7 +20,7 @@ LEAGUE_TESTS = str(Path(__file__).resolve().parents[1] / "league")
 if LEAGUE_TESTS not in sys.path:
     sys.path.insert(0, LEAGUE_TESTS)
 
-from league_helpers import FakeClock, fast_sync, finished_game  # noqa: E402
+from league_helpers import FakeClock, finished_game  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from bot.discord.league import register_league_commands  # noqa: E402
@@ -33,7 +33,7 @@ from bot.store import Database  # noqa: E402
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
     async with Database(tmp_path / "bot.db", clock=FakeClock()) as database:
-        yield await fast_sync(database)
+        yield database
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from league_helpers import FakeClock, fast_sync
+from league_helpers import FakeClock
 
 from bot.store import Database
 
@@ -24,4 +24,4 @@ def db_path(tmp_path: Path) -> Path:
 @pytest.fixture
 async def db(db_path: Path, clock: FakeClock) -> AsyncIterator[Database]:
     async with Database(db_path, clock=clock) as database:
-        yield await fast_sync(database)
+        yield database

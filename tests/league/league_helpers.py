@@ -42,15 +42,6 @@ class FakeClock:
         return self.now
 
 
-async def fast_sync(db: Database) -> Database:
-    """Commit without waiting for the disk (WAL with synchronous=NORMAL): the tests store
-    whole games action by action, and a crash of the test process is all they simulate."""
-    conn = db._conn
-    assert conn is not None
-    await conn.execute("PRAGMA synchronous = NORMAL")
-    return db
-
-
 def card_text() -> str:
     return next(p for p in shipped_card_paths() if p.stem == DEFAULT_CARD).read_text()
 

@@ -12,7 +12,6 @@ from league_helpers import (
     DIRECTOR,
     GUILD,
     FakeClock,
-    fast_sync,
     finished_game,
     league_with_season,
     season_settings,
@@ -55,8 +54,6 @@ async def test_many_tasks_at_once_on_one_connection(db: Database) -> None:
 async def test_two_processes_on_one_file(db_path: Path) -> None:
     clock = FakeClock()
     async with Database(db_path, clock=clock) as one, Database(db_path, clock=clock) as two:
-        await fast_sync(one)
-        await fast_sync(two)
         league = await one.leagues.create_league(GUILD, "Shared", 222, created_by=DIRECTOR)
         outcomes = await asyncio.gather(
             one.leagues.start_season(league.id, season_settings(), by=DIRECTOR),

@@ -15,7 +15,6 @@ from league_helpers import (
     GUILD,
     FakeClock,
     card_text,
-    fast_sync,
     league_with_season,
     season_settings,
     stored_game,
@@ -118,7 +117,6 @@ async def test_the_tables_final_state_gives_the_same_record(db: Database,
     winner = next(s for s in from_state.seats if s.won)
     assert winner.detail.self_picked and not any(s.detail.threw for s in from_state.seats)
     async with Database(tmp_path / "other.db", clock=FakeClock()) as other:
-        await fast_sync(other)
         await league_with_season(other)
         again = await stored_game(other, [1, 2, 3, 4], seed=3, rules=rules)
         await play_and_finish(other, again, rules, seed=3)
@@ -204,7 +202,6 @@ async def test_games_outside_a_season_are_not_recorded(db: Database) -> None:
 
 async def test_a_crash_before_recording_loses_nothing(db_path: Path, clock: FakeClock) -> None:
     async with Database(db_path, clock=clock) as db:
-        await fast_sync(db)
         _, season = await league_with_season(db)
         rules = preset("tournament")
         game = await stored_game(db, [1, 2, 3, 4], seed=1, rules=rules)

@@ -71,7 +71,7 @@ async def test_migrates_an_empty_file(db_path: Path) -> None:
 
 async def test_connection_settings(db: Database) -> None:
     expected = {"foreign_keys": 1, "busy_timeout": 5000, "journal_mode": "wal",
-                "synchronous": 2}
+                "synchronous": 1}
     async with db.read() as tx:
         found = {name: (await tx.fetchall(f"PRAGMA {name}"))[0][0] for name in expected}
     assert found == expected
