@@ -542,25 +542,26 @@ class TableService:
         earlier = ({(c.kind, c.seat): c.due_at for c in await self.db.clocks.clocks(game_id)}
                    if moment == live.clock_moment else {})
         live.clock_moment = moment
-        for kind in _MOVE_CLOCKS:  # a league game's time limit stays
-            await self.db.clocks.clear_clocks(game_id, kind)
         at_seq = len(state.actions)
         humans = [s for s in seats_to_act(state) if s not in live.bots]
         now = self.now()
+        wanted: list[tuple[ClockKind, int | None, float]] = []
 
-        async def arm(kind: ClockKind, seat: int | None, seconds: float) -> None:
-            due = earlier.get((kind, seat), now + seconds)
-            await self.db.clocks.set_clock(game_id, kind, seat=seat, due_at=due, at_seq=at_seq)
+        def arm(kind: ClockKind, seat: int | None, seconds: float) -> None:
+            wanted.append((kind, seat, earlier.get((kind, seat), now + seconds)))
 
         if state.phase is Phase.CLAIM and live.pace.claim_seconds:
-            await arm(ClockKind.CLAIM, None, live.pace.claim_seconds)
+            arm(ClockKind.CLAIM, None, live.pace.claim_seconds)
         elif live.pace.turn_seconds:
             for seat in humans:
-                await arm(ClockKind.TURN, seat, live.pace.turn_seconds)
+                arm(ClockKind.TURN, seat, live.pace.turn_seconds)
                 reminded = (ClockKind.TURN, seat) in earlier and (
                     ClockKind.REMINDER, seat) not in earlier
                 if live.remind_at is not None and not reminded:
-                    await arm(ClockKind.REMINDER, seat, live.pace.turn_seconds * live.remind_at)
+                    arm(ClockKind.REMINDER, seat, live.pace.turn_seconds * live.remind_at)
+        # A league game's time limit is not among the kinds replaced, so it stays.
+        if live.pace.turn_seconds or live.pace.claim_seconds:
+            await self.db.clocks.replace_clocks(game_id, _MOVE_CLOCKS, wanted, at_seq=at_seq)
         self._wake.set()
 
     async def run_due_clocks(self, now: float | None = None) -> int:
