@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.bench import BenchResult, Figure, ProgressCallback
+from bot.engine.errors import InvalidInput
 
 #: Goals from issue 5: p95 in milliseconds, and games one process sustains at that p95.
 LATENCY_GOAL_MS = 100.0
@@ -65,11 +66,15 @@ CHECKOUT_TESTS = Path(__file__).resolve().parents[2] / "tests" / "discord"
 def _checkout() -> tuple[Any, Any]:
     """The fake Discord package and the test table driver, from the checkout."""
     if not (CHECKOUT_TESTS / "fake" / "__init__.py").is_file():
-        raise RuntimeError(f"jongg bench discord needs the fake Discord in {CHECKOUT_TESTS}: "
-                           "run from a checkout")
+        raise InvalidInput(f"jongg bench discord needs the fake Discord in {CHECKOUT_TESTS}: "
+                           "run it from a checkout of Jongg.")
     if str(CHECKOUT_TESTS) not in sys.path:
         sys.path.insert(0, str(CHECKOUT_TESTS))
-    return importlib.import_module("fake"), importlib.import_module("jongg_table")
+    try:
+        return importlib.import_module("fake"), importlib.import_module("jongg_table")
+    except ImportError as missing:
+        raise InvalidInput(f"jongg bench discord needs the test tools ({missing.name} is "
+                           "missing): pip install -e '.[test]'.") from None
 
 
 @contextmanager
