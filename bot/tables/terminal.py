@@ -76,6 +76,8 @@ def choose_in_terminal(view: View, options: Sequence[Option], names: Sequence[st
               file=out)
     while True:
         answer = ask("Choose a number, or type a tile to discard / tiles to pass: ").strip()
+        if not answer:
+            continue
         if answer.isdigit() and 1 <= int(answer) <= len(options):
             return options[int(answer) - 1].action
         try:
