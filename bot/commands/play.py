@@ -12,7 +12,8 @@ from bot.engine.game import Phase, preset
 from bot.library import DEFAULT_CARD, shipped_card_paths
 from bot.players import make_player
 from bot.store import Database
-from bot.tables.service import TableOptions, TableService
+from bot.tables.options import TableOptions
+from bot.tables.service import TableService
 from bot.tables.terminal import TerminalNotifier, choose_in_terminal
 
 HUMAN = 1

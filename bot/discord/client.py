@@ -22,13 +22,8 @@ from bot.engine.errors import IllegalAction
 from bot.engine.game.rules import seat_names
 from bot.league.record import record_missed_games
 from bot.store import Database, GameStatus
-from bot.tables.service import (
-    BotFactory,
-    TableService,
-    baseline_bot,
-    random_seed,
-    read_table_options,
-)
+from bot.tables.options import read_table_options
+from bot.tables.service import BotFactory, TableService, baseline_bot, random_seed
 
 log = logging.getLogger(__name__)
 

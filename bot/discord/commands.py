@@ -24,7 +24,7 @@ from bot.engine.tiles import format_tile, parse_tile, tile_name
 from bot.league.seasons import season_for_channel, season_rules
 from bot.server_cards import card_names, resolve_card
 from bot.store import GameStatus
-from bot.tables.service import PACES, TableOptions, Timeout
+from bot.tables.options import PACES, TableOptions, Timeout
 
 _RULES_BY_PLAYERS = {4: "standard", 3: "3-player", 2: "siamese"}
 

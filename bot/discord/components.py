@@ -30,8 +30,8 @@ from bot.engine.game.actions import Give
 from bot.engine.matcher import Exposure, PlayerHand
 from bot.players import matcher_for
 from bot.scenes import analysis_scene
+from bot.tables.errors import StalePrompt, describe_error
 from bot.tables.narrate import action_label
-from bot.tables.service import StalePrompt, describe_error
 from renderer import render_analysis
 
 if TYPE_CHECKING:

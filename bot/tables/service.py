@@ -23,10 +23,9 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 
 from bot.engine.cards import Card, load_card
-from bot.engine.errors import IllegalAction, InvalidInput, MahjongError, NotYourTurn
+from bot.engine.errors import IllegalAction, InvalidInput, NotYourTurn
 from bot.engine.game import (
     Action,
     Event,
@@ -47,7 +46,6 @@ from bot.engine.game import (
     view,
 )
 from bot.engine.game.events import Discarded, Drew, EndReason, Exposed, MahjongShown
-from bot.engine.game.rules import rules_from_json, rules_to_json
 from bot.league.record import record_finished_game
 from bot.league.tournament import TIME_UP, game_deadline, timeout_outcome
 from bot.players import Player, make_player
@@ -63,74 +61,19 @@ from bot.store import (
     ServerCardChoice,
     ShippedCardChoice,
 )
+from bot.tables.errors import NotSeated, StalePrompt
 from bot.tables.narrate import private_line, public_line
 from bot.tables.notifier import Notifier, SeatUpdate, Table, TableUpdate
+from bot.tables.options import PACES, TableOptions, Timeout, read_table_options
 
 log = logging.getLogger(__name__)
-
-#: Named paces: clocks in seconds (turn, claim window) and when to remind, as a share of the
-#: turn clock already gone (None: no reminders).
-PACES: dict[str, tuple[Pace, float | None]] = {
-    "untimed": (Pace("untimed"), None),
-    "live": (Pace("live", turn_seconds=90, claim_seconds=10), None),
-    "relaxed": (Pace("relaxed", turn_seconds=600, claim_seconds=30), None),
-    "async": (Pace("async", turn_seconds=24 * 3600, claim_seconds=2 * 3600), 0.75),
-}
-
 
 #: The clocks that belong to one moment of play (re-set after every move).
 _MOVE_CLOCKS = (ClockKind.TURN, ClockKind.CLAIM, ClockKind.REMINDER)
 
 
-class Timeout(Enum):
-    """What happens when a seat's clock runs out: it passes where it can (claims) and the
-    baseline bot moves for it elsewhere, or the bot makes every move for it."""
-
-    PASS = "pass"
-    BOT = "bot"
-
-
 #: Builds the bot for a seat: the card, the rules and a seed of its own.
 BotFactory = Callable[[Card, RuleSet, int], Player]
-
-
-class StalePrompt(IllegalAction):
-    """A button from an earlier moment of the game."""
-
-    code = "stale_prompt"
-
-
-class NotSeated(IllegalAction):
-    """Someone who holds no seat tried to act at a table."""
-
-    code = "not_seated"
-
-
-@dataclass(frozen=True)
-class TableOptions:
-    """How a new table plays: rules, card, pace, hints and the timeout policy."""
-
-    rules: RuleSet
-    card_name: str
-    card_text: str
-    pace: str = "live"
-    hints: bool = True
-    timeout: Timeout = Timeout.PASS
-    #: Set when the card is the server's own (the store then keeps its id with the game).
-    server_card_id: int | None = None
-
-    def to_json(self) -> str:
-        """What the store keeps in the game's rules column: the engine's rules plus the
-        table's own options."""
-        return json.dumps({"engine": json.loads(rules_to_json(self.rules)),
-                           "timeout": self.timeout.value, "pace": self.pace})
-
-
-def read_table_options(text: str) -> tuple[RuleSet, Timeout, str]:
-    """The rules, timeout policy and pace name stored with a game."""
-    data = json.loads(text)
-    return (rules_from_json(json.dumps(data["engine"])), Timeout(data["timeout"]),
-            str(data["pace"]))
 
 
 @dataclass
@@ -769,11 +712,3 @@ class TableService:
     def bot_seats(self, game_id: int) -> tuple[int, ...]:
         """Seats played by bots in a running game."""
         return tuple(sorted(self._get(game_id).bots))
-
-
-def describe_error(error: Exception) -> str:
-    """What to tell a person about an error: its own message if it is meant for players, a
-    short apology otherwise (the details go to the log)."""
-    if isinstance(error, MahjongError):
-        return error.message
-    return "Sorry, something went wrong on our side. Your game is safe; please try again."

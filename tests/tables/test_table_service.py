@@ -27,8 +27,10 @@ from bot.engine.game.actions import Discard
 from bot.engine.game.rules import rules_to_json
 from bot.library import shipped_card_paths
 from bot.store import Database, GameStatus, SeasonSettings
+from bot.tables.errors import NotSeated, StalePrompt
 from bot.tables.notifier import SeatUpdate, Table, TableUpdate
-from bot.tables.service import NotSeated, StalePrompt, TableOptions, TableService
+from bot.tables.options import TableOptions
+from bot.tables.service import TableService
 
 CARD_PATH = next(p for p in shipped_card_paths() if p.name == "jongg-original.jongg")
 CARD_TEXT = CARD_PATH.read_text()

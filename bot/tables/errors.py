@@ -1,0 +1,25 @@
+"""The table service's refusals, and what to tell a person about any error."""
+
+from __future__ import annotations
+
+from bot.engine.errors import IllegalAction, MahjongError
+
+
+class StalePrompt(IllegalAction):
+    """A button from an earlier moment of the game."""
+
+    code = "stale_prompt"
+
+
+class NotSeated(IllegalAction):
+    """Someone who holds no seat tried to act at a table."""
+
+    code = "not_seated"
+
+
+def describe_error(error: Exception) -> str:
+    """What to tell a person about an error: its own message if it is meant for players, a
+    short apology otherwise (the details go to the log)."""
+    if isinstance(error, MahjongError):
+        return error.message
+    return "Sorry, something went wrong on our side. Your game is safe; please try again."

@@ -1,0 +1,58 @@
+"""How a table plays, as chosen when it is opened and stored with its game: the rules, the
+card, the pace (clock lengths and reminders), hints and what a clock running out does."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.engine.game import RuleSet
+from bot.engine.game.rules import rules_from_json, rules_to_json
+from bot.store import Pace
+
+#: Named paces: clocks in seconds (turn, claim window) and when to remind, as a share of the
+#: turn clock already gone (None: no reminders).
+PACES: dict[str, tuple[Pace, float | None]] = {
+    "untimed": (Pace("untimed"), None),
+    "live": (Pace("live", turn_seconds=90, claim_seconds=10), None),
+    "relaxed": (Pace("relaxed", turn_seconds=600, claim_seconds=30), None),
+    "async": (Pace("async", turn_seconds=24 * 3600, claim_seconds=2 * 3600), 0.75),
+}
+
+
+
+class Timeout(Enum):
+    """What happens when a seat's clock runs out: it passes where it can (claims) and the
+    baseline bot moves for it elsewhere, or the bot makes every move for it."""
+
+    PASS = "pass"
+    BOT = "bot"
+
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """How a new table plays: rules, card, pace, hints and the timeout policy."""
+
+    rules: RuleSet
+    card_name: str
+    card_text: str
+    pace: str = "live"
+    hints: bool = True
+    timeout: Timeout = Timeout.PASS
+    #: Set when the card is the server's own (the store then keeps its id with the game).
+    server_card_id: int | None = None
+
+    def to_json(self) -> str:
+        """What the store keeps in the game's rules column: the engine's rules plus the
+        table's own options."""
+        return json.dumps({"engine": json.loads(rules_to_json(self.rules)),
+                           "timeout": self.timeout.value, "pace": self.pace})
+
+
+def read_table_options(text: str) -> tuple[RuleSet, Timeout, str]:
+    """The rules, timeout policy and pace name stored with a game."""
+    data = json.loads(text)
+    return (rules_from_json(json.dumps(data["engine"])), Timeout(data["timeout"]),
+            str(data["pace"]))
