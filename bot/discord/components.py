@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from bot.discord.client import JonggClient
 
 log = logging.getLogger(__name__)
+#: The pass menu's value for "send every tile on blind".
+ALL_BLIND = "blind"
 
 
 def _client(interaction: discord.Interaction[Any]) -> JonggClient:
@@ -163,7 +165,11 @@ class GiveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         client = _client(interaction)
         try:
             await interaction.response.defer()
-            kinds = tuple(sorted(int(value.split(":")[1]) for value in self.item.values))
+            chosen = list(self.item.values)
+            if ALL_BLIND in chosen and len(chosen) > 1:
+                raise IllegalAction("Choose tiles to pass, or pass all blind, not both.")
+            kinds = tuple(sorted(int(value.split(":")[1]) for value in chosen
+                                 if value != ALL_BLIND))
             blind = self.item.max_values - len(kinds)
             table = client.service.table(self.game)
             if table.seat_of(interaction.user.id) != self.seat:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.discord.components import ActButton, GiveSelect, OptionSelect
+from bot.discord.components import ALL_BLIND, ActButton, GiveSelect, OptionSelect
 from bot.engine.game import Option, Phase, View
 from bot.engine.game.actions import Call, CallMahjong, DeclareDead, Discard, Give, Mahjong, Pass
 from bot.engine.tiles import format_tile, tile_name
@@ -125,7 +125,11 @@ class PromptBuilder:
                                            placeholder=placeholder))
         if give is not None:
             entries = [discord.SelectOption(label=tile_name(kind), value=f"{i}:{kind}")
-                       for i, kind in enumerate(give.kinds[:MENU_LIMIT])]
+                       for i, kind in enumerate(give.kinds[:MENU_LIMIT - 1])]
+            if give.blind_max >= give.count:
+                # A blind pass may send on every tile unseen; a menu needs one choice.
+                entries.append(discord.SelectOption(
+                    label=f"Pass all {give.count} blind (none of mine)", value=ALL_BLIND))
             low = max(give.count - give.blind_max, 1)
             controls.add_item(GiveSelect(game, seat, counter, entries, low=low,
                                          high=give.count))
