@@ -329,8 +329,9 @@ def kinds_named(message: Message) -> set[int]:
             code = str(option.get("description") or "")
             if code in _BY_CODE:
                 found.add(_BY_CODE[code])
-            if custom_id.startswith("jg:g:"):
-                found.add(int(str(option["value"]).split(":")[1]))
+            value = str(option["value"])
+            if custom_id.startswith("jg:g:") and ":" in value:  # "blind" names no tile
+                found.add(int(value.split(":")[1]))
     for text in texts:
         found.update(_BY_NAME[f"{rank} {suit}"] for rank, suit in _SUITED_NAME.findall(text))
         found.update(_BY_NAME[name] for name in _HONOR_NAME.findall(_SEAT_WIND.sub("", text)))
