@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 
 from bot.engine.cards import Card, load_card
 from bot.engine.errors import InvalidInput
-from bot.engine.matcher import CardMatcher
+from bot.engine.matcher import CardMatcher, matcher_for
 from bot.library import CARD_SUFFIX, DEFAULT_CARD, shipped_card_paths
 from bot.store import CardNotFound, Database, GuildSettings, ServerCard
 from bot.store.cards import MAX_CARD_TEXT, check_card_name
@@ -41,10 +41,9 @@ def parse_card(text: str) -> Card:
     return load_card(text)
 
 
-@lru_cache(maxsize=8)
 def card_matcher(text: str) -> CardMatcher:
-    """A matcher for the card in this text (cached: building one takes a moment)."""
-    return CardMatcher(parse_card(text))
+    """A matcher for the card in this text (both the card and its matcher are cached)."""
+    return matcher_for(parse_card(text))
 
 
 @cache

@@ -17,8 +17,8 @@ import time
 from bot.bench import BenchResult, Figure, ProgressCallback
 from bot.engine.game import new_game
 from bot.engine.game.rules import SIAMESE, STANDARD, THREE_PLAYER, RuleSet
+from bot.engine.matcher import matcher_for
 from bot.library import DEFAULT_CARD, shipped_card
-from bot.players import matcher_for
 from bot.players.simulate import SimulationReport, simulate
 
 SEED = 20261129

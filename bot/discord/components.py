@@ -27,8 +27,7 @@ from bot.analysis import analyze, format_analysis
 from bot.engine.errors import IllegalAction, MahjongError
 from bot.engine.game import Pass
 from bot.engine.game.actions import Give
-from bot.engine.matcher import Exposure, PlayerHand
-from bot.players import matcher_for
+from bot.engine.matcher import Exposure, PlayerHand, matcher_for
 from bot.scenes import analysis_scene
 from bot.tables.errors import StalePrompt, describe_error
 from bot.tables.narrate import action_label

@@ -713,3 +713,25 @@ class CardMatcher:
             target=layout.target,
             groups=tuple(tuple(g) for g in placed),
         )
+
+
+_MATCHERS: dict[tuple[int, tuple[int, ...]], tuple[Card, CardMatcher]] = {}
+_MATCHER_CACHE_SIZE = 8
+
+
+def matcher_for(card: Card, counts: Sequence[int] = STANDARD_COUNTS) -> CardMatcher:
+    """One compiled matcher per card and tile set, shared by games, bots and look-ups.
+
+    Compiling takes tens of milliseconds, so it is done once. The cache is keyed by the card's
+    identity and keeps the card in its entry, so an id is never reused while cached and a
+    whole card is never hashed.
+    """
+    key = (id(card), tuple(counts))
+    cached = _MATCHERS.get(key)
+    if cached is not None and cached[0] is card:
+        return cached[1]
+    matcher = CardMatcher(card, key[1])
+    if len(_MATCHERS) >= _MATCHER_CACHE_SIZE:
+        _MATCHERS.pop(next(iter(_MATCHERS)))
+    _MATCHERS[key] = (card, matcher)
+    return matcher

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from bot.engine.cards.model import Card
 from bot.engine.errors import InvalidInput
-from bot.players.base import Player, matcher_for
+from bot.players.base import Player
 from bot.players.baseline import BaselinePlayer
 from bot.players.random_player import RandomPlayer
 
@@ -32,5 +32,4 @@ def make_player(kind: str, card: Card, counts: Sequence[int], seed: int) -> Play
                        f"{', '.join(PLAYER_KINDS)}.")
 
 
-__all__ = ["PLAYER_KINDS", "BaselinePlayer", "Player", "RandomPlayer", "make_player",
-           "matcher_for"]
+__all__ = ["PLAYER_KINDS", "BaselinePlayer", "Player", "RandomPlayer", "make_player"]

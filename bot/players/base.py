@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from bot.engine.cards.model import Card
 from bot.engine.game.actions import Action, Option
 from bot.engine.game.view import View
-from bot.engine.matcher import CardMatcher, Exposure
+from bot.engine.matcher import Exposure
 from bot.engine.tiles import JOKER, NUM_KINDS
 
 
@@ -29,24 +28,6 @@ class Player(Protocol):
     def choose(self, view: View, options: Sequence[Option]) -> Action:
         """The action this seat takes now."""
         ...
-
-
-_MATCHERS: dict[tuple[int, tuple[int, ...]], tuple[Card, CardMatcher]] = {}
-_MATCHER_CACHE_SIZE = 8
-
-
-def matcher_for(card: Card, counts: Sequence[int]) -> CardMatcher:
-    """One compiled matcher per card and tile set, shared by every bot playing it (keyed by
-    the card's identity, kept in the entry, so hashing a whole card is never needed)."""
-    key = (id(card), tuple(counts))
-    cached = _MATCHERS.get(key)
-    if cached is not None and cached[0] is card:
-        return cached[1]
-    matcher = CardMatcher(card, key[1])
-    if len(_MATCHERS) >= _MATCHER_CACHE_SIZE:
-        _MATCHERS.pop(next(iter(_MATCHERS)))
-    _MATCHERS[key] = (card, matcher)
-    return matcher
 
 
 def live_racks(view: View, seat: int | None = None) -> tuple[int, ...]:

@@ -49,11 +49,10 @@ from bot.engine.game.actions import (
     Vote,
 )
 from bot.engine.game.view import View
-from bot.engine.matcher import CardMatcher, Exposure, NearHand, PlayerHand
+from bot.engine.matcher import CardMatcher, Exposure, NearHand, PlayerHand, matcher_for
 from bot.engine.tiles import BLANK, JOKER, NUM_KINDS
 from bot.players.base import (
     live_racks,
-    matcher_for,
     rack_exposures,
     seen_counts,
     visible_counts,

@@ -52,24 +52,7 @@ from bot.engine.game.rules import (
 )
 from bot.engine.game.state import GameState, Phase, SeatState, evolve
 from bot.engine.game.view import View, build_view, spectator_view
-from bot.engine.matcher import CardMatcher
-
-_MATCHERS: dict[tuple[int, tuple[int, ...]], tuple[Card, CardMatcher]] = {}
-_MATCHER_CACHE_SIZE = 8
-
-
-def _matcher(card: Card, counts: tuple[int, ...]) -> CardMatcher:
-    """One compiled matcher per card and tile set, reused across games (the card is kept in
-    the cache entry, so its id stays unique while cached)."""
-    key = (id(card), counts)
-    cached = _MATCHERS.get(key)
-    if cached is not None and cached[0] is card:
-        return cached[1]
-    matcher = CardMatcher(card, counts)
-    if len(_MATCHERS) >= _MATCHER_CACHE_SIZE:
-        _MATCHERS.pop(next(iter(_MATCHERS)))
-    _MATCHERS[key] = (card, matcher)
-    return matcher
+from bot.engine.matcher import matcher_for
 
 
 def _has_sextet(card: Card) -> bool:
@@ -89,7 +72,7 @@ def new_game(rules: RuleSet, card: Card, seed: int, players: Sequence[str]) -> G
     state = GameState(
         rules=rules, card=card, seed=seed, players=tuple(players), tiles=tiles, deal=record,
         wall=wall, seats=seats, discards=(), phase=Phase.CHARLESTON,
-        sextets=_has_sextet(card), matcher=_matcher(card, rules.counts))
+        sextets=_has_sextet(card), matcher=matcher_for(card, rules.counts))
     events: list[Event] = [WallBuilt(record.dice, record.break_stack, len(wall))]
     events.extend(Dealt(seat, len(hand), state.kinds(hand))
                   for seat, hand in enumerate(record.hands))
