@@ -24,7 +24,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from bot.engine.cards import Card, load_card
+from bot.engine.cards import Card
 from bot.engine.errors import IllegalAction, InvalidInput, NotYourTurn
 from bot.engine.game import (
     Action,
@@ -49,6 +49,7 @@ from bot.engine.game.events import Discarded, Drew, EndReason, Exposed, MahjongS
 from bot.league.record import record_finished_game
 from bot.league.tournament import TIME_UP, game_deadline, timeout_outcome
 from bot.players import Player, make_player
+from bot.server_cards import parse_card
 from bot.store import (
     ClockKind,
     Database,
@@ -151,7 +152,6 @@ class TableService:
         self.now = now
         self.make_bot = make_bot
         self._live: dict[int, _Live] = {}
-        self._cards: dict[str, Card] = {}
         self._clock_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
 
@@ -191,7 +191,7 @@ class TableService:
                          thread_id: int | None = None, seed: int | None = None) -> Game:
         """Create a game in the lobby with the host in East's seat (a seed from `new_seed`
         unless one is given, for replays and tests)."""
-        load_card(options.card_text)  # refuse a bad card before anything is stored
+        parse_card(options.card_text)  # refuse a bad card before anything is stored
         pace = self._pace(options.pace)
         game = await self.db.games.create_game(
             guild_id=guild_id, channel_id=channel_id, host_user_id=host_id,
@@ -586,19 +586,13 @@ class TableService:
 
     # -- restoring -------------------------------------------------------------------------
 
-    def _card(self, text: str) -> Card:
-        card = self._cards.get(text)
-        if card is None:
-            card = self._cards[text] = load_card(text)
-        return card
-
     async def _restore(self, game_id: int) -> _Live:
         """Rebuild a game in play from the store: rules, card, seed, first holders' names,
         then every logged action replayed."""
         record = await self.db.games.load_game(game_id)
         game = record.game
         rules, timeout, pace_name = read_table_options(game.rules)
-        card = self._card(game.card.text)
+        card = parse_card(game.card.text)
         first: dict[int, str] = {}
         for holder in record.history:
             first.setdefault(holder.seat, holder.display_name)
