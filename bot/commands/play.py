@@ -8,7 +8,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bot.engine.game import Phase, preset
+from bot.engine.game import Phase
+from bot.engine.game.rules import table_rules
 from bot.library import DEFAULT_CARD, shipped_card_paths
 from bot.players import make_player
 from bot.store import Database
@@ -17,7 +18,6 @@ from bot.tables.service import TableService
 from bot.tables.terminal import TerminalNotifier, choose_in_terminal
 
 HUMAN = 1
-_RULES = {4: "standard", 3: "3-player", 2: "siamese"}
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _play(args: argparse.Namespace) -> int:
-    rules = preset(_RULES[args.players])
+    rules = table_rules(args.players)
     card_path = next(p for p in shipped_card_paths() if p.stem == DEFAULT_CARD)
     if args.images is not None:
         args.images.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,6 @@ service, and answers (privately, for anything about one's own tiles).
 from __future__ import annotations
 
 import io
-from dataclasses import replace
 from typing import Any
 
 import discord
@@ -17,16 +16,13 @@ from bot.discord.components import LobbyButton, answer_error, show_rack
 from bot.discord.league import register_league_commands
 from bot.discord.lookups import register_lookups
 from bot.engine.errors import IllegalAction
-from bot.engine.game import preset
 from bot.engine.game.actions import Discard
-from bot.engine.game.rules import Scoring
+from bot.engine.game.rules import Scoring, table_rules
 from bot.engine.tiles import format_tile, parse_tile, tile_name
 from bot.league.seasons import season_for_channel, season_rules
 from bot.server_cards import card_names, resolve_card
 from bot.store import GameStatus
 from bot.tables.options import PACES, TableOptions, Timeout
-
-_RULES_BY_PLAYERS = {4: "standard", 3: "3-player", 2: "siamese"}
 
 
 def _client(interaction: discord.Interaction[Any]) -> Any:
@@ -93,9 +89,7 @@ async def new(interaction: discord.Interaction[Any], players: int = 4, card: str
         rules = season_rules(season)
         chosen = await resolve_card(client.db, guild_id, season.settings.card_name)
     else:
-        rules = preset(_RULES_BY_PLAYERS[players])
-        if scoring is not None:
-            rules = replace(rules, scoring=Scoring(scoring))
+        rules = table_rules(players, scoring)
         chosen = await resolve_card(client.db, guild_id, card)
     options = TableOptions(rules, chosen.name, chosen.text, pace=pace, hints=hints,
                            timeout=Timeout(timeout), server_card_id=chosen.card_id)

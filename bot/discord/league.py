@@ -17,15 +17,13 @@ import io
 import json
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.engine.errors import IllegalAction, InvalidInput
-from bot.engine.game import preset
-from bot.engine.game.rules import RuleSet, Scoring, rules_to_json
+from bot.engine.game.rules import Scoring, rules_to_json, table_rules
 from bot.league.export import write_csv
 from bot.league.pairings import seat_round
 from bot.league.ratings import RATING_MODEL, conservative
@@ -36,7 +34,8 @@ from bot.league.standings import (
     season_title,
     standings_scene,
 )
-from bot.library import DEFAULT_CARD, shipped_card_paths
+from bot.library import DEFAULT_CARD
+from bot.server_cards import card_names, resolve_card
 from bot.store import (
     Database,
     League,
@@ -51,9 +50,6 @@ from renderer.standings import render_standings
 #: Room left under Discord's 2000-character message limit.
 MESSAGE_LIMIT = 1900
 NO_MENTIONS = discord.AllowedMentions.none()
-_PRESETS = {(4, "nmjl"): "standard", (4, "tournament"): "tournament",
-            (3, "nmjl"): "3-player", (3, "tournament"): "3-player", (2, "siamese"): "siamese"}
-
 
 # -- shared helpers -----------------------------------------------------------------------
 
@@ -140,20 +136,6 @@ def _name(text: str) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
-def _season_rules(players: int, scoring: str) -> RuleSet:
-    name = _PRESETS.get((players, scoring))
-    if name is None:
-        raise InvalidInput("The two-player game is scored siamese, and siamese scoring is "
-                           "only for two players. Pick another table size or scoring.")
-    rules = preset(name)
-    return rules if rules.scoring.value == scoring else replace(rules, scoring=Scoring(scoring))
-
-
-async def _card_names(db: Database, guild_id: int) -> list[str]:
-    shipped = [path.stem for path in shipped_card_paths()]
-    return shipped + [card.name for card in await db.cards.cards(guild_id)]
-
-
 def _game_line(game: LeagueGame) -> str:
     """One recorded game in a sentence."""
     head = f"#{game.game_id} {_when(game.finished_at)}"
@@ -221,12 +203,8 @@ async def season_start(interaction: discord.Interaction[Any], name: str | None =
     db = _db(interaction)
     found = await _league_here(interaction)
     scoring = scoring or ("siamese" if players == 2 else "tournament")
-    rules = _season_rules(players, scoring)
-    cards = await _card_names(db, found.guild_id)
-    chosen = next((c for c in cards if c.casefold() == card.strip().casefold()), None)
-    if chosen is None:
-        raise InvalidInput(f"There is no card called `{card}`. The cards are: "
-                           f"{', '.join(cards)}.")
+    rules = table_rules(players, scoring)
+    chosen = (await resolve_card(db, found.guild_id, card)).name
     number = len(await db.leagues.seasons(found.id)) + 1
     settings = SeasonSettings(name=name or f"Season {number}", players=players,
                               card_name=chosen, scoring=scoring, rules=rules_to_json(rules),
@@ -243,7 +221,7 @@ async def season_cards(interaction: discord.Interaction[Any],
                        current: str) -> list[app_commands.Choice[str]]:
     """Shipped cards and the server's own cards, filtered by what was typed."""
     try:
-        names = await _card_names(_db(interaction), _guild(interaction))
+        names = await card_names(_db(interaction), _guild(interaction))
     except Exception:
         return []
     wanted = current.strip().casefold()

@@ -211,6 +211,28 @@ def seat_names(players: int) -> tuple[str, ...]:
     return _WINDS_BY_PLAYERS[players]
 
 
+#: The preset for each table size.
+_BY_PLAYERS = {4: "standard", 3: "3-player", 2: "siamese"}
+
+
+def table_rules(players: int, scoring: Scoring | str | None = None) -> RuleSet:
+    """The rules for a table of `players`, with another scoring profile if one is named;
+    a combination that cannot be played (Siamese scoring at four) raises `InvalidInput`."""
+    if players not in _BY_PLAYERS:
+        raise InvalidInput("A table has 2, 3 or 4 players.")
+    rules = PRESETS[_BY_PLAYERS[players]]
+    if scoring is None:
+        return rules
+    try:
+        profile = Scoring(scoring)
+    except ValueError:
+        known = ", ".join(s.value for s in Scoring)
+        raise InvalidInput(f"Scoring `{scoring}` doesn't exist; choose {known}.") from None
+    named = next((r for r in PRESETS.values()
+                  if r.players == players and r.scoring is profile), None)
+    return named if named is not None else replace(rules, scoring=profile)
+
+
 def rules_to_json(rules: RuleSet) -> str:
     """The rule set as JSON text (enums by value), for storing with a game."""
     data = {f.name: getattr(rules, f.name) for f in fields(rules)}

@@ -13,7 +13,15 @@ from game_helpers import NAMES, act, check_invariants, position
 from bot.engine.errors import InvalidInput
 from bot.engine.game import PRESETS, Phase, new_game, preset
 from bot.engine.game.deal import deal, shuffled_ring, throw_dice
-from bot.engine.game.rules import SIAMESE, STANDARD, THREE_PLAYER, TOURNAMENT, Charleston
+from bot.engine.game.rules import (
+    SIAMESE,
+    STANDARD,
+    THREE_PLAYER,
+    TOURNAMENT,
+    Charleston,
+    Scoring,
+    table_rules,
+)
 from bot.engine.tiles import STANDARD_COUNTS, physical_tiles
 
 
@@ -94,3 +102,15 @@ def test_players_must_match() -> None:
     with pytest.raises(InvalidInput, match="needs 4 players"):
         new_game(STANDARD, engine_card(), 1, NAMES[:3])
     assert replace(THREE_PLAYER, charleston=Charleston.NONE) == THREE_PLAYER
+
+
+def test_table_rules_pick_the_preset_for_a_table_size_and_scoring() -> None:
+    assert table_rules(4) == STANDARD and table_rules(3) == THREE_PLAYER
+    assert table_rules(2) == SIAMESE and table_rules(4, "tournament") == TOURNAMENT
+    assert table_rules(3, Scoring.TOURNAMENT).scoring is Scoring.TOURNAMENT
+    with pytest.raises(InvalidInput, match="two racks"):
+        table_rules(4, "siamese")
+    with pytest.raises(InvalidInput, match="doesn't exist"):
+        table_rules(4, "bogus")
+    with pytest.raises(InvalidInput, match="2, 3 or 4"):
+        table_rules(5)
