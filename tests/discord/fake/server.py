@@ -20,7 +20,6 @@ all at once, and later additions are not announced on the gateway.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import socket
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -73,6 +72,13 @@ C = TypeVar("C", bound=discord.Client)
 
 #: How often waiting helpers re-check their condition between changes the fake notices.
 POLL_INTERVAL = 0.02
+#: How soon after a message changes a person can click it.
+REACTION_SECONDS = 0.01
+
+
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 #: Suggested discord.py client options for tests (READY -> on_ready without the 2 s wait).
 CLIENT_OPTIONS: dict[str, Any] = {"guild_ready_timeout": 0.05}
 #: Application flags for "gateway presence / members / message content" intents enabled.
@@ -135,7 +141,7 @@ class FakeDiscord:
         #: One record per `run()`: tasks and threads the client left behind.
         self.runs: list[ClientRun] = []
 
-        self._changed = asyncio.Event()
+        self._waiters: set[asyncio.Future[None]] = set()
         self._last_change = time.monotonic()
         self._runner: web.AppRunner | None = None
         self._port = 0
@@ -376,10 +382,15 @@ class FakeDiscord:
     # -- waiting ----------------------------------------------------------------------------
 
     def notify(self) -> None:
-        """Something changed: wake every waiter."""
+        """Something changed: wake every waiter (each checks its condition once more).
+
+        A waiter is a bare future, woken with `set_result`: no task per wait and no wake-up
+        left behind once it was woken, so a few hundred waiting tables stay cheap."""
         self._last_change = time.monotonic()
-        self._changed.set()
-        self._changed = asyncio.Event()
+        waiters, self._waiters = self._waiters, set()
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
 
     async def wait_until(self, check: Callable[[], T | None], *, timeout: float | None = None,
                          what: str = "a condition") -> T:
@@ -397,9 +408,14 @@ class FakeDiscord:
                                   f"{self.problems()}\nmessages:\n{self.transcript()}")
             # Wake on any change the fake sees, and poll too: the condition may be about the
             # bot's own state (what it caught, what it cached), which the fake cannot see.
-            event = self._changed
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), min(remaining, POLL_INTERVAL))
+            waiter = loop.create_future()
+            self._waiters.add(waiter)
+            poll = loop.call_later(min(remaining, POLL_INTERVAL), _wake, waiter)
+            try:
+                await waiter
+            finally:
+                poll.cancel()
+                self._waiters.discard(waiter)
 
     async def wait_quiet(self, quiet: float = 0.1, *, timeout: float | None = None) -> None:
         """Wait until nothing has happened for `quiet` seconds."""
@@ -595,6 +611,13 @@ class FakeDiscord:
         return interaction
 
     async def _send_interaction(self, interaction: FakeInteraction) -> FakeInteraction:
+        source = interaction.source
+        if source is not None:
+            # A person sees a message some time after it changed; the bot has learned what
+            # it sent by then (discord.py only files a message's view away once Discord's
+            # answer reaches it).
+            changed = source.edits[-1].at if source.edits else source.created
+            await asyncio.sleep(max(0.0, changed + REACTION_SECONDS - time.monotonic()))
         if not self.gateway.live_sessions:
             await self.wait_until(lambda: bool(self.gateway.live_sessions),
                                   what="a bot session to send the interaction to")
