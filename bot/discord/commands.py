@@ -12,7 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.components import LobbyButton, answer_error, show_rack
+from bot.discord.components import LobbyButton, answer_error, in_time, say_privately, show_rack
 from bot.discord.league import register_league_commands
 from bot.discord.lookups import register_lookups
 from bot.engine.errors import IllegalAction
@@ -130,9 +130,10 @@ async def discard(interaction: discord.Interaction[Any], tile: str) -> None:
     client = _client(interaction)
     game_id = await _game_here(interaction)
     kind = parse_tile(tile)
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    await client.service.act(game_id, interaction.user.id, lambda seat: Discard(seat, kind))
-    await interaction.followup.send(f"You discarded {tile_name(kind)}.", ephemeral=True)
+    await in_time(interaction, client.service.act(game_id, interaction.user.id,
+                                                  lambda seat: Discard(seat, kind)),
+                  private=True)
+    await say_privately(interaction, f"You discarded {tile_name(kind)}.")
 
 
 @discard.autocomplete("tile")

@@ -19,7 +19,8 @@ import asyncio
 import io
 import logging
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import discord
 
@@ -60,12 +61,47 @@ async def answer_error(interaction: discord.Interaction[Any], error: Exception) 
         await interaction.response.send_message(text, ephemeral=True)
 
 
+#: How long a move may take before its click is acknowledged with a deferral. Discord gives
+#: an interaction 3 s for its first answer; a move normally takes milliseconds, and then the
+#: answer itself is the acknowledgement: one request instead of a deferral and an edit.
+ANSWER_WITHIN = 1.5
+
+T = TypeVar("T")
+
+
+async def in_time(interaction: discord.Interaction[Any], work: Awaitable[T], *,
+                  private: bool = False) -> T:
+    """Run `work` (a move); if it is not done within `ANSWER_WITHIN`, acknowledge the click
+    first (privately, "thinking", with `private`; otherwise as an update of the clicked
+    message) so Discord does not give up on it, then wait for the rest."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+    if not done:
+        if private:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+    return await task
+
+
+async def say_privately(interaction: discord.Interaction[Any], text: str) -> None:
+    """Answer a move's click with a line only the clicker sees (after `in_time`)."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
 async def _acted(interaction: discord.Interaction[Any], label: str) -> None:
     """After a prompt's action went through: replace the prompt's controls by what was done
     (in DMs and ephemeral racks), so nobody clicks it twice."""
     try:
-        await interaction.edit_original_response(content=f"You chose: **{label}**.", view=None,
-                                                 attachments=[])
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=f"You chose: **{label}**.",
+                                                     view=None, attachments=[])
+        else:
+            await interaction.response.edit_message(content=f"You chose: **{label}**.",
+                                                    view=None, attachments=[])
     except discord.HTTPException:
         log.info("could not tidy a prompt after acting", exc_info=True)
 
@@ -98,11 +134,11 @@ async def play_option(interaction: discord.Interaction[Any], game: int, seat: in
     """Apply option `index` for the clicker, after checking the prompt is theirs."""
     client = _client(interaction)
     try:
-        await interaction.response.defer()
         table = client.service.table(game)
         if table.seat_of(interaction.user.id) != seat:
             raise StalePrompt("This prompt belongs to another seat.")
-        action, _ = await client.service.act_option(game, interaction.user.id, counter, index)
+        action, _ = await in_time(interaction, client.service.act_option(
+            game, interaction.user.id, counter, index))
         await _acted(interaction, action_label(action, table.names, racks=table.rules.racks))
     except Exception as error:
         await answer_error(interaction, error)
@@ -163,7 +199,6 @@ class GiveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         """Pass the chosen tiles (the menu's values are `index:kind`)."""
         client = _client(interaction)
         try:
-            await interaction.response.defer()
             chosen = list(self.item.values)
             if ALL_BLIND in chosen and len(chosen) > 1:
                 raise IllegalAction("Choose tiles to pass, or pass all blind, not both.")
@@ -173,8 +208,9 @@ class GiveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             table = client.service.table(self.game)
             if table.seat_of(interaction.user.id) != self.seat:
                 raise StalePrompt("This prompt belongs to another seat.")
-            await client.service.act(self.game, interaction.user.id,
-                                     lambda seat: Give(seat, kinds, blind), self.counter)
+            await in_time(interaction, client.service.act(
+                self.game, interaction.user.id, lambda seat: Give(seat, kinds, blind),
+                self.counter))
             await _acted(interaction, action_label(Give(self.seat, kinds, blind), table.names))
         except Exception as error:
             await answer_error(interaction, error)
@@ -219,9 +255,9 @@ class PassButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         """Pass on the discard for the clicker's seat."""
         client = _client(interaction)
         try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await client.service.act(self.game, interaction.user.id, Pass, self.counter)
-            await interaction.followup.send("You passed.", ephemeral=True)
+            await in_time(interaction, client.service.act(
+                self.game, interaction.user.id, Pass, self.counter), private=True)
+            await say_privately(interaction, "You passed.")
         except Exception as error:
             await answer_error(interaction, error)
 

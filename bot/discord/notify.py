@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 CANNOT_DM = 50007
 MESSAGE_LIMIT = 2000
+#: DM channels remembered (a few hundred bytes each).
+DM_CHANNELS = 10_000
 
 
 def _chunks(lines: tuple[str, ...]) -> list[str]:
@@ -52,6 +55,20 @@ class DiscordNotifier:
 
     def __init__(self, client: JonggClient) -> None:
         self.client = client
+        #: user id -> their DM channel's id, newest use last (discord.py keeps only 128 DM
+        #: channels, and without it every DM would first look the user up).
+        self._dm_channels: OrderedDict[int, int] = OrderedDict()
+
+    async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """The user's DM channel, opened once and remembered (up to `DM_CHANNELS` users)."""
+        channel_id = self._dm_channels.pop(user_id, None)
+        if channel_id is None:
+            channel_id = (await self.client.create_dm(discord.Object(user_id))).id
+        self._dm_channels[user_id] = channel_id
+        if len(self._dm_channels) > DM_CHANNELS:
+            self._dm_channels.popitem(last=False)
+        return self.client.get_partial_messageable(channel_id,
+                                                    type=discord.ChannelType.private)
 
     async def _channel(self, table: Table) -> discord.abc.Messageable:
         target = table.thread_id or table.channel_id
@@ -104,8 +121,8 @@ class DiscordNotifier:
     async def _dm(self, table: Table, seat: int, user_id: int, text: str,
                   **extra: Any) -> None:
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            await user.send(text, **extra)
+            channel = await self._dm_channel(user_id)
+            await channel.send(text, **extra)
         except discord.Forbidden as error:
             if error.code != CANNOT_DM:
                 raise
