@@ -11,8 +11,8 @@ number of steps each; a table whose game ends stops early.
 Timestamps, without touching product code:
 
 * click: `FakeInteraction.created`, set by the fake as it sends INTERACTION_CREATE;
-* commit: a wrapper around `service.db.actions.append_action` stamps each append on return
-  (the first append after the click is the human's action);
+* commit: a wrapper around `service.db.actions.append_actions` stamps each commit on return
+  (the first commit after the click holds the human's action, with the bots' answers);
 * messages: `RecordedRequest.at`, set by the fake when a request reaches it; the notifier's
   requests are those to the table's thread and the human's DM channel, between the commit
   and the moment `service.flush` has delivered everything.
@@ -128,14 +128,13 @@ class _Harness:
 
     def instrument(self) -> None:
         actions = self.client.service.db.actions
-        append = actions.append_action
+        append = actions.append_actions
 
-        async def append_action(game_id: int, *args: Any, **kwargs: Any) -> Any:
-            seq = await append(game_id, *args, **kwargs)
+        async def append_actions(game_id: int, *args: Any, **kwargs: Any) -> None:
+            await append(game_id, *args, **kwargs)
             self.commits[game_id].append(time.monotonic())
-            return seq
 
-        actions.append_action = append_action
+        actions.append_actions = append_actions
         for name in ("click", "select"):
             original = getattr(self.fake, name)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.store.errors import SeqConflict
-from bot.store.models import Action, Clock, ClockKind, GameStatus
+from bot.store.models import Action, Clock, ClockKind, ClockPlan, GameStatus
 from bot.store.rows import (
     ACTION_COLUMNS,
     CLOCK_COLUMNS,
@@ -28,9 +28,33 @@ from bot.store.rows import (
     fetch_game_in,
     next_seq,
 )
+from bot.store.tx import Tx
 
 #: Longest action text kept; the engine's actions are a few dozen characters.
 MAX_ACTION_LENGTH = 1000
+
+
+def _check_plan(plan: ClockPlan) -> None:
+    check_int(plan.at_seq, "at_seq", minimum=0)
+    for _, seat, _ in plan.clocks:
+        check_opt_int(seat, "seat", minimum=0)
+    if len({(kind, seat) for kind, seat, _ in plan.clocks}) != len(plan.clocks):
+        raise ValueError("a clock plan sets each clock (kind and seat) once")
+
+
+async def _replace(tx: Tx, game_id: int, plan: ClockPlan, now: float) -> None:
+    """Stop the game's clocks of the plan's kinds and those the plan starts again, then
+    start them (inside the caller's transaction)."""
+    await tx.execute_many("DELETE FROM clocks WHERE game_id = ? AND kind = ?",
+                          [(game_id, kind.value) for kind in plan.kinds])
+    await tx.execute_many(
+        "DELETE FROM clocks WHERE game_id = ? AND kind = ? AND ifnull(seat, -1) = ?",
+        [(game_id, kind.value, -1 if seat is None else seat) for kind, seat, _ in plan.clocks])
+    await tx.execute_many(
+        "INSERT INTO clocks (game_id, kind, seat, due_at, at_seq, set_at) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [(game_id, kind.value, seat, float(due_at), plan.at_seq, now)
+         for kind, seat, due_at in plan.clocks])
 
 
 class Actions(Part):
@@ -43,21 +67,41 @@ class Actions(Part):
 
         Raises `SeqConflict` if the log does not hold exactly `expected_seq` actions, and
         `WrongStatus` unless the game is being played."""
+        await self.append_actions(game_id, expected_seq, [(text, actor)])
+        return expected_seq
+
+    async def append_actions(self, game_id: int, expected_seq: int,
+                             actions: Sequence[tuple[str, int | None]], *,
+                             clocks: ClockPlan | None = None) -> None:
+        """Append `actions` (each a text and its actor) as numbers `expected_seq` on and, in
+        the same transaction, set the game's clocks to `clocks`: one commit for a move, the
+        bots' answers to it and the clocks of the moment it leads to, so the log and the
+        clocks never disagree after a crash.
+
+        Raises `SeqConflict` if the log does not hold exactly `expected_seq` actions, and
+        `WrongStatus` unless the game is being played; either way nothing is written."""
         check_int(expected_seq, "expected_seq", minimum=0)
-        check_opt_int(actor, "actor")
-        if (not isinstance(text, str) or not text or "\n" in text or "\r" in text
-                or len(text) > MAX_ACTION_LENGTH):
-            raise ValueError("an action is one non-empty line of at most "
-                             f"{MAX_ACTION_LENGTH} characters; got {text!r:.80}")
+        for text, actor in actions:
+            check_opt_int(actor, "actor")
+            if (not isinstance(text, str) or not text or "\n" in text or "\r" in text
+                    or len(text) > MAX_ACTION_LENGTH):
+                raise ValueError("an action is one non-empty line of at most "
+                                 f"{MAX_ACTION_LENGTH} characters; got {text!r:.80}")
+        if clocks is not None:
+            _check_plan(clocks)
         async with self._db.transaction() as tx:
             await fetch_game_in(tx, game_id, GameStatus.PLAYING)
             actual = await next_seq(tx, game_id)
             if actual != expected_seq:
                 raise SeqConflict(game_id, expected_seq, actual)
-            await tx.execute(
+            now = self._db.now()
+            await tx.execute_many(
                 "INSERT INTO actions (game_id, seq, action, actor_user_id, created_at) "
-                "VALUES (?, ?, ?, ?, ?)", (game_id, expected_seq, text, actor, self._db.now()))
-        return expected_seq
+                "VALUES (?, ?, ?, ?, ?)",
+                [(game_id, expected_seq + i, text, actor, now)
+                 for i, (text, actor) in enumerate(actions)])
+            if clocks is not None:
+                await _replace(tx, game_id, clocks, now)
 
     async def actions(self, game_id: int, *, since: int = 0) -> list[Action]:
         """The game's actions in order, from seq `since` on."""
@@ -99,25 +143,12 @@ class Clocks(Part):
                              clocks: Sequence[tuple[ClockKind, int | None, float]], *,
                              at_seq: int) -> None:
         """In one transaction, stop the game's clocks of `kinds` and start `clocks` (each a
-        kind, a seat or None, and a due time), all tied to `at_seq`: what the table does
-        after every move, so it costs one commit instead of one per clock."""
-        check_int(at_seq, "at_seq", minimum=0)
-        for _, seat, _ in clocks:
-            check_opt_int(seat, "seat", minimum=0)
+        kind, a seat or None, and a due time), all tied to `at_seq`."""
+        plan = ClockPlan(tuple(kinds), tuple(clocks), at_seq)
+        _check_plan(plan)
         async with self._db.transaction() as tx:
             await fetch_game_in(tx, game_id, GameStatus.LOBBY, GameStatus.PLAYING)
-            for kind in kinds:
-                await tx.execute("DELETE FROM clocks WHERE game_id = ? AND kind = ?",
-                                 (game_id, kind.value))
-            now = self._db.now()
-            for kind, seat, due_at in clocks:
-                await tx.execute(
-                    "DELETE FROM clocks WHERE game_id = ? AND kind = ? "
-                    "AND ifnull(seat, -1) = ?", (game_id, kind.value, -1 if seat is None else seat))
-                await tx.execute(
-                    "INSERT INTO clocks (game_id, kind, seat, due_at, at_seq, set_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, kind.value, seat, float(due_at), at_seq, now))
+            await _replace(tx, game_id, plan, self._db.now())
 
     async def clear_clock(self, game_id: int, kind: ClockKind, *, seat: int | None) -> bool:
         """Stop one clock; False if it was not set."""

@@ -180,6 +180,17 @@ class Clock:
 
 
 @dataclass(frozen=True)
+class ClockPlan:
+    """The clocks a game should have after a move: every clock of `kinds` stops, and
+    `clocks` (each a kind, a seat or None for the whole table, and a due time) start, all
+    tied to log length `at_seq`."""
+
+    kinds: tuple[ClockKind, ...]
+    clocks: tuple[tuple[ClockKind, int | None, float], ...]
+    at_seq: int
+
+
+@dataclass(frozen=True)
 class GameRecord:
     """Everything needed to rebuild a game after a restart, read at one moment."""
 

@@ -38,6 +38,11 @@ class Tx:
         async with self._check(write=True).execute(sql, params) as cursor:
             return cursor.rowcount
 
+    async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
+        """Run one statement once per parameter row (one trip to the database's thread)."""
+        if rows:
+            await self._check(write=True).executemany(sql, rows)
+
     async def insert(self, sql: str, params: Params = ()) -> int:
         """Run an INSERT; returns the new row's rowid."""
         row = await self._check(write=True).execute_insert(sql, params)

@@ -3,13 +3,15 @@
 It owns, per game, the lock that applies clicks one at a time, the engine state, the bots,
 the clocks and the order in which the outside is told. Every action goes the same way:
 
-    lock -> check the seat and the prompt's action counter -> engine.apply -> append to the
-    store's action log (commit) -> bots and clocks -> queue the updates for the notifier
+    lock -> check the seat and the prompt's action counter -> engine.apply -> the bots'
+    answers -> one commit: the actions and the clocks of the moment they lead to -> queue
+    the updates for the notifier
 
-so a message is only sent about a move that is durable, and a restart rebuilds each game by
-replaying its log. A prompt made at some action count stays good until its seat's own options
-change, so people answering the same Charleston pass or claim window do not make each other's
-prompts stale, and a seat is only sent a new prompt when its options change. The service
+so a message is only sent about a move that is durable, the log and the clocks never
+disagree after a crash, and a restart rebuilds each game by replaying its log. A prompt made
+at some action count stays good until its seat's own options change, so people answering the
+same Charleston pass or claim window do not make each other's prompts stale, and a seat is
+only sent a new prompt when its options change. The service
 knows nothing about Discord: the outside is a `Notifier`.
 """
 
@@ -51,7 +53,9 @@ from bot.league.tournament import TIME_UP, game_deadline, timeout_outcome
 from bot.players import Player, make_player
 from bot.server_cards import parse_card
 from bot.store import (
+    Clock,
     ClockKind,
+    ClockPlan,
     Database,
     FinishReason,
     Game,
@@ -116,13 +120,19 @@ class _Live:
 
     table: Table
     state: GameState
+    #: The state as the store has it: what `state` returns to if a commit fails.
+    saved: GameState
     timeout: Timeout
     pace: Pace
     remind_at: float | None
     bots: dict[int, Player]
     options: _Options
     dm_closed: set[int] = field(default_factory=set)
-    #: The moment the clocks were last set for (phase, turn, discards, Charleston step).
+    #: Actions applied since `saved` (text, actor, the state after it), not yet committed.
+    unsaved: list[tuple[str, int | None, GameState]] = field(default_factory=list)
+    #: The move clocks as the store has them, (kind, seat) -> due time, and the moment
+    #: (phase, turn, discards, Charleston step) they were set for.
+    clocks: dict[tuple[ClockKind, int | None], float] = field(default_factory=dict)
     clock_moment: tuple[object, ...] = ()
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     outbox: asyncio.Queue[Callable[[], Awaitable[None]]] = field(default_factory=asyncio.Queue)
@@ -301,7 +311,7 @@ class TableService:
                 action = action(seat)
             if action.seat != seat:
                 raise NotYourTurn("You can only act for your own seat.")
-            events = await self._apply(live, action, user_id)
+            events = self._apply(live, action, user_id)
             await self._settle(live, events)
             return events
 
@@ -316,7 +326,7 @@ class TableService:
             if not 0 <= index < len(options):
                 raise StalePrompt("That choice is no longer there; use the newest prompt.")
             action = options[index].action
-            events = await self._apply(live, action, user_id)
+            events = self._apply(live, action, user_id)
             await self._settle(live, events)
             return action, events
 
@@ -340,26 +350,30 @@ class TableService:
                               "newest one (or My rack).")
         return seat
 
-    async def _apply(self, live: _Live, action: Action, actor: int | None) -> tuple[Event, ...]:
-        """Apply one action and make it durable (the caller holds the lock)."""
+    def _apply(self, live: _Live, action: Action, actor: int | None) -> tuple[Event, ...]:
+        """Apply one action in memory (the caller holds the lock); `_settle` commits it."""
         state, events = apply(live.state, action)
-        text = format_action(action, live.table.rules.players)
-        await self.db.actions.append_action(live.table.game_id, len(live.state.actions),
-                                            text, actor)
+        live.unsaved.append((format_action(action, live.table.rules.players), actor, state))
         live.state = state
-        live.options.update(state)
         return tuple(events)
 
     async def _settle(self, live: _Live, events: Sequence[Event], *,
                       new_turn: bool = False) -> None:
-        """After a committed action: let bots move, then clocks and updates."""
-        collected = list(events)
-        collected.extend(await self._run_bots(live))
+        """After actions applied in memory: let the bots answer, commit it all with the
+        clocks in one transaction, then finish or queue the updates. If anything fails
+        before the commit is done, the game is left as the store has it."""
+        try:
+            collected = [*events, *self._run_bots(live)]
+            await self._commit(live)
+        except BaseException:
+            live.state = live.saved
+            live.unsaved.clear()
+            raise
         new_turn = new_turn or any(isinstance(e, Discarded | Exposed | MahjongShown)
                                    for e in collected)
         await self._after_change(live, tuple(collected), new_turn=new_turn)
 
-    async def _run_bots(self, live: _Live) -> list[Event]:
+    def _run_bots(self, live: _Live) -> list[Event]:
         events: list[Event] = []
         while live.state.phase is not Phase.OVER:
             bot_seats = [s for s in seats_to_act(live.state) if s in live.bots]
@@ -368,8 +382,26 @@ class TableService:
             seat = bot_seats[0]
             options = legal_actions(live.state, seat)
             action = live.bots[seat].choose(view(live.state, seat), options)
-            events.extend(await self._apply(live, action, None))
+            events.extend(self._apply(live, action, None))
         return events
+
+    async def _commit(self, live: _Live) -> None:
+        """Write the unsaved actions and the clocks of the moment they lead to in one
+        transaction (nothing when neither changed), then take them as saved."""
+        plan, moment = self._clock_plan(live)
+        unsaved = live.unsaved
+        if unsaved or plan is not None:
+            await self.db.actions.append_actions(
+                live.table.game_id, len(live.saved.actions),
+                [(text, actor) for text, actor, _ in unsaved], clocks=plan)
+        live.saved = live.state
+        live.unsaved = []
+        for _, _, state in unsaved:
+            live.options.update(state)
+        if plan is not None:
+            live.clocks = {(kind, seat): due for kind, seat, due in plan.clocks}
+            live.clock_moment = moment
+            self._wake.set()
 
     async def _after_change(self, live: _Live, events: Sequence[Event], *,
                             new_turn: bool) -> None:
@@ -377,8 +409,6 @@ class TableService:
         state = live.state
         if state.phase is Phase.OVER:
             await self._finish(live)
-        else:
-            await self._arm_clocks(live)
         table = live.table
         names = table.names
         lines = tuple(line for e in events if (line := public_line(e, names)) is not None)
@@ -474,18 +504,17 @@ class TableService:
             raise InvalidInput(f"Unknown pace `{name}`; choose one of {', '.join(PACES)}.")
         return PACES[name][0]
 
-    async def _arm_clocks(self, live: _Live) -> None:
-        """Set the clocks the new moment needs. Within one moment (a claim window, a
-        Charleston pass) a seat's deadline stays where it was while others answer; every
-        clock is re-tied to the new action count so it stays valid."""
-        game_id = live.table.game_id
+    def _clock_plan(self, live: _Live) -> tuple[ClockPlan | None, tuple[object, ...]]:
+        """The clocks the moment now needs (None: the pace has none, or the game is over),
+        and the moment. Within one moment (a claim window, a Charleston pass) a seat's
+        deadline stays where it was while others answer; every clock is re-tied to the new
+        action count so it stays valid."""
         state = live.state
         moment = (state.phase, state.turn.seat if state.turn else None, len(state.discards),
                   state.charleston.step if state.charleston else None)
-        earlier = ({(c.kind, c.seat): c.due_at for c in await self.db.clocks.clocks(game_id)}
-                   if moment == live.clock_moment else {})
-        live.clock_moment = moment
-        at_seq = len(state.actions)
+        if state.phase is Phase.OVER or not (live.pace.turn_seconds or live.pace.claim_seconds):
+            return None, moment
+        earlier = live.clocks if moment == live.clock_moment else {}
         humans = [s for s in seats_to_act(state) if s not in live.bots]
         now = self.now()
         wanted: list[tuple[ClockKind, int | None, float]] = []
@@ -503,9 +532,7 @@ class TableService:
                 if live.remind_at is not None and not reminded:
                     arm(ClockKind.REMINDER, seat, live.pace.turn_seconds * live.remind_at)
         # A league game's time limit is not among the kinds replaced, so it stays.
-        if live.pace.turn_seconds or live.pace.claim_seconds:
-            await self.db.clocks.replace_clocks(game_id, _MOVE_CLOCKS, wanted, at_seq=at_seq)
-        self._wake.set()
+        return ClockPlan(_MOVE_CLOCKS, tuple(wanted), len(state.actions)), moment
 
     async def run_due_clocks(self, now: float | None = None) -> int:
         """Act on every clock that has run out; returns how many acted."""
@@ -521,11 +548,11 @@ class TableService:
                 continue
             async with live.lock:
                 if clock.at_seq != len(live.state.actions):
-                    await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=clock.seat)
+                    await self._clear_clock(live, clock)
                     continue
                 if clock.kind is ClockKind.REMINDER:
                     assert clock.seat is not None
-                    await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=clock.seat)
+                    await self._clear_clock(live, clock)
                     self._send(live, self.notifier.reminder, live.table, clock.seat,
                                clock.due_at)
                     continue
@@ -533,6 +560,10 @@ class TableService:
                 await self._settle(live, events)
                 acted += 1
         return acted
+
+    async def _clear_clock(self, live: _Live, clock: Clock) -> None:
+        await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=clock.seat)
+        live.clocks.pop((clock.kind, clock.seat), None)
 
     async def _time_up(self, live: _Live) -> None:
         """The tournament time limit ran out: the game stops and every seat scores 0."""
@@ -567,7 +598,7 @@ class TableService:
             else:
                 action = self._bot(live.table, live.state.seed, waiting).choose(
                     view(live.state, waiting), options)
-            events.extend(await self._apply(live, action, None))
+            events.extend(self._apply(live, action, None))
         return events
 
     async def _clock_loop(self) -> None:
@@ -613,20 +644,21 @@ class TableService:
                       rules, card, game.hints)
         bots = {s: self._bot(table, game.seed, s) for s in range(rules.players)
                 if current[s].user_id is None}
-        live = _Live(table, state, timeout, game.pace, PACES.get(pace_name, (game.pace, None))[1],
-                     bots, options)
+        live = _Live(table, state, state, timeout, game.pace,
+                     PACES.get(pace_name, (game.pace, None))[1], bots, options)
         live.dm_closed.update(s for s in current if current[s].dm_closed)
+        # The clocks keep their deadlines across a restart: they belong to this moment if
+        # they are tied to the log's length.
+        live.clocks = {(c.kind, c.seat): c.due_at for c in await self.db.clocks.clocks(game_id)
+                       if c.kind in _MOVE_CLOCKS and c.at_seq == len(actions)}
+        live.clock_moment = self._clock_plan(live)[1]
         self._live[game_id] = live
         if actions and state.phase is not Phase.OVER:
-            # A crash may have come between a move and the bots' answers or the clocks; the
-            # seats' old prompts still work (they carry the action counter), so nobody is
-            # told anything new unless something moves.
+            # The seats' old prompts still work (they carry the action counter), so nobody
+            # is told anything new unless a bot moves (a game whose bot seats changed hands
+            # in the store, or an older version's log).
             async with live.lock:
-                events = await self._run_bots(live)
-                if events:
-                    await self._after_change(live, events, new_turn=True)
-                else:
-                    await self._arm_clocks(live)
+                await self._settle(live, ())
         elif state.phase is Phase.OVER and game.finished_at is None:
             async with live.lock:
                 await self._finish(live)

@@ -26,7 +26,7 @@ from bot.engine.game import (
 from bot.engine.game.actions import Discard
 from bot.engine.game.rules import rules_to_json
 from bot.library import shipped_card_paths
-from bot.store import Database, GameStatus, SeasonSettings
+from bot.store import Database, GameStatus, SeasonSettings, StoreError
 from bot.tables.errors import NotSeated, StalePrompt
 from bot.tables.notifier import SeatUpdate, Table, TableUpdate
 from bot.tables.options import TableOptions
@@ -183,12 +183,13 @@ async def test_a_double_click_acts_once(tmp_path: Path, clock: Clock) -> None:
         await service.close()
 
 
-async def test_a_restart_rebuilds_the_game_and_play_goes_on(tmp_path: Path,
-                                                            clock: Clock) -> None:
-    humans = [HOST, ANN, BO, CY]
+@pytest.mark.parametrize("rules", [STANDARD, THREE_PLAYER, SIAMESE], ids=lambda r: r.name)
+async def test_a_restart_rebuilds_the_game_and_play_goes_on(tmp_path: Path, clock: Clock,
+                                                            rules: RuleSet) -> None:
+    humans = [HOST, ANN, BO, CY][:rules.players]
     async with Database(tmp_path / "j.db") as db:
         first = _service(db, Recorder(), clock)
-        game_id = await _table(first, STANDARD, humans)
+        game_id = await _table(first, rules, humans)
         for _ in range(40):  # into the game, with a claim window likely open
             user = next(u for u in humans if first.view_for(game_id, u).legal)
             mine = first.view_for(game_id, user)
@@ -219,6 +220,76 @@ async def test_claim_clock_passes_for_silent_seats(tmp_path: Path, clock: Clock)
         assert await service.run_due_clocks(clock.now + 5) == 0  # not yet
         assert await service.run_due_clocks(clock.now + 11) == 1
         assert service.spectator(game_id).phase is not Phase.CLAIM
+        await service.close()
+
+
+async def test_a_restart_keeps_the_clocks_deadlines(tmp_path: Path, clock: Clock) -> None:
+    humans = [HOST, ANN, BO]
+    async with Database(tmp_path / "j.db") as db:
+        first = _service(db, Recorder(), clock)
+        game_id = await _table(first, THREE_PLAYER, humans)
+        mine = first.view_for(game_id, HOST)
+        discard = next(o.action for o in mine.legal if isinstance(o.action, Discard))
+        await first.act(game_id, HOST, discard, mine.action_count)
+        (claim,) = await db.clocks.clocks(game_id)
+        await first.close()
+    clock.now += 6  # the bot was down for 6 of the claim window's 10 seconds
+    async with Database(tmp_path / "j.db") as db:
+        second = _service(db, Recorder(), clock)
+        await second.start(run_clocks=False)
+        assert await db.clocks.clocks(game_id) == [claim]
+        assert await second.run_due_clocks(clock.now + 3) == 0
+        assert await second.run_due_clocks(clock.now + 4.5) == 1
+        assert second.spectator(game_id).phase is not Phase.CLAIM
+        await second.close()
+
+
+async def test_a_move_and_the_bots_answers_are_one_commit(tmp_path: Path,
+                                                          clock: Clock) -> None:
+    async with Database(tmp_path / "j.db") as db:
+        service = _service(db, Recorder(), clock)
+        game_id = await _table(service, STANDARD, [HOST])
+        commits: list[int] = []
+        append = db.actions.append_actions
+
+        async def counted(game: int, seq: int, actions: Sequence[tuple[str, int | None]],
+                          **kwargs: object) -> None:
+            commits.append(len(actions))
+            await append(game, seq, actions, **kwargs)  # type: ignore[arg-type]
+
+        db.actions.append_actions = counted  # type: ignore[method-assign]
+        mine = service.view_for(game_id, HOST)
+        await service.act(game_id, HOST, mine.legal[0].action, mine.action_count)
+        after = service.view_for(game_id, HOST).action_count
+        assert len(commits) == 1 and commits[0] == after - mine.action_count > 1
+        assert await db.actions.next_seq(game_id) == after
+        assert {c.at_seq for c in await db.clocks.clocks(game_id)} == {after}
+        await service.close()
+
+
+async def test_a_failed_commit_leaves_the_game_as_stored(tmp_path: Path, clock: Clock) -> None:
+    recorder = Recorder()
+    async with Database(tmp_path / "j.db") as db:
+        service = _service(db, recorder, clock)
+        game_id = await _table(service, STANDARD, [HOST])
+        await service.flush(game_id)
+        told = len(recorder.seats), len(recorder.tables)
+        mine = service.view_for(game_id, HOST)
+        append = db.actions.append_actions
+
+        async def broken(*args: object, **kwargs: object) -> None:
+            raise StoreError("disk full")
+
+        db.actions.append_actions = broken  # type: ignore[method-assign]
+        with pytest.raises(StoreError):
+            await service.act(game_id, HOST, mine.legal[0].action, mine.action_count)
+        await service.flush(game_id)
+        assert service.view_for(game_id, HOST) == mine
+        assert (len(recorder.seats), len(recorder.tables)) == told  # nothing announced
+        db.actions.append_actions = append  # type: ignore[method-assign]
+        # The same prompt works once the store does.
+        await service.act(game_id, HOST, mine.legal[0].action, mine.action_count)
+        assert await db.actions.next_seq(game_id) > mine.action_count
         await service.close()
 
 
