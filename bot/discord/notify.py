@@ -121,8 +121,8 @@ class DiscordNotifier:
     async def _dm(self, table: Table, seat: int, user_id: int, text: str,
                   **extra: Any) -> None:
         try:
-            channel = await self._dm_channel(user_id)
-            await channel.send(text, **extra)
+            dm = await self._dm_channel(user_id)
+            await dm.send(text, **extra)
         except discord.Forbidden as error:
             if error.code != CANNOT_DM:
                 raise
