@@ -120,7 +120,9 @@ class Database:
         return self
 
     async def close(self) -> None:
-        """Close the connection. Safe to call twice, or on a database never connected."""
+        """Close the connection, once the appends asked for are written. Safe to call twice,
+        or on a database never connected."""
+        await self.actions.wait_written()
         conn, self._conn = self._conn, None
         if conn is not None:
             async with self._lock:

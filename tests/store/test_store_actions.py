@@ -5,11 +5,21 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from store_helpers import FakeClock, new_game
 
-from bot.store import ClockKind, Database, FinishReason, Outcome, SeqConflict, WrongStatus
+from bot.store import (
+    ClockKind,
+    ClockPlan,
+    Database,
+    FinishReason,
+    Outcome,
+    SeqConflict,
+    StoreClosed,
+    WrongStatus,
+)
 
 
 async def test_appends_are_numbered_from_zero(db: Database, clock: FakeClock) -> None:
@@ -153,3 +163,55 @@ async def test_replace_clocks_swaps_some_kinds_in_one_go(db: Database, clock: Fa
     assert found == {(ClockKind.CLAIM, None): (clock.now + 10, 3),
                      (ClockKind.TURN, 2): (clock.now + 20, 3),
                      (ClockKind.GAME_LIMIT, None): (clock.now + 99, 0)}
+
+
+async def test_appends_arriving_together_share_a_transaction(db: Database,
+                                                             clock: FakeClock) -> None:
+    """Group commit: appends for many games that arrive while one is being written go in
+    one transaction; each is still checked on its own, and a refusal costs only its own."""
+    games = [await new_game(db, first_user=100 * n) for n in range(12)]
+    over = await new_game(db, first_user=9000)
+    await db.games.finish_game(over.id, Outcome(FinishReason.TIMEOUT))
+    await db.actions.append_action(games[0].id, 0, "already there", None)
+    transactions = 0
+    begin = db.transaction
+
+    def counted() -> Any:
+        nonlocal transactions
+        transactions += 1
+        return begin()
+
+    db.transaction = counted  # type: ignore[method-assign]
+    plan = ClockPlan((ClockKind.TURN,), ((ClockKind.TURN, 1, clock.now + 60),), 2)
+    outcomes = await asyncio.gather(
+        *(db.actions.append_actions(g.id, 0, [("a", 1), ("b", None)], clocks=plan)
+          for g in games[1:]),
+        db.actions.append_actions(games[0].id, 0, [("stale", 1)]),
+        db.actions.append_actions(over.id, 0, [("late", 1)]),
+        db.actions.append_actions(games[1].id, 2, [("then c", 2)]),
+        return_exceptions=True)
+    db.transaction = begin  # type: ignore[method-assign]
+    assert outcomes[:11] == [None] * 11
+    assert [type(o) for o in outcomes[11:]] == [SeqConflict, WrongStatus, type(None)]
+    assert transactions < 4  # the first append alone, then the rest together
+    for game in games[1:]:
+        texts = [a.text for a in await db.actions.actions(game.id)]
+        assert texts == (["a", "b", "then c"] if game is games[1] else ["a", "b"])
+        [turn] = await db.clocks.clocks(game.id)
+        assert (turn.seat, turn.at_seq) == (1, 2)
+    assert [a.text for a in await db.actions.actions(games[0].id)] == ["already there"]
+    assert await db.actions.actions(over.id) == []
+
+
+async def test_closing_waits_for_appends_already_asked_for(db_path: Path) -> None:
+    db = await Database.open(db_path)
+    game = await new_game(db)
+    pending = [asyncio.ensure_future(db.actions.append_action(game.id, seq, f"m{seq}", None))
+               for seq in range(3)]
+    await asyncio.sleep(0)  # the appends are queued, not yet written
+    await db.close()
+    assert [task.result() for task in pending] == [0, 1, 2]
+    async with Database(db_path) as again:
+        assert [a.text for a in await again.actions.actions(game.id)] == ["m0", "m1", "m2"]
+    with pytest.raises(StoreClosed):
+        await db.actions.append_action(game.id, 3, "after close", None)
