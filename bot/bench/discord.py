@@ -2,26 +2,38 @@
 
 The real `JonggClient` runs against the fake Discord of `tests/discord/fake` (REST and
 gateway on 127.0.0.1, in this same process and event loop), with a SQLite store in a
-temporary folder. N tables are opened the way people open them (`/mj new`, then Start, which
-seats first-option bots in the three empty seats), each with a different human. Then every
-human plays their first option through the controls Discord shows them (DM prompts, the Pass
-or Claim… buttons under the table post), all tables at once (`asyncio.gather`), for a fixed
-number of steps each; a table whose game ends stops early.
+temporary folder. Tables are opened the way people open them (`/mj new`, then Start, which
+seats first-option bots in the three empty seats), each with a different person, who plays
+their first option through the controls Discord shows them (DM prompts, the Pass or Claim…
+buttons under the table post).
+
+Two loads:
+
+* paced (the headline): N games at once, fresh ones for each N, every person answering
+  each prompt a think time after it reached them, drawn from `THINK_SECONDS` (1 to 5 s,
+  mean 3 s: a brisk live game; the live pace's clocks are 90 s a turn and 10 s a claim
+  window). Each of their moves also brings the three bots' answers, so a table here makes
+  more work per click than a table of four people. "Concurrent games" is the largest N
+  whose click-to-commit and commit-to-messages p95 are both under 100 ms.
+* saturated: `SATURATED` games whose people click again the moment their last move is
+  told, to find how many moves per second the process can carry at most. Its latency is
+  queueing (N clicks always waiting), so it says nothing about the goal.
 
 Timestamps, without touching product code:
 
 * click: `FakeInteraction.created`, set by the fake as it sends INTERACTION_CREATE;
 * commit: a wrapper around `service.db.actions.append_actions` stamps each commit on return
-  (the first commit after the click holds the human's action, with the bots' answers);
+  (the first commit after the click holds the person's action, with the bots' answers);
 * messages: `RecordedRequest.at`, set by the fake when a request reaches it; the notifier's
-  requests are those to the table's thread and the human's DM channel, between the commit
+  requests are those to the table's thread and the person's DM channel, between the commit
   and the moment `service.flush` has delivered everything.
 
 "Commit to messages" runs to the last of those requests (everything sent about the move,
 including the bots' answers to it); the first is kept in the info. Image rendering is
 stubbed: `render_table`, `render_result` (bot.discord.notify) and `render_rack`
 (bot.discord.prompts) return a constant 1x1 PNG for the run and are restored after.
-The fake Discord and the driver share the process, so their work counts against the bot.
+The fake Discord and the driver share the process, so their work counts against the bot;
+the info gives the process's CPU use at each level.
 
 Run from a checkout: the fake lives in `tests/discord`, which is put on `sys.path`.
 """
@@ -30,9 +42,11 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import gc
 import importlib
 import itertools
 import math
+import random
 import sys
 import tempfile
 import time
@@ -49,9 +63,34 @@ from bot.engine.errors import InvalidInput
 #: Goals from issue 5: p95 in milliseconds, and games one process sustains at that p95.
 LATENCY_GOAL_MS = 100.0
 GAMES_GOAL = 200
-#: (concurrency levels, steps per table at each level); the last level is the headline.
-FULL = ((1, 5, 10, 25, 50, 100, 200), 6)
-QUICK = ((1, 10), 5)
+#: A person's think time before answering a prompt, in seconds (uniform between the two).
+THINK_SECONDS = (1.0, 5.0)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What a run measures: paced levels (games at once) and the person's moves per game at
+    each, the think time, and the saturated run's games and moves per game."""
+
+    levels: tuple[int, ...]
+    moves: int
+    think: tuple[float, float]
+    saturated: int
+    saturated_moves: int
+
+    @property
+    def tables(self) -> int:
+        return sum(self.levels) + self.saturated
+
+    @property
+    def steps(self) -> int:
+        return sum(self.levels) * self.moves + self.saturated * self.saturated_moves
+
+
+FULL = _Plan(levels=(1, 50, 100, 200, 300), moves=8, think=THINK_SECONDS, saturated=50,
+             saturated_moves=6)
+#: A smoke run: small levels and think times cut tenfold, so it takes seconds.
+QUICK = _Plan(levels=(1, 10), moves=3, think=(0.1, 0.5), saturated=10, saturated_moves=3)
 #: The fake's waits (Discord's own 3 s acknowledgement window included) are stretched so
 #: that a saturated run measures latency instead of failing.
 PATIENCE = 300.0
@@ -104,6 +143,31 @@ class _Step:
     flushed: float
 
 
+@dataclass(frozen=True)
+class _Level:
+    """One load's figures: latency percentiles (ms), moves, their rate and the CPU used."""
+
+    commit_p50: float
+    commit_p95: float
+    messages_p50: float
+    messages_p95: float
+    first_message_p95: float
+    moves: int
+    per_second: float
+    cpu: float
+
+    @property
+    def meets_goal(self) -> bool:
+        return self.commit_p95 < LATENCY_GOAL_MS and self.messages_p95 < LATENCY_GOAL_MS
+
+    def describe(self) -> str:
+        return (f"click->commit p50 {self.commit_p50:.1f} / p95 {self.commit_p95:.1f} ms; "
+                f"commit->messages p50 {self.messages_p50:.1f} / p95 "
+                f"{self.messages_p95:.1f} ms (first message p95 "
+                f"{self.first_message_p95:.1f} ms); {self.moves} moves, "
+                f"{self.per_second:.0f} moves/s, CPU {self.cpu:.0%} of one core")
+
+
 def _percentile(samples: list[float], q: float) -> float:
     """Nearest-rank percentile (0 with no samples)."""
     if not samples:
@@ -113,18 +177,15 @@ def _percentile(samples: list[float], q: float) -> float:
 
 
 class _Harness:
-    """One fake Discord, one Jongg client, N tables, and the timestamps."""
+    """One fake Discord, one Jongg client, the tables, and the timestamps."""
 
-    def __init__(self, fake_mod: Any, table_mod: Any, fake: Any, client: Any,
-                 users: list[Any], tables_channel: Any) -> None:
-        self.fake_mod, self.table_mod = fake_mod, table_mod
-        self.fake, self.client = fake, client
-        self.users, self.channel = users, tables_channel
+    def __init__(self, fake: Any, table_mod: Any, client: Any, channel: Any) -> None:
+        self.fake, self.table_mod, self.client, self.channel = fake, table_mod, client, channel
         self.commits: dict[int, list[float]] = defaultdict(list)
         self.clicks: dict[int, list[float]] = defaultdict(list)
-        self.tables: list[Any] = []
         self.channels_of: dict[int, tuple[str, str]] = {}
         self.stalled = 0
+        self.people = itertools.count()
 
     def instrument(self) -> None:
         actions = self.client.service.db.actions
@@ -146,8 +207,24 @@ class _Harness:
 
             setattr(self.fake, name, act)
 
-    async def open_table(self, user: Any) -> None:
+    async def open_tables(self, count: int, tick: Callable[[], None]) -> list[Any]:
+        """`count` new tables, each with a new person, in their Charleston's first pass."""
+        gate = asyncio.Semaphore(OPENING)
+
+        async def open_one() -> Any:
+            async with gate:
+                table = await self._open_table()
+            tick()
+            return table
+
+        tables = await asyncio.gather(*(open_one() for _ in range(count)))
+        return sorted(tables, key=lambda t: t.game_id)
+
+    async def _open_table(self) -> Any:
         fake, table_mod = self.fake, self.table_mod
+        number = next(self.people)
+        user = fake.add_user(f"player{number}", global_name=f"Player {number}")
+        fake.add_member(self.channel.guild, user)
         opened = await fake.slash(user, self.channel, "mj new", {"players": 4})
         lobby = await opened.reply()
         [join] = table_mod.custom_ids(lobby, "jg:l:")[:1]
@@ -157,14 +234,17 @@ class _Harness:
         await self.client.service.flush(game_id)
         seats = [None if uid is None else user
                  for uid in self.client.service.table(game_id).user_ids]
-        self.tables.append(table_mod.JonggTable(fake, None, self.client, game_id, lobby,
-                                                thread, seats))
         self.channels_of[game_id] = (str(thread.id), str(fake.dm_channel(user).id))
+        return table_mod.JonggTable(fake, None, self.client, game_id, lobby, thread, seats)
 
-    async def drive(self, table: Any, steps: int, out: list[_Step],
-                    tick: Callable[[], None]) -> None:
+    async def drive(self, table: Any, moves: int, out: list[_Step], tick: Callable[[], None],
+                    think: Callable[[], float] | None) -> None:
+        """The table's person makes up to `moves` moves, each `think()` seconds after the
+        last was told (at once without `think`)."""
         [user] = table.humans
-        for _ in range(steps):
+        for _ in range(moves):
+            if think is not None:
+                await asyncio.sleep(think())
             if table.over:
                 break
             seen = table.view(user)
@@ -179,6 +259,19 @@ class _Harness:
                 out.append(_Step(table.game_id, self.clicks[user.id][-1], commits[before],
                                  flushed))
             tick()
+
+    async def level(self, tables: list[Any], moves: int, tick: Callable[[], None],
+                    think: Callable[[], float] | None) -> _Level:
+        """Drive `tables` all at once and measure."""
+        out: list[_Step] = []
+        started, cpu = time.perf_counter(), time.process_time()
+        await asyncio.gather(*(self.drive(t, moves, out, tick, think) for t in tables))
+        wall = max(time.perf_counter() - started, 1e-9)
+        used = time.process_time() - cpu
+        commit, last, first = self.latencies(out)
+        return _Level(_percentile(commit, 50), _percentile(commit, 95),
+                      _percentile(last, 50), _percentile(last, 95), _percentile(first, 95),
+                      len(out), len(out) / wall, used / wall)
 
     def latencies(self, steps: list[_Step]) -> tuple[list[float], list[float], list[float]]:
         """Click to commit, commit to the last and to the first notifier request, in ms."""
@@ -211,13 +304,91 @@ def _late_acks(fake: Any) -> int:
     return late
 
 
-async def _measure(levels: tuple[int, ...], steps: int, progress: ProgressCallback | None,
-                   folder: Path) -> tuple[list[Figure], dict[str, Any]]:
+@dataclass
+class _Totals:
+    """What the fake saw over the whole run."""
+
+    requests: int = 0
+    refused: int = 0
+    late: int = 0
+    stalled: int = 0
+
+
+async def _measure(tables: int, moves: int, think: Callable[[], float] | None,
+                   tick: Callable[[], None], folder: Path, totals: _Totals) -> _Level:
+    """One load in a fresh process state: its own fake Discord, client and database, so a
+    level's games are all the process holds (as a real bot's would be)."""
     fake_mod, table_mod = _checkout()
     from bot.discord.client import JonggClient
 
-    most = max(levels)
-    total = most + sum(levels) * steps
+    seeds = itertools.count(SEED)
+    async with fake_mod.FakeDiscord(interaction_ack_timeout=PATIENCE,
+                                    default_timeout=PATIENCE) as fake:
+        guild = fake.add_guild("Jongg Bench Hall")
+        channel = fake.add_channel(guild, "mahjong-tables")
+        client = JonggClient(folder / f"bench-{tables}-{think is None}.sqlite3",
+                             make_bot=table_mod.first_option_bot,
+                             new_seed=lambda: next(seeds), now=table_mod.FrozenClock(),
+                             run_clocks=False, **fake_mod.CLIENT_OPTIONS)
+        async with fake.run(client):
+            harness = _Harness(fake, table_mod, client, channel)
+            harness.instrument()
+            opened = await harness.open_tables(tables, tick)
+            measured = await harness.level(opened, moves, tick, think)
+            totals.requests += len(fake.requests)
+            totals.refused += len(fake.failed_requests)
+            totals.late += _late_acks(fake)
+            totals.stalled += harness.stalled
+    return measured
+
+
+def _report(plan: _Plan, paced: dict[int, _Level], saturated: _Level,
+            totals: _Totals) -> tuple[list[Figure], dict[str, Any]]:
+    most = max(plan.levels)
+    top = paced[most]
+    sustained = max((level for level, measured in paced.items() if measured.meets_goal),
+                    default=0)
+    figures = [
+        Figure("click to commit p50", top.commit_p50, "ms"),
+        Figure("click to commit p95", top.commit_p95, "ms", LATENCY_GOAL_MS),
+        Figure("commit to messages p50", top.messages_p50, "ms"),
+        Figure("commit to messages p95", top.messages_p95, "ms", LATENCY_GOAL_MS),
+        Figure("concurrent games", float(sustained), "games", float(GAMES_GOAL),
+               lower_is_better=False),
+        Figure("moves per second, saturated", saturated.per_second, "moves/s",
+               lower_is_better=False),
+    ]
+    low, high = plan.think
+    info: dict[str, Any] = {
+        "games": f"1 person + 3 first-option bots each; {plan.moves} moves of the person's "
+                 "per game; each level in a fresh fake Discord, client and database",
+        "pace": f"each person answers {low:g}-{high:g} s (uniform) after their prompt",
+        "rendering": "stubbed (render_table, render_result, render_rack return a 1x1 PNG)",
+        "in process": "fake Discord (REST + gateway on 127.0.0.1), bot and driver share "
+                      "one event loop; SQLite in a temporary folder",
+        "figures": f"latencies at {most} games, paced",
+    }
+    for level, measured in paced.items():
+        info[f"{level} games, paced"] = measured.describe()
+    info[f"{plan.saturated} games, saturated"] = (
+        f"{saturated.describe()} (people clicking again the moment they are told; its "
+        "latency is queueing)")
+    info["concurrent games"] = ("largest paced level with both p95 under "
+                                f"{LATENCY_GOAL_MS:g} ms, of {', '.join(map(str, plan.levels))}")
+    info["requests"] = f"{totals.requests} to the fake, {totals.refused} refused"
+    info["late acknowledgements"] = (f"{totals.late} interactions answered after Discord's "
+                                     "3 s window (the fake's was stretched)")
+    if totals.stalled:
+        info["stalled tables"] = totals.stalled
+    return figures, info
+
+
+def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchResult:
+    """Latency percentiles at the largest paced load, the largest paced load meeting the
+    goal, and the saturated throughput."""
+    plan = QUICK if quick else FULL
+    fake_mod, _ = _checkout()
+    total = plan.tables + plan.steps
     done = 0
 
     def tick() -> None:
@@ -226,89 +397,24 @@ async def _measure(levels: tuple[int, ...], steps: int, progress: ProgressCallba
         if progress is not None:
             progress(min(done, total), total)
 
-    seeds = itertools.count(SEED)
-    async with fake_mod.FakeDiscord(interaction_ack_timeout=PATIENCE,
-                                    default_timeout=PATIENCE) as fake:
-        guild = fake.add_guild("Jongg Bench Hall")
-        channel = fake.add_channel(guild, "mahjong-tables")
-        users = [fake.add_user(f"player{i}", global_name=f"Player {i}") for i in range(most)]
-        for user in users:
-            fake.add_member(guild, user)
-        client = JonggClient(folder / "bench.sqlite3", make_bot=table_mod.first_option_bot,
-                             new_seed=lambda: next(seeds), now=table_mod.FrozenClock(),
-                             run_clocks=False, **fake_mod.CLIENT_OPTIONS)
-        async with fake.run(client):
-            harness = _Harness(fake_mod, table_mod, fake, client, users, channel)
-            harness.instrument()
-            started = time.perf_counter()
-            gate = asyncio.Semaphore(OPENING)
+    rng = random.Random(SEED)
 
-            async def open_one(user: Any) -> None:
-                async with gate:
-                    await harness.open_table(user)
-                tick()
+    def think() -> float:
+        return rng.uniform(*plan.think)
 
-            await asyncio.gather(*(open_one(u) for u in users))
-            harness.tables.sort(key=lambda t: t.game_id)
-            opening = time.perf_counter() - started
-            results: dict[int, tuple[float, float, float, float, int, float]] = {}
-            rates: dict[int, float] = {}
-            for level in levels:
-                out: list[_Step] = []
-                started = time.perf_counter()
-                await asyncio.gather(*(harness.drive(t, steps, out, tick)
-                                       for t in harness.tables[:level]))
-                wall = time.perf_counter() - started
-                commit, last, first = harness.latencies(out)
-                results[level] = (_percentile(commit, 50), _percentile(commit, 95),
-                                  _percentile(last, 50), _percentile(last, 95), len(out),
-                                  _percentile(first, 95))
-                rates[level] = len(out) / max(wall, 1e-9)
-            if progress is not None:
-                progress(total, total)
-            requests = len(fake.requests)
-            late = _late_acks(fake)
-            failed = len(fake.failed_requests)
-    top = results[most]
-    sustained = max((level for level, r in results.items()
-                     if r[1] < LATENCY_GOAL_MS and r[3] < LATENCY_GOAL_MS), default=0)
-    figures = [
-        Figure("click to commit p50", top[0], "ms"),
-        Figure("click to commit p95", top[1], "ms", LATENCY_GOAL_MS),
-        Figure("commit to messages p50", top[2], "ms"),
-        Figure("commit to messages p95", top[3], "ms", LATENCY_GOAL_MS),
-        Figure("concurrent games", float(sustained), "games", float(GAMES_GOAL),
-               lower_is_better=False),
-    ]
-    info: dict[str, Any] = {
-        "games": f"{most} tables, 1 human + 3 first-option bots each, {steps} human steps "
-                 "per table, all tables at once",
-        "rendering": "stubbed (render_table, render_result, render_rack return a 1x1 PNG)",
-        "in process": "fake Discord (REST + gateway on 127.0.0.1), bot and driver share "
-                      "one event loop; SQLite in a temporary folder",
-        "opening": f"{most} tables in {opening:.1f} s",
-    }
-    for level, r in results.items():
-        info[f"{level} games"] = (
-            f"click->commit p50 {r[0]:.1f} / p95 {r[1]:.1f} ms; commit->messages p50 "
-            f"{r[2]:.1f} / p95 {r[3]:.1f} ms (first message p95 {r[5]:.1f} ms); "
-            f"{r[4]} steps, {rates[level]:.0f} steps/s")
-    info["concurrent games"] = ("largest level tried with both p95 under "
-                                f"{LATENCY_GOAL_MS:g} ms, of {', '.join(map(str, levels))}")
-    info["requests"] = f"{requests} to the fake, {failed} refused"
-    info["late acknowledgements"] = (f"{late} interactions answered after Discord's 3 s "
-                                     "window (the fake's was stretched)")
-    if harness.stalled:
-        info["stalled tables"] = harness.stalled
-    return figures, info
-
-
-def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchResult:
-    """Latency percentiles at the largest load and the largest load meeting the goal."""
-    levels, steps = QUICK if quick else FULL
-    fake_mod, _ = _checkout()
-    with tempfile.TemporaryDirectory(prefix="jongg-bench-discord-") as folder, \
+    totals = _Totals()
+    paced: dict[int, _Level] = {}
+    with tempfile.TemporaryDirectory(prefix="jongg-bench-discord-") as name, \
             _stub_renderers(fake_mod.png(1, 1)):
-        figures, info = asyncio.run(_measure(levels, steps, progress, Path(folder)))
-    info = {"quick": quick, **info}
-    return BenchResult("discord", tuple(figures), info)
+        folder = Path(name)
+        for level in plan.levels:
+            gc.collect()  # the last level's garbage is not this one's to pay for
+            paced[level] = asyncio.run(_measure(level, plan.moves, think, tick, folder,
+                                                totals))
+        gc.collect()
+        saturated = asyncio.run(_measure(plan.saturated, plan.saturated_moves, None, tick,
+                                         folder, totals))
+    if progress is not None:
+        progress(total, total)
+    figures, info = _report(plan, paced, saturated, totals)
+    return BenchResult("discord", tuple(figures), {"quick": quick, **info})
