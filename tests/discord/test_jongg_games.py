@@ -17,6 +17,7 @@ from jongg_table import (
     jongg_client,
 )
 
+from bot.discord import components
 from bot.engine.game import Phase
 from bot.engine.game.actions import Discard
 from bot.engine.tiles import tile_name
@@ -79,10 +80,39 @@ async def test_four_players_play_a_whole_game(fake_discord: FakeDiscord, world: 
     discards = sum(1 for _ in table.spectator().discards)
     assert len(posts) >= discards  # a fresh table post per discard (and per exposure)
     assert "result.png" in result.files
-    # Moves came by clicks and menus, each answered at once by a deferral.
-    kinds = {i.callback.type for i in fake_discord.interactions.values() if i.callback}
-    assert CallbackType.DEFERRED_UPDATE_MESSAGE in kinds
+    # A move's click is answered in one request: the prompt updated to what was done (a DM
+    # prompt) or a private line (Pass under the table post).
+    moves = [i for i in fake_discord.interactions.values()
+             if str(i.payload["data"].get("custom_id", "")).startswith(("jg:a:", "jg:d:",
+                                                                         "jg:g:", "jg:p:"))]
+    assert len(moves) > 200
+    assert {i.callback.type for i in moves if i.callback} == {
+        CallbackType.UPDATE_MESSAGE, CallbackType.CHANNEL_MESSAGE}
+    # DMs go to a channel opened once per person, never through a user lookup.
+    routes = [r.route for r in fake_discord.requests]
+    assert "/users/{user_id}" not in routes
+    assert routes.count("/users/@me/channels") == len(world.players)
     assert_clean(fake_discord, caplog)
+
+
+async def test_a_slow_move_is_acknowledged_first(fake_discord: FakeDiscord, world: World,
+                                                 tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move not done within `ANSWER_WITHIN` is deferred inside Discord's 3 s window, then
+    answered as usual."""
+    monkeypatch.setattr(components, "ANSWER_WITHIN", 0.0)
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        table = await JonggTable.open(fake_discord, world, client, [world.bob, world.dave],
+                                      bots=2)
+        kinds: set[CallbackType] = set()
+        while not table.over and len(kinds) < 2:
+            user = table.to_move()[0]
+            await table.step(user)
+            kinds |= {i.callback.type for i in fake_discord.interactions.values()
+                      if i.callback and str(i.payload["data"].get("custom_id", "")).startswith(
+                          ("jg:a:", "jg:d:", "jg:g:", "jg:p:"))}
+    assert kinds == {CallbackType.DEFERRED_UPDATE_MESSAGE,
+                     CallbackType.DEFERRED_CHANNEL_MESSAGE}
 
 
 async def test_siamese_two_players_claim_through_the_menu(
