@@ -108,6 +108,15 @@ async def _play(service: TableService, game_id: int, humans: Sequence[int],
     raise AssertionError("the game did not end")
 
 
+async def _claim_window(service: TableService) -> int:
+    """A three-player table of people where the host has just discarded: a claim window."""
+    game_id = await _table(service, THREE_PLAYER, [HOST, ANN, BO])
+    mine = service.view_for(game_id, HOST)
+    discard = next(o.action for o in mine.legal if isinstance(o.action, Discard))
+    await service.act(game_id, HOST, discard, mine.action_count)
+    return game_id
+
+
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
@@ -207,13 +216,9 @@ async def test_a_restart_rebuilds_the_game_and_play_goes_on(tmp_path: Path, cloc
 
 
 async def test_claim_clock_passes_for_silent_seats(tmp_path: Path, clock: Clock) -> None:
-    humans = [HOST, ANN, BO]
     async with Database(tmp_path / "j.db") as db:
         service = _service(db, Recorder(), clock)
-        game_id = await _table(service, THREE_PLAYER, humans)
-        mine = service.view_for(game_id, HOST)
-        discard = next(o.action for o in mine.legal if isinstance(o.action, Discard))
-        await service.act(game_id, HOST, discard, mine.action_count)
+        game_id = await _claim_window(service)
         assert service.spectator(game_id).phase is Phase.CLAIM
         clocks = await db.clocks.clocks(game_id)
         assert [c.kind.value for c in clocks] == ["claim"]
@@ -224,13 +229,9 @@ async def test_claim_clock_passes_for_silent_seats(tmp_path: Path, clock: Clock)
 
 
 async def test_a_restart_keeps_the_clocks_deadlines(tmp_path: Path, clock: Clock) -> None:
-    humans = [HOST, ANN, BO]
     async with Database(tmp_path / "j.db") as db:
         first = _service(db, Recorder(), clock)
-        game_id = await _table(first, THREE_PLAYER, humans)
-        mine = first.view_for(game_id, HOST)
-        discard = next(o.action for o in mine.legal if isinstance(o.action, Discard))
-        await first.act(game_id, HOST, discard, mine.action_count)
+        game_id = await _claim_window(first)
         (claim,) = await db.clocks.clocks(game_id)
         await first.close()
     clock.now += 6  # the bot was down for 6 of the claim window's 10 seconds
@@ -323,14 +324,9 @@ async def test_resign_hands_the_seat_to_a_bot(tmp_path: Path, clock: Clock) -> N
 
 async def test_a_claim_window_keeps_its_deadline_and_prompts_while_others_answer(
         tmp_path: Path, clock: Clock) -> None:
-    humans = [HOST, ANN, BO]
-    recorder = Recorder()
     async with Database(tmp_path / "j.db") as db:
-        service = _service(db, recorder, clock)
-        game_id = await _table(service, THREE_PLAYER, humans)
-        mine = service.view_for(game_id, HOST)
-        discard = next(o.action for o in mine.legal if isinstance(o.action, Discard))
-        await service.act(game_id, HOST, discard, mine.action_count)
+        service = _service(db, Recorder(), clock)
+        game_id = await _claim_window(service)
         (claim,) = await db.clocks.clocks(game_id)
         ann = service.view_for(game_id, ANN)
         bo = service.view_for(game_id, BO)
