@@ -249,22 +249,28 @@ def _courtesy_swap(state: GameState, events: list[Event]) -> GameState:
     return start_play(state, events)
 
 
-def options(state: GameState, seat: int) -> list[Option]:
-    """What a seat may do in the Charleston phases (the heavenly hand is added by the caller).
-    """
+def must_act(state: GameState, seat: int) -> bool:
+    """Whether the seat still owes its answer in the Charleston phase now (`options` is not
+    empty), without building the options."""
     charleston = state.charleston
     assert charleston is not None
     if state.phase is Phase.VOTE:
-        if charleston.votes[seat] is not None:
-            return []
+        return charleston.votes[seat] is None
+    if state.phase is Phase.COURTESY_OFFER:
+        return charleston.offers[seat] is None
+    return charleston.gives[seat] is None and _required(state, seat)[0] > 0
+
+
+def options(state: GameState, seat: int) -> list[Option]:
+    """What a seat may do in the Charleston phases (the heavenly hand is added by the caller).
+    """
+    if not must_act(state, seat):
+        return []
+    if state.phase is Phase.VOTE:
         return [Option(Vote(seat, False)), Option(Vote(seat, True))]
     if state.phase is Phase.COURTESY_OFFER:
-        if charleston.offers[seat] is not None:
-            return []
         return [Option(Offer(seat, n)) for n in range(max_offer(state, seat) + 1)]
     count, blind_max = _required(state, seat)
-    if charleston.gives[seat] is not None or not count:
-        return []
     kinds = passable(state, seat)
     example = Give(seat, kinds[:count])
     return [Option(example, TileChoice(count, kinds, blind_max))]

@@ -52,4 +52,4 @@ def seats_to_act(state: GameState) -> tuple[int, ...]:
         claim = state.claim
         assert claim is not None
         return tuple(s for s in sorted(claim.waiting) if claim.answers[s] is None)
-    return tuple(s for s in range(state.size) if charleston.options(state, s))
+    return tuple(s for s in range(state.size) if charleston.must_act(state, s))

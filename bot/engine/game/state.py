@@ -8,7 +8,7 @@ build new states with `dataclasses.replace`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import TypeVar
@@ -40,9 +40,29 @@ def evolve(record: _Record, **changes: object) -> _Record:
     if unknown:
         raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
     copied: _Record = object.__new__(cls)
-    copied.__dict__.update(record.__dict__)
+    values = record.__dict__
+    if len(values) == len(names):
+        copied.__dict__.update(values)
+    else:  # leave behind what `memo` kept on the original: it was derived from it
+        copied.__dict__.update({key: values[key] for key in names})
     copied.__dict__.update(changes)
     return copied
+
+
+_Value = TypeVar("_Value")
+
+
+def memo(record: object, key: str, make: Callable[[], _Value]) -> _Value:
+    """A value derived from one of the engine's frozen records (and its game's constants: tile
+    kinds, rules), made once and kept on it. Records never change and `evolve` copies only
+    fields, so it cannot go stale; it is not a field, so it never counts in comparisons.
+    `key` names what `make` derives."""
+    kept = record.__dict__
+    if key in kept:
+        value: _Value = kept[key]
+        return value
+    made = kept[key] = make()
+    return made
 
 
 class Phase(Enum):
@@ -210,7 +230,8 @@ class GameState:
 
     def concealed_kinds(self, seat: int) -> tuple[int, ...]:
         """A seat's concealed tiles as kinds, in rack order."""
-        return tuple(sorted(self.kinds(self.seats[seat].concealed)))
+        held = self.seats[seat]
+        return memo(held, "concealed_kinds", lambda: tuple(sorted(self.kinds(held.concealed))))
 
     def take(self, seat: int, kinds: Sequence[int], what: str) -> tuple[int, ...]:
         """The lowest tile ids of these kinds from a seat's rack; `IllegalAction` if missing."""
@@ -238,8 +259,13 @@ class GameState:
     def live_racks(self, seat: int) -> tuple[int, ...]:
         """Racks of a seat that can still become Mah Jongg (not dead, not already shown)."""
         state = self.seats[seat]
-        shown = {d.rack for d in state.declared}
-        return tuple(r for r in range(self.rules.racks) if not state.dead[r] and r not in shown)
+
+        def live() -> tuple[int, ...]:
+            shown = {d.rack for d in state.declared}
+            return tuple(r for r in range(len(state.dead)) if not state.dead[r]
+                         and r not in shown)
+
+        return memo(state, "live_racks", live)
 
     def is_live(self, seat: int) -> bool:
         """A seat still plays (draws, discards, claims) while it has a live rack."""
@@ -256,7 +282,9 @@ class GameState:
 
     def rack_exposures(self, seat: int, rack: int) -> tuple[Exposure, ...]:
         """A rack's exposures in the matcher's terms."""
-        return tuple(self.as_exposure(e) for e in self.seats[seat].exposures if e.rack == rack)
+        held = self.seats[seat]
+        return memo(held, f"rack_exposures {rack}", lambda: tuple(
+            self.as_exposure(e) for e in held.exposures if e.rack == rack))
 
     def as_exposure(self, exposure: TableExposure) -> Exposure:
         """A table exposure in the matcher's terms (kind, size, jokers)."""

@@ -15,7 +15,7 @@ from bot.engine.game.actions import Claim, Give, Option
 from bot.engine.game.charleston import current_pass
 from bot.engine.game.events import EndReason, PassName, ScoreLine
 from bot.engine.game.legal import legal_options
-from bot.engine.game.state import Declared, GameState, Phase
+from bot.engine.game.state import Declared, GameState, Phase, memo
 
 
 @dataclass(frozen=True)
@@ -123,18 +123,28 @@ def _mahjong_view(state: GameState, declared: Declared) -> MahjongView:
                        declared.discarder, declared.ordinal)
 
 
-def _seat_view(state: GameState, seat: int) -> SeatView:
+def _seat_view(state: GameState, seat: int, discards: tuple[int, ...]) -> SeatView:
     seat_state = state.seats[seat]
-    exposures = tuple(
-        ExposureView(e.rack, e.kind, state.kinds(e.tile_ids),
-                     state.as_exposure(e).jokers, e.locked, e.discarder)
-        for e in seat_state.exposures)
+
+    def shown() -> tuple[tuple[ExposureView, ...], tuple[MahjongView, ...]]:
+        return (tuple(ExposureView(e.rack, e.kind, state.kinds(e.tile_ids),
+                                   state.as_exposure(e).jokers, e.locked, e.discarder)
+                      for e in seat_state.exposures),
+                tuple(_mahjong_view(state, d) for d in seat_state.declared))
+
+    # A seat's exposures and Mah Jonggs change far less often than the game moves.
+    exposures, mahjongs = memo(seat_state, "shown", shown)
     return SeatView(
         seat=seat, wind=state.name(seat), player=state.players[seat],
-        concealed_count=len(seat_state.concealed), exposures=exposures,
-        mahjongs=tuple(_mahjong_view(state, d) for d in seat_state.declared),
-        dead=seat_state.dead, live=state.is_live(seat),
-        discards=tuple(state.tiles[t] for s, t in state.discards if s == seat))
+        concealed_count=len(seat_state.concealed), exposures=exposures, mahjongs=mahjongs,
+        dead=seat_state.dead, live=state.is_live(seat), discards=discards)
+
+
+def _seat_views(state: GameState) -> tuple[SeatView, ...]:
+    discards: list[list[int]] = [[] for _ in range(state.size)]
+    for seat, tile_id in state.discards:
+        discards[seat].append(state.tiles[tile_id])
+    return tuple(_seat_view(state, seat, tuple(discards[seat])) for seat in range(state.size))
 
 
 def _charleston_view(state: GameState, seat: int) -> CharlestonView | None:
@@ -179,7 +189,7 @@ def build_view(state: GameState, seat: int) -> View:
     return View(
         seat=seat, rules=state.rules.name, card=state.card.name, phase=state.phase,
         concealed=state.concealed_kinds(seat),
-        seats=tuple(_seat_view(state, s) for s in range(state.size)),
+        seats=_seat_views(state),
         discards=tuple((s, state.tiles[t]) for s, t in state.discards),
         wall_count=len(state.wall), dice=state.deal.dice,
         turn=state.turn.seat if state.turn is not None else None,

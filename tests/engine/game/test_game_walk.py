@@ -95,6 +95,10 @@ def _walk(rules: RuleSet, seed: int, data: st.DataObject) -> None:
         assert parse_action(text, rules.players) == action
         if step % CHECK_EVERY == 0:
             _every_option_applies(state, seat)
+            # Only the seats the game waits for have moves (besides a heavenly hand).
+            for other in set(range(rules.players)) - set(seats_to_act(state)):
+                assert all(isinstance(o.action, Mahjong)
+                           for o in legal_actions(state, other)), (other, state.phase)
             for viewer in range(rules.players):
                 assert_no_leak(state, viewer)
         state, events = apply(state, action)
