@@ -124,20 +124,22 @@ def _mahjong_view(state: GameState, declared: Declared) -> MahjongView:
 
 
 def _seat_view(state: GameState, seat: int, discards: tuple[int, ...]) -> SeatView:
+    """A seat as everyone sees it. Kept on the seat's record per discard pile: a seat's
+    record changes far less often than the game moves (its pile can shrink under it when a
+    discard is called)."""
     seat_state = state.seats[seat]
-
-    def shown() -> tuple[tuple[ExposureView, ...], tuple[MahjongView, ...]]:
-        return (tuple(ExposureView(e.rack, e.kind, state.kinds(e.tile_ids),
-                                   state.as_exposure(e).jokers, e.locked, e.discarder)
-                      for e in seat_state.exposures),
-                tuple(_mahjong_view(state, d) for d in seat_state.declared))
-
-    # A seat's exposures and Mah Jonggs change far less often than the game moves.
-    exposures, mahjongs = memo(seat_state, "shown", shown)
-    return SeatView(
-        seat=seat, wind=state.name(seat), player=state.players[seat],
-        concealed_count=len(seat_state.concealed), exposures=exposures, mahjongs=mahjongs,
-        dead=seat_state.dead, live=state.is_live(seat), discards=discards)
+    kept: dict[tuple[int, ...], SeatView] = memo(seat_state, "seat views", dict)
+    found = kept.get(discards)
+    if found is None:
+        found = kept[discards] = SeatView(
+            seat=seat, wind=state.name(seat), player=state.players[seat],
+            concealed_count=len(seat_state.concealed),
+            exposures=tuple(ExposureView(e.rack, e.kind, state.kinds(e.tile_ids),
+                                         state.as_exposure(e).jokers, e.locked, e.discarder)
+                            for e in seat_state.exposures),
+            mahjongs=tuple(_mahjong_view(state, d) for d in seat_state.declared),
+            dead=seat_state.dead, live=state.is_live(seat), discards=discards)
+    return found
 
 
 def _seat_views(state: GameState) -> tuple[SeatView, ...]:
