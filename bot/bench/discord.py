@@ -87,7 +87,7 @@ class _Plan:
         return sum(self.levels) * self.moves + self.saturated * self.saturated_moves
 
 
-FULL = _Plan(levels=(1, 50, 100, 200, 300), moves=8, think=THINK_SECONDS, saturated=50,
+FULL = _Plan(levels=(1, 50, 100, 200, 300, 400), moves=8, think=THINK_SECONDS, saturated=50,
              saturated_moves=6)
 #: A smoke run: small levels and think times cut tenfold, so it takes seconds.
 QUICK = _Plan(levels=(1, 10), moves=3, think=(0.1, 0.5), saturated=10, saturated_moves=3)
@@ -312,6 +312,7 @@ class _Totals:
     refused: int = 0
     late: int = 0
     stalled: int = 0
+    problems: str = ""
 
 
 async def _measure(tables: int, moves: int, think: Callable[[], float] | None,
@@ -337,6 +338,8 @@ async def _measure(tables: int, moves: int, think: Callable[[], float] | None,
             measured = await harness.level(opened, moves, tick, think)
             totals.requests += len(fake.requests)
             totals.refused += len(fake.failed_requests)
+            if fake.failed_requests or fake.unhandled:
+                totals.problems += fake.problems()[:2000]
             totals.late += _late_acks(fake)
             totals.stalled += harness.stalled
     return measured
@@ -380,6 +383,8 @@ def _report(plan: _Plan, paced: dict[int, _Level], saturated: _Level,
                                      "3 s window (the fake's was stretched)")
     if totals.stalled:
         info["stalled tables"] = totals.stalled
+    if totals.problems:
+        info["refused requests"] = totals.problems
     return figures, info
 
 
