@@ -1,5 +1,6 @@
-"""What goes wrong at real tables: closed DMs, Discord rate limits, clicks by people who are
-not playing, clicks on old prompts, double clicks, and clocks running out."""
+"""What goes wrong at real tables: closed DMs, Discord rate limits, a dropped gateway
+connection, clicks by people who are not playing, clicks on old prompts, double clicks, and
+clocks running out."""
 
 from __future__ import annotations
 
@@ -180,4 +181,29 @@ async def test_clocks_pass_for_silent_seats(fake_discord: FakeDiscord, world: Wo
         stale = await fake_discord.select(world.bob, prompt, custom_ids(prompt, "jg:d:")[0],
                                           ["0"])
         assert "out of date" in (await stale.reply()).content
+    assert_clean(fake_discord, caplog)
+
+
+@pytest.mark.parametrize("resumable", [True, False], ids=["resumed", "new session"])
+async def test_a_dropped_gateway_connection_does_not_stall_the_game(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture, resumable: bool) -> None:
+    """The connection drops twice mid-game (a claim window, then a turn); clicks made while
+    the bot is away reach it when it is back, and the game plays to its end."""
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        table = await JonggTable.open(fake_discord, world, client, [world.alice, world.bob],
+                                      bots=2)
+        drops = 0
+        while not table.over:
+            user = table.to_move()[0]
+            phase = table.spectator().phase
+            if drops < 2 and phase is (Phase.CLAIM if drops == 0 else Phase.TURN):
+                drops += 1
+                await fake_discord.drop_gateway(resumable=resumable)
+            await table.step(user)
+        await table.result_post()
+        await finished(client, table.game_id)
+        assert drops == 2
+        gateway = fake_discord.gateway
+        assert (gateway.resumes, gateway.identifies) == ((2, 1) if resumable else (0, 3))
     assert_clean(fake_discord, caplog)
