@@ -36,16 +36,15 @@ def evolve(record: _Record, **changes: object) -> _Record:
     names = _FIELD_NAMES.get(cls)
     if names is None:
         names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(record))  # type: ignore[arg-type]
-    unknown = changes.keys() - names
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
+    if not names.issuperset(changes):
+        unknown = sorted(changes.keys() - names)
+        raise TypeError(f"{cls.__name__} has no field {', '.join(unknown)}")
     copied: _Record = object.__new__(cls)
     values = record.__dict__
     if len(values) == len(names):
-        copied.__dict__.update(values)
+        copied.__dict__.update(values, **changes)
     else:  # leave behind what `memo` kept on the original: it was derived from it
-        copied.__dict__.update({key: values[key] for key in names})
-    copied.__dict__.update(changes)
+        copied.__dict__.update({key: values[key] for key in names}, **changes)
     return copied
 
 
