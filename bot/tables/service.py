@@ -139,6 +139,13 @@ class _Live:
     sender: asyncio.Task[None] | None = None
 
 
+def _moment(state: GameState) -> tuple[object, ...]:
+    """One moment of play, as the clocks see it: a claim window, a seat's turn, a
+    Charleston pass. Its clocks keep their deadlines while it lasts."""
+    return (state.phase, state.turn.seat if state.turn else None, len(state.discards),
+            state.charleston.step if state.charleston else None)
+
+
 def random_seed() -> int:
     """A fresh seed for a new game's deal."""
     return random.SystemRandom().randrange(2**62)
@@ -510,8 +517,7 @@ class TableService:
         deadline stays where it was while others answer; every clock is re-tied to the new
         action count so it stays valid."""
         state = live.state
-        moment = (state.phase, state.turn.seat if state.turn else None, len(state.discards),
-                  state.charleston.step if state.charleston else None)
+        moment = _moment(state)
         if state.phase is Phase.OVER or not (live.pace.turn_seconds or live.pace.claim_seconds):
             return None, moment
         earlier = live.clocks if moment == live.clock_moment else {}
@@ -651,7 +657,7 @@ class TableService:
         # they are tied to the log's length.
         live.clocks = {(c.kind, c.seat): c.due_at for c in await self.db.clocks.clocks(game_id)
                        if c.kind in _MOVE_CLOCKS and c.at_seq == len(actions)}
-        live.clock_moment = self._clock_plan(live)[1]
+        live.clock_moment = _moment(state)
         self._live[game_id] = live
         if actions and state.phase is not Phase.OVER:
             # The seats' old prompts still work (they carry the action counter), so nobody
