@@ -44,37 +44,33 @@ def rack_exposures(view: View, seat: int, rack: int) -> tuple[Exposure, ...]:
                  for e in view.seats[seat].exposures if e.rack == rack)
 
 
-def visible_counts(view: View) -> list[int]:
-    """Tiles the whole table can see that no hand can take any more, per kind, exactly as the
-    engine judges a dead-hand declaration: every discard, every natural in an exposure or a
-    laid-out Mah Jongg, and the jokers of locked exposures and Mah Jonggs."""
+def _face_up(view: View, *, unlocked_jokers: bool) -> list[int]:
+    """Tiles face up on the table per kind: discards, exposures (their jokers only when
+    `unlocked_jokers` or the exposure is locked) and laid-out Mah Jonggs."""
     counts = [0] * NUM_KINDS
     for _, kind in view.discards:
         counts[kind] += 1
     for seat in view.seats:
         for exposure in seat.exposures:
             for kind in exposure.tiles:
-                if kind != JOKER or exposure.locked:
+                if unlocked_jokers or kind != JOKER or exposure.locked:
                     counts[kind] += 1
         for mahjong in seat.mahjongs:
             for group in mahjong.groups:
                 for kind in group:
                     counts[kind] += 1
     return counts
+
+
+def visible_counts(view: View) -> list[int]:
+    """Tiles the whole table can see that no hand can take any more, per kind, exactly as the
+    engine judges a dead-hand declaration: every discard, every natural in an exposure or a
+    laid-out Mah Jongg, and the jokers of locked exposures and Mah Jonggs (a joker in an
+    open exposure can still be exchanged for)."""
+    return _face_up(view, unlocked_jokers=False)
 
 
 def seen_counts(view: View) -> list[int]:
     """Every tile face up on the table (discards, exposures, Mah Jonggs), per kind: tiles
     nobody can get from the wall any more."""
-    counts = [0] * NUM_KINDS
-    for _, kind in view.discards:
-        counts[kind] += 1
-    for seat in view.seats:
-        for exposure in seat.exposures:
-            for kind in exposure.tiles:
-                counts[kind] += 1
-        for mahjong in seat.mahjongs:
-            for group in mahjong.groups:
-                for kind in group:
-                    counts[kind] += 1
-    return counts
+    return _face_up(view, unlocked_jokers=True)
