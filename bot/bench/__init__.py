@@ -82,6 +82,19 @@ class BenchResult:
         return "\n".join(lines)
 
 
+class Steps:
+    """A bench run's progress: each call counts one finished step and reports it. Arguments
+    are ignored, so it also stands in where a part's own progress callback is expected."""
+
+    def __init__(self, progress: ProgressCallback | None, total: int) -> None:
+        self.progress, self.total, self.done = progress, total, 0
+
+    def __call__(self, *_: object) -> None:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(min(self.done, self.total), self.total)
+
+
 def median_micros(calls: Iterable[Callable[[], object]],
                   progress: ProgressCallback | None = None, total: int = 0) -> float:
     """The median wall time of each call, in microseconds (one call per item)."""

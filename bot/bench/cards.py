@@ -11,7 +11,7 @@ import functools
 import random
 import time
 
-from bot.bench import BenchResult, Figure, ProgressCallback, median_micros
+from bot.bench import BenchResult, Figure, ProgressCallback, Steps, median_micros
 from bot.engine.cards.examples import near_miss, winning_examples
 from bot.engine.matcher import CardMatcher, PlayerHand
 from bot.engine.tiles import JOKER, physical_tiles
@@ -50,13 +50,7 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
     mixed13 = short + [PlayerHand(d.concealed[:13]) for d in deals]
     rng.shuffle(mixed13)
     steps = len(mixed14) * 2 + len(mixed13)
-    done = 0
-
-    def tick(_: int, __: int) -> None:
-        nonlocal done
-        done += 1
-        if progress is not None:
-            progress(done, steps)
+    tick = Steps(progress, steps)
 
     mahjong_us = median_micros((functools.partial(matcher.mahjong, h) for h in mixed14),
                                tick, steps)

@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.bench import BenchResult, Figure, ProgressCallback
+from bot.bench import BenchResult, Figure, ProgressCallback, Steps
 from bot.engine.errors import InvalidInput
 
 #: Goals from issue 5: p95 in milliseconds, and games one process sustains at that p95.
@@ -395,13 +395,7 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
     plan = QUICK if quick else FULL
     fake_mod, _ = _checkout()
     total = plan.tables + plan.steps
-    done = 0
-
-    def tick() -> None:
-        nonlocal done
-        done += 1
-        if progress is not None:
-            progress(min(done, total), total)
+    tick = Steps(progress, total)
 
     rng = random.Random(SEED)
 

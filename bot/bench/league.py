@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot.bench import BenchResult, Figure, ProgressCallback
+from bot.bench import BenchResult, Figure, ProgressCallback, Steps
 from bot.engine.game import preset
 from bot.engine.game.rules import rules_to_json
 from bot.league.export import write_csv
@@ -56,14 +56,7 @@ async def _median_ms(call: Callable[[], Awaitable[Any]], runs: int,
 
 async def _measure(path: Path, games: int, players: int, runs: int,
                    progress: ProgressCallback | None) -> tuple[list[Figure], dict[str, Any]]:
-    steps = 4 * runs + 2
-    done = 0
-
-    def tick() -> None:
-        nonlocal done
-        done += 1
-        if progress is not None:
-            progress(done, steps)
+    tick = Steps(progress, 4 * runs + 2)
 
     async with Database(path) as db:
         rules = preset("tournament")

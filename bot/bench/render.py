@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from bot.bench import BenchResult, Figure, ProgressCallback, median_micros
+from bot.bench import BenchResult, Figure, ProgressCallback, Steps, median_micros
 from bot.commands.render_demo import demo_card, demo_rack, demo_table
 from bot.scenes import card_columns
 from renderer import render_card, render_rack, render_table
@@ -33,13 +33,7 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
     warm_ms = (time.perf_counter() - start) * 1000
     runs = 5 if quick else 40
     steps = runs * len(jobs)
-    done = 0
-
-    def tick(_: int, __: int) -> None:
-        nonlocal done
-        done += 1
-        if progress is not None:
-            progress(done, steps)
+    tick = Steps(progress, steps)
 
     figures: list[Figure] = []
     for name, job, goal_ms in jobs:
