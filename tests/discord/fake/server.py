@@ -679,26 +679,22 @@ class FakeDiscord:
     async def user_command(self, user: User, channel: Channel, name: str, target: User
                            ) -> FakeInteraction:
         """`user` runs the user context-menu command `name` on `target`."""
-        definition = self.find_command(name, channel, kind=2)
         resolver = Resolver(self, channel)
-        target_id = resolver.user(target)
-        data: JSON = {"id": definition["id"], "name": name, "type": 2, "target_id": target_id,
-                      "resolved": resolver.resolved}
-        if definition.get("guild_id"):
-            data["guild_id"] = definition["guild_id"]
-        interaction = self._new_interaction(InteractionType.APPLICATION_COMMAND, user, channel,
-                                            data, name=name)
-        return await self._send_interaction(interaction)
+        return await self._context_command(user, channel, name, 2, resolver,
+                                           resolver.user(target))
 
     async def message_command(self, user: User, name: str, target: Message
                               ) -> FakeInteraction:
         """`user` runs the message context-menu command `name` on `target`."""
-        channel = target.channel
-        definition = self.find_command(name, channel, kind=3)
-        resolver = Resolver(self, channel)
-        target_id = resolver.message(target)
-        data: JSON = {"id": definition["id"], "name": name, "type": 3, "target_id": target_id,
-                      "resolved": resolver.resolved}
+        resolver = Resolver(self, target.channel)
+        return await self._context_command(user, target.channel, name, 3, resolver,
+                                           resolver.message(target))
+
+    async def _context_command(self, user: User, channel: Channel, name: str, kind: int,
+                               resolver: Resolver, target_id: str) -> FakeInteraction:
+        definition = self.find_command(name, channel, kind=kind)
+        data: JSON = {"id": definition["id"], "name": name, "type": kind,
+                      "target_id": target_id, "resolved": resolver.resolved}
         if definition.get("guild_id"):
             data["guild_id"] = definition["guild_id"]
         interaction = self._new_interaction(InteractionType.APPLICATION_COMMAND, user, channel,
