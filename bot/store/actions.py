@@ -236,17 +236,6 @@ class Clocks(Part):
                 (game_id, kind.value, seat, float(due_at), at_seq, self._db.now()))
         return Clock(game_id, kind, seat, float(due_at), at_seq)
 
-    async def replace_clocks(self, game_id: int, kinds: Sequence[ClockKind],
-                             clocks: Sequence[tuple[ClockKind, int | None, float]], *,
-                             at_seq: int) -> None:
-        """In one transaction, stop the game's clocks of `kinds` and start `clocks` (each a
-        kind, a seat or None, and a due time), all tied to `at_seq`."""
-        plan = ClockPlan(tuple(kinds), tuple(clocks), at_seq)
-        _check_plan(plan)
-        async with self._db.transaction() as tx:
-            await fetch_game_in(tx, game_id, GameStatus.LOBBY, GameStatus.PLAYING)
-            await _replace(tx, [(game_id, plan)], self._db.now())
-
     async def clear_clock(self, game_id: int, kind: ClockKind, *, seat: int | None) -> bool:
         """Stop one clock; False if it was not set."""
         async with self._db.transaction() as tx:

@@ -11,8 +11,8 @@ so a message is only sent about a move that is durable, the log and the clocks n
 disagree after a crash, and a restart rebuilds each game by replaying its log. A prompt made
 at some action count stays good until its seat's own options change, so people answering the
 same Charleston pass or claim window do not make each other's prompts stale, and a seat is
-only sent a new prompt when its options change. The service
-knows nothing about Discord: the outside is a `Notifier`.
+only sent a new prompt when its options change. The service knows nothing about Discord: the
+outside is a `Notifier`.
 """
 
 from __future__ import annotations
@@ -412,7 +412,8 @@ class TableService:
 
     async def _after_change(self, live: _Live, events: Sequence[Event], *,
                             new_turn: bool) -> None:
-        """Finish, re-arm clocks and queue the updates (the caller holds the lock)."""
+        """After a commit: finish a game that ended, and queue the updates (the caller holds
+        the lock)."""
         state = live.state
         if state.phase is Phase.OVER:
             await self._finish(live)

@@ -150,15 +150,14 @@ async def test_clocks_only_for_unfinished_games(db: Database) -> None:
         await db.clocks.set_clock(game.id, ClockKind.TURN, seat=0, due_at=0, at_seq=0)
 
 
-async def test_replace_clocks_swaps_some_kinds_in_one_go(db: Database, clock: FakeClock) -> None:
+async def test_a_clock_plan_swaps_some_kinds_in_one_go(db: Database, clock: FakeClock) -> None:
     game = await new_game(db)
     await db.clocks.set_clock(game.id, ClockKind.TURN, seat=0, due_at=clock.now + 5, at_seq=0)
     await db.clocks.set_clock(game.id, ClockKind.GAME_LIMIT, seat=None, due_at=clock.now + 99,
                               at_seq=0)
-    await db.clocks.replace_clocks(
-        game.id, (ClockKind.TURN, ClockKind.CLAIM),
-        [(ClockKind.CLAIM, None, clock.now + 10), (ClockKind.TURN, 2, clock.now + 20)],
-        at_seq=3)
+    await db.actions.append_actions(game.id, 0, [], clocks=ClockPlan(
+        (ClockKind.TURN, ClockKind.CLAIM),
+        ((ClockKind.CLAIM, None, clock.now + 10), (ClockKind.TURN, 2, clock.now + 20)), 3))
     found = {(c.kind, c.seat): (c.due_at, c.at_seq) for c in await db.clocks.clocks(game.id)}
     assert found == {(ClockKind.CLAIM, None): (clock.now + 10, 3),
                      (ClockKind.TURN, 2): (clock.now + 20, 3),
