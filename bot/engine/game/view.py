@@ -128,10 +128,10 @@ def _seat_view(state: GameState, seat: int, discards: tuple[int, ...]) -> SeatVi
     record changes far less often than the game moves (its pile can shrink under it when a
     discard is called)."""
     seat_state = state.seats[seat]
-    kept: dict[tuple[int, ...], SeatView] = memo(seat_state, "seat views", dict)
-    found = kept.get(discards)
+    kept: dict[tuple[int, tuple[int, ...]], SeatView] = memo(seat_state, "seat views", dict)
+    found = kept.get((seat, discards))
     if found is None:
-        found = kept[discards] = SeatView(
+        found = kept[seat, discards] = SeatView(
             seat=seat, wind=state.name(seat), player=state.players[seat],
             concealed_count=len(seat_state.concealed),
             exposures=tuple(ExposureView(e.rack, e.kind, state.kinds(e.tile_ids),
