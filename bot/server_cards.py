@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 from bot.engine.cards import Card, load_card
-from bot.engine.errors import InvalidInput
+from bot.engine.errors import InvalidInput, echo
 from bot.engine.matcher import CardMatcher, matcher_for
 from bot.library import CARD_SUFFIX, DEFAULT_CARD, shipped_card_paths
 from bot.store import CardNotFound, Database, GuildSettings, ServerCard
@@ -96,7 +96,7 @@ async def resolve_card(db: Database, guild_id: int | None, name: str | None) -> 
         except CardNotFound:
             pass
     known = ", ".join(f"`{n}`" for n in await card_names(db, guild_id))
-    raise InvalidInput(f"There is no card called `{name.strip()}` here. The cards you can use "
+    raise InvalidInput(f"There is no card called `{echo(name)}` here. The cards you can use "
                        f"here are: {known}.")
 
 

@@ -22,6 +22,7 @@ from bot.engine.tiles import format_tile, parse_tile, tile_name
 from bot.league.seasons import season_for_channel, season_rules
 from bot.server_cards import card_names, resolve_card
 from bot.store import GameStatus
+from bot.store.cards import MAX_NAME
 from bot.tables.options import PACES, TableOptions, Timeout
 
 
@@ -54,6 +55,12 @@ def _is_manager(interaction: discord.Interaction[Any]) -> bool:
     return bool(permissions and permissions.manage_guild)
 
 
+#: Text options, with the longest value Discord lets a person send (the echo of a bad value
+#: is shortened too, but a limit keeps a pasted novel from reaching the bot at all).
+CardName = app_commands.Range[str, 1, MAX_NAME]
+ChoiceText = app_commands.Range[str, 1, 20]
+TileText = app_commands.Range[str, 1, 30]
+
 mj = app_commands.Group(name="mj", description="Play American Mah Jongg at this server's tables",
                         guild_only=True)
 
@@ -74,9 +81,10 @@ mj = app_commands.Group(name="mj", description="Play American Mah Jongg at this 
     pace=[app_commands.Choice(name=p, value=p) for p in PACES if p != "untimed"],
     timeout=[app_commands.Choice(name=t.value, value=t.value) for t in Timeout],
 )
-async def new(interaction: discord.Interaction[Any], players: int = 4, card: str | None = None,
-              scoring: str | None = None, pace: str = "live", hints: bool = True,
-              timeout: str = "pass") -> None:
+async def new(interaction: discord.Interaction[Any], players: int = 4,
+              card: CardName | None = None, scoring: ChoiceText | None = None,
+              pace: ChoiceText = "live", hints: bool = True,
+              timeout: ChoiceText = "pass") -> None:
     """Post the lobby, open its thread, and create the game. In a league's channel the
     table plays the open season's rules and card, so its games count."""
     client = _client(interaction)
@@ -125,7 +133,7 @@ async def rack(interaction: discord.Interaction[Any]) -> None:
 
 @mj.command(name="discard", description="Discard a tile from your rack")
 @app_commands.describe(tile="the tile, e.g. 3B, 5 crak, red, soap, joker")
-async def discard(interaction: discord.Interaction[Any], tile: str) -> None:
+async def discard(interaction: discord.Interaction[Any], tile: TileText) -> None:
     """Discard by name (with autocomplete from the rack)."""
     client = _client(interaction)
     game_id = await _game_here(interaction)

@@ -45,6 +45,9 @@ from bot.store import (
     Season,
     SeasonSettings,
 )
+from bot.store.cards import MAX_NAME
+from bot.store.league_games import MAX_REASON
+from bot.store.leagues import MAX_LEAGUE_NAME, MAX_SEASON_NAME
 from renderer.standings import render_standings
 
 #: Room left under Discord's 2000-character message limit.
@@ -165,7 +168,8 @@ round_group = app_commands.Group(name="round", parent=league,
 
 @league.command(name="create", description="(Managers) make this channel a league's home")
 @app_commands.describe(name="the league's name, e.g. Tuesday Club")
-async def create(interaction: discord.Interaction[Any], name: str) -> None:
+async def create(interaction: discord.Interaction[Any],
+                 name: app_commands.Range[str, 1, MAX_LEAGUE_NAME]) -> None:
     """Create a league recording the games of this channel."""
     _require_manager(interaction)
     channel = interaction.channel
@@ -193,9 +197,11 @@ async def create(interaction: discord.Interaction[Any], name: str) -> None:
                                for n in (4, 3, 2)])
 @app_commands.choices(scoring=[app_commands.Choice(name=s.value, value=s.value)
                                for s in Scoring])
-async def season_start(interaction: discord.Interaction[Any], name: str | None = None,
-                       players: int = 4, scoring: str | None = None,
-                       card: str = DEFAULT_CARD,
+async def season_start(interaction: discord.Interaction[Any],
+                       name: app_commands.Range[str, 1, MAX_SEASON_NAME] | None = None,
+                       players: int = 4,
+                       scoring: app_commands.Range[str, 1, 20] | None = None,
+                       card: app_commands.Range[str, 1, MAX_NAME] = DEFAULT_CARD,
                        min_games: app_commands.Range[int, 0, 1000] = 0,
                        minutes: app_commands.Range[int, 1, 1440] | None = None) -> None:
     """Open a season with its table size, scoring, card and ranking settings."""
@@ -418,7 +424,8 @@ async def audit(interaction: discord.Interaction[Any]) -> None:
     points="the player's corrected points for that game",
     counted="take the game out of the standings (false) or put it back (true)",
 )
-async def adjust(interaction: discord.Interaction[Any], game: int, reason: str,
+async def adjust(interaction: discord.Interaction[Any], game: int,
+                 reason: app_commands.Range[str, 1, MAX_REASON],
                  player: discord.Member | None = None, points: int | None = None,
                  counted: bool | None = None) -> None:
     """A director's ruling: change one player's points, or count or uncount a game."""

@@ -29,7 +29,7 @@ from discord import app_commands
 from bot.analysis import analyze, format_analysis
 from bot.discord.components import answer_error
 from bot.engine.cards.compile import HAND_SIZE
-from bot.engine.errors import CardError, IllegalAction, InvalidInput
+from bot.engine.errors import CardError, IllegalAction, InvalidInput, echo
 from bot.engine.matcher import PlayerHand
 from bot.engine.tiles import BLANK, STANDARD_COUNTS, kind_counts, tile_name
 from bot.rules import MESSAGE_LIMIT, Topic, full_messages, knowledge_base, short_answer
@@ -48,10 +48,15 @@ from bot.server_cards import (
     upload_name,
 )
 from bot.store import Database
+from bot.store.cards import MAX_NAME
 from renderer import render_analysis, render_card
 
 #: Longest text accepted for tiles or exposures (a full hand is about 40 characters).
 MAX_TILES_TEXT = 200
+#: Text options, with the longest value Discord lets a person send.
+CardName = app_commands.Range[str, 1, MAX_NAME]
+TilesText = app_commands.Range[str, 1, MAX_TILES_TEXT]
+TopicText = app_commands.Range[str, 1, 200]
 #: Most related-topic buttons under an answer.
 MAX_RELATED = 3
 _NO_MENTIONS = discord.AllowedMentions.none()
@@ -179,7 +184,7 @@ async def send_pieces(interaction: discord.Interaction[Any], pieces: list[str]) 
                                                 "own words")
 @app_commands.describe(topic="a topic, or a question like: how many jokers in a pair",
                        private="only you see the answer (default: everyone in the channel)")
-async def rules_command(interaction: discord.Interaction[Any], topic: str | None = None,
+async def rules_command(interaction: discord.Interaction[Any], topic: TopicText | None = None,
                         private: bool = False) -> None:
     """The short answer for a topic or question, or the list of topics."""
     kb = knowledge_base()
@@ -189,7 +194,7 @@ async def rules_command(interaction: discord.Interaction[Any], topic: str | None
         return
     answer = kb.lookup(topic[:MAX_TILES_TEXT])
     if answer is None:
-        raise InvalidInput(f"I couldn't find a rule about “{topic.strip()[:100]}”. Try other "
+        raise InvalidInput(f"I couldn't find a rule about “{echo(topic)}”. Try other "
                            "words (like `jokers`, `charleston`, `dead hand`), or `/rules` "
                            "alone for the list of topics.")
     await interaction.response.send_message(short_answer(answer.topic, answer.also),
@@ -248,7 +253,7 @@ async def _card_choices(interaction: discord.Interaction[Any], current: str, *,
 @card_group.command(name="show", description="A card's hands as a picture")
 @app_commands.describe(name="the card (default: this server's default card)",
                        private="only you see it (default: everyone in the channel)")
-async def card_show(interaction: discord.Interaction[Any], name: str | None = None,
+async def card_show(interaction: discord.Interaction[Any], name: CardName | None = None,
                     private: bool = False) -> None:
     """The card sheet image; a server's own card only in that server."""
     # Resolve first (a quick read), so a wrong name is answered privately, then defer for
@@ -307,7 +312,7 @@ def card_problems(error: CardError, filename: str) -> tuple[str, str]:
                        name="what to call it here (default: the card's own name)",
                        replace="replace this server's card of the same name")
 async def card_upload(interaction: discord.Interaction[Any], file: discord.Attachment,
-                      name: str | None = None, replace: bool = False) -> None:
+                      name: CardName | None = None, replace: bool = False) -> None:
     """Check the file line by line; keep it for this server only."""
     guild_id = _guild_id(interaction)
     _require_manager(interaction)
@@ -341,7 +346,8 @@ async def card_upload(interaction: discord.Interaction[Any], file: discord.Attac
 @card_group.command(name="default", description="The card new tables here use; server "
                                                 "managers can change it")
 @app_commands.describe(name="the card new tables should use (leave out to see the current one)")
-async def card_default(interaction: discord.Interaction[Any], name: str | None = None) -> None:
+async def card_default(interaction: discord.Interaction[Any],
+                       name: CardName | None = None) -> None:
     """Show or set the server's default card."""
     guild_id = _guild_id(interaction)
     db = _db(interaction)
@@ -359,7 +365,7 @@ async def card_default(interaction: discord.Interaction[Any], name: str | None =
 @card_group.command(name="delete", description="(Server managers) Remove one of this server's "
                                                "own cards")
 @app_commands.describe(name="the server card to remove")
-async def card_delete(interaction: discord.Interaction[Any], name: str) -> None:
+async def card_delete(interaction: discord.Interaction[Any], name: CardName) -> None:
     """Remove a server card; games already played with it keep their copy."""
     guild_id = _guild_id(interaction)
     _require_manager(interaction)
@@ -430,8 +436,8 @@ def analysis_reply(text: str, hand: PlayerHand, chosen: ResolvedCard) -> tuple[s
                        exposed="your exposures, separated by commas, e.g. 333B, NNN J",
                        card="the card to check against (default: this server's default card)",
                        public="show the answer to the channel (default: only you)")
-async def analyze_command(interaction: discord.Interaction[Any], tiles: str,
-                          exposed: str = "", card: str | None = None,
+async def analyze_command(interaction: discord.Interaction[Any], tiles: TilesText,
+                          exposed: TilesText = "", card: CardName | None = None,
                           public: bool = False) -> None:
     """Mah Jongg, waits and the nearest hands, as text and a picture."""
     hand = read_hand(tiles, exposed)

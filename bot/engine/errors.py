@@ -9,6 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: Most characters of a person's own text that a message repeats back to them.
+ECHO_LIMIT = 40
+
+
+def echo(text: str, limit: int = ECHO_LIMIT) -> str:
+    """A person's own text as a message repeats it back (inside `code` marks): on one line,
+    with no backticks, and cut to `limit` characters with an ellipsis. Whatever was typed,
+    the message stays short, readable and within Discord's 2,000-character limit."""
+    flat = " ".join(text.split()).replace("`", "'")
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"
+
 
 class MahjongError(Exception):
     """Base of every error whose message is safe and useful to show a player."""

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 
-from bot.engine.errors import InvalidInput
+from bot.engine.errors import InvalidInput, echo
 
 
 class Suit(IntEnum):
@@ -175,7 +175,12 @@ ACCEPTED_FORMS = (
 
 def _bad_token(token: str, hint: str = "") -> InvalidInput:
     detail = f" {hint}" if hint else ""
-    return InvalidInput(f"I don't know the tile `{token}`.{detail} {ACCEPTED_FORMS}")
+    return InvalidInput(f"I don't know the tile `{echo(token)}`.{detail} {ACCEPTED_FORMS}")
+
+
+def _needs_suit(number: str) -> InvalidInput:
+    shown = echo(number, 9)
+    return _bad_token(number, f"Numbers need a suit, e.g. {shown}B, {shown}C or {shown}D.")
 
 
 def _parse_token(original: str) -> list[int]:
@@ -187,12 +192,12 @@ def _parse_token(original: str) -> list[int]:
         ranks, suit_word = match.groups()
         suit = _SUIT_WORDS.get(suit_word)
         if suit is None:
-            raise _bad_token(original, f"`{suit_word}` is not a suit (B, C or D).")
+            raise _bad_token(original, f"`{echo(suit_word)}` is not a suit (B, C or D).")
         return [SOAP if rank == "0" else suited(suit, int(rank)) for rank in ranks]
     if all(ch in _LETTER_KIND for ch in token):
         return [_LETTER_KIND[ch] for ch in token]
     if token.isdigit():
-        raise _bad_token(original, f"Numbers need a suit, e.g. {token}B, {token}C or {token}D.")
+        raise _needs_suit(original)
     raise _bad_token(original)
 
 
@@ -230,14 +235,13 @@ def parse_tiles(text: str) -> tuple[int, ...]:
         if pending:
             match = _SUITED_TOKEN.match(token.lower())
             if not match:
-                raise _bad_token(pending[0], f"Numbers need a suit, e.g. {pending[0]}B.")
+                raise _needs_suit(pending[0])
             for bare in pending:
                 kinds.extend(_parse_token(bare + match[2]))
             pending = []
         kinds.extend(parsed)
     if pending:
-        raise _bad_token(pending[0], f"Numbers need a suit, e.g. {pending[0]}B, "
-                                     f"{pending[0]}C or {pending[0]}D.")
+        raise _needs_suit(pending[0])
     return tuple(kinds)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.engine.cards.model import Card
-from bot.engine.errors import InvalidInput
+from bot.engine.errors import InvalidInput, echo
 from bot.players.base import Player
 from bot.players.baseline import BaselinePlayer
 from bot.players.random_player import RandomPlayer
@@ -28,7 +28,7 @@ def make_player(kind: str, card: Card, counts: Sequence[int], seed: int) -> Play
         return BaselinePlayer(card, counts, seed)
     if kind == "random":
         return RandomPlayer(seed)
-    raise InvalidInput(f"There is no bot called `{kind}`. Choose one of: "
+    raise InvalidInput(f"There is no bot called `{echo(kind)}`. Choose one of: "
                        f"{', '.join(PLAYER_KINDS)}.")
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.engine.cards.model import Card
-from bot.engine.errors import InvalidInput
+from bot.engine.errors import InvalidInput, echo
 from bot.engine.game import (
     PRESETS,
     Action,
@@ -183,7 +183,7 @@ def seat_kinds(player_kind: str | Sequence[str], players: int) -> tuple[str, ...
         raise InvalidInput(f"Name one bot, or one bot per seat ({players} seats).")
     for kind in kinds:
         if kind not in PLAYER_KINDS:
-            raise InvalidInput(f"There is no bot called `{kind}`. Choose one of: "
+            raise InvalidInput(f"There is no bot called `{echo(kind)}`. Choose one of: "
                                f"{', '.join(PLAYER_KINDS)}.")
     return kinds
 

@@ -14,7 +14,7 @@ Every class has a stable `code`, like the engine's errors.
 
 from __future__ import annotations
 
-from bot.engine.errors import MahjongError
+from bot.engine.errors import MahjongError, echo
 
 
 class StoreError(Exception):
@@ -101,7 +101,7 @@ class CardNotFound(NotFound):
     code = "card_not_found"
 
     def __init__(self, name: str | None) -> None:
-        what = "such card" if name is None else f"card called `{name}`"
+        what = "such card" if name is None else f"card called `{echo(name)}`"
         super().__init__(f"This server has no {what}. Check the name against the server's cards.")
         self.name = name
 

@@ -17,9 +17,15 @@ class NotSeated(IllegalAction):
     code = "not_seated"
 
 
+#: Longest error text shown (Discord refuses a message over 2,000 characters). Messages
+#: quote people's input through `echo`, so this only guards against a message built wrong.
+ERROR_LIMIT = 1900
+
+
 def describe_error(error: Exception) -> str:
     """What to tell a person about an error: its own message if it is meant for players, a
     short apology otherwise (the details go to the log)."""
     if isinstance(error, MahjongError):
-        return error.message
+        text = error.message
+        return text if len(text) <= ERROR_LIMIT else text[:ERROR_LIMIT - 1] + "…"
     return "Sorry, something went wrong on our side. Your game is safe; please try again."

@@ -204,6 +204,16 @@ def test_errors_name_the_bad_token_and_show_accepted_forms(text: str, bad: str,
     assert info.value.code == "invalid_input"
 
 
+@pytest.mark.parametrize("text", ["q" * 3000, "7" * 3000, "3B " + "`x" * 1500, "3" * 2999 + "Q"])
+def test_errors_quote_a_long_token_shortened(text: str) -> None:
+    with pytest.raises(InvalidInput) as info:
+        parse_tiles(text)
+    message = info.value.message
+    assert len(message) < 400
+    assert message.count("`") % 2 == 0, "a backtick typed by the player breaks the quoting"
+    assert "…" in message
+
+
 @pytest.mark.parametrize(("text", "what"), [("", "nothing"), ("3B 4B", "2 tiles (34B)"),
                                             ("NN", "2 tiles (NN)")])
 def test_parse_tile_wants_exactly_one(text: str, what: str) -> None:

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from bot.engine.errors import InvalidInput
+from bot.engine.errors import InvalidInput, echo
 from bot.engine.game.actions import (
     GROUP_NAMES,
     GROUP_SIZES,
@@ -111,7 +111,7 @@ def _read_call(line: Line, seat: int) -> Call | CallMahjong:
         return CallMahjong(seat, asked.rack, asked.both, asked.hands, asked.tiles)
     if what not in GROUP_SIZES:
         raise InvalidInput(f"You can call for a pung, kong, quint, sextet or mahjong, "
-                           f"not `{what}`.")
+                           f"not `{echo(what)}`.")
     kind = one_tile(line)
     jokers = number(line.option("jokers", "0"), "jokers")
     rack = parse_index(line.option("rack", "1"), "A rack")
@@ -157,7 +157,7 @@ def parse_action(text: str, players: int) -> Action:
         case "blank":
             action = SwapBlank(seat, one_tile(line))
         case _:
-            raise InvalidInput(f"I don't know the action `{line.verb}`. Try discard, call, "
+            raise InvalidInput(f"I don't know the action `{echo(line.verb)}`. Try discard, call, "
                                "pass, exchange, dead, mahjong, give, vote or offer.")
     line.done(text)
     return action

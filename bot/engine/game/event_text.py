@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from bot.engine.errors import InvalidInput
+from bot.engine.errors import InvalidInput, echo
 from bot.engine.game.actions import GROUP_NAMES, GROUP_SIZES
 from bot.engine.game.events import (
     BlankSwapped,
@@ -175,7 +175,7 @@ def _table_event(line: Line, players: int) -> Event:
             event = GameOver(reason, _read_signed(line.option("totals")),
                              _read_signed(line.option("settlement")))
         case _:
-            raise InvalidInput(f"I don't know the table event `{line.verb}`.")
+            raise InvalidInput(f"I don't know the table event `{echo(line.verb)}`.")
     return event
 
 
@@ -221,7 +221,7 @@ def _seat_event(line: Line, seat: int, players: int) -> Event:
                 line.flag("self-picked"),
                 parse_seat(discarder, players) if discarder else None)
         case _:
-            raise InvalidInput(f"I don't know the event `{line.verb}`.")
+            raise InvalidInput(f"I don't know the event `{echo(line.verb)}`.")
     return event
 
 
@@ -234,6 +234,6 @@ def parse_event(text: str, players: int) -> Event:
         else:
             event = _seat_event(line, parse_seat(line.who, players), players)
     except (IndexError, KeyError, ValueError) as error:
-        raise InvalidInput(f"I can't read the event `{text}`.") from error
+        raise InvalidInput(f"I can't read the event `{echo(text)}`.") from error
     line.done(text)
     return event

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any
 
-from bot.engine.errors import InvalidInput
+from bot.engine.errors import InvalidInput, echo
 from bot.engine.tiles import standard_counts
 
 HAND_TILES = 14
@@ -193,7 +193,8 @@ def preset(name: str) -> RuleSet:
         return PRESETS[name.strip().lower()]
     except KeyError:
         known = ", ".join(PRESETS)
-        raise InvalidInput(f"I don't know the rules `{name}`. Choose one of: {known}.") from None
+        raise InvalidInput(
+            f"I don't know the rules `{echo(name)}`. Choose one of: {known}.") from None
 
 
 _WINDS_BY_PLAYERS = {
@@ -227,7 +228,8 @@ def table_rules(players: int, scoring: Scoring | str | None = None) -> RuleSet:
         profile = Scoring(scoring)
     except ValueError:
         known = ", ".join(s.value for s in Scoring)
-        raise InvalidInput(f"Scoring `{scoring}` doesn't exist; choose {known}.") from None
+        raise InvalidInput(
+            f"Scoring `{echo(str(scoring))}` doesn't exist; choose {known}.") from None
     named = next((r for r in PRESETS.values()
                   if r.players == players and r.scoring is profile), None)
     return named if named is not None else replace(rules, scoring=profile)
@@ -252,7 +254,7 @@ def rules_from_json(text: str) -> RuleSet:
     values: dict[str, Any] = {}
     for key, value in data.items():
         if key not in known:
-            raise InvalidInput(f"Unknown rule option `{key}`.")
+            raise InvalidInput(f"Unknown rule option `{echo(key)}`.")
         enum_type = _ENUM_FIELDS.get(key)
         plain_type = type(getattr(STANDARD, key))
         try:
@@ -263,7 +265,8 @@ def rules_from_json(text: str) -> RuleSet:
             else:
                 raise ValueError(value)
         except ValueError:
-            raise InvalidInput(f"Rule option `{key}` can't be `{value}`.") from None
+            raise InvalidInput(
+                f"Rule option `{echo(key)}` can't be `{echo(str(value))}`.") from None
     return replace(STANDARD, **values)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.engine.errors import InvalidInput
+from bot.engine.errors import InvalidInput, echo
 from bot.engine.game.rules import seat_names
 from bot.engine.tiles import format_tiles, parse_tile, parse_tiles
 
@@ -32,7 +32,7 @@ class Line:
         if key in self.options:
             return self.options.pop(key)
         if default is None:
-            raise InvalidInput(f"`{self.verb}` needs `{key}=...`.")
+            raise InvalidInput(f"`{echo(self.verb)}` needs `{key}=...`.")
         return default
 
     def flag(self, word: str) -> bool:
@@ -46,7 +46,8 @@ class Line:
         """Complain about anything left unread."""
         leftover = [*self.words, *self.flags, *(f"{k}={v}" for k, v in self.options.items())]
         if leftover:
-            raise InvalidInput(f"I don't understand `{' '.join(leftover)}` in `{text}`.")
+            raise InvalidInput(
+                f"I don't understand `{echo(' '.join(leftover))}` in `{echo(text)}`.")
 
 
 def split_line(text: str, flag_words: frozenset[str] = frozenset()) -> Line:
@@ -54,7 +55,7 @@ def split_line(text: str, flag_words: frozenset[str] = frozenset()) -> Line:
     body, _, note = text.strip().partition(" -- ")
     who, colon, rest = body.partition(":")
     if not colon or not rest.strip():
-        raise InvalidInput(f"`{text}` should look like `East: discard 3B`.")
+        raise InvalidInput(f"`{echo(text)}` should look like `East: discard 3B`.")
     words = rest.split()
     line = Line(who=who.strip(), verb=words[0].lower(), note=note.strip())
     for word in words[1:]:
@@ -79,7 +80,7 @@ def parse_seat(word: str, players: int) -> int:
     try:
         return names.index(word.strip().lower())
     except ValueError:
-        raise InvalidInput(f"`{word}` is not a seat at this table; the seats are "
+        raise InvalidInput(f"`{echo(word)}` is not a seat at this table; the seats are "
                            f"{', '.join(seat_names(players))}.") from None
 
 
@@ -97,7 +98,7 @@ def parse_tiles_text(words: list[str] | str) -> tuple[int, ...]:
 def one_tile(line: Line) -> int:
     """The single tile a line names with its remaining words (`3B`, `3 bam`, `red`)."""
     if not line.words:
-        raise InvalidInput(f"`{line.verb}` needs a tile, e.g. `{line.verb} 3B`.")
+        raise InvalidInput(f"`{echo(line.verb)}` needs a tile, e.g. `{echo(line.verb)} 3B`.")
     words = " ".join(line.words)
     line.words.clear()
     return parse_tile(words)
@@ -108,7 +109,7 @@ def number(value: str, what: str) -> int:
     try:
         return int(value)
     except ValueError:
-        raise InvalidInput(f"{what} must be a number, not `{value}`.") from None
+        raise InvalidInput(f"{what} must be a number, not `{echo(value)}`.") from None
 
 
 def index_text(value: int) -> str:

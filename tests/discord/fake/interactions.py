@@ -368,13 +368,14 @@ class Resolver:
         return self._put("messages", message.id, self.fake.message_payload(message))
 
 
-def _convert(option: JSON, value: Any, resolver: Resolver, *, strict: bool) -> Any:
+def _convert(option: JSON, value: Any, resolver: Resolver, *, strict: bool,
+             lengths: bool = True) -> Any:
     kind = OptionType(int(option["type"]))
     name = option["name"]
     if kind == OptionType.STRING:
         if not isinstance(value, str):
             raise TypeError(f"option {name!r} is a string, got {value!r}")
-        if strict:
+        if strict and lengths:
             low, high = option.get("min_length", 0), option.get("max_length", 6000)
             if not low <= len(value) <= high:
                 raise ValueError(f"option {name!r} must be {low}..{high} characters")
@@ -412,12 +413,14 @@ def _convert(option: JSON, value: Any, resolver: Resolver, *, strict: bool) -> A
 
 
 def command_options(command: JSON, path: Sequence[str], options: Mapping[str, Any],
-                    resolver: Resolver, *, focused: str | None = None) -> list[JSON]:
+                    resolver: Resolver, *, focused: str | None = None,
+                    lengths: bool = True) -> list[JSON]:
     """The `data.options` tree for `/command path... options`, typed from the synced
     definition. Raises (in the test) where the Discord client would not let a user send it:
     unknown or missing subcommands and options, wrong types, values outside choices or
     limits. With `focused` (autocomplete) only that option is marked and nothing is
-    validated, as Discord sends whatever the user has typed so far."""
+    validated, as Discord sends whatever the user has typed so far. `lengths=False` lets
+    text of any length through, as a command synced before its limits existed would."""
     node = command
     chain: list[JSON] = []
     for name in path:
@@ -448,7 +451,8 @@ def command_options(command: JSON, path: Sequence[str], options: Mapping[str, An
             entry["value"] = options[name]
             entry["focused"] = True
         else:
-            entry["value"] = _convert(option, options[name], resolver, strict=strict)
+            entry["value"] = _convert(option, options[name], resolver, strict=strict,
+                                      lengths=lengths)
         values.append(entry)
     if focused is not None and focused not in options:
         raise ValueError(f"the focused option {focused!r} needs a value")

@@ -640,15 +640,17 @@ class FakeDiscord:
 
     async def slash(self, user: User, channel: Channel, command: str,
                     options: Mapping[str, Any] | None = None, *,
-                    subcommand: str | Sequence[str] | None = None) -> FakeInteraction:
+                    subcommand: str | Sequence[str] | None = None,
+                    lengths: bool = True) -> FakeInteraction:
         """`user` runs `/command [subcommand] options...` in `channel`. `command` may hold the
         subcommand path too ("mj table new"). Option values are typed by the synced
         definition: str/int/float/bool, a User/Member, Channel or Role, or an `Upload` /
-        (filename, bytes) for attachments."""
+        (filename, bytes) for attachments. `lengths=False` sends text options of any length
+        (a command definition from before its `max_length`s)."""
         name, path = self._split(command, subcommand)
         definition = self.find_command(name, channel)
         resolver = Resolver(self, channel)
-        values = command_options(definition, path, options or {}, resolver)
+        values = command_options(definition, path, options or {}, resolver, lengths=lengths)
         data: JSON = {"id": definition["id"], "name": name, "type": 1, "options": values}
         if definition.get("guild_id"):
             data["guild_id"] = definition["guild_id"]
