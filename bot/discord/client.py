@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.components import DYNAMIC_ITEMS, answer_error
+from bot.discord.mentions import NO_MENTIONS
 from bot.discord.notify import DiscordNotifier
 from bot.discord.prompts import PromptBuilder
 from bot.engine.errors import IllegalAction
@@ -34,13 +35,14 @@ class JonggClient(discord.Client):
     `make_bot` builds the bots that fill empty seats, `new_seed` gives each new game's deal
     its seed, `now` is the table clocks' time source and `run_clocks=False` leaves clocks to
     `service.run_due_clocks` (tests pass their own); other keyword options go to
-    `discord.Client`."""
+    `discord.Client`. Messages ping nobody unless they name whom (`bot.discord.mentions`)."""
 
     def __init__(self, database: Path, *, dev_guild: int | None = None,
                  sync_commands: bool = True, make_bot: BotFactory = baseline_bot,
                  new_seed: Callable[[], int] = random_seed,
                  now: Callable[[], float] = time.time, run_clocks: bool = True,
                  **options: Any) -> None:
+        options.setdefault("allowed_mentions", NO_MENTIONS)
         super().__init__(intents=discord.Intents.default(), **options)
         self.database = database
         self.dev_guild = dev_guild
@@ -123,7 +125,7 @@ class JonggClient(discord.Client):
         view = lobby_buttons(game_id) if game.status is GameStatus.LOBBY else None
         await interaction.edit_original_response(
             content=await self.lobby_text(game_id), view=view,
-            allowed_mentions=discord.AllowedMentions.none())
+            allowed_mentions=NO_MENTIONS)
 
 
 class _Tree(app_commands.CommandTree[JonggClient]):

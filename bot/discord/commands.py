@@ -15,6 +15,7 @@ from discord import app_commands
 from bot.discord.components import LobbyButton, answer_error, in_time, say_privately, show_rack
 from bot.discord.league import register_league_commands
 from bot.discord.lookups import register_lookups
+from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.engine.errors import IllegalAction
 from bot.engine.game.actions import Discard
 from bot.engine.game.rules import Scoring, table_rules
@@ -107,7 +108,7 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
         host_name=interaction.user.display_name, options=options)
     message = await interaction.followup.send(
         await client.lobby_text(game.id), view=lobby_buttons(game.id), wait=True,
-        allowed_mentions=discord.AllowedMentions.none())
+        allowed_mentions=NO_MENTIONS)
     # A follow-up message carries no guild for discord.py, so open the thread through the
     # channel (same request: a thread started from the lobby message).
     thread = await channel.create_thread(name=f"Mah Jongg table {game.id}", message=message)
@@ -174,7 +175,7 @@ async def status(interaction: discord.Interaction[Any]) -> None:
         text = (f"Table {game_id}: {seen.phase.value}, turn: {turn}, "
                 f"{seen.wall_count} tiles in the wall, {seen.action_count} moves so far.")
     await interaction.response.send_message(text, ephemeral=True,
-                                            allowed_mentions=discord.AllowedMentions.none())
+                                            allowed_mentions=NO_MENTIONS)
 
 
 @mj.command(name="resign", description="Leave this game; a bot plays your seat")
@@ -199,7 +200,7 @@ async def replace_seat(interaction: discord.Interaction[Any], seat: int,
     await client.service.replace_seat(game_id, interaction.user.id, seat - 1, user.id,
                                       user.display_name)
     await interaction.followup.send(f"{user.mention} now plays seat {seat}.",
-                                    allowed_mentions=discord.AllowedMentions(users=True))
+                                    allowed_mentions=pinging([user.id]))
 
 
 class _Confirm(discord.ui.View):

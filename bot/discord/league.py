@@ -22,6 +22,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.engine.errors import IllegalAction, InvalidInput
 from bot.engine.game.rules import Scoring, rules_to_json, table_rules
 from bot.league.export import write_csv
@@ -52,7 +53,6 @@ from renderer.standings import render_standings
 
 #: Room left under Discord's 2000-character message limit.
 MESSAGE_LIMIT = 1900
-NO_MENTIONS = discord.AllowedMentions.none()
 
 # -- shared helpers -----------------------------------------------------------------------
 
@@ -500,8 +500,7 @@ async def round_start(interaction: discord.Interaction[Any]) -> None:
              f"listed is East).{limit}"]
     lines += _table_lines([t.user_ids for t in started.tables], season.settings.players)
     await _send_chunks(interaction, lines,
-                       mentions=discord.AllowedMentions(users=True, roles=False,
-                                                        everyone=False))
+                       mentions=pinging(u for t in started.tables for u in t.user_ids))
 
 
 @round_group.command(name="show", description="A round's tables and each table's points")

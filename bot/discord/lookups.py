@@ -28,6 +28,7 @@ from discord import app_commands
 
 from bot.analysis import analyze, format_analysis
 from bot.discord.components import answer_error
+from bot.discord.mentions import NO_MENTIONS
 from bot.engine.cards.compile import HAND_SIZE
 from bot.engine.errors import CardError, IllegalAction, InvalidInput, echo
 from bot.engine.matcher import PlayerHand
@@ -59,7 +60,6 @@ TilesText = app_commands.Range[str, 1, MAX_TILES_TEXT]
 TopicText = app_commands.Range[str, 1, 200]
 #: Most related-topic buttons under an answer.
 MAX_RELATED = 3
-_NO_MENTIONS = discord.AllowedMentions.none()
 
 
 def _db(interaction: discord.Interaction[Any]) -> Database:
@@ -138,7 +138,7 @@ class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             else:
                 await interaction.response.send_message(
                     short_answer(topic), view=topic_view(topic), ephemeral=True,
-                    allowed_mentions=_NO_MENTIONS)
+                    allowed_mentions=NO_MENTIONS)
         except Exception as error:
             await answer_error(interaction, error)
 
@@ -166,7 +166,7 @@ class RulesTopicSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=
             topic = _topic(self.item.values[0])
             await interaction.response.send_message(short_answer(topic), view=topic_view(topic),
                                                     ephemeral=True,
-                                                    allowed_mentions=_NO_MENTIONS)
+                                                    allowed_mentions=NO_MENTIONS)
         except Exception as error:
             await answer_error(interaction, error)
 
@@ -175,9 +175,9 @@ async def send_pieces(interaction: discord.Interaction[Any], pieces: list[str]) 
     """Several messages, privately: the first as the answer, the rest as follow-ups."""
     first, *rest = pieces
     await interaction.response.send_message(first, ephemeral=True,
-                                            allowed_mentions=_NO_MENTIONS)
+                                            allowed_mentions=NO_MENTIONS)
     for piece in rest:
-        await interaction.followup.send(piece, ephemeral=True, allowed_mentions=_NO_MENTIONS)
+        await interaction.followup.send(piece, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 @app_commands.command(name="rules", description="Look up a rule: pick a topic, or ask in your "
@@ -199,7 +199,7 @@ async def rules_command(interaction: discord.Interaction[Any], topic: TopicText 
                            "alone for the list of topics.")
     await interaction.response.send_message(short_answer(answer.topic, answer.also),
                                             view=topic_view(answer.topic), ephemeral=private,
-                                            allowed_mentions=_NO_MENTIONS)
+                                            allowed_mentions=NO_MENTIONS)
 
 
 def rule_choices(current: str) -> list[app_commands.Choice[str]]:
@@ -263,7 +263,7 @@ async def card_show(interaction: discord.Interaction[Any], name: CardName | None
     picture = await asyncio.to_thread(card_picture, chosen.text, chosen.is_private)
     await interaction.followup.send(_card_line(chosen), ephemeral=private,
                                     file=discord.File(io.BytesIO(picture), filename="card.png"),
-                                    allowed_mentions=_NO_MENTIONS)
+                                    allowed_mentions=NO_MENTIONS)
 
 
 @card_group.command(name="list", description="The cards you can use here")
@@ -282,7 +282,7 @@ async def card_list(interaction: discord.Interaction[Any]) -> None:
     if interaction.guild_id is not None:
         lines.append("Server managers can add this server's own card with `/card upload`.")
     await interaction.response.send_message("\n".join(lines)[:MESSAGE_LIMIT], ephemeral=True,
-                                            allowed_mentions=_NO_MENTIONS)
+                                            allowed_mentions=NO_MENTIONS)
 
 
 def card_problems(error: CardError, filename: str) -> tuple[str, str]:
@@ -340,7 +340,7 @@ async def card_upload(interaction: discord.Interaction[Any], file: discord.Attac
         f"Saved **{saved.name}**: {card.name}{year}, {len(card.hands)} hands in "
         f"{len(card.sections)} sections. Only this server can see or play it. See it with "
         f"`/card show name:{saved.name}`; make it the default for new tables with "
-        f"`/card default name:{saved.name}`.", ephemeral=True, allowed_mentions=_NO_MENTIONS)
+        f"`/card default name:{saved.name}`.", ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 @card_group.command(name="default", description="The card new tables here use; server "
@@ -359,7 +359,7 @@ async def card_default(interaction: discord.Interaction[Any],
         _require_manager(interaction)
         chosen = await set_default_card(db, guild_id, name)
         text = f"New tables on this server will use **{chosen.name}**."
-    await interaction.response.send_message(text, ephemeral=True, allowed_mentions=_NO_MENTIONS)
+    await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 @card_group.command(name="delete", description="(Server managers) Remove one of this server's "
@@ -372,7 +372,7 @@ async def card_delete(interaction: discord.Interaction[Any], name: CardName) -> 
     removed = await _db(interaction).cards.delete_card(guild_id, name)
     await interaction.response.send_message(
         f"Removed **{removed.name}** from this server's cards. Games already played with it "
-        "keep their copy.", ephemeral=True, allowed_mentions=_NO_MENTIONS)
+        "keep their copy.", ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 @card_show.autocomplete("name")
@@ -447,7 +447,7 @@ async def analyze_command(interaction: discord.Interaction[Any], tiles: TilesTex
     await interaction.followup.send(text, ephemeral=not public,
                                     file=discord.File(io.BytesIO(picture),
                                                       filename="analysis.png"),
-                                    allowed_mentions=_NO_MENTIONS)
+                                    allowed_mentions=NO_MENTIONS)
 
 
 @analyze_command.autocomplete("card")

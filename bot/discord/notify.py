@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.components import ClaimButton, HintButton, PassButton, RackButton
+from bot.discord.mentions import pinging
 from bot.engine.game import Phase, View
 from bot.scenes import result_scene, table_scene
 from bot.tables.notifier import SeatUpdate, Table, TableUpdate
@@ -131,7 +132,7 @@ class DiscordNotifier:
                 await channel.send(
                     f"<@{user_id}>, I can't send you direct messages, so use the **My rack** "
                     "button under the table to see your tiles and play.",
-                    allowed_mentions=discord.AllowedMentions(users=True))
+                    allowed_mentions=pinging([user_id]))
 
     async def game_over(self, table: Table, view: View) -> None:
         """Post the result picture."""

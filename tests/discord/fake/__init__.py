@@ -21,6 +21,7 @@ from .interactions import (
     InteractionFailed,
     InteractionType,
 )
+from .mentions import Pings, pings
 from .models import (
     Attachment,
     Channel,
@@ -60,12 +61,14 @@ __all__ = [
     "Message",
     "MessageFlag",
     "Perm",
+    "Pings",
     "RecordedRequest",
     "Role",
     "Upload",
     "User",
     "World",
     "build_world",
+    "pings",
     "png",
     "run_client",
     "walk_components",
