@@ -101,11 +101,22 @@ class JonggClient(discord.Client):
             who = "*(open)*" if holder is None else (
                 f"{holder.display_name} (bot)" if holder.is_bot else f"<@{holder.user_id}>")
             lines.append(f"{wind}: {who}")
-        if game.status is GameStatus.LOBBY:
-            lines.append("Join, then the host presses Start (empty seats get bots).")
-        else:
-            lines.append("The game is on: follow it in the thread.")
+        lines.append(_LOBBY_STATUS[game.status])
         return "\n".join(lines)
+
+    async def refresh_lobby(self, game_id: int) -> None:
+        """Show the lobby message as the game is now: its buttons go once the game has left
+        the lobby (started, aborted), so nobody presses Join on a table that is gone."""
+        from bot.discord.commands import lobby_buttons
+
+        game = await self.db.games.game(game_id)
+        if game.lobby_message_id is None:
+            return
+        message = self.get_partial_messageable(game.channel_id).get_partial_message(
+            game.lobby_message_id)
+        await message.edit(content=await self.lobby_text(game_id),
+                           view=lobby_buttons(game_id) if game.status is GameStatus.LOBBY
+                           else None)
 
     async def lobby_step(self, interaction: discord.Interaction[Any], game_id: int,
                          op: str) -> None:
@@ -126,6 +137,15 @@ class JonggClient(discord.Client):
         await interaction.edit_original_response(
             content=await self.lobby_text(game_id), view=view,
             allowed_mentions=NO_MENTIONS)
+
+
+#: The lobby message's last line, by where the game is.
+_LOBBY_STATUS = {
+    GameStatus.LOBBY: "Join, then the host presses Start (empty seats get bots).",
+    GameStatus.PLAYING: "The game is on: follow it in the thread.",
+    GameStatus.FINISHED: "The game is over: the result is in the thread.",
+    GameStatus.ABORTED: "This table was aborted. Open a new one with /mj new.",
+}
 
 
 class _Tree(app_commands.CommandTree[JonggClient]):

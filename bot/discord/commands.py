@@ -183,22 +183,27 @@ async def resign(interaction: discord.Interaction[Any]) -> None:
     """Hand the caller's seat to the bot."""
     client = _client(interaction)
     game_id = await _game_here(interaction)
+    client.service.seat_of(game_id, interaction.user.id)  # refuse privately, before deferring
     await interaction.response.defer(thinking=True)
     seat = await client.service.resign(game_id, interaction.user.id)
     await interaction.followup.send(f"{interaction.user.display_name} resigned; a bot plays "
                                     f"seat {seat + 1} from now on.")
 
 
-@mj.command(name="replace", description="(Host) give a seat to another player")
+@mj.command(name="replace", description="(Host or server manager) give a seat to another "
+                                         "player")
 @app_commands.describe(seat="the seat number, 1 (East) to 4", user="who takes it over")
-async def replace_seat(interaction: discord.Interaction[Any], seat: int,
-                       user: discord.Member) -> None:
-    """The host seats another person."""
+async def replace_seat(interaction: discord.Interaction[Any],
+                       seat: app_commands.Range[int, 1, 4], user: discord.Member) -> None:
+    """The host, or a server manager (for a table whose host has gone), seats another
+    person."""
     client = _client(interaction)
     game_id = await _game_here(interaction)
+    manager = _is_manager(interaction)
+    await client.service.check_manages(game_id, interaction.user.id, manager=manager)
     await interaction.response.defer(thinking=True)
     await client.service.replace_seat(game_id, interaction.user.id, seat - 1, user.id,
-                                      user.display_name)
+                                      user.display_name, manager=manager)
     await interaction.followup.send(f"{user.mention} now plays seat {seat}.",
                                     allowed_mentions=pinging([user.id]))
 
@@ -233,14 +238,16 @@ async def abort(interaction: discord.Interaction[Any]) -> None:
     """Ask for confirmation, then abort."""
     client = _client(interaction)
     game_id = await _game_here(interaction)
+    manager = _is_manager(interaction)
+    await client.service.check_manages(game_id, interaction.user.id, manager=manager)
     confirm = _Confirm(interaction.user.id)
     await interaction.response.send_message("Abort this game? Nobody scores.", view=confirm,
                                             ephemeral=True)
     await confirm.wait()
     if confirm.confirmed:
         try:
-            await client.service.abort(game_id, interaction.user.id,
-                                       manager=_is_manager(interaction))
+            await client.service.abort(game_id, interaction.user.id, manager=manager)
+            await client.refresh_lobby(game_id)
         except Exception as error:
             await answer_error(interaction, error)
             return

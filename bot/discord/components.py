@@ -55,10 +55,23 @@ async def answer_error(interaction: discord.Interaction[Any], error: Exception) 
     if not isinstance(error, MahjongError):  # store errors carry a message too: log them
         log.exception("interaction failed", exc_info=error)
     text = describe_error(error)
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
+    if not interaction.response.is_done():
         await interaction.response.send_message(text, ephemeral=True)
+        return
+    if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+        await _drop_public_loading(interaction)
+    await interaction.followup.send(text, ephemeral=True)
+
+
+async def _drop_public_loading(interaction: discord.Interaction[Any]) -> None:
+    """Before a refusal: if the answer so far is a public "thinking…" message, delete it, so
+    the refusal goes to the asker alone instead of filling it for the whole channel."""
+    try:
+        original = await interaction.original_response()
+        if original.flags.loading and not original.flags.ephemeral:
+            await original.delete()
+    except discord.HTTPException:
+        log.info("could not clear a public loading message", exc_info=True)
 
 
 #: How long a move may take before its click is acknowledged with a deferral. Discord gives

@@ -31,6 +31,7 @@ from bot.store.errors import (
     StoreClosed,
     StoreError,
     StoreRefusal,
+    TableFull,
     TableNotFull,
     WrongStatus,
 )
@@ -165,6 +166,7 @@ __all__ = [
     "StoreClosed",
     "StoreError",
     "StoreRefusal",
+    "TableFull",
     "TableNotFull",
     "Tx",
     "WrongStatus",

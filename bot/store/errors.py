@@ -147,6 +147,12 @@ class SeatEmpty(StoreRefusal):
     code = "seat_empty"
 
 
+class TableFull(StoreRefusal):
+    """Every seat of the table is taken."""
+
+    code = "table_full"
+
+
 class TableNotFull(StoreRefusal):
     """A game cannot start until every seat is held."""
 

@@ -8,6 +8,7 @@ lobby → playing → finished, and lobby or playing → aborted.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.store.errors import CardNotFound, TableNotFull
@@ -43,6 +44,7 @@ from bot.store.rows import (
     opt_int,
     seat_from_row,
 )
+from bot.store.seats import free_seats, insert_seat
 
 if TYPE_CHECKING:
     from bot.store.tx import Tx
@@ -150,12 +152,25 @@ class Games(Part):
             await tx.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, game_id))
             return await fetch_game(tx, game_id)
 
-    async def start_game(self, game_id: int, players: int) -> Game:
+    async def start_game(self, game_id: int, players: int, *,
+                         bot_name: Callable[[int], str] | None = None) -> Game:
         """Move a game from the lobby to play. Seats 0 … players-1 must all be held (else
-        `TableNotFull`) and no other seat may be."""
+        `TableNotFull`) and no other seat may be. With `bot_name`, empty seats are first
+        given to bots (named by their number among the table's bots) in the same
+        transaction, so a second Start finds the game started (`WrongStatus`), never a
+        half-filled table."""
         check_int(players, "players", minimum=1)
+        now = self._db.now()
         async with self._db.transaction() as tx:
             await fetch_game_in(tx, game_id, GameStatus.LOBBY)
+            if bot_name is not None:
+                bots = await tx.fetchone(
+                    "SELECT count(*) AS n FROM seats WHERE game_id = ? AND is_bot = 1 "
+                    "AND left_at IS NULL", (game_id,))
+                number = 0 if bots is None else int(bots["n"])
+                for seat in await free_seats(tx, game_id, players):
+                    number += 1
+                    await insert_seat(tx, game_id, seat, None, bot_name(number), 0, now)
             rows = await tx.fetchall(
                 "SELECT seat FROM seats WHERE game_id = ? AND left_at IS NULL ORDER BY seat",
                 (game_id,))
@@ -170,7 +185,7 @@ class Games(Part):
                 )
             await tx.execute(
                 "UPDATE games SET status = 'playing', started_at = ? WHERE id = ?",
-                (self._db.now(), game_id))
+                (now, game_id))
             return await fetch_game(tx, game_id)
 
     async def finish_game(self, game_id: int, outcome: Outcome) -> GameResult:

@@ -207,7 +207,7 @@ def _status_message(game: Game) -> str:
     if game.status is GameStatus.LOBBY:
         return f"Game #{game.id} hasn't started yet."
     if game.status is GameStatus.PLAYING:
-        return f"Game #{game.id} has already started."
+        return f"Game #{game.id} has already started; follow it in its thread."
     return f"Game #{game.id} is over; start a new game to play again."
 
 

@@ -8,7 +8,7 @@ so disputes and league credit can tell who made which move.
 
 from __future__ import annotations
 
-from bot.store.errors import AlreadySeated, SeatEmpty, SeatTaken
+from bot.store.errors import AlreadySeated, SeatEmpty, SeatTaken, TableFull
 from bot.store.models import GameStatus, Seat
 from bot.store.rows import (
     SEAT_COLUMNS,
@@ -37,7 +37,26 @@ class Seats(Part):
         async with self._db.transaction() as tx:
             await fetch_game_in(tx, game_id, GameStatus.LOBBY)
             await _check_free(tx, game_id, seat, user_id)
-            return await _insert(tx, game_id, seat, user_id, display_name, 0, self._db.now())
+            return await insert_seat(tx, game_id, seat, user_id, display_name, 0,
+                                     self._db.now())
+
+    async def take_seat(self, game_id: int, players: int, *, user_id: int | None,
+                        display_name: str) -> Seat:
+        """Seat a person (or a bot, `user_id=None`) in the lobby's first free seat of a
+        `players`-seat table. The seat is chosen inside the transaction, so people joining
+        at the same moment each get one. Raises `AlreadySeated`, `TableFull` or
+        `WrongStatus` (the game has started)."""
+        check_int(players, "players", minimum=1)
+        check_opt_int(user_id, "user_id")
+        check_name(display_name, "display name")
+        async with self._db.transaction() as tx:
+            await fetch_game_in(tx, game_id, GameStatus.LOBBY)
+            await _check_unseated(tx, game_id, user_id)
+            free = await free_seats(tx, game_id, players)
+            if not free:
+                raise TableFull("This table is full. Start a new one with /mj new.")
+            return await insert_seat(tx, game_id, free[0], user_id, display_name, 0,
+                                     self._db.now())
 
     async def remove_seat(self, game_id: int, seat: int) -> Seat:
         """Empty a seat in the lobby; returns who left. Raises `SeatEmpty` or `WrongStatus`."""
@@ -63,8 +82,8 @@ class Seats(Part):
             await tx.execute("UPDATE seats SET left_at = ? WHERE game_id = ? AND seat = ? "
                              "AND left_at IS NULL", (now, game_id, seat))
             await _check_free(tx, game_id, seat, user_id)
-            return await _insert(tx, game_id, seat, user_id, display_name,
-                                 await next_seq(tx, game_id), now)
+            return await insert_seat(tx, game_id, seat, user_id, display_name,
+                                     await next_seq(tx, game_id), now)
 
     async def seats(self, game_id: int) -> list[Seat]:
         """Who holds each seat now, by seat."""
@@ -109,6 +128,10 @@ async def _check_free(tx: Tx, game_id: int, seat: int, user_id: int | None) -> N
         (game_id, seat))
     if taken is not None:
         raise SeatTaken(f"{taken['display_name']} already has that seat. Pick another one.")
+    await _check_unseated(tx, game_id, user_id)
+
+
+async def _check_unseated(tx: Tx, game_id: int, user_id: int | None) -> None:
     if user_id is not None:
         mine = await tx.fetchone(
             "SELECT seat FROM seats WHERE game_id = ? AND user_id = ? AND left_at IS NULL",
@@ -118,8 +141,17 @@ async def _check_free(tx: Tx, game_id: int, seat: int, user_id: int | None) -> N
                 "You already have a seat at this table. Leave it first to change seats.")
 
 
-async def _insert(tx: Tx, game_id: int, seat: int, user_id: int | None, display_name: str,
-                  from_seq: int, now: float) -> Seat:
+async def free_seats(tx: Tx, game_id: int, players: int) -> list[int]:
+    """The seats of a `players`-seat table nobody holds, in order."""
+    rows = await tx.fetchall("SELECT seat FROM seats WHERE game_id = ? AND left_at IS NULL",
+                             (game_id,))
+    held = {int(row["seat"]) for row in rows}
+    return [seat for seat in range(players) if seat not in held]
+
+
+async def insert_seat(tx: Tx, game_id: int, seat: int, user_id: int | None, display_name: str,
+                      from_seq: int, now: float) -> Seat:
+    """Give a seat to a person or a bot (inside the caller's transaction)."""
     rowid = await tx.insert(
         "INSERT INTO seats (game_id, seat, user_id, display_name, is_bot, from_seq, joined_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -151,6 +151,11 @@ def random_seed() -> int:
     return random.SystemRandom().randrange(2**62)
 
 
+def _bot_name(number: int) -> str:
+    """What the table calls its `number`-th bot."""
+    return f"Bot {number}"
+
+
 def baseline_bot(card: Card, rules: RuleSet, seed: int) -> Player:
     """The default bot: the baseline player."""
     return make_player("baseline", card, rules.counts, seed)
@@ -226,12 +231,9 @@ class TableService:
         """Seat a player in the first free seat; returns the seat."""
         game = await self.db.games.game(game_id)
         rules, _, _ = read_table_options(game.rules)
-        taken = {seat.seat for seat in await self.db.seats.seats(game_id)}
-        free = [s for s in range(rules.players) if s not in taken]
-        if not free:
-            raise IllegalAction("This table is full. Start a new one with /mj new.")
-        await self.db.seats.add_seat(game_id, free[0], user_id=user_id, display_name=name)
-        return free[0]
+        seat = await self.db.seats.take_seat(game_id, rules.players, user_id=user_id,
+                                             display_name=name)
+        return seat.seat
 
     async def leave(self, game_id: int, user_id: int) -> None:
         """Take a player out of the lobby."""
@@ -245,25 +247,16 @@ class TableService:
         """The host seats a bot in the first free seat; returns the seat."""
         game = await self._hosted(game_id, by_user)
         rules, _, _ = read_table_options(game.rules)
-        seats = await self.db.seats.seats(game_id)
-        taken = {seat.seat for seat in seats}
-        free = [s for s in range(rules.players) if s not in taken]
-        if not free:
-            raise IllegalAction("Every seat is taken already.")
-        bots = sum(seat.is_bot for seat in seats)
-        await self.db.seats.add_seat(game_id, free[0], user_id=None,
-                                     display_name=f"Bot {bots + 1}")
-        return free[0]
+        bots = sum(seat.is_bot for seat in await self.db.seats.seats(game_id))
+        seat = await self.db.seats.take_seat(game_id, rules.players, user_id=None,
+                                             display_name=_bot_name(bots + 1))
+        return seat.seat
 
     async def start_game(self, game_id: int, by_user: int) -> Table:
         """The host starts play; empty seats get bots."""
         game = await self._hosted(game_id, by_user)
         rules, _, _ = read_table_options(game.rules)
-        taken = {seat.seat for seat in await self.db.seats.seats(game_id)}
-        for seat in range(rules.players):
-            if seat not in taken:
-                await self.add_bot(game_id, by_user)
-        await self.db.games.start_game(game_id, rules.players)
+        await self.db.games.start_game(game_id, rules.players, bot_name=_bot_name)
         limit = await game_deadline(self.db, game_id)
         if limit is not None:
             await self.db.clocks.set_clock(game_id, ClockKind.GAME_LIMIT, seat=None,
@@ -279,19 +272,31 @@ class TableService:
             raise IllegalAction("Only the table's host can do that.")
         return game
 
+    async def check_manages(self, game_id: int, user_id: int, *, manager: bool) -> Game:
+        """The game, if this person may hand its seats over or abort it: its host, or (with
+        `manager`) someone who manages the server, so a table whose host left can be
+        repaired. Raises `IllegalAction` for anyone else."""
+        game = await self.db.games.game(game_id)
+        if game.host_user_id != user_id and not manager:
+            raise IllegalAction("Only the table's host or a server manager can do that.")
+        return game
+
     # -- play ------------------------------------------------------------------------------
 
     def table(self, game_id: int) -> Table:
         """The table of a game in play."""
         return self._get(game_id).table
 
-    def view_for(self, game_id: int, user_id: int) -> View:
-        """The view of the seat this user holds (for "My rack" and slash commands)."""
-        live = self._get(game_id)
-        seat = live.table.seat_of(user_id)
+    def seat_of(self, game_id: int, user_id: int) -> int:
+        """The seat this user holds in a game in play; `NotSeated` if none."""
+        seat = self._get(game_id).table.seat_of(user_id)
         if seat is None:
             raise NotSeated("You're not playing at this table.")
-        return view(live.state, seat)
+        return seat
+
+    def view_for(self, game_id: int, user_id: int) -> View:
+        """The view of the seat this user holds (for "My rack" and slash commands)."""
+        return view(self._get(game_id).state, self.seat_of(game_id, user_id))
 
     def spectator(self, game_id: int) -> View:
         """What anyone may see of a game in play."""
@@ -676,16 +681,15 @@ class TableService:
     async def resign(self, game_id: int, user_id: int) -> int:
         """A player leaves a game in play; the baseline bot takes the seat. Returns the seat."""
         live = self._get(game_id)
-        seat = live.table.seat_of(user_id)
-        if seat is None:
-            raise NotSeated("You're not playing at this table.")
+        seat = self.seat_of(game_id, user_id)
         await self._hand_over(live, seat, None, f"Bot (for {live.table.names[seat]})")
         return seat
 
     async def replace_seat(self, game_id: int, by_user: int, seat: int, user_id: int | None,
-                           name: str) -> None:
-        """The host gives a seat to another person (or a bot, with `user_id` None)."""
-        await self._hosted(game_id, by_user)
+                           name: str, *, manager: bool = False) -> None:
+        """The host (or a server manager) gives a seat to another person (or a bot, with
+        `user_id` None)."""
+        await self.check_manages(game_id, by_user, manager=manager)
         live = self._get(game_id)
         if not 0 <= seat < live.table.rules.players:
             raise InvalidInput(f"There is no seat {seat + 1} at this table.")
@@ -713,9 +717,7 @@ class TableService:
 
     async def abort(self, game_id: int, by_user: int, *, manager: bool = False) -> None:
         """End a game without a result (the host, or a server manager)."""
-        game = await self.db.games.game(game_id)
-        if game.host_user_id != by_user and not manager:
-            raise IllegalAction("Only the host or a server manager can abort a game.")
+        await self.check_manages(game_id, by_user, manager=manager)
         live = self._live.pop(game_id, None)
         if live is not None:
             async with live.lock:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fake import FakeDiscord, Message, User, World
+from fake import FakeDiscord, Message, Perm, User, World
 from jongg_table import JonggTable, assert_clean, custom_ids, jongg_client
 
 from bot.store import GameStatus
@@ -67,7 +67,14 @@ async def test_resign_replace_and_abort(fake_discord: FakeDiscord, world: World,
         # Only the host hands seats over; the host gives Bob's seat to Dave.
         stranger = await fake_discord.slash(carol, table.thread, "mj replace",
                                             {"seat": 2, "user": dave})
-        assert "host" in (await stranger.reply()).content
+        refused = await stranger.reply()
+        assert "host" in refused.content and refused.ephemeral
+        # A refusal found after the public "thinking…" answer still reaches only Alice.
+        nowhere = await fake_discord.slash(alice, table.thread, "mj replace",
+                                           {"seat": 4, "user": dave})
+        refused = await nowhere.followup()
+        assert "no seat 4" in refused.content and refused.ephemeral
+        assert nowhere.original is not None and nowhere.original.deleted
         handed = await fake_discord.slash(alice, table.thread, "mj replace",
                                           {"seat": 2, "user": dave})
         assert f"<@{dave.id}> now plays seat 2" in (await handed.reply()).content
@@ -77,13 +84,12 @@ async def test_resign_replace_and_abort(fake_discord: FakeDiscord, world: World,
         for _ in range(12):
             await table.step(table.to_move()[0])
         assert fake_discord.dms(dave), "Dave was never prompted"
-        # Carol may not abort; Alice (the host) may, after saying yes.
+        # Carol may not abort (she is told at once, privately, without being asked to
+        # confirm); Alice (the host) may, after saying yes.
         aborting = await fake_discord.slash(carol, table.thread, "mj abort")
-        ask = await aborting.reply()
-        yes = next(b["custom_id"] for b in ask.buttons() if b["label"].startswith("Yes"))
-        await fake_discord.click(carol, ask, yes)
-        refused = await aborting.followup()
-        assert "Only the host" in refused.content
+        refused = await aborting.reply()
+        assert "Only the table's host" in refused.content
+        assert refused.ephemeral and not refused.buttons()
         aborting = await fake_discord.slash(alice, table.thread, "mj abort")
         ask = await aborting.reply()
         yes = next(b["custom_id"] for b in ask.buttons() if b["label"].startswith("Yes"))
@@ -91,7 +97,65 @@ async def test_resign_replace_and_abort(fake_discord: FakeDiscord, world: World,
         await fake_discord.wait_for_message(lambda m: "was aborted by Alice" in m.content,
                                             channel=table.thread)
         assert (await client.db.games.game(table.game_id)).status is GameStatus.ABORTED
+        assert "aborted" in table.lobby.content and table.lobby.custom_ids() == []
         post, rack = table.newest_post(f"jg:r:{table.game_id}")
         late = await fake_discord.click(carol, post, rack)
         assert "isn't running" in (await late.reply()).content
+    assert_clean(fake_discord, caplog)
+
+
+async def test_races_refusals_and_a_manager_repairing_a_table(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Two Joins at the same moment both get seats; of two Starts, one starts the game and
+    the other is told it has started; refusals reach only the person refused; a server
+    manager who is not the host can hand a seat over; an aborted lobby loses its buttons."""
+    alice, bob, carol, dave = world.players
+    managers = fake_discord.add_role(world.guild, "Managers", Perm.MANAGE_GUILD)
+    world.guild.member(dave).roles.append(managers)
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        opened = await fake_discord.slash(alice, world.tables, "mj new", {"players": 4})
+        lobby = await opened.reply()
+        await opened.settled()
+        game = int(custom_ids(lobby, "jg:l:")[0].split(":")[2])
+        joins = [await fake_discord.click(user, lobby, f"jg:l:{game}:join")
+                 for user in (bob, carol)]
+        for join in joins:
+            await join.settled()
+            assert not join.followups, join.followups[0].content
+        assert f"<@{bob.id}>" in lobby.content and f"<@{carol.id}>" in lobby.content
+        starts = [await fake_discord.click(alice, lobby, f"jg:l:{game}:start")
+                  for _ in range(2)]
+        for start in starts:
+            await start.settled()
+        told = [f.content for start in starts for f in start.followups]
+        assert len(told) == 1 and "already started" in told[0], told
+        assert all(f.ephemeral for start in starts for f in start.followups)
+        await client.service.flush(game)
+        thread = lobby.thread
+        assert thread is not None
+
+        resigned = await fake_discord.slash(dave, thread, "mj resign")
+        refused = await resigned.reply()
+        assert "not playing" in refused.content and refused.ephemeral
+        handed = await fake_discord.slash(dave, thread, "mj replace", {"seat": 2, "user": dave})
+        assert f"<@{dave.id}> now plays seat 2" in (await handed.reply()).content
+        assert client.service.table(game).user_ids[1] == dave.id
+        public = [m for m in fake_discord.messages_in(thread) if not m.ephemeral]
+        assert not any("not playing" in m.content for m in public)
+
+        # A lobby that never started: aborting it takes its buttons away.
+        opened = await fake_discord.slash(bob, world.tables, "mj new", {"players": 2})
+        second = await opened.reply()
+        await opened.settled()
+        second_game = int(custom_ids(second, "jg:l:")[0].split(":")[2])
+        assert second.thread is not None
+        aborting = await fake_discord.slash(bob, second.thread, "mj abort")
+        ask = await aborting.reply()
+        yes = next(b["custom_id"] for b in ask.buttons() if b["label"].startswith("Yes"))
+        await fake_discord.click(bob, ask, yes)
+        await fake_discord.wait_until(lambda: not second.custom_ids(),
+                                      what="the aborted lobby to lose its buttons")
+        assert "aborted" in second.content
+        assert (await client.db.games.game(second_game)).status is GameStatus.ABORTED
     assert_clean(fake_discord, caplog)

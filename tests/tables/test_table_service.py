@@ -192,6 +192,29 @@ async def test_a_double_click_acts_once(tmp_path: Path, clock: Clock) -> None:
         await service.close()
 
 
+async def test_people_joining_at_once_each_get_a_seat_and_one_start_wins(
+        tmp_path: Path, clock: Clock) -> None:
+    async with Database(tmp_path / "j.db") as db:
+        service = _service(db, Recorder(), clock)
+        game = await service.open_table(
+            guild_id=1, channel_id=2, host_id=HOST, host_name="Host",
+            options=TableOptions(STANDARD, "jongg-original", CARD_TEXT))
+        seats = await asyncio.gather(*(service.join(game.id, user, f"P{user}")
+                                       for user in (ANN, BO, CY)))
+        assert sorted(seats) == [1, 2, 3]
+        with pytest.raises(StoreError, match="full"):
+            await service.join(game.id, 999, "Late")
+        await service.leave(game.id, CY)
+        results = await asyncio.gather(service.start_game(game.id, HOST),
+                                       service.start_game(game.id, HOST),
+                                       return_exceptions=True)
+        refused = [r for r in results if isinstance(r, Exception)]
+        assert len(refused) == 1 and "already started" in str(refused[0]), results
+        held = await db.seats.seats(game.id)
+        assert [(s.seat, s.display_name) for s in held if s.is_bot] == [(3, "Bot 1")]
+        await service.close()
+
+
 @pytest.mark.parametrize("rules", [STANDARD, THREE_PLAYER, SIAMESE], ids=lambda r: r.name)
 async def test_a_restart_rebuilds_the_game_and_play_goes_on(tmp_path: Path, clock: Clock,
                                                             rules: RuleSet) -> None:

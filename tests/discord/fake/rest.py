@@ -869,10 +869,12 @@ class RestAPI:
         original = interaction.original
         assert interaction.callback is not None
         fills_deferred = (interaction.callback.type == CallbackType.DEFERRED_CHANNEL_MESSAGE
-                          and original is not None and original.loading)
+                          and original is not None and original.loading
+                          and not original.deleted)
         if fills_deferred:
             # The first follow-up after a "thinking..." defer replaces the loading message;
-            # it keeps the defer's ephemerality.
+            # it keeps the defer's ephemerality. Once that message is deleted, follow-ups
+            # are new messages with their own flags.
             assert original is not None
             self._edit(original, body, record.files, creating=True)
             interaction.followups.append(original)
