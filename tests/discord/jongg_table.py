@@ -5,7 +5,8 @@ Start, and then plays: `step(user)` reads what the fake recorded for that user (
 prompt, or "My rack" under the table when their DMs are closed, or the Claim…/Pass buttons
 under the table's post in a claim window) and picks the first option there, which is what the
 first-option bots pick too, so games are short and reproducible. The service is used only as
-an oracle: to know who must move and to check what was sent against what each seat holds.
+an oracle, to know who must move; `watchers` (the leak watch, `leak_watch.py`) look at what
+was sent after every step.
 """
 
 from __future__ import annotations
