@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.cards.compile import HAND_SIZE
-from bot.engine.matcher import CardMatcher, MahjongMatch, NearHand, PlayerHand, Wait
+from bot.engine.game import View
+from bot.engine.matcher import CardMatcher, Exposure, MahjongMatch, NearHand, PlayerHand, Wait
 from bot.engine.tiles import format_group, format_tiles, tile_name
 
 
@@ -30,6 +31,13 @@ def analyze(matcher: CardMatcher, hand: PlayerHand, count: int = 5) -> Analysis:
     matches = tuple(matcher.mahjong(hand)) if hand.size == HAND_SIZE else ()
     waits = tuple(matcher.waits(hand)) if hand.size == HAND_SIZE - 1 else ()
     return Analysis(hand, matcher.card.name, matches, tuple(matcher.nearest(hand, count)), waits)
+
+
+def seat_hand(view: View) -> PlayerHand:
+    """The hand a seat holds, from its own view only: its concealed tiles and exposures."""
+    mine = view.seats[view.seat]
+    return PlayerHand(view.concealed, tuple(Exposure(e.kind, len(e.tiles), e.jokers)
+                                            for e in mine.exposures))
 
 
 def _hand_label(match_hand: NearHand | MahjongMatch) -> str:

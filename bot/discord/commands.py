@@ -6,6 +6,7 @@ service, and answers (privately, for anything about one's own tiles).
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import Any
 
@@ -25,6 +26,7 @@ from bot.server_cards import card_names, resolve_card
 from bot.store import GameStatus
 from bot.store.cards import MAX_NAME
 from bot.tables.options import PACES, TableOptions, Timeout
+from bot.tables.replay import LogKind, game_log, log_kind
 
 
 def _client(interaction: discord.Interaction[Any]) -> Any:
@@ -257,19 +259,33 @@ async def abort(interaction: discord.Interaction[Any]) -> None:
                                f"{interaction.user.display_name}.")
 
 
-@mj.command(name="replay", description="A game's log, move by move")
+@mj.command(name="replay", description="A game's log: what the table has seen so far, or "
+                                         "every move once it is over")
 @app_commands.describe(game="the table number")
 async def replay_log(interaction: discord.Interaction[Any], game: int) -> None:
-    """The stored action log as a text file (only for this server's games)."""
+    """The game's log as a text file, privately (only for this server's games): the public
+    record while it is played, the full log with the seed once it is over, nothing in the
+    lobby (see `bot.tables.replay`)."""
     client = _client(interaction)
     record = await client.db.games.game(game, guild_id=interaction.guild_id)
+    if log_kind(record.status) is LogKind.NOTHING:
+        await interaction.response.send_message(
+            f"Table {record.id} hasn't started yet, so there is nothing to replay. Its log "
+            "opens once the host presses Start.", ephemeral=True)
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
     actions = await client.db.actions.actions(record.id)
-    lines = [f"Table {record.id} · seed {record.seed} · card {record.card.name}"]
-    lines += [f"{a.seq + 1:>4}. {a.text}" for a in actions]
-    data = "\n".join(lines).encode()
-    await interaction.response.send_message(
-        f"Table {record.id}: {len(actions)} moves.", ephemeral=True,
-        file=discord.File(io.BytesIO(data), filename=f"table-{record.id}.txt"))
+    log = await asyncio.to_thread(game_log, record, actions)
+    if log.kind is LogKind.FULL:
+        text, name = f"Table {record.id}: {log.moves} moves.", f"table-{record.id}.txt"
+    else:
+        text = (f"Table {record.id} is still being played: here is what everyone at the table "
+                f"has seen in {log.moves} moves. The full log, with the seed, comes once the "
+                "game is over.")
+        name = f"table-{record.id}-so-far.txt"
+    data = "\n".join(log.lines).encode()
+    await interaction.followup.send(text, ephemeral=True,
+                                    file=discord.File(io.BytesIO(data), filename=name))
 
 
 @mj.command(name="help", description="What Jongg does and how to start")

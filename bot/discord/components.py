@@ -24,14 +24,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import discord
 
-from bot.analysis import analyze, format_analysis
+from bot.analysis import analyze, format_analysis, seat_hand
 from bot.engine.errors import IllegalAction, MahjongError
-from bot.engine.game import Pass
+from bot.engine.game import Pass, View
 from bot.engine.game.actions import Give
-from bot.engine.matcher import Exposure, PlayerHand, matcher_for
+from bot.engine.matcher import matcher_for
 from bot.scenes import analysis_scene
 from bot.tables.errors import StalePrompt, describe_error
 from bot.tables.narrate import action_label
+from bot.tables.notifier import Table
 from renderer import render_analysis
 
 if TYPE_CHECKING:
@@ -346,6 +347,19 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await answer_error(interaction, error)
 
 
+#: How many nearest hands a Hint shows.
+HINT_HANDS = 3
+
+
+def hint_reply(table: Table, seen: View) -> tuple[str, bytes]:
+    """A Hint for the seat whose view `seen` is, built from that view only: its nearest hands
+    and waits as text and a picture. Runs the matcher and the renderer: call it off the
+    event loop."""
+    found = analyze(matcher_for(table.card, table.rules.counts), seat_hand(seen),
+                    count=HINT_HANDS)
+    return format_analysis(found)[:1900], render_analysis(analysis_scene(found))
+
+
 class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=r"jg:h:(?P<game>\d+)"):
     """"Hint" (tables with hints on): the clicker's nearest hands and waits, as a picture
@@ -371,14 +385,9 @@ class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             if not table.hints:
                 raise IllegalAction("Hints are off at this table.")
             seen = client.service.view_for(self.game, interaction.user.id)
-            mine = seen.seats[seen.seat]
-            hand = PlayerHand(seen.concealed, tuple(
-                Exposure(e.kind, len(e.tiles), e.jokers) for e in mine.exposures))
-            found = analyze(matcher_for(table.card, table.rules.counts), hand, count=3)
-            png = await asyncio.to_thread(render_analysis, analysis_scene(found))
+            text, png = await asyncio.to_thread(hint_reply, table, seen)
             await interaction.followup.send(
-                format_analysis(found)[:1900], ephemeral=True,
-                file=discord.File(io.BytesIO(png), filename="hint.png"))
+                text, ephemeral=True, file=discord.File(io.BytesIO(png), filename="hint.png"))
         except Exception as error:
             await answer_error(interaction, error)
 

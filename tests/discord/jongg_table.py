@@ -5,14 +5,15 @@ Start, and then plays: `step(user)` reads what the fake recorded for that user (
 prompt, or "My rack" under the table when their DMs are closed, or the Claim…/Pass buttons
 under the table's post in a claim window) and picks the first option there, which is what the
 first-option bots pick too, so games are short and reproducible. The service is used only as
-an oracle: to know who must move and to check what was sent against what each seat holds.
+an oracle, to know who must move; `watchers` (the leak watch, `leak_watch.py`) look at what
+was sent after every step.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,15 +21,13 @@ from typing import Any
 import pytest
 from fake import CLIENT_OPTIONS, Channel, FakeDiscord, FakeInteraction, Message, User, World
 from fake import walk_components as _walk
+from leak_watch import LeakWatch, kinds_named
 
 from bot.discord.client import JonggClient
 from bot.engine.cards import Card
 from bot.engine.game import Action, Give, Option, Pass, Phase, RuleSet, View
-from bot.engine.tiles import NUM_KINDS, format_tile, tile_name
 from bot.players import Player
-from bot.scenes import table_scene
 from bot.store import GameStatus
-from renderer import render_table
 
 #: What a person sees after an action went through, per kind of control.
 DONE = re.compile(r"^(You chose: \*\*.+\*\*\.|You passed\.)$")
@@ -88,7 +87,7 @@ class JonggTable:
     #: Users who answer claims through "Claim…" (the private menu), not the Pass button.
     claim_menu: set[int] = field(default_factory=set)
     #: Called after every step, once the bot has delivered everything about it.
-    watchers: list[Callable[[JonggTable], None]] = field(default_factory=list)
+    watchers: list[Callable[[JonggTable], Awaitable[None]]] = field(default_factory=list)
     steps: int = 0
 
     # -- opening ---------------------------------------------------------------------------
@@ -241,7 +240,7 @@ class JonggTable:
         await self.client.service.flush(self.game_id)
         self.steps += 1
         for watch in self.watchers:
-            watch(self)
+            await watch(self)
 
     async def play(self, limit: int = 2000) -> int:
         """Everyone plays their first option until the game ends; returns the steps."""
@@ -303,110 +302,6 @@ def _is_error(text: str) -> bool:
         "belongs to another seat", "no longer there"))
 
 
-# -- what may be shown to whom ------------------------------------------------------------
-
-_SUITED_NAME = re.compile(r"\b([1-9]) (Bam|Crak|Dot)\b")
-_HONOR_NAME = re.compile(r"\b(North|East|West|South|Red|Green|Soap|Flower|Joker|Blank)\b")
-#: Winds naming seats, not tiles: "Alice (East)", "East: @Alice" in the lobby, and the score
-#: sheet's "East: …", "East pays West …", "East's two hands …", "East threw …".
-_WIND = r"(?:North|East|West|South)"
-_SEAT_WIND = re.compile(rf"\({_WIND}\)|^{_WIND}:|\b{_WIND}(?= pays| threw| scores|'s)"
-                        rf"|(?<=pays ){_WIND}\b", re.M)
-_BY_NAME = {tile_name(k): k for k in range(NUM_KINDS)}
-_BY_CODE = {format_tile(k): k for k in range(NUM_KINDS)}
-
-
-def kinds_named(message: Message) -> set[int]:
-    """Every tile kind a message shows in words: its text, its buttons' labels, its menus'
-    entries (labels, descriptions, and the pass menu's values, which carry kinds)."""
-    texts = [message.content]
-    found: set[int] = set()
-    for item in components(message):
-        texts += [str(item.get("label") or ""), str(item.get("placeholder") or "")]
-        custom_id = str(item.get("custom_id", ""))
-        for option in item.get("options") or []:
-            texts.append(str(option.get("label", "")))
-            code = str(option.get("description") or "")
-            if code in _BY_CODE:
-                found.add(_BY_CODE[code])
-            value = str(option["value"])
-            if custom_id.startswith("jg:g:") and ":" in value:  # "blind" names no tile
-                found.add(int(value.split(":")[1]))
-    for text in texts:
-        found.update(_BY_NAME[f"{rank} {suit}"] for rank, suit in _SUITED_NAME.findall(text))
-        found.update(_BY_NAME[name] for name in _HONOR_NAME.findall(_SEAT_WIND.sub("", text)))
-    return found
-
-
-def public_kinds(view: View) -> set[int]:
-    """Tile kinds face up in a (spectator) view: discards, exposures, laid-out hands."""
-    kinds = {kind for _, kind in view.discards}
-    for seat in view.seats:
-        kinds.update(kind for exposure in seat.exposures for kind in exposure.tiles)
-        kinds.update(k for mahjong in seat.mahjongs for group in mahjong.groups for k in group)
-    if view.result is not None:
-        kinds.update(k for m in view.result.mahjongs for group in m.groups for k in group)
-    return kinds
-
-
-class LeakWatch:
-    """Checks, after every step, everything the bot sent since the last one: a message to
-    the thread (or the lobby's channel) names only tiles that have been face up; a DM or an
-    ephemeral answer to a player names only those and the player's own concealed tiles
-    (before or after the step). With `pictures=n`, every n-th table picture is checked to be
-    exactly the one drawn from the spectator view (drawing them all would double the time)."""
-
-    def __init__(self, table: JonggTable, *, pictures: int = 0) -> None:
-        self.pictures = pictures
-        self.posted = 0
-        self.public: set[int] = set()
-        self.held = self._held(table)
-        self.checked: dict[int, int] = {}
-        self.messages = 0
-        #: Messages to one person that showed tiles nobody else could see (their own).
-        self.private = 0
-        self.images = 0
-
-    @staticmethod
-    def _held(table: JonggTable) -> dict[int, set[int]]:
-        return {u.id: set(table.view(u).concealed) for u in table.humans}
-
-    def __call__(self, table: JonggTable) -> None:
-        spectator = table.spectator()
-        self.public |= public_kinds(spectator)
-        held = self._held(table)
-        fake = table.fake
-        pictures: list[Message] = []
-        for message in fake.messages:
-            if message.author is not fake.bot or self.checked.get(message.id) == len(
-                    message.edits):
-                continue
-            if message.id not in self.checked and "table.png" in message.files:
-                pictures.append(message)
-            self.checked[message.id] = len(message.edits)
-            self.messages += 1
-            reader = message.channel.recipient or message.visible_to
-            allowed = set(self.public)
-            if reader is not None:
-                allowed |= self.held.get(reader.id, set()) | held.get(reader.id, set())
-            named = kinds_named(message)
-            leaked = named - allowed
-            self.private += reader is not None and bool(named - self.public)
-            where = reader.username if reader else f"#{message.channel.name}"
-            assert not leaked, (f"step {table.steps}: a message to {where} names "
-                                f"{[tile_name(k) for k in sorted(leaked)]}, which it may not "
-                                f"see: {message.text!r}")
-        self.held = held
-        self.posted += len(pictures)
-        if self.pictures and pictures and self.posted % self.pictures < len(pictures):
-            latest = pictures[-1]
-            scene = table_scene(spectator, bots=table.client.service.table(table.game_id).bots,
-                                title=f"Table {table.game_id}")
-            assert latest.files["table.png"] == render_table(scene), (
-                f"step {table.steps}: the table picture is not the spectator view's")
-            self.images += 1
-
-
 __all__ = ["DONE", "FirstOption", "FrozenClock", "JonggTable", "LeakWatch", "assert_clean",
            "components", "custom_ids", "finished", "first_option_bot", "jongg_client",
-           "kinds_named", "public_kinds"]
+           "kinds_named"]

@@ -34,9 +34,7 @@ async def test_closed_dms_play_through_my_rack(fake_discord: FakeDiscord, world:
         table = await JonggTable.open(fake_discord, world, client, [world.alice, world.bob],
                                       bots=1)
         table.closed_dms.add(world.bob.id)
-        watch = LeakWatch(table)
-        watch(table)
-        table.watchers.append(watch)
+        await LeakWatch.attach(table)
         await table.play()
         await table.result_post()
         await finished(client, table.game_id)

@@ -122,9 +122,7 @@ async def test_siamese_two_players_claim_through_the_menu(
         table = await JonggTable.open(fake_discord, world, client, [world.alice, world.carol])
         assert client.service.table(table.game_id).rules.racks == 2
         table.claim_menu = {world.alice.id}  # Carol uses the Pass button
-        watch = LeakWatch(table)
-        watch(table)
-        table.watchers.append(watch)
+        watch = await LeakWatch.attach(table)
         await table.play()
         await table.result_post()
         await finished(client, table.game_id)
@@ -151,9 +149,7 @@ async def test_one_person_and_three_bots(fake_discord: FakeDiscord, world: World
         table = await JonggTable.open(fake_discord, world, client, [world.bob], bots=3)
         assert client.service.bot_seats(table.game_id) == (1, 2, 3)
         assert table.lobby.content.count("(bot)") == 3
-        watch = LeakWatch(table)
-        watch(table)
-        table.watchers.append(watch)
+        await LeakWatch.attach(table)
         await table.play()
         await table.result_post()
         await finished(client, table.game_id)

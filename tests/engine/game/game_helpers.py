@@ -131,25 +131,35 @@ def check_invariants(state: GameState) -> None:
             assert count == rules.hand_tiles, (seat, count)
 
 
-def assert_no_leak(state: GameState, viewer: int) -> None:
-    """A seat's view must not change when another seat's concealed tiles change: swap one
-    hidden tile of every other seat with a wall tile of another kind and compare views."""
-    from bot.engine.game import view
-
-    before = view(state, viewer)
-    assert before.concealed == state.concealed_kinds(viewer)
+def unseen_changed(state: GameState, viewer: int) -> GameState:
+    """The same game but for what `viewer` cannot see: one hidden tile of every other seat
+    (not one it has already put forward in a Charleston pass) swapped with a wall tile of
+    another kind."""
     changed = state
+    gives = state.charleston.gives if state.charleston else ()
     for other in range(state.size):
         hidden = changed.seats[other].concealed
-        if other == viewer or not hidden or not changed.wall:
+        given = gives[other] if other < len(gives) else None
+        kept = [t for t in hidden if given is None or state.tiles[t] not in given.kinds]
+        if other == viewer or not kept or not changed.wall:
             continue
-        tile_id = hidden[0]
+        tile_id = kept[0]
         swap = next((w for w in changed.wall if state.tiles[w] != state.tiles[tile_id]), None)
         if swap is None:
             continue
         seats = list(changed.seats)
-        seats[other] = replace(seats[other],
-                               concealed=tuple(sorted((*hidden[1:], swap))))
+        seats[other] = replace(seats[other], concealed=tuple(sorted(
+            (*(t for t in hidden if t != tile_id), swap))))
         wall = tuple(tile_id if w == swap else w for w in changed.wall)
         changed = replace(changed, seats=tuple(seats), wall=wall)
-    assert view(changed, viewer) == before
+    return changed
+
+
+def assert_no_leak(state: GameState, viewer: int) -> None:
+    """A seat's view must not change when another seat's concealed tiles change (see
+    `unseen_changed`)."""
+    from bot.engine.game import view
+
+    before = view(state, viewer)
+    assert before.concealed == state.concealed_kinds(viewer)
+    assert view(unseen_changed(state, viewer), viewer) == before
