@@ -83,6 +83,13 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
     if fake.strict and fake.unhandled:
         problems.append("the bot called routes the fake does not know:\n  "
                         + "\n  ".join(f"{r.method} {r.path}" for r in fake.unhandled))
+    if fake.loop_thread.alive:
+        problems.append("the fake's thread is still running after it stopped")
+    if fake.leftover_tasks:
+        problems.append(f"tasks still running on the fake's loop when it stopped: "
+                        f"{fake.leftover_tasks}")
+    if fake.loop_errors:
+        problems.append(f"errors on the fake's loop: {fake.loop_errors}")
     for run in fake.runs:
         if run.leftover_tasks:
             problems.append(f"tasks still running after the client stopped: "
