@@ -6,6 +6,8 @@
   left anything unclosed (ResourceWarning).
 * `world`: that guild, its channels and players, by name.
 * `loopback_only` (automatic): the network is loopback-only during these tests.
+* `loop_lag` (automatic, `loop_lag.py`): a test whose event loop (the bot's) stalls over
+  250 ms fails; the terminal summary gives the largest loop lag of the run.
 * `make_bot`: a factory for `commands.Bot` with test-friendly options (pass your own).
 * `start_bot`: `bot = await start_bot(make_bot())` logs the real client in against the fake and
   waits for on_ready; every bot started is stopped at teardown, before the fake stops.
@@ -35,6 +37,12 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 from fake import CLIENT_OPTIONS, FakeDiscord, World, build_world  # noqa: E402
+from loop_lag import (  # noqa: E402, F401 (the loop-lag watchdog: fixture and hooks)
+    loop_lag,
+    pytest_configure,
+    pytest_runtest_call,
+    pytest_terminal_summary,
+)
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
 

@@ -10,9 +10,10 @@ an oracle: to know who must move and to check what was sent against what each se
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,8 +88,8 @@ class JonggTable:
     closed_dms: set[int] = field(default_factory=set)
     #: Users who answer claims through "Claim…" (the private menu), not the Pass button.
     claim_menu: set[int] = field(default_factory=set)
-    #: Called after every step, once the bot has delivered everything about it.
-    watchers: list[Callable[[JonggTable], None]] = field(default_factory=list)
+    #: Awaited after every step, once the bot has delivered everything about it.
+    watchers: list[Callable[[JonggTable], Awaitable[None]]] = field(default_factory=list)
     steps: int = 0
 
     # -- opening ---------------------------------------------------------------------------
@@ -241,7 +242,7 @@ class JonggTable:
         await self.client.service.flush(self.game_id)
         self.steps += 1
         for watch in self.watchers:
-            watch(self)
+            await watch(self)
 
     async def play(self, limit: int = 2000) -> int:
         """Everyone plays their first option until the game ends; returns the steps."""
@@ -371,7 +372,7 @@ class LeakWatch:
     def _held(table: JonggTable) -> dict[int, set[int]]:
         return {u.id: set(table.view(u).concealed) for u in table.humans}
 
-    def __call__(self, table: JonggTable) -> None:
+    async def __call__(self, table: JonggTable) -> None:
         spectator = table.spectator()
         self.public |= public_kinds(spectator)
         held = self._held(table)
@@ -402,7 +403,9 @@ class LeakWatch:
             latest = pictures[-1]
             scene = table_scene(spectator, bots=table.client.service.table(table.game_id).bots,
                                 title=f"Table {table.game_id}")
-            assert latest.files["table.png"] == render_table(scene), (
+            # Drawn off the event loop, which the bot shares (about 40 ms a picture).
+            drawn = await asyncio.to_thread(render_table, scene)
+            assert latest.files["table.png"] == drawn, (
                 f"step {table.steps}: the table picture is not the spectator view's")
             self.images += 1
 

@@ -35,7 +35,7 @@ async def test_closed_dms_play_through_my_rack(fake_discord: FakeDiscord, world:
                                       bots=1)
         table.closed_dms.add(world.bob.id)
         watch = LeakWatch(table)
-        watch(table)
+        await watch(table)
         table.watchers.append(watch)
         await table.play()
         await table.result_post()

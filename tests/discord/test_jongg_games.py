@@ -123,7 +123,7 @@ async def test_siamese_two_players_claim_through_the_menu(
         assert client.service.table(table.game_id).rules.racks == 2
         table.claim_menu = {world.alice.id}  # Carol uses the Pass button
         watch = LeakWatch(table)
-        watch(table)
+        await watch(table)
         table.watchers.append(watch)
         await table.play()
         await table.result_post()
@@ -152,7 +152,7 @@ async def test_one_person_and_three_bots(fake_discord: FakeDiscord, world: World
         assert client.service.bot_seats(table.game_id) == (1, 2, 3)
         assert table.lobby.content.count("(bot)") == 3
         watch = LeakWatch(table)
-        watch(table)
+        await watch(table)
         table.watchers.append(watch)
         await table.play()
         await table.result_post()

@@ -3,6 +3,7 @@ another person shows a seat's concealed tiles, and the pictures are the spectato
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -19,14 +20,14 @@ async def test_no_message_shows_another_seats_tiles(fake_discord: FakeDiscord, w
     async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
         table = await JonggTable.open(fake_discord, world, client, world.players)
         watch = LeakWatch(table, pictures=4)
-        watch(table)
+        await watch(table)
         table.watchers.append(watch)
         await table.play()
         result = await table.result_post()
         spectator = table.spectator()
         live = client.service.table(table.game_id)
         scene = result_scene(spectator, live.card, bots=live.bots)
-        assert result.files["result.png"] == render_result(scene)
+        assert result.files["result.png"] == await asyncio.to_thread(render_result, scene)
     assert watch.messages > 500
     assert watch.images >= 25  # table pictures drawn from the spectator view, exactly
     assert watch.private > 100  # the check has teeth: people were shown their own tiles
