@@ -238,7 +238,8 @@ class FakeDiscord:
     @property
     def lock(self) -> threading.RLock:
         """The fake's lock: hold it to read several things at once from the test (the fake
-        does nothing meanwhile). `wait_until` conditions run under it."""
+        does nothing meanwhile; never `await` while holding it). `wait_until` conditions run
+        under it."""
         return self.loop_thread.lock
 
     @property
