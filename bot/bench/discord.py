@@ -297,9 +297,10 @@ class _Harness:
 def _late_acks(fake: Any) -> int:
     """Interactions whose callback reached the fake more than 3 s after they were sent."""
     late = 0
+    interactions = fake.interactions  # a copy: take it once
     for request in fake.requests:
         if request.route == "/interactions/{interaction_id}/{token}/callback":
-            sent = fake.interactions.get(int(request.params["interaction_id"]))
+            sent = interactions.get(int(request.params["interaction_id"]))
             late += sent is not None and request.at - sent.created > DISCORD_ACK_SECONDS
     return late
 
