@@ -86,19 +86,25 @@ POLL_INTERVAL = 0.02
 REACTION_SECONDS = 0.01
 
 
-def _wake(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_result(None)
+def _wake(*waiters: asyncio.Future[None]) -> None:
+    for waiter in waiters:
+        if not waiter.done():
+            waiter.set_result(None)
 
 
-def _wake_soon(waiter: asyncio.Future[None]) -> None:
-    """Wake `waiter` on its own loop, whichever thread this is."""
-    loop = waiter.get_loop()
-    if loop is running_loop():
-        _wake(waiter)
-    else:
-        with contextlib.suppress(RuntimeError):  # its loop has closed: nobody waits
-            loop.call_soon_threadsafe(_wake, waiter)
+def _wake_soon(waiters: Iterable[asyncio.Future[None]]) -> None:
+    """Wake `waiters` on their own loops, whichever thread this is: one call into each other
+    loop for all its waiters (a few hundred waiting tables cost one wake-up, not hundreds)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
+    for waiter in waiters:
+        by_loop.setdefault(waiter.get_loop(), []).append(waiter)
+    here = running_loop()
+    for loop, group in by_loop.items():
+        if loop is here:
+            _wake(*group)
+        else:
+            with contextlib.suppress(RuntimeError):  # its loop has closed: nobody waits
+                loop.call_soon_threadsafe(_wake, *group)
 
 
 class Scheduled(Generic[T]):
@@ -500,8 +506,7 @@ class FakeDiscord:
         with self.lock:
             self._last_change = time.monotonic()
             waiters, self._waiters = self._waiters, set()
-        for waiter in waiters:
-            _wake_soon(waiter)
+        _wake_soon(waiters)
 
     async def wait_until(self, check: Callable[[], T | None], *, timeout: float | None = None,
                          what: str = "a condition") -> T:
