@@ -1,11 +1,11 @@
 """`jongg bench discord`: click-to-commit and commit-to-messages latency, many games at once.
 
 The real `JonggClient` runs against the fake Discord of `tests/discord/fake` (REST and
-gateway on 127.0.0.1, in this same process and event loop), with a SQLite store in a
-temporary folder. Tables are opened the way people open them (`/mj new`, then Start, which
-seats first-option bots in the three empty seats), each with a different person, who plays
-their first option through the controls Discord shows them (DM prompts, the Pass or Claim…
-buttons under the table post).
+gateway on 127.0.0.1, in this same process, on a thread and event loop of its own), with a
+SQLite store in a temporary folder. Tables are opened the way people open them (`/mj new`,
+then Start, which seats first-option bots in the three empty seats), each with a different
+person, who plays their first option through the controls Discord shows them (DM prompts,
+the Pass or Claim… buttons under the table post).
 
 Two loads:
 
@@ -32,8 +32,8 @@ Timestamps, without touching product code:
 including the bots' answers to it); the first is kept in the info. Image rendering is
 stubbed: `render_table`, `render_result` (bot.discord.notify) and `render_rack`
 (bot.discord.prompts) return a constant 1x1 PNG for the run and are restored after.
-The fake Discord and the driver share the process, so their work counts against the bot;
-the info gives the process's CPU use at each level.
+The fake Discord and the driver share the process (and its GIL), so their work counts
+against the bot; the info gives the process's CPU use at each level.
 
 Run from a checkout: the fake lives in `tests/discord`, which is put on `sys.path`.
 """
@@ -297,9 +297,10 @@ class _Harness:
 def _late_acks(fake: Any) -> int:
     """Interactions whose callback reached the fake more than 3 s after they were sent."""
     late = 0
+    interactions = fake.interactions  # a copy: take it once
     for request in fake.requests:
         if request.route == "/interactions/{interaction_id}/{token}/callback":
-            sent = fake.interactions.get(int(request.params["interaction_id"]))
+            sent = interactions.get(int(request.params["interaction_id"]))
             late += sent is not None and request.at - sent.created > DISCORD_ACK_SECONDS
     return late
 
@@ -368,8 +369,8 @@ def _report(plan: _Plan, paced: dict[int, _Level], saturated: _Level,
                  "per game; each level in a fresh fake Discord, client and database",
         "pace": f"each person answers {low:g}-{high:g} s (uniform) after their prompt",
         "rendering": "stubbed (render_table, render_result, render_rack return a 1x1 PNG)",
-        "in process": "fake Discord (REST + gateway on 127.0.0.1), bot and driver share "
-                      "one event loop; SQLite in a temporary folder",
+        "in process": "fake Discord (REST + gateway on 127.0.0.1) on its own thread and "
+                      "event loop; bot and driver share one; SQLite in a temporary folder",
         "figures": f"latencies at {shown} games, paced",
     }
     for level, measured in paced.items():

@@ -25,6 +25,6 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
                                                     "%(message)s")
-    client = JonggClient(settings.database, dev_guild=settings.dev_guild)
+    client = JonggClient(settings.database, dev_guild=settings.dev_guild, watch_loop=True)
     client.run(settings.token, log_handler=None)
     return 0

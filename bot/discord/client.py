@@ -22,6 +22,7 @@ from bot.discord.prompts import PromptBuilder
 from bot.engine.errors import IllegalAction
 from bot.engine.game.rules import seat_names
 from bot.league.record import record_missed_games
+from bot.loopwatch import LoopWatch
 from bot.store import Database, GameStatus
 from bot.tables.options import read_table_options
 from bot.tables.service import BotFactory, TableService, baseline_bot, random_seed
@@ -34,14 +35,16 @@ class JonggClient(discord.Client):
 
     `make_bot` builds the bots that fill empty seats, `new_seed` gives each new game's deal
     its seed, `now` is the table clocks' time source and `run_clocks=False` leaves clocks to
-    `service.run_due_clocks` (tests pass their own); other keyword options go to
+    `service.run_due_clocks` (tests pass their own); `watch_loop` runs a loop-lag watchdog
+    from `setup_hook` to `close` that logs a warning when the event loop stalls (`jongg run`
+    turns it on; the tests watch the loop themselves); other keyword options go to
     `discord.Client`. Messages ping nobody unless they name whom (`bot.discord.mentions`)."""
 
     def __init__(self, database: Path, *, dev_guild: int | None = None,
                  sync_commands: bool = True, make_bot: BotFactory = baseline_bot,
                  new_seed: Callable[[], int] = random_seed,
                  now: Callable[[], float] = time.time, run_clocks: bool = True,
-                 **options: Any) -> None:
+                 watch_loop: bool = False, **options: Any) -> None:
         options.setdefault("allowed_mentions", NO_MENTIONS)
         super().__init__(intents=discord.Intents.default(), **options)
         self.database = database
@@ -51,6 +54,7 @@ class JonggClient(discord.Client):
         self.new_seed = new_seed
         self.now = now
         self.run_clocks = run_clocks
+        self.loop_watch = LoopWatch() if watch_loop else None
         self.tree = _Tree(self)
         self.prompts = PromptBuilder()
         self.db: Database
@@ -60,6 +64,8 @@ class JonggClient(discord.Client):
         """Open the store, rebuild unfinished games, register commands and buttons."""
         from bot.discord.commands import register_commands
 
+        if self.loop_watch is not None:
+            self.loop_watch.start()  # first: restoring games must not stall the loop either
         self.db = await Database.open(self.database)
         self.service = TableService(self.db, DiscordNotifier(self), now=self.now,
                                     make_bot=self.make_bot, new_seed=self.new_seed)
@@ -79,12 +85,14 @@ class JonggClient(discord.Client):
                 await self.tree.sync()
 
     async def close(self) -> None:
-        """Stop the service, close the store, then disconnect."""
+        """Stop the service, close the store, disconnect, then stop watching the loop."""
         if hasattr(self, "service"):
             await self.service.close()
         if hasattr(self, "db"):
             await self.db.close()
         await super().close()
+        if self.loop_watch is not None:
+            await self.loop_watch.stop()
 
     # -- the lobby ---------------------------------------------------------------------------
 

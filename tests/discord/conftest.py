@@ -6,6 +6,8 @@
   left anything unclosed (ResourceWarning).
 * `world`: that guild, its channels and players, by name.
 * `loopback_only` (automatic): the network is loopback-only during these tests.
+* `loop_lag` (automatic, `loop_lag.py`): a test whose event loop (the bot's) stalls over
+  250 ms fails; the terminal summary gives the largest loop lag of the run.
 * `make_bot`: a factory for `commands.Bot` with test-friendly options (pass your own).
 * `start_bot`: `bot = await start_bot(make_bot())` logs the real client in against the fake and
   waits for on_ready; every bot started is stopped at teardown, before the fake stops.
@@ -35,6 +37,12 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 from fake import CLIENT_OPTIONS, FakeDiscord, World, build_world  # noqa: E402
+from loop_lag import (  # noqa: E402, F401 (the loop-lag watchdog: fixture and hooks)
+    loop_lag,
+    pytest_configure,
+    pytest_runtest_call,
+    pytest_terminal_summary,
+)
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
@@ -83,6 +91,13 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
     if fake.strict and fake.unhandled:
         problems.append("the bot called routes the fake does not know:\n  "
                         + "\n  ".join(f"{r.method} {r.path}" for r in fake.unhandled))
+    if fake.loop_thread.alive:
+        problems.append("the fake's thread is still running after it stopped")
+    if fake.leftover_tasks:
+        problems.append(f"tasks still running on the fake's loop when it stopped: "
+                        f"{fake.leftover_tasks}")
+    if fake.loop_errors:
+        problems.append(f"errors on the fake's loop: {fake.loop_errors}")
     for run in fake.runs:
         if run.leftover_tasks:
             problems.append(f"tasks still running after the client stopped: "

@@ -86,7 +86,7 @@ class JonggTable:
     closed_dms: set[int] = field(default_factory=set)
     #: Users who answer claims through "Claim…" (the private menu), not the Pass button.
     claim_menu: set[int] = field(default_factory=set)
-    #: Called after every step, once the bot has delivered everything about it.
+    #: Awaited after every step, once the bot has delivered everything about it.
     watchers: list[Callable[[JonggTable], Awaitable[None]]] = field(default_factory=list)
     steps: int = 0
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,7 @@ from fake import (
     ChannelType,
     FakeDiscord,
     InteractionFailed,
+    Message,
     MessageFlag,
     Perm,
     Upload,
@@ -543,6 +545,28 @@ async def test_unknown_routes_are_answered_404_and_recorded(
         await bot.http.request(discord.http.Route("GET", "/voice/regions"))
     [missed] = fake_discord.unhandled
     assert (missed.method, missed.path, missed.status) == ("GET", "/voice/regions", 404)
+
+
+# -- the fake's own thread ---------------------------------------------------------------------
+
+
+async def test_the_fake_runs_in_its_own_thread_and_waits_for_its_lock(
+        fake_discord: FakeDiscord, world: World) -> None:
+    """The fake acts on its own loop, in its own thread; whoever holds its lock sees it
+    between two steps (the fake does nothing meanwhile)."""
+    ran = threading.Event()
+
+    async def say() -> Message:
+        assert threading.current_thread() is not threading.main_thread()
+        ran.set()
+        return await fake_discord.say(world.bob, world.general, "Pung!")
+
+    with fake_discord.lock:
+        pending = fake_discord.later(0, say)
+        assert not ran.wait(0.2), "the fake acted while the test held its lock"
+        assert fake_discord.messages_in(world.general) == []
+    said = await pending
+    assert ran.is_set() and fake_discord.messages_in(world.general) == [said]
 
 
 # -- the gateway -----------------------------------------------------------------------------

@@ -7,8 +7,10 @@ the real discord.py client.
             handle = await fake.slash(alice, general, "ping")
             reply = await handle.reply()
 
-See `server.FakeDiscord` for the API tests use, `interactions.FakeInteraction` for awaiting the
-bot's answers, `models` for what is recorded, and `faults` for failure injection.
+The fake runs in a thread of its own, on its own event loop (`loop`), so it keeps its own clock
+while the bot's loop is blocked. See `server.FakeDiscord` for the API tests use,
+`interactions.FakeInteraction` for awaiting the bot's answers, `models` for what is recorded,
+and `faults` for failure injection.
 """
 
 from .faults import Fault, RecordedRequest
@@ -38,7 +40,7 @@ from .models import (
     walk_components,
 )
 from .runner import ClientRun, run_client
-from .server import CLIENT_OPTIONS, FakeDiscord
+from .server import CLIENT_OPTIONS, FakeDiscord, Scheduled
 from .world import World, build_world
 
 __all__ = [
@@ -64,6 +66,7 @@ __all__ = [
     "Pings",
     "RecordedRequest",
     "Role",
+    "Scheduled",
     "Upload",
     "User",
     "World",

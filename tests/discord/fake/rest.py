@@ -12,10 +12,13 @@ that string and treats anything else (even with `; charset=utf-8`) as text.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from email.policy import HTTP
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import BodyPartReader, web
+from aiohttp import web
 
 from .faults import RecordedRequest
 from .gateway import Intent
@@ -91,6 +94,26 @@ def _snowflake(value: str) -> int:
                                                 "NUMBER_TYPE_COERCE")]) from None
 
 
+def _headers(block: bytes) -> EmailMessage:
+    parsed = BytesHeaderParser(policy=HTTP).parsebytes(block + b"\r\n\r\n")
+    assert isinstance(parsed, EmailMessage)
+    return parsed
+
+
+def _multipart(content_type: str, body: bytes) -> Iterator[tuple[EmailMessage, bytes]]:
+    """The parts of a whole multipart body: each one's headers and bytes.
+
+    The body is read whole first: aiohttp's streaming part reader warns (a deprecation) when a
+    body arrives in small pieces, as it does now the fake reads while the bot writes."""
+    boundary = str(_headers(f"Content-Type: {content_type}".encode()).get_param("boundary"))
+    for piece in (b"\r\n" + body).split(b"\r\n--" + boundary.encode())[1:]:
+        if piece.startswith(b"--"):  # the closing delimiter
+            return
+        rest = piece.partition(b"\r\n")[2]  # after the delimiter line
+        head, _, data = (b"\r\n" + rest).partition(b"\r\n\r\n")
+        yield _headers(head.removeprefix(b"\r\n")), data
+
+
 def _truthy(value: str | None) -> bool:
     return value is not None and value.lower() in ("1", "true")
 
@@ -117,9 +140,7 @@ class RestAPI:
         record = RecordedRequest(request.method, rel, route, params=dict(info),
                                  query=dict(request.query))
         await self._read_body(request, record)
-        fake.requests.append(record)
-        if not known:
-            fake.unhandled.append(record)
+        fake.record_request(record, known=known)
         request[RECORD] = record
         response: web.StreamResponse
         try:
@@ -155,18 +176,16 @@ class RestAPI:
             text = await request.text()
             record.json = json.loads(text) if text else None
         elif request.content_type.startswith("multipart/"):
-            reader = await request.multipart()
-            while (part := await reader.next()) is not None:
-                if not isinstance(part, BodyPartReader):
-                    continue
-                name = part.name or ""
+            body = await request.read()
+            for headers, data in _multipart(request.headers["Content-Type"], body):
+                name = str(headers.get_param("name", "", header="content-disposition"))
                 if name == "payload_json":
-                    record.json = json.loads(await part.text())
+                    record.json = json.loads(data)
                 elif name.startswith("files[") and name.endswith("]"):
                     index = int(name[6:-1])
-                    data = bytes(await part.read(decode=False))
-                    record.files.append(Upload(part.filename or f"file{index}", data,
-                                               part.headers.get("Content-Type"), index))
+                    kind = headers.get("Content-Type")
+                    record.files.append(Upload(headers.get_filename() or f"file{index}", data,
+                                               None if kind is None else str(kind), index))
         else:
             await request.read()
 
@@ -764,7 +783,7 @@ class RestAPI:
 
     async def callback(self, request: web.Request) -> web.Response:
         fake = self.fake
-        interaction = fake.interactions.get(_snowflake(request.match_info["interaction_id"]))
+        interaction = fake.find_interaction(_snowflake(request.match_info["interaction_id"]))
         if interaction is None or interaction.token != request.match_info["token"]:
             raise DiscordHTTPError(404, 10062, "Unknown interaction")
         if interaction.callback is not None:

@@ -4,8 +4,9 @@
 client's `setup_hook`, which is where bots sync their command tree), starts `client.connect()`
 as a task, and waits for `on_ready`. On exit it closes the client, waits for `connect()` to
 return, gives the tasks the client started a moment to finish, cancels the ones discord.py
-leaves behind on purpose (view timeout timers and similar), and joins the heartbeat threads.
-Anything else still running is reported in `ClientRun.leftover_tasks`.
+leaves behind on purpose (view timeout timers and similar), joins the heartbeat threads, and
+waits for the fake (on its own loop) to see the client's gateway connection close. Anything
+else still running is reported in `ClientRun.leftover_tasks`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 import discord
+
+from .loop import task_name
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -35,16 +38,10 @@ class ClientRun:
     leftover_threads: list[str] = field(default_factory=list)
 
 
-def _task_name(task: asyncio.Task[object]) -> str:
-    coro = task.get_coro()
-    qualname = getattr(coro, "__qualname__", repr(coro))
-    return f"{task.get_name()} ({qualname})"
-
-
 def _is_idle_timer(task: asyncio.Task[object]) -> bool:
     """A view or modal timeout timer: sleeps until its timeout (minutes), so waiting for it
     to finish is pointless."""
-    return _task_name(task).endswith("__timeout_task_impl)") and _from_discord(task)
+    return task_name(task).endswith("__timeout_task_impl)") and _from_discord(task)
 
 
 def _from_discord(task: asyncio.Task[object]) -> bool:
@@ -77,12 +74,12 @@ async def stop_client(client: discord.Client, connect_task: asyncio.Task[None] |
     pending |= timers
     for task in pending:
         if _from_discord(task):
-            run.cancelled_tasks.append(_task_name(task))
+            run.cancelled_tasks.append(task_name(task))
             task.cancel()
     cancelled = [t for t in pending if _from_discord(t)]
     if cancelled:
         await asyncio.gather(*cancelled, return_exceptions=True)
-    run.leftover_tasks = [_task_name(t) for t in pending if not t.done()]
+    run.leftover_tasks = [task_name(t) for t in pending if not t.done()]
     for thread in threading.enumerate():
         if thread.name.startswith("keep-alive-handler"):
             thread.join(timeout=2.0)
@@ -105,6 +102,7 @@ async def run_client(fake: FakeDiscord, client: C, *, timeout: float = 10.0,
     if fast_reidentify:
         client.before_identify_hook = _identify_now  # type: ignore[method-assign]
     before = set(asyncio.all_tasks())
+    first_connection = len(fake.gateway.connections)
     run = ClientRun()
     fake.runs.append(run)
     connect_task: asyncio.Task[None] | None = None
@@ -127,3 +125,7 @@ async def run_client(fake: FakeDiscord, client: C, *, timeout: float = 10.0,
         yield client
     finally:
         await stop_client(client, connect_task, before, run)
+        # The fake notices the closed websocket on its own loop, a moment later.
+        await fake.wait_until(
+            lambda: not any(c.open for c in fake.gateway.connections[first_connection:]),
+            what="the fake to see the client's gateway connection close")

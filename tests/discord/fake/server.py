@@ -9,10 +9,16 @@
             handle = await fake.slash(alice, general, "ping")
             assert (await handle.reply()).content == "pong"
 
-Entering the context starts the server on an ephemeral 127.0.0.1 port and points
-`discord.http.Route.BASE`, `discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY` and
-`discord.asset.Asset.BASE` (avatars) at it; leaving restores them. Only one fake can be active
-at a time (those are process-wide class attributes).
+Entering the context starts the fake in a thread of its own, on its own event loop (see
+`loop.LoopThread`), serving an ephemeral 127.0.0.1 port, and points `discord.http.Route.BASE`,
+`discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY` and `discord.asset.Asset.BASE` (avatars) at
+it; leaving stops the thread and restores them. Only one fake can be active at a time (those
+are process-wide class attributes).
+
+The test-facing API is awaited from the test's loop as before: the users' actions (`slash`,
+`click`, ...) run on the fake's loop (`on_fake_loop`), changes to the world and reads of
+several things at once run under the fake's lock (`locked`), and the recorded lists
+(`messages`, `requests`, `interactions`, ...) are copies taken under it.
 Build the world (guilds, channels, users, members) before the bot connects: GUILD_CREATE sends it
 all at once, and later additions are not announced on the gateway.
 """
@@ -20,12 +26,14 @@ all at once, and later additions are not announced on the gateway.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
+import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Generator, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, ParamSpec, TypeVar
 
 import discord
 import yarl
@@ -42,6 +50,7 @@ from .interactions import (
     command_options,
     modal_submit_components,
 )
+from .loop import LoopThread, locked, on_fake_loop, running_loop
 from .models import (
     BOT_DEFAULT,
     EVERYONE_DEFAULT,
@@ -68,6 +77,7 @@ from .rest import API_PREFIX, build_app
 from .runner import ClientRun, run_client
 
 T = TypeVar("T")
+P = ParamSpec("P")
 C = TypeVar("C", bound=discord.Client)
 
 #: How often waiting helpers re-check their condition between changes the fake notices.
@@ -76,9 +86,39 @@ POLL_INTERVAL = 0.02
 REACTION_SECONDS = 0.01
 
 
-def _wake(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_result(None)
+def _wake(*waiters: asyncio.Future[None]) -> None:
+    for waiter in waiters:
+        if not waiter.done():
+            waiter.set_result(None)
+
+
+def _wake_soon(waiters: Iterable[asyncio.Future[None]]) -> None:
+    """Wake `waiters` on their own loops, whichever thread this is: one call into each other
+    loop for all its waiters (a few hundred waiting tables cost one wake-up, not hundreds)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
+    for waiter in waiters:
+        by_loop.setdefault(waiter.get_loop(), []).append(waiter)
+    here = running_loop()
+    for loop, group in by_loop.items():
+        if loop is here:
+            _wake(*group)
+        else:
+            with contextlib.suppress(RuntimeError):  # its loop has closed: nobody waits
+                loop.call_soon_threadsafe(_wake, *group)
+
+
+class Scheduled(Generic[T]):
+    """An action the fake runs on its own loop at `due` (`time.monotonic()`), whatever the
+    test's loop is doing then; `await` it for the action's result."""
+
+    def __init__(self, due: float, future: asyncio.Future[T]) -> None:
+        self.due = due
+        self.future = future
+
+    def __await__(self) -> Generator[Any, None, T]:
+        return self.future.__await__()
+
+
 #: Suggested discord.py client options for tests (READY -> on_ready without the 2 s wait).
 CLIENT_OPTIONS: dict[str, Any] = {"guild_ready_timeout": 0.05}
 #: Application flags for "gateway presence / members / message content" intents enabled.
@@ -123,17 +163,14 @@ class FakeDiscord:
         self.channels: dict[int, Channel] = {}
         self.dm_channels: dict[int, Channel] = {}
         self.attachments: dict[int, Attachment] = {}
-        #: Every message, bot's and users', in the order they were created.
-        self.messages: list[Message] = []
+        self._messages: list[Message] = []
         #: Synced application commands: guild id (None for global) -> definitions.
         self.commands: dict[int | None, list[JSON]] = {}
         self.command_ids: dict[tuple[int | None, str, int], int] = {}
-        self.interactions: dict[int, FakeInteraction] = {}
+        self._interactions: dict[int, FakeInteraction] = {}
         self.interactions_by_token: dict[str, FakeInteraction] = {}
-        #: Every REST request, in order.
-        self.requests: list[RecordedRequest] = []
-        #: Requests to routes the fake does not know (answered 404).
-        self.unhandled: list[RecordedRequest] = []
+        self._requests: list[RecordedRequest] = []
+        self._unhandled: list[RecordedRequest] = []
         self.faults = Faults()
         self.gateway = Gateway(self)
         #: When True, the conftest fails the test if the bot hit unknown routes.
@@ -141,6 +178,8 @@ class FakeDiscord:
         #: One record per `run()`: tasks and threads the client left behind.
         self.runs: list[ClientRun] = []
 
+        #: The fake's thread and event loop; `lock` is held by that loop while it runs.
+        self.loop_thread = LoopThread("fake-discord")
         self._waiters: set[asyncio.Future[None]] = set()
         self._last_change = time.monotonic()
         self._runner: web.AppRunner | None = None
@@ -158,8 +197,20 @@ class FakeDiscord:
         await self.stop()
 
     async def start(self) -> None:
+        """Start the fake's thread and loop, serve on 127.0.0.1, point discord.py at it."""
         if FakeDiscord._active is not None:
             raise RuntimeError("another FakeDiscord is running; Route.BASE is process-wide")
+        self.loop_thread.start()
+        try:
+            await self._serve()
+        except BaseException:
+            await self.loop_thread.stop()
+            raise
+        self._patch()
+        FakeDiscord._active = self
+
+    @on_fake_loop
+    async def _serve(self) -> None:
         app = build_app(self)
         runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await runner.setup()
@@ -169,19 +220,43 @@ class FakeDiscord:
         self._port = sock.getsockname()[1]
         await web.SockSite(runner, sock).start()
         self._runner = runner
-        self._patch()
-        FakeDiscord._active = self
 
     async def stop(self) -> None:
+        """Close the gateway and the server, stop the fake's loop (tasks still running are
+        cancelled and kept in `leftover_tasks`) and join its thread."""
+        try:
+            await self._shut()
+        finally:
+            await self.loop_thread.stop()
+            self._unpatch()
+            if FakeDiscord._active is self:
+                FakeDiscord._active = None
+
+    @on_fake_loop
+    async def _shut(self) -> None:
         try:
             await self.gateway.close_all()
             if self._runner is not None:
                 await self._runner.cleanup()
         finally:
             self._runner = None
-            self._unpatch()
-            if FakeDiscord._active is self:
-                FakeDiscord._active = None
+
+    @property
+    def lock(self) -> threading.RLock:
+        """The fake's lock: hold it to read several things at once from the test (the fake
+        does nothing meanwhile; never `await` while holding it). `wait_until` conditions run
+        under it."""
+        return self.loop_thread.lock
+
+    @property
+    def leftover_tasks(self) -> list[str]:
+        """Tasks still running on the fake's loop when it stopped (cancelled then)."""
+        return self.loop_thread.leftover_tasks
+
+    @property
+    def loop_errors(self) -> list[str]:
+        """What reached the fake loop's exception handler (a failed task nobody awaited)."""
+        return self.loop_thread.errors
 
     def _patch(self) -> None:
         """Point discord.py's REST base, default gateway and CDN base at the fake."""
@@ -234,12 +309,14 @@ class FakeDiscord:
 
     # -- building the world ------------------------------------------------------------------
 
+    @locked
     def add_user(self, username: str, *, global_name: str | None = None, bot: bool = False,
                  locale: str = "en-US") -> User:
         user = User(self.ids.next(), username, global_name=global_name, bot=bot, locale=locale)
         self.users[user.id] = user
         return user
 
+    @locked
     def add_guild(self, name: str, *, owner: User | None = None,
                   bot_permissions: int = int(BOT_DEFAULT)) -> Guild:
         """A guild with @everyone, the bot's managed role and the bot as a member. The owner
@@ -256,18 +333,21 @@ class FakeDiscord:
         guild.members[owner.id] = Member(owner, guild)
         return guild
 
+    @locked
     def add_role(self, guild: Guild, name: str, permissions: int = 0) -> Role:
         role = Role(self.ids.next(), guild.id, name, int(permissions),
                     position=len(guild.roles))
         guild.roles.append(role)
         return role
 
+    @locked
     def add_member(self, guild: Guild, user: User, *, roles: Iterable[Role] = (),
                    nick: str | None = None, flags: int = 0) -> Member:
         member = Member(user, guild, roles=list(roles), nick=nick, flags=flags)
         guild.members[user.id] = member
         return member
 
+    @locked
     def add_channel(self, guild: Guild, name: str, *,
                     type: ChannelType = ChannelType.GUILD_TEXT, parent: Channel | None = None,
                     topic: str | None = None) -> Channel:
@@ -278,6 +358,7 @@ class FakeDiscord:
         self.channels[channel.id] = channel
         return channel
 
+    @locked
     def add_thread(self, parent: Channel, name: str, *, private: bool = False,
                    owner: User | None = None, members: Iterable[User] = (),
                    thread_id: int | None = None) -> Channel:
@@ -293,6 +374,7 @@ class FakeDiscord:
         self.channels[thread.id] = thread
         return thread
 
+    @locked
     def set_permissions(self, channel: Channel, target: Role | User | Member, *,
                         allow: int = 0, deny: int = 0) -> None:
         """Set a channel overwrite for a role or a member (replacing any earlier one)."""
@@ -300,6 +382,7 @@ class FakeDiscord:
         channel.overwrites = [o for o in channel.overwrites if o.id != target.id]
         channel.overwrites.append(Overwrite(target.id, kind, int(allow), int(deny)))
 
+    @locked
     def dm_channel(self, user: User) -> Channel:
         """The bot's DM channel with `user` (created on first use, like Discord)."""
         channel = self.dm_channels.get(user.id)
@@ -338,37 +421,70 @@ class FakeDiscord:
             return self.users[value]
         raise TypeError(f"not a user: {value!r}")
 
+    @locked
     def messages_in(self, channel: Channel, *, deleted: bool = False) -> list[Message]:
         return [m for m in channel.messages if deleted or not m.deleted]
 
+    @locked
     def dms(self, user: User) -> list[Message]:
         """Messages in the bot's DM with `user` (both directions), oldest first."""
         channel = self.dm_channels.get(user.id)
         return [] if channel is None else channel.visible_messages()
 
+    @locked
     def bot_messages(self, *, since: int = 0) -> list[Message]:
-        return [m for m in self.messages[since:] if m.author.id == self.bot.id]
+        return [m for m in self._messages[since:] if m.author.id == self.bot.id]
 
+    @locked
     def mark(self) -> int:
         """A position in `messages`, for `wait_for_message(since=...)`."""
-        return len(self.messages)
+        return len(self._messages)
+
+    # -- what was recorded: copies taken under the lock, safe to read from the test -------
+
+    @property
+    def messages(self) -> list[Message]:
+        """Every message, bot's and users', in the order they were created."""
+        with self.lock:
+            return list(self._messages)
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        """Every REST request, in order."""
+        with self.lock:
+            return list(self._requests)
+
+    @property
+    def unhandled(self) -> list[RecordedRequest]:
+        """Requests to routes the fake does not know (answered 404)."""
+        with self.lock:
+            return list(self._unhandled)
+
+    @property
+    def interactions(self) -> dict[int, FakeInteraction]:
+        """Every interaction the test started, by id."""
+        with self.lock:
+            return dict(self._interactions)
 
     @property
     def failed_requests(self) -> list[RecordedRequest]:
         """Requests Discord refused, except those refused by an injected fault."""
-        return [r for r in self.requests if r.status >= 400 and r.fault is None]
+        with self.lock:
+            return [r for r in self._requests if r.status >= 400 and r.fault is None]
 
+    @locked
     def problems(self) -> str:
         """A summary of what went wrong, for failure messages."""
-        lines = [f"unknown route: {r.method} {r.path}" for r in self.unhandled]
+        lines = [f"unknown route: {r.method} {r.path}" for r in self._unhandled]
         lines += [f"refused: {r.method} {r.path} -> {r.status} {r.response}"
-                  for r in self.failed_requests if r not in self.unhandled]
+                  for r in self.failed_requests if r not in self._unhandled]
         return "\n".join(lines) if lines else "(no failed requests)"
 
+    @locked
     def transcript(self) -> str:
         """Every message as a line: where, who, what (handy in assertion messages)."""
         lines = []
-        for message in self.messages:
+        for message in self._messages:
             where = ("DM " + message.channel.recipient.username if message.channel.recipient
                      else f"#{message.channel.name}")
             tags = [t for t, on in (("ephemeral", message.ephemeral), ("deleted", message.deleted),
@@ -384,38 +500,47 @@ class FakeDiscord:
     def notify(self) -> None:
         """Something changed: wake every waiter (each checks its condition once more).
 
-        A waiter is a bare future, woken with `set_result`: no task per wait and no wake-up
-        left behind once it was woken, so a few hundred waiting tables stay cheap."""
-        self._last_change = time.monotonic()
-        waiters, self._waiters = self._waiters, set()
-        for waiter in waiters:
-            if not waiter.done():
-                waiter.set_result(None)
+        A waiter is a bare future of the loop that waits (the test's, or the fake's own),
+        woken there with `set_result`: no task per wait and no wake-up left behind once it
+        was woken, so a few hundred waiting tables stay cheap."""
+        with self.lock:
+            self._last_change = time.monotonic()
+            waiters, self._waiters = self._waiters, set()
+        _wake_soon(waiters)
 
     async def wait_until(self, check: Callable[[], T | None], *, timeout: float | None = None,
                          what: str = "a condition") -> T:
-        """Wait until `check()` returns something truthy, and return it."""
+        """Wait until `check()` returns something truthy, and return it.
+
+        The wait runs on the caller's loop, and so does `check`: it may read the bot's state
+        (the bot runs on that loop too). It runs under the fake's lock, so what it reads of
+        the fake is a state between two of the fake's steps, never half of one; it must be
+        quick and must not wait for anything."""
         limit = self.default_timeout if timeout is None else timeout
         loop = asyncio.get_running_loop()
         deadline = loop.time() + limit
         while True:
-            result = check()
-            if result:
-                return result
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise FakeTimeout(f"timed out after {limit}s waiting for {what}\n"
-                                  f"{self.problems()}\nmessages:\n{self.transcript()}")
+            # Check and register under one hold of the lock: a change the fake makes after
+            # the check notifies this waiter.
+            with self.lock:
+                result = check()
+                if result:
+                    return result
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    raise FakeTimeout(f"timed out after {limit}s waiting for {what}\n"
+                                      f"{self.problems()}\nmessages:\n{self.transcript()}")
+                waiter = loop.create_future()
+                self._waiters.add(waiter)
             # Wake on any change the fake sees, and poll too: the condition may be about the
             # bot's own state (what it caught, what it cached), which the fake cannot see.
-            waiter = loop.create_future()
-            self._waiters.add(waiter)
             poll = loop.call_later(min(remaining, POLL_INTERVAL), _wake, waiter)
             try:
                 await waiter
             finally:
                 poll.cancel()
-                self._waiters.discard(waiter)
+                with self.lock:
+                    self._waiters.discard(waiter)
 
     async def wait_quiet(self, quiet: float = 0.1, *, timeout: float | None = None) -> None:
         """Wait until nothing has happened for `quiet` seconds."""
@@ -444,7 +569,7 @@ class FakeDiscord:
             return predicate is None or predicate(message)
 
         def find() -> Message | None:
-            return next((m for m in self.messages[since:] if match(m)), None)
+            return next((m for m in self._messages[since:] if match(m)), None)
 
         return await self.wait_until(find, timeout=timeout, what="a matching message")
 
@@ -461,6 +586,7 @@ class FakeDiscord:
 
     # -- faults -----------------------------------------------------------------------------
 
+    @locked
     def fail(self, route: str, *, status: int, code: int = 0, message: str = "",
              times: int | None = 1, when: Callable[[RecordedRequest], bool] | None = None,
              body: JSON | None = None, headers: Mapping[str, str] | None = None) -> Fault:
@@ -474,6 +600,7 @@ class FakeDiscord:
                       dict(headers or {}), times, when, label=f"{status}/{code}")
         return self.faults.add(fault)
 
+    @locked
     def rate_limit(self, route: str, *, times: int = 1, retry_after: float = 0.05,
                    is_global: bool = False,
                    when: Callable[[RecordedRequest], bool] | None = None) -> Fault:
@@ -484,6 +611,7 @@ class FakeDiscord:
                                                 retry_after=retry_after, is_global=is_global,
                                                 when=when))
 
+    @locked
     def block_dms(self, user: User) -> Fault:
         """The user does not accept DMs from the bot: opening the DM channel works, sending
         into it answers 403 with code 50007, until `unblock_dms`."""
@@ -497,19 +625,23 @@ class FakeDiscord:
         fault.label = f"dm-block:{user.id}"
         return fault
 
+    @locked
     def unblock_dms(self, user: User) -> None:
         for fault in list(self.faults.active):
             if fault.label == f"dm-block:{user.id}":
                 self.faults.remove(fault)
 
+    @on_fake_loop
     async def drop_gateway(self, *, resumable: bool = True, abort: bool = False,
                            code: int = 4000) -> None:
         """Cut the bot's gateway connection (see `Gateway.drop`)."""
         await self.gateway.drop(resumable=resumable, abort=abort, code=code)
 
+    @on_fake_loop
     async def request_reconnect(self) -> None:
         await self.gateway.request_reconnect()
 
+    @on_fake_loop
     async def invalidate_session(self) -> None:
         await self.gateway.invalidate()
 
@@ -539,9 +671,18 @@ class FakeDiscord:
 
     def add_message(self, message: Message) -> Message:
         message.channel.messages.append(message)
-        self.messages.append(message)
+        self._messages.append(message)
         self.notify()
         return message
+
+    def record_request(self, record: RecordedRequest, *, known: bool) -> None:
+        """Keep a REST request (and, if its route is unknown, in `unhandled` too)."""
+        self._requests.append(record)
+        if not known:
+            self._unhandled.append(record)
+
+    def find_interaction(self, interaction_id: int) -> FakeInteraction | None:
+        return self._interactions.get(interaction_id)
 
     async def dispatch_message(self, event: str, message: Message) -> None:
         """MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE to sessions with the guild- or
@@ -569,6 +710,24 @@ class FakeDiscord:
         await self.gateway.dispatch(event, build, intent=intent)
 
     # -- acting as users --------------------------------------------------------------------
+
+    def later(self, delay: float, action: Callable[P, Awaitable[T]], *args: P.args,
+              **kwargs: P.kwargs) -> Scheduled[T]:
+        """Run `action(*args, **kwargs)` (`fake.slash`, `fake.click`, any coroutine function)
+        on the fake's loop `delay` seconds from now, by the fake's clock, whatever the test's
+        loop (which is the bot's) is doing then; await the result later:
+
+            pending = fake.later(0.1, fake.slash, alice, general, "rules", {"query": "joker"})
+            time.sleep(0.5)                   # the bot's loop is blocked; the fake is not
+            handle = await pending            # handle.created: when the fake sent it
+        """
+        due = time.monotonic() + delay
+
+        async def at_due() -> T:
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            return await action(*args, **kwargs)
+
+        return Scheduled(due, self.loop_thread.submit(at_due()))
 
     def find_command(self, name: str, channel: Channel, kind: int = 1) -> JSON:
         """The synced command a user in `channel` would get for `name`: the guild's own
@@ -606,7 +765,7 @@ class FakeDiscord:
                                       source=source, name=name)
         if source is not None:
             interaction.original = source
-        self.interactions[interaction_id] = interaction
+        self._interactions[interaction_id] = interaction
         self.interactions_by_token[token] = interaction
         return interaction
 
@@ -638,6 +797,7 @@ class FakeDiscord:
             parts += list(subcommand)
         return parts[0], parts[1:]
 
+    @on_fake_loop
     async def slash(self, user: User, channel: Channel, command: str,
                     options: Mapping[str, Any] | None = None, *,
                     subcommand: str | Sequence[str] | None = None,
@@ -660,6 +820,7 @@ class FakeDiscord:
                                             data, name=" ".join([name, *path]))
         return await self._send_interaction(interaction)
 
+    @on_fake_loop
     async def autocomplete(self, user: User, channel: Channel, command: str, focused: str,
                            value: Any, options: Mapping[str, Any] | None = None, *,
                            subcommand: str | Sequence[str] | None = None) -> FakeInteraction:
@@ -678,6 +839,7 @@ class FakeDiscord:
                                             name=" ".join([name, *path]))
         return await self._send_interaction(interaction)
 
+    @on_fake_loop
     async def user_command(self, user: User, channel: Channel, name: str, target: User
                            ) -> FakeInteraction:
         """`user` runs the user context-menu command `name` on `target`."""
@@ -685,6 +847,7 @@ class FakeDiscord:
         return await self._context_command(user, channel, name, 2, resolver,
                                            resolver.user(target))
 
+    @on_fake_loop
     async def message_command(self, user: User, name: str, target: Message
                               ) -> FakeInteraction:
         """`user` runs the message context-menu command `name` on `target`."""
@@ -716,6 +879,7 @@ class FakeDiscord:
             raise ValueError(f"component {custom_id!r} is disabled")
         return component
 
+    @on_fake_loop
     async def click(self, user: User, message: Message, custom_id: str) -> FakeInteraction:
         """`user` clicks the button `custom_id` on `message`."""
         component = self._usable_component(user, message, custom_id)
@@ -728,6 +892,7 @@ class FakeDiscord:
                                             message.channel, data, source=message)
         return await self._send_interaction(interaction)
 
+    @on_fake_loop
     async def select(self, user: User, message: Message, custom_id: str,
                      values: Sequence[Any]) -> FakeInteraction:
         """`user` picks `values` in the select menu `custom_id` on `message` (option values
@@ -761,6 +926,7 @@ class FakeDiscord:
                                             message.channel, data, source=message)
         return await self._send_interaction(interaction)
 
+    @on_fake_loop
     async def submit_modal(self, user: User, opened: FakeInteraction,
                            values: Mapping[str, Any]) -> FakeInteraction:
         """`user` fills in and submits the modal the bot opened in answer to `opened`
@@ -774,6 +940,7 @@ class FakeDiscord:
                                             data, source=opened.source)
         return await self._send_interaction(interaction)
 
+    @on_fake_loop
     async def say(self, user: User, channel: Channel, content: str = "", *,
                   files: Sequence[Upload] = (), reply_to: Message | None = None) -> Message:
         """`user` posts a message (MESSAGE_CREATE reaches the bot if its intents allow)."""

@@ -1,0 +1,120 @@
+"""The loop-lag watchdog in every end-to-end test (a pytest plugin the conftest takes in).
+
+`loop_lag`, automatic for every end-to-end test (a coroutine using `fake_discord`), runs
+`bot.loopwatch.LoopWatch` on the test's own event loop, which is the bot's too (the fake
+Discord has a loop of its own), and counts
+the lags of the test's call only: pytest-asyncio stops that loop between fixtures and the
+test, so the sleep in flight when the call starts is not counted (`LoopWatch.reset`), and the
+one in flight when it ends is counted up to then (`LoopWatch.count_in_flight`). A test
+whose worst lag passes `LIMIT` (250 ms) fails, with the lag in the message. Each test's worst
+lag and p99 are kept, and pytest's terminal summary gives the largest over the run and where.
+
+A test that stalls the loop on purpose (to show what a stall does) is marked
+`@pytest.mark.stalls_loop`: its lag is measured and listed apart, and never fails it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncIterator, Generator
+from dataclasses import dataclass
+
+import pytest
+
+from bot.loopwatch import THRESHOLD, LoopWatch
+
+#: The worst loop lag an end-to-end test may show (seconds): `jongg run`'s warning threshold.
+LIMIT = THRESHOLD
+#: How many of the largest lags the summary lists.
+SHOWN = 5
+#: The fixture that makes a test end-to-end: a bot may run on its loop. (Other coroutine
+#: tests here, of prompt layouts say, run no loop worth watching.)
+FAKE = "fake_discord"
+
+
+@dataclass(frozen=True)
+class Lag:
+    """One test's loop lag: the worst and the 99th percentile (seconds)."""
+
+    worst: float
+    p99: float
+    on_purpose: bool
+
+
+WATCH = pytest.StashKey[LoopWatch]()
+LAGS = pytest.StashKey[dict[str, Lag]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "stalls_loop: the test blocks the event loop on "
+                                       "purpose; its loop lag is reported but not held to "
+                                       "the limit")
+    config.stash[LAGS] = {}
+
+
+@pytest.fixture(autouse=True)
+async def loop_lag(request: pytest.FixtureRequest) -> AsyncIterator[LoopWatch | None]:
+    """The watchdog on the test's loop (None for a test that is not end-to-end)."""
+    if not inspect.iscoroutinefunction(request.function) or FAKE not in request.fixturenames:
+        yield None
+        return
+    watch = LoopWatch(threshold=LIMIT, on_stall=None)
+    watch.start()
+    request.node.stash[WATCH] = watch
+    try:
+        yield watch
+    finally:
+        await watch.stop()
+
+
+def verdict(watch: LoopWatch) -> str | None:
+    """Why a test with these lags fails, or None if it passes."""
+    if watch.worst <= LIMIT:
+        return None
+    return (f"the event loop stalled for {watch.worst * 1000:.0f} ms (limit "
+            f"{LIMIT * 1000:.0f} ms; p99 {watch.percentile(99) * 1000:.0f} ms): something "
+            f"ran on the loop the bot and the test share without yielding")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    watch = item.stash.get(WATCH, None)
+    if watch is None:
+        return (yield)
+    on_purpose = item.get_closest_marker("stalls_loop") is not None
+    watch.reset()
+    try:
+        outcome = yield
+    finally:
+        watch.count_in_flight()  # a stall that ended the test
+        item.config.stash[LAGS][item.nodeid] = Lag(watch.worst, watch.percentile(99),
+                                                    on_purpose)
+    failure = None if on_purpose else verdict(watch)
+    if failure is not None:
+        pytest.fail(failure, pytrace=False)
+    return outcome
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    lags = terminalreporter.config.stash.get(LAGS, {})
+    if not lags:
+        return
+    write = terminalreporter.write_line
+    terminalreporter.section("event loop lag (end-to-end tests)")
+    held = {test: lag for test, lag in lags.items() if not lag.on_purpose}
+    if held:
+        ranked = sorted(held, key=lambda test: held[test].worst, reverse=True)
+        worst = ranked[0]
+        p99 = max(held, key=lambda test: held[test].p99)
+        write(f"largest loop lag: {held[worst].worst * 1000:.0f} ms in {worst}")
+        write(f"largest p99: {held[p99].p99 * 1000:.0f} ms in {p99}")
+        write(f"{len(held)} tests watched, limit {LIMIT * 1000:.0f} ms; the largest lags:")
+        for test in ranked[:SHOWN]:
+            write(f"  {held[test].worst * 1000:4.0f} ms  {test}")
+    for test, lag in lags.items():
+        if lag.on_purpose:
+            write(f"stalls on purpose (not held to the limit): {lag.worst * 1000:.0f} ms in "
+                  f"{test}")
+
+
+__all__ = ["loop_lag", "pytest_configure", "pytest_runtest_call", "pytest_terminal_summary"]

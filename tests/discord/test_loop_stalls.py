@@ -1,0 +1,164 @@
+"""A blocked event loop is seen, as on Discord: the fake Discord keeps its own clock in its own
+thread, so an interaction sent while the bot's loop is blocked is stamped when it was sent and
+fails if the bot answers too late; the loop-lag watchdog catches the stall and fails the test.
+
+These tests block the loop on purpose (`stalls_loop`): the watchdog measures them without
+failing them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+from fake import CLIENT_OPTIONS, FakeDiscord, InteractionFailed, World
+from loop_lag import LIMIT, verdict
+
+from bot.discord.client import JonggClient
+from bot.loopwatch import LoopWatch
+
+pytestmark = pytest.mark.stalls_loop
+pytest_plugins = ["pytester"]
+
+MakeBot = Callable[..., commands.Bot]
+#: How long a stall lasts: past the watchdog's limit.
+STALL = 0.4
+
+
+def stalling_bot(make_bot: MakeBot, errors: list[Exception]) -> commands.Bot:
+    """`/ping` answers at once; `/block` blocks the event loop for `STALL`, then answers."""
+    bot = make_bot()
+
+    @bot.tree.command(description="Answers at once")
+    async def ping(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("pong")
+
+    @bot.tree.command(description="Blocks the event loop, then answers")
+    async def block(interaction: discord.Interaction[Any]) -> None:
+        time.sleep(STALL)  # the bug this file is about: blocking work on the loop
+        await interaction.response.send_message("done")
+
+    @bot.tree.error
+    async def on_error(interaction: discord.Interaction[Any],
+                       error: app_commands.AppCommandError) -> None:
+        errors.append(error)
+
+    async def setup_hook() -> None:
+        await bot.tree.sync()
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    return bot
+
+
+async def test_the_watchdog_catches_a_handler_that_blocks_the_loop(
+        fake_discord: FakeDiscord, world: World, make_bot: MakeBot) -> None:
+    errors: list[Exception] = []
+    async with fake_discord.run(stalling_bot(make_bot, errors)):
+        watch = LoopWatch(threshold=LIMIT, on_stall=None)
+        watch.start()
+        handle = await fake_discord.slash(world.alice, world.general, "block")
+        assert (await handle.reply()).content == "done"
+        await watch.stop()
+    assert watch.worst > LIMIT
+    failure = verdict(watch)  # what the `loop_lag` fixture fails a test with
+    assert failure is not None and f"stalled for {watch.worst * 1000:.0f} ms" in failure
+    assert not errors
+
+
+async def test_an_interaction_sent_during_a_stall_fails_on_the_fakes_clock(
+        fake_discord: FakeDiscord, world: World, make_bot: MakeBot) -> None:
+    errors: list[Exception] = []
+    fake_discord.interaction_ack_timeout = 0.3
+    async with fake_discord.run(stalling_bot(make_bot, errors)):
+        pending = fake_discord.later(0.1, fake_discord.slash, world.bob, world.general, "ping")
+        time.sleep(STALL + 0.2)  # the bot's loop (this one) is blocked past the window
+        handle = await pending
+        with pytest.raises(InteractionFailed, match=r"did not acknowledge within 0\.3s"):
+            await handle.acked()
+        # The bot answered as soon as its loop was free: too late, Discord refused it.
+        await fake_discord.wait_until(lambda: errors, what="the late callback's error")
+    assert handle.too_late
+    [error] = errors
+    assert isinstance(error, app_commands.CommandInvokeError)
+    assert isinstance(error.original, discord.NotFound) and error.original.code == 10062
+
+
+async def test_an_interaction_scheduled_during_a_stall_is_sent_on_time(
+        fake_discord: FakeDiscord, world: World, make_bot: MakeBot) -> None:
+    errors: list[Exception] = []
+    async with fake_discord.run(stalling_bot(make_bot, errors)):
+        pending = fake_discord.later(0.1, fake_discord.slash, world.alice, world.general,
+                                     "ping")
+        time.sleep(STALL)
+        stall_ended = time.monotonic()
+        handle = await pending
+        assert (await handle.reply()).content == "pong"
+    # Sent (and stamped) by the fake at its time, during the stall; answered after it.
+    assert pending.due <= handle.created < stall_ended
+    assert handle.callback is not None and handle.callback.at > stall_ended
+    assert not errors
+
+
+async def test_jongg_run_warns_when_the_loop_stalls(
+        fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    client = JonggClient(tmp_path / "j.db", sync_commands=False, run_clocks=False,
+                         watch_loop=True, **CLIENT_OPTIONS)
+    async with fake_discord.run(client):
+        await asyncio.sleep(0.05)
+        time.sleep(STALL)
+        warned = await fake_discord.wait_until(
+            lambda: [r for r in caplog.records
+                     if r.name == "bot.loopwatch" and r.levelno == logging.WARNING],
+            what="the watchdog's warning")
+    assert "the event loop was blocked for up to" in warned[0].getMessage()
+    assert client.loop_watch is not None and client.loop_watch.worst > LIMIT
+
+
+def test_the_loop_lag_fixture_fails_a_test_that_stalls(pytester: pytest.Pytester) -> None:
+    """The `loop_lag` fixture, in a pytest run of its own: an end-to-end test that blocks its
+    loop over the limit fails, naming the lag; one that yields passes, and so do one marked
+    `stalls_loop` and one without the fake; the summary gives the largest lag and where."""
+    pytester.makeini("[pytest]\nasyncio_mode = auto\n"
+                     "asyncio_default_fixture_loop_scope = function\n")
+    pytester.makeconftest("""
+        import pytest
+        from loop_lag import *  # noqa: F403
+
+        @pytest.fixture
+        def fake_discord() -> None:
+            "Stands for the fake: the tests using it are the watched ones."
+        """)
+    pytester.makepyfile(test_inner=f"""
+        import asyncio
+        import time
+
+        import pytest
+
+        async def test_blocks(fake_discord: None) -> None:
+            await asyncio.sleep(0.05)
+            time.sleep({STALL})
+
+        async def test_yields(fake_discord: None) -> None:
+            await asyncio.sleep(0.05)
+
+        @pytest.mark.stalls_loop
+        async def test_blocks_on_purpose(fake_discord: None) -> None:
+            time.sleep({STALL})
+
+        async def test_without_the_fake() -> None:
+            time.sleep({STALL})  # no bot runs here: not watched
+        """)
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.re_match_lines([r"the event loop stalled for \d+ ms \(limit 250 ms",
+                                  r"largest loop lag: \d+ ms in test_inner.py::test_blocks$",
+                                  r"stalls on purpose .* test_inner.py::test_blocks_on_purpose",
+                                  r"FAILED test_inner.py::test_blocks - "])
