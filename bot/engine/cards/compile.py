@@ -140,15 +140,19 @@ def combinations(hand: Hand) -> int:
 
 
 def pattern_variations(pattern: Sequence[Group], shift: Shift) -> Iterator[tuple[TileGroup, ...]]:
-    """Every concrete group list of one pattern: suit assignments x shifts x alternatives."""
+    """Every concrete group list of one pattern: suit assignments x shifts x alternatives.
+
+    Each form is made concrete once per suit assignment and shift, and the combinations
+    share those groups, so a hand's variations cost little more than the tuples that list
+    them (time and memory)."""
     letters = _suit_letters(pattern)
     for suits in itertools.permutations(Suit, len(letters)):
         assignment = dict(zip(letters, suits, strict=True))
         for amount in _shifts(pattern, shift):
-            for forms in itertools.product(*(group.forms for group in pattern)):
-                groups = [_concrete(form, assignment, amount) for form in forms]
-                if all(group is not None for group in groups):
-                    yield tuple(g for g in groups if g is not None)
+            choices = [[g for form in group.forms
+                        if (g := _concrete(form, assignment, amount)) is not None]
+                       for group in pattern]
+            yield from itertools.product(*choices)
 
 
 def hand_variations(hand: Hand, hand_index: int,
