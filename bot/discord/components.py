@@ -32,6 +32,7 @@ from bot.engine.matcher import Exposure, PlayerHand, matcher_for
 from bot.scenes import analysis_scene
 from bot.tables.errors import StalePrompt, describe_error
 from bot.tables.narrate import action_label
+from bot.tables.notifier import Table
 from renderer import render_analysis
 
 if TYPE_CHECKING:
@@ -361,13 +362,19 @@ class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             mine = seen.seats[seen.seat]
             hand = PlayerHand(seen.concealed, tuple(
                 Exposure(e.kind, len(e.tiles), e.jokers) for e in mine.exposures))
-            found = analyze(matcher_for(table.card, table.rules.counts), hand, count=3)
-            png = await asyncio.to_thread(render_analysis, analysis_scene(found))
+            text, png = await asyncio.to_thread(_hint, table, hand)
             await interaction.followup.send(
-                format_analysis(found)[:1900], ephemeral=True,
+                text, ephemeral=True,
                 file=discord.File(io.BytesIO(png), filename="hint.png"))
         except Exception as error:
             await answer_error(interaction, error)
+
+
+def _hint(table: Table, hand: PlayerHand) -> tuple[str, bytes]:
+    """A hint's text and picture: the matcher's answers and a drawing, so call it off the
+    event loop. The game in play holds its card's matcher, so none is compiled here."""
+    found = analyze(matcher_for(table.card, table.rules.counts), hand, count=3)
+    return format_analysis(found)[:1900], render_analysis(analysis_scene(found))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

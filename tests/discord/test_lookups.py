@@ -367,8 +367,8 @@ def test_long_problem_lists_are_cut_and_attached_whole() -> None:
 
 async def test_resolve_card_by_server(tmp_path: Path) -> None:
     async with Database(tmp_path / "cards.db") as db:
-        text, card = read_card_file(HOUSE_CARD.encode())
-        await db.cards.save_card(1, upload_name(None, card), text, uploaded_by=9)
+        text, card = await read_card_file(HOUSE_CARD.encode())
+        await db.cards.save_card(1, await upload_name(None, card), text, uploaded_by=9)
         assert (await resolve_card(db, None, None)).name == "jongg-original"
         assert (await resolve_card(db, 2, "Jongg Teaching")).name == "jongg-teaching"
         mine = await resolve_card(db, 1, "house card")
@@ -382,6 +382,6 @@ async def test_resolve_card_by_server(tmp_path: Path) -> None:
         assert (await set_default_card(db, 2, "jongg-teaching")).name == "jongg-teaching"
         assert (await default_card(db, 2)).name == "jongg-teaching"
         with pytest.raises(InvalidInput, match="comes with Jongg"):
-            upload_name("Jongg Original", card)
+            await upload_name("Jongg Original", card)
         with pytest.raises(InvalidInput, match="UTF-8"):
-            read_card_file(b"\xff\xfe\x00")
+            await read_card_file(b"\xff\xfe\x00")
