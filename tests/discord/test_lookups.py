@@ -21,6 +21,7 @@ from fake.models import Channel, Guild
 from bot.discord.client import JonggClient
 from bot.discord.commands import register_commands
 from bot.discord.lookups import card_problems, read_hand, register_lookups
+from bot.engine.cards.cost import MAX_CARD_COMBINATIONS, costliest_card_text
 from bot.engine.errors import CardError, CardProblem, InvalidInput
 from bot.library import shipped_card_paths
 from bot.rules import full_messages, knowledge_base, short_answer
@@ -296,6 +297,40 @@ async def test_a_private_card_stays_in_its_server(
                                        {"name": "House Card"})
     assert "Removed **House Card**" in (await removed.reply()).content
     assert (await default_card(jongg.db, world.guild.id)).name == "jongg-original"
+
+
+async def test_a_card_over_the_compile_budget_is_refused_naming_its_costliest_hands(
+        fake_discord: FakeDiscord, world: World, jongg: LookupClient) -> None:
+    over = MAX_CARD_COMBINATIONS + 1
+    handle = await fake_discord.slash(world.alice, world.general, "card upload", {
+        "file": Upload("costly.jongg", costliest_card_text(over).encode())})
+    reply = await handle.reply()
+    assert reply.ephemeral and "`costly.jongg` has 1 problem, so I didn't save it" in reply.content
+    assert f"line 4: the card spans {over:,} combinations" in reply.content
+    assert f"at most {MAX_CARD_COMBINATIONS:,}" in reply.content
+    for number, line in ((1, 4), (2, 5), (3, 6)):
+        assert f"`c{number}` on line {line} (4,096)" in reply.content
+    assert "fewer `|` alternatives" in reply.content and len(reply.content) <= 2000
+    assert await jongg.db.cards.cards(world.guild.id) == []
+
+
+async def test_a_stored_card_over_the_budget_is_refused_politely_where_it_is_used(
+        fake_discord: FakeDiscord, world: World, jongg: LookupClient) -> None:
+    """A card uploaded before the budget existed is still in the store: every command that
+    would check or compile it says why it can't be used and what to do."""
+    old = costliest_card_text(MAX_CARD_COMBINATIONS + 1).replace("Costliest", "Old Card")
+    await jongg.db.cards.save_card(world.guild.id, "Old Card", old, uploaded_by=world.alice.id)
+    refusal = "The card `Old Card` can't be used: line 4: the card spans 20,001 combinations"
+    for command, options in (("card show", {"name": "Old Card"}),
+                             ("analyze", {"tiles": MAHJONG, "card": "Old Card"}),
+                             ("mj new", {"card": "Old Card"})):
+        handle = await fake_discord.slash(world.bob, world.tables, command, options)
+        reply = await handle.reply()
+        assert reply.ephemeral and reply.content.startswith(refusal), (command, reply.content)
+        assert "`/card upload` (replace: True)" in reply.content and not reply.files
+    listing = await (await fake_discord.slash(world.bob, world.general, "card list")).reply()
+    assert refusal in listing.content and "**Jongg Teaching**" in listing.content
+    assert await jongg.db.games.unfinished_games() == []
 
 
 async def test_non_managers_can_see_but_not_change_the_default(
