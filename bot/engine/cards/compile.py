@@ -155,6 +155,10 @@ def pattern_variations(pattern: Sequence[Group], shift: Shift) -> Iterator[tuple
             yield from itertools.product(*choices)
 
 
+def _group_order(group: TileGroup) -> tuple[tuple[int, ...], bool, bool]:
+    return group.tiles, group.jokers_ok, group.flowers_wild
+
+
 def hand_variations(hand: Hand, hand_index: int,
                     limit: int = MAX_VARIATIONS_PER_HAND) -> list[Variation]:
     """The distinct variations of a hand, in a stable order.
@@ -162,11 +166,13 @@ def hand_variations(hand: Hand, hand_index: int,
     Raises `ValueError` when the hand has more than `limit` variations (a card file could
     otherwise make the bot enumerate millions).
     """
-    seen: set[tuple[tuple[tuple[int, ...], bool, bool], ...]] = set()
+    # Keyed by the groups themselves (equal by value), sorted: one tuple a variation, so a
+    # big hand leaves few objects for the garbage collector to walk.
+    seen: set[tuple[TileGroup, ...]] = set()
     result: list[Variation] = []
     for pattern in hand.patterns:
         for groups in pattern_variations(pattern, hand.shift):
-            key = tuple(sorted((g.tiles, g.jokers_ok, g.flowers_wild) for g in groups))
+            key = tuple(sorted(groups, key=_group_order))
             if key in seen:
                 continue
             seen.add(key)
