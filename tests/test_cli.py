@@ -103,3 +103,15 @@ def test_no_arguments_shows_cards_and_a_sample(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert "jongg-original" in out and "jongg-teaching" in out
     assert "Nearest hands:" in out
+
+
+def test_bench_loop_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "loop", "--quick", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    figures = {figure["name"]: figure for figure in report["figures"]}
+    for mode in ("idle", "(a) on the loop", "(b) in a thread", "(c) in a process"):
+        for measure in ("wall time", "loop lag max", "loop lag p99", "round trip max"):
+            assert figures[f"{mode}: {measure}"]["value"] >= 0
+    assert figures["costliest card: compile"]["value"] > 0
+    assert report["info"]["costliest card variations"] == report["info"]["budget_combinations"]
+    assert "the card spans 1,024,000 combinations" in report["info"]["old-limit card"]
