@@ -5,7 +5,8 @@ This runs the check and compile of the most expensive card the compile budget ac
 (`costliest_card_text`: fourteen singles with alternatives, every combination distinct)
 
 * (a) on the loop, as a plain call;
-* (b) in a thread (`asyncio.to_thread`), which competes with the loop for the GIL;
+* (b) in a thread (`asyncio.to_thread`), which competes with the loop for the GIL, with the
+  interpreter's GIL switch interval (5 ms) and (b1) with 1 ms;
 * (c) in a process pool, whose matcher must come back pickled (measured on its own too),
 
 while two probes watch the loop: a task sleeping 10 ms again and again (its lag is how late
@@ -22,6 +23,7 @@ import concurrent.futures
 import multiprocessing
 import pickle
 import statistics
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -135,7 +137,7 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
     shipped = next(p for p in shipped_card_paths() if p.stem == DEFAULT_CARD).read_text()
     old_limit = costliest_card_text(MAX_HANDS * 2 ** (MAX_VARIATIONS_PER_HAND.bit_length() - 1))
     runs = 1 if quick else 3
-    tick = Steps(progress, 4 * runs + 3)
+    tick = Steps(progress, 5 * runs + 3)
     figures: list[Figure] = []
     info: dict[str, object] = {"quick": quick, "runs": runs, "sleeper_ms": SLEEP * 1000,
                                "budget_combinations": MAX_CARD_COMBINATIONS}
@@ -175,11 +177,19 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
         async def in_process() -> None:
             await asyncio.get_running_loop().run_in_executor(pool, compile_card, costliest)
 
-        modes: tuple[tuple[str, Callable[[], Awaitable[None]]], ...] = (
-            ("idle", idle), ("(a) on the loop", on_loop), ("(b) in a thread", in_thread),
-            ("(c) in a process", in_process))
-        for mode, job in modes:
-            watch, wall_ms = _watched(job, runs, tick)
+        # (mode, job, the interpreter's GIL switch interval while it runs)
+        default = sys.getswitchinterval()
+        modes: tuple[tuple[str, Callable[[], Awaitable[None]], float], ...] = (
+            ("idle", idle, default), ("(a) on the loop", on_loop, default),
+            ("(b) in a thread", in_thread, default),
+            ("(b1) in a thread, 1 ms GIL switch", in_thread, 0.001),
+            ("(c) in a process", in_process, default))
+        for mode, job, interval in modes:
+            sys.setswitchinterval(interval)
+            try:
+                watch, wall_ms = _watched(job, runs, tick)
+            finally:
+                sys.setswitchinterval(default)
             goal = None if mode == "(a) on the loop" else LOOP_BUDGET_MS
             figures += [
                 Figure(f"{mode}: wall time", wall_ms, "ms"),
