@@ -9,15 +9,24 @@ text (the cache key is the text itself, which a server can only obtain through i
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
-from functools import cache, lru_cache
+from functools import cache, partial
+from typing import Generic, TypeVar
 
 from bot.engine.cards import Card, load_card
-from bot.engine.errors import InvalidInput, echo
+from bot.engine.errors import CardError, InvalidInput, echo
 from bot.engine.matcher import CardMatcher, matcher_for
+from bot.engine.tiles import STANDARD_COUNTS
 from bot.library import CARD_SUFFIX, DEFAULT_CARD, shipped_card_paths
 from bot.store import CardNotFound, Database, GuildSettings, ServerCard
 from bot.store.cards import MAX_CARD_TEXT, check_card_name
+
+#: Longest card problem quoted when a stored card can't be used.
+MAX_PROBLEM_CHARS = 700
 
 #: Largest card upload read from Discord, in bytes (the store keeps up to MAX_CARD_TEXT
 #: characters; UTF-8 text is at least one byte per character).
@@ -35,15 +44,111 @@ class ResolvedCard:
     card_id: int | None = None
 
 
-@lru_cache(maxsize=16)
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class _Cached(Generic[K, V]):
+    """Results of slow pure work, by key, most recently used kept. Called directly it
+    computes in the calling thread (for code already in a worker); `wait` computes in a
+    worker thread, and callers asking for a key while it is computed wait for that same
+    computation. Errors are not kept: asking again computes again."""
+
+    def __init__(self, compute: Callable[[K], V], keep: int) -> None:
+        self._compute = compute
+        self._keep = keep
+        self._done: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()  # workers store results while the loop reads
+        self._running: dict[K, asyncio.Task[V]] = {}
+
+    def __call__(self, key: K) -> V:
+        with self._lock:
+            if key in self._done:
+                self._done.move_to_end(key)
+                return self._done[key]
+        value = self._compute(key)
+        with self._lock:
+            self._done[key] = value
+            while len(self._done) > self._keep:
+                self._done.popitem(last=False)
+        return value
+
+    async def wait(self, key: K) -> V:
+        """The result for `key`, computed off the event loop the first time."""
+        with self._lock:
+            if key in self._done:
+                self._done.move_to_end(key)
+                return self._done[key]
+        loop = asyncio.get_running_loop()
+        task = self._running.get(key)
+        if task is None or task.get_loop() is not loop:
+            task = loop.create_task(asyncio.to_thread(self, key))
+            self._running[key] = task
+            task.add_done_callback(partial(self._finished, key))
+        # Shielded: a caller giving up does not cancel the work the others wait for.
+        return await asyncio.shield(task)
+
+    def _finished(self, key: K, task: asyncio.Task[V]) -> None:
+        if self._running.get(key) is task:
+            del self._running[key]
+        if not task.cancelled():
+            task.exception()  # retrieved here, so a refusal nobody awaited is not logged
+
+
+def _compile(key: tuple[str, tuple[int, ...]]) -> CardMatcher:
+    text, counts = key
+    return matcher_for(_cards(text), counts)
+
+
+#: Checked cards by their text, and compiled matchers by (text, tile counts).
+_cards: _Cached[str, Card] = _Cached(load_card, keep=16)
+_matchers: _Cached[tuple[str, tuple[int, ...]], CardMatcher] = _Cached(_compile, keep=8)
+
+
 def parse_card(text: str) -> Card:
-    """The card in a card file's text (cached; raises `CardError` with every problem)."""
-    return load_card(text)
+    """The card in a card file's text, checked in this thread (cached; raises `CardError`
+    with every problem). On the event loop, use `load_card_async`."""
+    return _cards(text)
 
 
-def card_matcher(text: str) -> CardMatcher:
-    """A matcher for the card in this text (both the card and its matcher are cached)."""
-    return matcher_for(parse_card(text))
+async def load_card_async(text: str) -> Card:
+    """The card in this text, checked in a worker thread the first time (cached; raises
+    `CardError` with every problem, a card over the compile budget included)."""
+    return await _cards.wait(text)
+
+
+async def matcher_async(text: str, counts: Sequence[int] = STANDARD_COUNTS) -> CardMatcher:
+    """The card in this text compiled for matching, in a worker thread the first time
+    (cached; raises `CardError`). Its `card` is the card to play with: the engine finds
+    this matcher again from it while anything holds the matcher, so nothing compiles on
+    the event loop."""
+    return await _matchers.wait((text, tuple(counts)))
+
+
+async def usable_card(name: str, text: str) -> Card:
+    """`load_card_async` for a card someone chose by `name`. A stored card that the checker
+    refuses now (uploaded before a limit it breaks, such as the compile budget) is refused
+    with an `InvalidInput` saying what is wrong and what to do."""
+    try:
+        return await load_card_async(text)
+    except CardError as error:
+        raise unusable_card(name, error) from None
+
+
+async def playable_matcher(name: str, text: str,
+                           counts: Sequence[int] = STANDARD_COUNTS) -> CardMatcher:
+    """`matcher_async` for a card a game is about to be played with, refused like
+    `usable_card` refuses."""
+    await usable_card(name, text)
+    return await matcher_async(text, counts)
+
+
+def unusable_card(name: str, error: CardError) -> InvalidInput:
+    """A stored card the checker refuses, as a message for the players and the way out."""
+    problems = "; ".join(str(problem)[:MAX_PROBLEM_CHARS] for problem in error.problems[:2])
+    return InvalidInput(f"The card `{name[:40]}` can't be used: {problems or error.message} "
+                        "A server manager can fix the file and upload it again with "
+                        "`/card upload` (replace: True).")
 
 
 @cache
@@ -53,10 +158,10 @@ def shipped_texts() -> dict[str, str]:
             for path in shipped_card_paths()}
 
 
-def _shipped(name: str) -> ResolvedCard | None:
+async def _shipped(name: str) -> ResolvedCard | None:
     wanted = name.strip().lower()
     for short, text in shipped_texts().items():
-        if wanted in (short.lower(), parse_card(text).name.lower()):
+        if wanted == short.lower() or wanted == (await load_card_async(text)).name.lower():
             return ResolvedCard(short, text, False)
     return None
 
@@ -72,10 +177,10 @@ async def default_card(db: Database, guild_id: int | None) -> ResolvedCard:
         if settings.server_card_id is not None:
             return _private(await db.cards.card_by_id(guild_id, settings.server_card_id))
         if settings.shipped_card is not None:
-            found = _shipped(settings.shipped_card)
+            found = await _shipped(settings.shipped_card)
             if found is not None:
                 return found
-    found = _shipped(DEFAULT_CARD)
+    found = await _shipped(DEFAULT_CARD)
     assert found is not None, "the default card ships with Jongg"
     return found
 
@@ -87,7 +192,7 @@ async def resolve_card(db: Database, guild_id: int | None, name: str | None) -> 
     that do exist."""
     if name is None or not name.strip():
         return await default_card(db, guild_id)
-    found = _shipped(name)
+    found = await _shipped(name)
     if found is not None:
         return found
     if guild_id is not None:
@@ -108,9 +213,10 @@ async def card_names(db: Database, guild_id: int | None) -> list[str]:
     return names
 
 
-def read_card_file(data: bytes) -> tuple[str, Card]:
-    """An uploaded card file's text and card. Raises `InvalidInput` for a file that is not
-    UTF-8 text, or `CardError` listing every problem by line."""
+async def read_card_file(data: bytes) -> tuple[str, Card]:
+    """An uploaded card file's text and card, checked off the event loop. Raises
+    `InvalidInput` for a file that is not UTF-8 text, or `CardError` listing every problem
+    by line (a card over the compile budget names its costliest hands)."""
     if len(data) > MAX_UPLOAD_BYTES:
         raise InvalidInput(f"That file is too big for a card ({len(data):,} bytes). A card "
                            "file is plain text of a few thousand characters.")
@@ -119,14 +225,14 @@ def read_card_file(data: bytes) -> tuple[str, Card]:
     except UnicodeDecodeError:
         raise InvalidInput("That file isn't UTF-8 text. Upload the card as a plain text "
                            "`.jongg` file (see the card language guide).") from None
-    return text, parse_card(text)
+    return text, await load_card_async(text)
 
 
-def upload_name(name: str | None, card: Card) -> str:
+async def upload_name(name: str | None, card: Card) -> str:
     """The name to keep an upload under: the one given, else the card's own name. Refuses a
     name that belongs to a shipped card, so a name always means a single card."""
     chosen = check_card_name(name if name and name.strip() else card.name)
-    if _shipped(chosen) is not None:
+    if await _shipped(chosen) is not None:
         raise InvalidInput(f"`{chosen}` is the name of a card that comes with Jongg. Pick "
                            "another name with the `name` option, like `house-2026`.")
     return chosen

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.engine.cards.cost import MAX_CARD_COMBINATIONS, costliest_card_text
 
 GOOD_CARD = """\
 card: CLI Test
@@ -49,6 +50,21 @@ def test_card_check_lists_every_problem_with_its_line(
     assert f"{path}:5: hand id `h1` is already used on line 4" not in out  # line 4 failed
     assert f"{path}:6: `Q` must be X (exposures allowed) or C (concealed)." in out
     assert "1 of 1 card files have problems." in out
+
+
+def test_card_check_refuses_a_card_over_the_compile_budget(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    over, fits = tmp_path / "over.jongg", tmp_path / "fits.jongg"
+    over.write_text(costliest_card_text(MAX_CARD_COMBINATIONS + 1))
+    fits.write_text(costliest_card_text(MAX_CARD_COMBINATIONS))
+    assert main(["card", "check", str(over), str(fits)]) == 1
+    out = capsys.readouterr().out
+    assert (f"{over}:4: the card spans {MAX_CARD_COMBINATIONS + 1:,} combinations of suits, "
+            "numbers and alternatives") in out
+    assert "The costliest hands: `c1` on line 4 (4,096), `c2` on line 5 (4,096)" in out
+    assert (f"ok  {fits}: Costliest: 8 hands in 1 sections, 0 concealed, 20000 variations "
+            f"({MAX_CARD_COMBINATIONS:,} of {MAX_CARD_COMBINATIONS:,} combinations)") in out
+    assert "1 of 2 card files have problems." in out
 
 
 def test_card_check_reports_a_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
@@ -103,3 +119,15 @@ def test_no_arguments_shows_cards_and_a_sample(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert "jongg-original" in out and "jongg-teaching" in out
     assert "Nearest hands:" in out
+
+
+def test_bench_loop_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "loop", "--quick", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    figures = {figure["name"]: figure for figure in report["figures"]}
+    for mode in ("idle", "(a) on the loop", "(b) in a thread", "(c) in a process"):
+        for measure in ("wall time", "loop lag max", "loop lag p99", "round trip max"):
+            assert figures[f"{mode}: {measure}"]["value"] >= 0
+    assert figures["costliest card: compile"]["value"] > 0
+    assert report["info"]["costliest card variations"] == report["info"]["budget_combinations"]
+    assert "the card spans 1,024,000 combinations" in report["info"]["old-limit card"]

@@ -20,6 +20,7 @@ TARGETS = {
     "discord": "bot.bench.discord",
     "engine": "bot.bench.engine",
     "league": "bot.bench.league",
+    "loop": "bot.bench.loop",
     "render": "bot.bench.render",
 }
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from bot.engine.cards import Card, load_card
 from bot.engine.cards.balance import DEFAULT_DEALS, DEFAULT_SEED, estimate_balance
+from bot.engine.cards.cost import MAX_CARD_COMBINATIONS, card_combinations
 from bot.engine.errors import CardError, InvalidInput
 from bot.engine.matcher import CardMatcher
 from bot.library import card_from_name_or_path, shipped_cards
@@ -42,7 +43,8 @@ def _summary(card: Card) -> str:
     concealed = sum(hand.concealed for hand in card.hands)
     year = f" ({card.year})" if card.year else ""
     return (f"{card.name}{year}: {len(card.hands)} hands in {len(card.sections)} sections, "
-            f"{concealed} concealed, {variations} variations")
+            f"{concealed} concealed, {variations} variations "
+            f"({card_combinations(card):,} of {MAX_CARD_COMBINATIONS:,} combinations)")
 
 
 def check_files(args: argparse.Namespace) -> int:

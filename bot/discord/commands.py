@@ -22,7 +22,7 @@ from bot.engine.game.actions import Discard
 from bot.engine.game.rules import Scoring, table_rules
 from bot.engine.tiles import format_tile, parse_tile, tile_name
 from bot.league.seasons import season_for_channel, season_rules
-from bot.server_cards import card_names, resolve_card
+from bot.server_cards import card_names, resolve_card, usable_card
 from bot.store import GameStatus
 from bot.store.cards import MAX_NAME
 from bot.tables.options import PACES, TableOptions, Timeout
@@ -104,6 +104,9 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
         chosen = await resolve_card(client.db, guild_id, card)
     options = TableOptions(rules, chosen.name, chosen.text, pace=pace, hints=hints,
                            timeout=Timeout(timeout), server_card_id=chosen.card_id)
+    # Checked (in a worker) before the public deferral, so a card that can't be used is
+    # refused privately; the table opens with it compiled, off the loop too.
+    await usable_card(chosen.name, chosen.text)
     await interaction.response.defer(thinking=True)
     game = await client.service.open_table(
         guild_id=guild_id, channel_id=channel.id, host_id=interaction.user.id,

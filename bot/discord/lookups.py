@@ -29,9 +29,10 @@ from discord import app_commands
 from bot.analysis import analyze, format_analysis
 from bot.discord.components import answer_error
 from bot.discord.mentions import NO_MENTIONS
+from bot.engine.cards import Card
 from bot.engine.cards.compile import HAND_SIZE
 from bot.engine.errors import CardError, IllegalAction, InvalidInput, echo
-from bot.engine.matcher import PlayerHand
+from bot.engine.matcher import CardMatcher, PlayerHand
 from bot.engine.tiles import BLANK, STANDARD_COUNTS, kind_counts, tile_name
 from bot.rules import MESSAGE_LIMIT, Topic, full_messages, knowledge_base, short_answer
 from bot.rules import topics_list as rules_topics_list
@@ -39,14 +40,17 @@ from bot.scenes import analysis_scene, card_sheet
 from bot.server_cards import (
     MAX_UPLOAD_BYTES,
     ResolvedCard,
-    card_matcher,
     card_names,
     default_card,
+    load_card_async,
     parse_card,
+    playable_matcher,
     read_card_file,
     resolve_card,
     set_default_card,
+    unusable_card,
     upload_name,
+    usable_card,
 )
 from bot.store import Database
 from bot.store.cards import MAX_NAME
@@ -222,12 +226,12 @@ card_group = app_commands.Group(name="card",
 
 @lru_cache(maxsize=8)
 def card_picture(text: str, private: bool) -> bytes:
-    """A card sheet as PNG (cached by the card's text)."""
+    """A card sheet as PNG (cached by the card's text). Checks the card and draws it, so
+    call it off the event loop."""
     return render_card(card_sheet(parse_card(text), private=private))
 
 
-def _card_line(chosen: ResolvedCard) -> str:
-    card = parse_card(chosen.text)
+def _card_line(chosen: ResolvedCard, card: Card) -> str:
     year = f" ({card.year})" if card.year else ""
     where = ("this server's own card, shown only here" if chosen.is_private
              else "comes with Jongg")
@@ -256,12 +260,13 @@ async def _card_choices(interaction: discord.Interaction[Any], current: str, *,
 async def card_show(interaction: discord.Interaction[Any], name: CardName | None = None,
                     private: bool = False) -> None:
     """The card sheet image; a server's own card only in that server."""
-    # Resolve first (a quick read), so a wrong name is answered privately, then defer for
-    # the drawing.
+    # Resolve and check first (a quick read, and a check in a worker), so a wrong name or a
+    # card that can't be used is answered privately, then defer for the drawing.
     chosen = await resolve_card(_db(interaction), interaction.guild_id, name)
+    card = await usable_card(chosen.name, chosen.text)
     await interaction.response.defer(ephemeral=private, thinking=True)
     picture = await asyncio.to_thread(card_picture, chosen.text, chosen.is_private)
-    await interaction.followup.send(_card_line(chosen), ephemeral=private,
+    await interaction.followup.send(_card_line(chosen, card), ephemeral=private,
                                     file=discord.File(io.BytesIO(picture), filename="card.png"),
                                     allowed_mentions=NO_MENTIONS)
 
@@ -271,12 +276,13 @@ async def card_list(interaction: discord.Interaction[Any]) -> None:
     """Shipped cards, this server's own cards, and which one new tables use."""
     db = _db(interaction)
     default = await default_card(db, interaction.guild_id)
-    cards = [await resolve_card(db, interaction.guild_id, name)
-             for name in await card_names(db, interaction.guild_id)]
-    # Reading a card file not seen before takes a moment: do it off the event loop.
-    described = await asyncio.to_thread(lambda: [_card_line(chosen) for chosen in cards])
     lines = ["**Cards you can use here**"]
-    for chosen, line in zip(cards, described, strict=True):
+    for name in await card_names(db, interaction.guild_id):
+        chosen = await resolve_card(db, interaction.guild_id, name)
+        try:
+            line = _card_line(chosen, await load_card_async(chosen.text))
+        except CardError as error:  # stored before a limit it breaks: say so, list the rest
+            line = unusable_card(chosen.name, error).message
         mark = " · **default for new tables**" if chosen.name == default.name else ""
         lines.append(f"• {line}{mark}")
     if interaction.guild_id is not None:
@@ -322,7 +328,7 @@ async def card_upload(interaction: discord.Interaction[Any], file: discord.Attac
     await interaction.response.defer(ephemeral=True, thinking=True)
     data = await file.read()
     try:
-        text, card = await asyncio.to_thread(read_card_file, data)
+        text, card = await read_card_file(data)
     except CardError as error:
         reply, everything = card_problems(error, file.filename)
         extra: dict[str, Any] = {}
@@ -331,7 +337,7 @@ async def card_upload(interaction: discord.Interaction[Any], file: discord.Attac
                                          filename="card-problems.txt")
         await interaction.followup.send(reply, ephemeral=True, **extra)
         return
-    chosen = upload_name(name, card)
+    chosen = await upload_name(name, card)
     saved = await _db(interaction).cards.save_card(guild_id, chosen, text,
                                                    uploaded_by=interaction.user.id,
                                                    replace=replace)
@@ -417,10 +423,11 @@ def read_hand(tiles: str, exposed: str = "") -> PlayerHand:
     return hand
 
 
-def analysis_reply(text: str, hand: PlayerHand, chosen: ResolvedCard) -> tuple[str, bytes]:
+def analysis_reply(matcher: CardMatcher, hand: PlayerHand,
+                   chosen: ResolvedCard) -> tuple[str, bytes]:
     """The analysis as a message (fitting Discord's limit) and a picture. Runs the matcher
     and the renderer, so call it off the event loop."""
-    result = analyze(card_matcher(text), hand)
+    result = analyze(matcher, hand)
     where = " (this server's card)" if chosen.is_private else ""
     head = f"**Hand analysis** against **{result.card_name}**{where}"
     body = format_analysis(result)
@@ -442,8 +449,10 @@ async def analyze_command(interaction: discord.Interaction[Any], tiles: TilesTex
     """Mah Jongg, waits and the nearest hands, as text and a picture."""
     hand = read_hand(tiles, exposed)
     chosen = await resolve_card(_db(interaction), interaction.guild_id, card)
+    await usable_card(chosen.name, chosen.text)  # a refusal is answered privately
     await interaction.response.defer(ephemeral=not public, thinking=True)
-    text, picture = await asyncio.to_thread(analysis_reply, chosen.text, hand, chosen)
+    matcher = await playable_matcher(chosen.name, chosen.text)
+    text, picture = await asyncio.to_thread(analysis_reply, matcher, hand, chosen)
     await interaction.followup.send(text, ephemeral=not public,
                                     file=discord.File(io.BytesIO(picture),
                                                       filename="analysis.png"),

@@ -14,7 +14,9 @@ variation at once with a few numpy operations. "No match" is an answer, never an
 
 from __future__ import annotations
 
-from collections import Counter
+import threading
+import weakref
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -315,9 +317,12 @@ class CardMatcher:
         self._outside = ~self._kind_mask
         self._all_rows = _Rows(np.arange(size, dtype=np.intp), fixed, flex, wild)
         self._all_rows.freeze()
-        self._open_cache: dict[tuple[tuple[int, int, bool], ...], _Rows] = {}
+        # Evicted oldest first with `popitem`, one step that is safe while another thread
+        # (a look-up answered in a worker) uses the same matcher.
+        self._open_cache: OrderedDict[tuple[tuple[int, int, bool], ...], _Rows] = OrderedDict()
         self._layouts: list[_Layout | None] = [None] * size
-        self._near_cache: dict[tuple[PlayerHand, int], tuple[NearHand, ...]] = {}
+        self._near_cache: OrderedDict[tuple[PlayerHand, int], tuple[NearHand, ...]] = (
+            OrderedDict())
         self._top_value = int(self._values.max(initial=0))
         self._value_span = self._top_value - int(self._values.min(initial=0))
 
@@ -339,7 +344,7 @@ class CardMatcher:
             rows = self._match_exposures(key)
             rows.freeze()
             if len(self._open_cache) >= _OPEN_ROWS_CACHE:
-                self._open_cache.pop(next(iter(self._open_cache), key), None)
+                self._open_cache.popitem(last=False)
             self._open_cache[key] = rows
         if index is None:
             return rows
@@ -492,7 +497,7 @@ class CardMatcher:
         if cached is None:
             cached = tuple(self._nearest(hand, count))
             if len(self._near_cache) >= _NEAREST_CACHE:
-                self._near_cache.pop(next(iter(self._near_cache), key), None)
+                self._near_cache.popitem(last=False)
             self._near_cache[key] = cached
         return list(cached)
 
@@ -715,23 +720,42 @@ class CardMatcher:
         )
 
 
-_MATCHERS: dict[tuple[int, tuple[int, ...]], tuple[Card, CardMatcher]] = {}
+#: Recently used matchers, kept alive; `_LIVE` finds any matcher still in use (by a game, a
+#: bot or a caller holding it) however many other cards were compiled since.
+_MATCHERS: dict[tuple[int, tuple[int, ...]], CardMatcher] = {}
 _MATCHER_CACHE_SIZE = 8
+_LIVE: weakref.WeakValueDictionary[tuple[int, tuple[int, ...]], CardMatcher] = (
+    weakref.WeakValueDictionary())
+#: Compiling runs in worker threads as well as on the caller's: the caches change under it.
+_CACHE_LOCK = threading.Lock()
 
 
 def matcher_for(card: Card, counts: Sequence[int] = STANDARD_COUNTS) -> CardMatcher:
     """One compiled matcher per card and tile set, shared by games, bots and look-ups.
 
-    Compiling takes tens of milliseconds, so it is done once. The cache is keyed by the card's
-    identity and keeps the card in its entry, so an id is never reused while cached and a
-    whole card is never hashed.
+    Compiling takes tens of milliseconds (up to seconds for a card at the compile budget),
+    so it is done once: a matcher is found again while anything holds it, or while it is
+    among the last few compiled. The cache is keyed by the card's identity and each matcher
+    holds its card, so an id is never reused while cached and a whole card is never hashed.
+    Safe to call from several threads (two threads asking for the same new card may both
+    compile it; callers that care share one request).
     """
     key = (id(card), tuple(counts))
-    cached = _MATCHERS.get(key)
-    if cached is not None and cached[0] is card:
-        return cached[1]
+    with _CACHE_LOCK:
+        cached = _LIVE.get(key)
+    if cached is not None and cached.card is card:
+        _remember(key, cached)
+        return cached
     matcher = CardMatcher(card, key[1])
-    if len(_MATCHERS) >= _MATCHER_CACHE_SIZE:
-        _MATCHERS.pop(next(iter(_MATCHERS)))
-    _MATCHERS[key] = (card, matcher)
+    _remember(key, matcher)
     return matcher
+
+
+def _remember(key: tuple[int, tuple[int, ...]], matcher: CardMatcher) -> None:
+    """Make `matcher` the most recently used and keep the last few alive."""
+    with _CACHE_LOCK:
+        _LIVE[key] = matcher
+        _MATCHERS.pop(key, None)
+        _MATCHERS[key] = matcher
+        while len(_MATCHERS) > _MATCHER_CACHE_SIZE:
+            _MATCHERS.pop(next(iter(_MATCHERS)))

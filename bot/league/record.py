@@ -24,13 +24,13 @@ import asyncio
 import json
 import logging
 from dataclasses import fields, replace
-from functools import lru_cache
 
-from bot.engine.cards import Card, load_card
+from bot.engine.cards import Card
 from bot.engine.errors import MahjongError
 from bot.engine.game import GameState, parse_action, replay
 from bot.engine.game.rules import RuleSet, rules_from_json, seat_names
 from bot.league.ratings import RATING_MODEL
+from bot.server_cards import load_card_async, parse_card
 from bot.store import (
     Database,
     FinishReason,
@@ -46,11 +46,6 @@ log = logging.getLogger(__name__)
 
 #: The hand recorded for a winner whose hand the stored result does not name.
 UNKNOWN_HAND = "?"
-
-
-@lru_cache(maxsize=8)
-def _card(text: str) -> Card:
-    return load_card(text)
 
 
 def game_rules(text: str) -> RuleSet | None:
@@ -152,7 +147,7 @@ def _replay(game: Game, action_texts: list[str]) -> GameState:
     if rules is None:
         raise ValueError("unreadable rules")
     actions = [parse_action(text, rules.players) for text in action_texts]
-    state, _ = replay(rules, _card(game.card.text), game.seed, seat_names(rules.players),
+    state, _ = replay(rules, parse_card(game.card.text), game.seed, seat_names(rules.players),
                       actions)
     return state
 
@@ -160,7 +155,7 @@ def _replay(game: Game, action_texts: list[str]) -> GameState:
 async def _details(db: Database, game: Game, result: GameResult,
                    state: GameState | None) -> list[SeatDetail]:
     try:
-        card: Card | None = _card(game.card.text)
+        card: Card | None = await load_card_async(game.card.text)
     except MahjongError:
         card = None
     if result.reason is FinishReason.TIMEOUT:

@@ -15,7 +15,9 @@ recording game by game would have given.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sqlite3
 from collections.abc import Sequence
 
 from bot.store.errors import GameNotFound
@@ -337,6 +339,20 @@ async def _rebuild_ratings(tx: Tx, season_id: int, model: RatingModel) -> int:
            CROSS JOIN league_results AS r ON r.game_id = g.game_id
            WHERE g.season_id = ? AND g.counted = 1 AND r.is_bot = 0
            ORDER BY g.id, r.seat""", (season_id,))
+    # A big season's replay takes most of a second: in a worker, off the event loop.
+    ratings, played = await asyncio.to_thread(_replay_ratings, rows, model)
+    await tx.execute("DELETE FROM league_ratings WHERE season_id = ?", (season_id,))
+    for user, (mu, sigma) in ratings.items():
+        await tx.execute(
+            "INSERT INTO league_ratings (season_id, user_id, mu, sigma, games) "
+            "VALUES (?, ?, ?, ?, ?)", (season_id, user, mu, sigma, played[user]))
+    return len(ratings)
+
+
+def _replay_ratings(rows: Sequence[sqlite3.Row], model: RatingModel) -> tuple[
+        dict[int, RatingPair], dict[int, int]]:
+    """Each player's rating and counted games after the games' (game id, user id,
+    placement) rows, in recording order."""
     games: list[list[tuple[int, int]]] = []
     last: int | None = None
     for game_id, user_id, placement in rows:
@@ -356,12 +372,7 @@ async def _rebuild_ratings(tx: Tx, season_id: int, model: RatingModel) -> int:
         for user, rating in zip(users, after, strict=True):
             ratings[user] = rating
             played[user] = played.get(user, 0) + 1
-    await tx.execute("DELETE FROM league_ratings WHERE season_id = ?", (season_id,))
-    for user, (mu, sigma) in ratings.items():
-        await tx.execute(
-            "INSERT INTO league_ratings (season_id, user_id, mu, sigma, games) "
-            "VALUES (?, ?, ?, ?, ?)", (season_id, user, mu, sigma, played[user]))
-    return len(ratings)
+    return ratings, played
 
 
 async def _league_of_game(tx: Tx, game_id: int, guild_id: int | None) -> tuple[int, int]:

@@ -9,6 +9,9 @@ touching the table itself. Ranking (minimum games, tie-breaks) is left to the ca
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
+
 from bot.store.league_errors import SeasonNotFound
 from bot.store.league_models import (
     ExportRow,
@@ -160,17 +163,23 @@ class LeagueStats(Part):
                    JOIN league_seasons AS s ON s.id = g.season_id
                    LEFT JOIN league_rounds AS rd ON rd.id = g.round_id
                    WHERE g.season_id = ? ORDER BY g.id, r.seat""", (season_id,))
-        # Positional and in the column order of `ExportRow`; SQLite already hands back ints,
-        # floats, text and NULLs, so only the 0/1 columns need turning into bools.
-        return [ExportRow(
-            season, game_id, finished_at, reason, counted == 1, round_no, table_no, seat,
-            user_id, name, is_bot == 1, points, table_points, placement, won == 1, hand_id,
-            section, hand_value, self_picked == 1, jokerless == 1, exposures, threw == 1,
-            penalty, wall_game == 1, dead == 1)
-            for (season, game_id, finished_at, reason, counted, round_no, table_no, seat,
-                 user_id, name, is_bot, points, table_points, placement, won, hand_id,
-                 section, hand_value, self_picked, jokerless, exposures, threw, penalty,
-                 wall_game, dead) in rows]
+        # Tens of thousands of rows in a big season: turned into records off the event loop.
+        return await asyncio.to_thread(_export_rows, rows)
+
+
+def _export_rows(rows: list[sqlite3.Row]) -> list[ExportRow]:
+    """Export rows from `export_rows`' query rows."""
+    # Positional and in the column order of `ExportRow`; SQLite already hands back ints,
+    # floats, text and NULLs, so only the 0/1 columns need turning into bools.
+    return [ExportRow(
+        season, game_id, finished_at, reason, counted == 1, round_no, table_no, seat,
+        user_id, name, is_bot == 1, points, table_points, placement, won == 1, hand_id,
+        section, hand_value, self_picked == 1, jokerless == 1, exposures, threw == 1,
+        penalty, wall_game == 1, dead == 1)
+        for (season, game_id, finished_at, reason, counted, round_no, table_no, seat,
+             user_id, name, is_bot, points, table_points, placement, won, hand_id,
+             section, hand_value, self_picked, jokerless, exposures, threw, penalty,
+             wall_game, dead) in rows]
 
 
 async def _league_of_season(tx: Tx, season_id: int) -> int:

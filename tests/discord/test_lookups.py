@@ -21,6 +21,7 @@ from fake.models import Channel, Guild
 from bot.discord.client import JonggClient
 from bot.discord.commands import register_commands
 from bot.discord.lookups import card_problems, read_hand, register_lookups
+from bot.engine.cards.cost import MAX_CARD_COMBINATIONS, costliest_card_text
 from bot.engine.errors import CardError, CardProblem, InvalidInput
 from bot.library import shipped_card_paths
 from bot.rules import full_messages, knowledge_base, short_answer
@@ -298,6 +299,40 @@ async def test_a_private_card_stays_in_its_server(
     assert (await default_card(jongg.db, world.guild.id)).name == "jongg-original"
 
 
+async def test_a_card_over_the_compile_budget_is_refused_naming_its_costliest_hands(
+        fake_discord: FakeDiscord, world: World, jongg: LookupClient) -> None:
+    over = MAX_CARD_COMBINATIONS + 1
+    handle = await fake_discord.slash(world.alice, world.general, "card upload", {
+        "file": Upload("costly.jongg", costliest_card_text(over).encode())})
+    reply = await handle.reply()
+    assert reply.ephemeral and "`costly.jongg` has 1 problem, so I didn't save it" in reply.content
+    assert f"line 4: the card spans {over:,} combinations" in reply.content
+    assert f"at most {MAX_CARD_COMBINATIONS:,}" in reply.content
+    for number, line in ((1, 4), (2, 5), (3, 6)):
+        assert f"`c{number}` on line {line} (4,096)" in reply.content
+    assert "fewer `|` alternatives" in reply.content and len(reply.content) <= 2000
+    assert await jongg.db.cards.cards(world.guild.id) == []
+
+
+async def test_a_stored_card_over_the_budget_is_refused_politely_where_it_is_used(
+        fake_discord: FakeDiscord, world: World, jongg: LookupClient) -> None:
+    """A card uploaded before the budget existed is still in the store: every command that
+    would check or compile it says why it can't be used and what to do."""
+    old = costliest_card_text(MAX_CARD_COMBINATIONS + 1).replace("Costliest", "Old Card")
+    await jongg.db.cards.save_card(world.guild.id, "Old Card", old, uploaded_by=world.alice.id)
+    refusal = "The card `Old Card` can't be used: line 4: the card spans 20,001 combinations"
+    for command, options in (("card show", {"name": "Old Card"}),
+                             ("analyze", {"tiles": MAHJONG, "card": "Old Card"}),
+                             ("mj new", {"card": "Old Card"})):
+        handle = await fake_discord.slash(world.bob, world.tables, command, options)
+        reply = await handle.reply()
+        assert reply.ephemeral and reply.content.startswith(refusal), (command, reply.content)
+        assert "`/card upload` (replace: True)" in reply.content and not reply.files
+    listing = await (await fake_discord.slash(world.bob, world.general, "card list")).reply()
+    assert refusal in listing.content and "**Jongg Teaching**" in listing.content
+    assert await jongg.db.games.unfinished_games() == []
+
+
 async def test_non_managers_can_see_but_not_change_the_default(
         fake_discord: FakeDiscord, world: World, jongg: LookupClient) -> None:
     seen = await fake_discord.slash(world.bob, world.general, "card default")
@@ -367,8 +402,8 @@ def test_long_problem_lists_are_cut_and_attached_whole() -> None:
 
 async def test_resolve_card_by_server(tmp_path: Path) -> None:
     async with Database(tmp_path / "cards.db") as db:
-        text, card = read_card_file(HOUSE_CARD.encode())
-        await db.cards.save_card(1, upload_name(None, card), text, uploaded_by=9)
+        text, card = await read_card_file(HOUSE_CARD.encode())
+        await db.cards.save_card(1, await upload_name(None, card), text, uploaded_by=9)
         assert (await resolve_card(db, None, None)).name == "jongg-original"
         assert (await resolve_card(db, 2, "Jongg Teaching")).name == "jongg-teaching"
         mine = await resolve_card(db, 1, "house card")
@@ -382,6 +417,6 @@ async def test_resolve_card_by_server(tmp_path: Path) -> None:
         assert (await set_default_card(db, 2, "jongg-teaching")).name == "jongg-teaching"
         assert (await default_card(db, 2)).name == "jongg-teaching"
         with pytest.raises(InvalidInput, match="comes with Jongg"):
-            upload_name("Jongg Original", card)
+            await upload_name("Jongg Original", card)
         with pytest.raises(InvalidInput, match="UTF-8"):
-            read_card_file(b"\xff\xfe\x00")
+            await read_card_file(b"\xff\xfe\x00")

@@ -140,15 +140,23 @@ def combinations(hand: Hand) -> int:
 
 
 def pattern_variations(pattern: Sequence[Group], shift: Shift) -> Iterator[tuple[TileGroup, ...]]:
-    """Every concrete group list of one pattern: suit assignments x shifts x alternatives."""
+    """Every concrete group list of one pattern: suit assignments x shifts x alternatives.
+
+    Each form is made concrete once per suit assignment and shift, and the combinations
+    share those groups, so a hand's variations cost little more than the tuples that list
+    them (time and memory)."""
     letters = _suit_letters(pattern)
     for suits in itertools.permutations(Suit, len(letters)):
         assignment = dict(zip(letters, suits, strict=True))
         for amount in _shifts(pattern, shift):
-            for forms in itertools.product(*(group.forms for group in pattern)):
-                groups = [_concrete(form, assignment, amount) for form in forms]
-                if all(group is not None for group in groups):
-                    yield tuple(g for g in groups if g is not None)
+            choices = [[g for form in group.forms
+                        if (g := _concrete(form, assignment, amount)) is not None]
+                       for group in pattern]
+            yield from itertools.product(*choices)
+
+
+def _group_order(group: TileGroup) -> tuple[tuple[int, ...], bool, bool]:
+    return group.tiles, group.jokers_ok, group.flowers_wild
 
 
 def hand_variations(hand: Hand, hand_index: int,
@@ -158,11 +166,13 @@ def hand_variations(hand: Hand, hand_index: int,
     Raises `ValueError` when the hand has more than `limit` variations (a card file could
     otherwise make the bot enumerate millions).
     """
-    seen: set[tuple[tuple[tuple[int, ...], bool, bool], ...]] = set()
+    # Keyed by the groups themselves (equal by value), sorted: one tuple a variation, so a
+    # big hand leaves few objects for the garbage collector to walk.
+    seen: set[tuple[TileGroup, ...]] = set()
     result: list[Variation] = []
     for pattern in hand.patterns:
         for groups in pattern_variations(pattern, hand.shift):
-            key = tuple(sorted((g.tiles, g.jokers_ok, g.flowers_wild) for g in groups))
+            key = tuple(sorted(groups, key=_group_order))
             if key in seen:
                 continue
             seen.add(key)
