@@ -27,7 +27,6 @@ import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 
 from bot.bench import BenchResult, Figure, ProgressCallback, Steps
 from bot.engine.cards import load_card
@@ -37,6 +36,7 @@ from bot.engine.cards.parser import MAX_HANDS
 from bot.engine.errors import CardError
 from bot.engine.matcher import CardMatcher
 from bot.library import DEFAULT_CARD, shipped_card_paths
+from bot.loopwatch import LoopWatch
 
 #: How long the lag sampler sleeps between wake-ups, and how often the prober submits.
 SLEEP = 0.010
@@ -49,38 +49,30 @@ def compile_card(text: str) -> CardMatcher:
     return CardMatcher(load_card(text))
 
 
-@dataclass
-class LoopWatch:
-    """Watches a running loop: `lags` (seconds late each time a 10 ms sleeper wakes) and
-    `trips` (seconds from another thread submitting a trivial coroutine to its result)."""
+class Probes:
+    """Watches a running loop two ways: `watch` (the bot's own `LoopWatch`, with a 10 ms
+    sleeper: how late it wakes) and `trips` (seconds from another thread submitting a
+    trivial coroutine to its result: what an arriving interaction waits)."""
 
-    lags: list[float] = field(default_factory=list)
-    trips: list[float] = field(default_factory=list)
-    _stop: threading.Event = field(default_factory=threading.Event)
-    _tasks: list[asyncio.Task[None]] = field(default_factory=list)
-    _prober: threading.Thread | None = None
+    def __init__(self) -> None:
+        self.watch = LoopWatch(interval=SLEEP, on_stall=None)
+        self.trips: list[float] = []
+        self._stop = threading.Event()
+        self._prober: threading.Thread | None = None
 
-    async def __aenter__(self) -> LoopWatch:
-        loop = asyncio.get_running_loop()
-        self._tasks.append(asyncio.create_task(self._sample()))
-        self._prober = threading.Thread(target=self._probe, args=(loop,), daemon=True)
+    async def __aenter__(self) -> Probes:
+        self.watch.start()
+        self._prober = threading.Thread(target=self._probe, args=(asyncio.get_running_loop(),),
+                                        daemon=True)
         self._prober.start()
         await asyncio.sleep(SLEEP)  # both probes are running before the work starts
         return self
 
     async def __aexit__(self, *_: object) -> None:
         self._stop.set()
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.watch.stop()
         if self._prober is not None:
             await asyncio.to_thread(self._prober.join)
-
-    async def _sample(self) -> None:
-        while True:
-            start = time.perf_counter()
-            await asyncio.sleep(SLEEP)
-            self.lags.append(time.perf_counter() - start - SLEEP)
 
     def _probe(self, loop: asyncio.AbstractEventLoop) -> None:
         async def nothing() -> None:
@@ -107,12 +99,12 @@ def _ms_p99(samples: list[float]) -> float:
 
 
 def _watched(job: Callable[[], Awaitable[object]], runs: int,
-             tick: Callable[[], None]) -> tuple[LoopWatch, float]:
-    """Run `job` `runs` times on a fresh loop under a `LoopWatch`; the watch and the
+             tick: Callable[[], None]) -> tuple[Probes, float]:
+    """Run `job` `runs` times on a fresh loop under the `Probes`; the probes and the
     slowest run's wall time in ms."""
-    async def main() -> tuple[LoopWatch, float]:
+    async def main() -> tuple[Probes, float]:
         slowest = 0.0
-        async with LoopWatch() as watch:
+        async with Probes() as watch:
             for _ in range(runs):
                 start = time.perf_counter()
                 await job()
@@ -193,8 +185,9 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
             goal = None if mode == "(a) on the loop" else LOOP_BUDGET_MS
             figures += [
                 Figure(f"{mode}: wall time", wall_ms, "ms"),
-                Figure(f"{mode}: loop lag max", _ms_max(watch.lags), "ms", goal=goal),
-                Figure(f"{mode}: loop lag p99", _ms_p99(watch.lags), "ms", goal=goal),
+                Figure(f"{mode}: loop lag max", watch.watch.worst * 1000, "ms", goal=goal),
+                Figure(f"{mode}: loop lag p99", watch.watch.percentile(99) * 1000, "ms",
+                       goal=goal),
                 Figure(f"{mode}: round trip max", _ms_max(watch.trips), "ms", goal=goal),
                 Figure(f"{mode}: round trip p99", _ms_p99(watch.trips), "ms", goal=goal),
             ]

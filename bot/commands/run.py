@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 
@@ -33,6 +34,10 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
                                                     "%(message)s")
     sys.setswitchinterval(GIL_SWITCH_SECONDS)
+    # The code and data loaded so far live as long as the process: keep them out of every
+    # garbage collection (a full one walked about 62,000 objects, 30 ms, with the GIL held).
+    gc.collect()
+    gc.freeze()
     client = JonggClient(settings.database, dev_guild=settings.dev_guild, watch_loop=True)
     client.run(settings.token, log_handler=None)
     return 0

@@ -6,6 +6,7 @@ in the store, never as discord objects.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.game.rules import seat_names
 from bot.league.record import record_missed_games
 from bot.loopwatch import LoopWatch
+from bot.rules import knowledge_base
 from bot.store import Database, GameStatus
 from bot.tables.options import read_table_options
 from bot.tables.service import BotFactory, TableService, baseline_bot, random_seed
@@ -75,6 +77,7 @@ class JonggClient(discord.Client):
         if recorded:
             log.info("recorded %d finished games in their leagues", recorded)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await asyncio.to_thread(knowledge_base)  # the rules index: about 90 ms to build
         register_commands(self.tree)
         if self.sync_commands:
             if self.dev_guild is not None:

@@ -54,7 +54,7 @@ from bot.engine.game import view as seat_view
 from bot.engine.game.view import spectator_view
 from bot.engine.tiles import NUM_KINDS, parse_tiles, tile_name
 from bot.scenes import rack_scene, result_scene, table_scene
-from bot.server_cards import resolve_card
+from bot.server_cards import playable_matcher, resolve_card
 from bot.store import Game
 from bot.tables.notifier import Table
 from bot.tables.replay import replay_stored
@@ -499,7 +499,8 @@ class LeakWatch:
         client = self.table.client
         chosen = await resolve_card(client.db, self.game.guild_id, options.get("card"))
         hand = read_hand(str(options["tiles"]), str(options.get("exposed", "")))
-        return await asyncio.to_thread(analysis_reply, chosen.text, hand, chosen)
+        matcher = await playable_matcher(chosen.name, chosen.text)
+        return await asyncio.to_thread(analysis_reply, matcher, hand, chosen)
 
     # -- the log -----------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ A test that stalls the loop on purpose (to show what a stall does) is marked
 
 from __future__ import annotations
 
+import gc
 import inspect
 from collections.abc import AsyncIterator, Generator
 from dataclasses import dataclass
@@ -58,6 +59,13 @@ async def loop_lag(request: pytest.FixtureRequest) -> AsyncIterator[LoopWatch | 
     if not inspect.iscoroutinefunction(request.function) or FAKE not in request.fixturenames:
         yield None
         return
+    # What earlier tests left behind (hundreds of thousands of objects late in the suite,
+    # several times a bot process's heap) is left out of garbage collection while this test
+    # runs: a full collection walks every tracked object with the GIL held, and would stall
+    # the loop 300-400 ms for reasons that are not this test's. (`jongg run` freezes its
+    # start-up heap the same way.)
+    gc.collect()
+    gc.freeze()
     watch = LoopWatch(threshold=LIMIT, on_stall=None)
     watch.start()
     request.node.stash[WATCH] = watch
@@ -65,6 +73,7 @@ async def loop_lag(request: pytest.FixtureRequest) -> AsyncIterator[LoopWatch | 
         yield watch
     finally:
         await watch.stop()
+        gc.unfreeze()
 
 
 def verdict(watch: LoopWatch) -> str | None:
