@@ -23,7 +23,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.store.errors import SeqConflict, StoreClosed, StoreError
-from bot.store.models import Action, Clock, ClockKind, ClockPlan, GameStatus
+from bot.store.models import (
+    Action,
+    Clock,
+    ClockKind,
+    ClockPlan,
+    GameStatus,
+    NewDelivery,
+    OutboxEntry,
+)
+from bot.store.outbox import check_deliveries, insert_deliveries
 from bot.store.rows import (
     ACTION_COLUMNS,
     CLOCK_COLUMNS,
@@ -78,7 +87,8 @@ class _Append:
     expected_seq: int
     actions: tuple[tuple[str, int | None], ...]
     clocks: ClockPlan | None
-    written: asyncio.Future[None]
+    outbox: tuple[NewDelivery, ...]
+    written: asyncio.Future[tuple[OutboxEntry, ...]]
 
     def fail(self, error: BaseException) -> None:
         if not self.written.done():
@@ -109,11 +119,14 @@ class Actions(Part):
 
     async def append_actions(self, game_id: int, expected_seq: int,
                              actions: Sequence[tuple[str, int | None]], *,
-                             clocks: ClockPlan | None = None) -> None:
+                             clocks: ClockPlan | None = None,
+                             outbox: Sequence[NewDelivery] = ()) -> tuple[OutboxEntry, ...]:
         """Append `actions` (each a text and its actor) as numbers `expected_seq` on and, in
-        the same transaction, set the game's clocks to `clocks`: one commit for a move, the
-        bots' answers to it and the clocks of the moment it leads to, so the log and the
-        clocks never disagree after a crash. Returns once committed.
+        the same transaction, set the game's clocks to `clocks` and add `outbox` to the
+        game's outbox: one commit for a move, the bots' answers to it, the clocks of the
+        moment it leads to and the messages that report it, so the log, the clocks and what
+        is owed to the players never disagree after a crash. Returns the outbox entries as
+        stored, once committed.
 
         Raises `SeqConflict` if the log does not hold exactly `expected_seq` actions, and
         `WrongStatus` unless the game is being played; either way nothing of it is written.
@@ -128,15 +141,16 @@ class Actions(Part):
                                  f"{MAX_ACTION_LENGTH} characters; got {text!r:.80}")
         if clocks is not None:
             _check_plan(clocks)
+        check_deliveries(outbox)
         if not self._db.is_open:
             raise StoreClosed(f"The database {self._db.path} is closed.")
-        request = _Append(game_id, expected_seq, tuple(actions), clocks,
+        request = _Append(game_id, expected_seq, tuple(actions), clocks, tuple(outbox),
                           asyncio.get_running_loop().create_future())
         self._waiting.append(request)
         if self._writer is None:
             self._writer = asyncio.create_task(self._write_waiting(),
                                                name="jongg-store-appends")
-        await request.written
+        return await request.written
 
     async def wait_written(self) -> None:
         """Wait until every append asked for so far is committed or refused."""
@@ -196,9 +210,13 @@ class Actions(Part):
                  for r in accepted for i, (text, actor) in enumerate(r.actions)])
             await _replace(tx, [(r.game_id, r.clocks) for r in accepted
                                 if r.clocks is not None], now)
+            entries = await insert_deliveries(
+                tx, [(r.game_id, d) for r in accepted for d in r.outbox], now)
+        start = 0
         for request in accepted:
             if not request.written.done():
-                request.written.set_result(None)
+                request.written.set_result(entries[start:start + len(request.outbox)])
+            start += len(request.outbox)
 
     async def actions(self, game_id: int, *, since: int = 0) -> list[Action]:
         """The game's actions in order, from seq `since` on."""
@@ -243,6 +261,21 @@ class Clocks(Part):
                 "DELETE FROM clocks WHERE game_id = ? AND kind = ? AND ifnull(seat, -1) = ?",
                 (check_int(game_id, "game_id"), kind.value, -1 if seat is None else seat),
             ) > 0
+
+    async def ring(self, game_id: int, kind: ClockKind, *, seat: int | None,
+                   outbox: Sequence[NewDelivery]) -> tuple[OutboxEntry, ...]:
+        """Stop one clock and, in the same transaction, add `outbox` (what its running out
+        announces, such as a reminder); returns the entries as stored. Nothing is added if
+        the clock was not set, so a clock is announced once even if two runs see it due."""
+        check_deliveries(outbox)
+        async with self._db.transaction() as tx:
+            stopped = await tx.execute(
+                "DELETE FROM clocks WHERE game_id = ? AND kind = ? AND ifnull(seat, -1) = ?",
+                (check_int(game_id, "game_id"), kind.value, -1 if seat is None else seat))
+            if not stopped:
+                return ()
+            return await insert_deliveries(tx, [(game_id, d) for d in outbox],
+                                           self._db.now())
 
     async def clear_clocks(self, game_id: int, kind: ClockKind | None = None) -> int:
         """Stop all of a game's clocks (of one kind, if given); returns how many."""

@@ -190,8 +190,8 @@ async def test_appends_arriving_together_share_a_transaction(db: Database,
         db.actions.append_actions(games[1].id, 2, [("then c", 2)]),
         return_exceptions=True)
     db.transaction = begin  # type: ignore[method-assign]
-    assert outcomes[:11] == [None] * 11
-    assert [type(o) for o in outcomes[11:]] == [SeqConflict, WrongStatus, type(None)]
+    assert outcomes[:11] == [()] * 11  # appended, with no outbox entries
+    assert [type(o) for o in outcomes[11:]] == [SeqConflict, WrongStatus, tuple]
     assert transactions < 4  # the first append alone, then the rest together
     for game in games[1:]:
         texts = [a.text for a in await db.actions.actions(game.id)]
