@@ -36,6 +36,7 @@ from .models import (
     png,
     walk_components,
 )
+from .rest import remove_channel
 from .runner import ClientRun, run_client
 from .server import CLIENT_OPTIONS, FakeDiscord
 from .world import World, build_world
@@ -67,6 +68,7 @@ __all__ = [
     "World",
     "build_world",
     "png",
+    "remove_channel",
     "run_client",
     "walk_components",
 ]
