@@ -23,7 +23,14 @@ from bot.engine.game.rules import seat_names
 from bot.league.record import record_missed_games
 from bot.store import Database, GameStatus
 from bot.tables.options import read_table_options
-from bot.tables.service import BotFactory, TableService, baseline_bot, random_seed
+from bot.tables.service import (
+    DEFAULT_BACKOFF,
+    Backoff,
+    BotFactory,
+    TableService,
+    baseline_bot,
+    random_seed,
+)
 
 log = logging.getLogger(__name__)
 
@@ -32,15 +39,15 @@ class JonggClient(discord.Client):
     """The bot. `service` and `db` exist once `setup_hook` has run.
 
     `make_bot` builds the bots that fill empty seats, `new_seed` gives each new game's deal
-    its seed, `now` is the table clocks' time source and `run_clocks=False` leaves clocks to
-    `service.run_due_clocks` (tests pass their own); other keyword options go to
-    `discord.Client`."""
+    its seed, `now` is the table clocks' time source, `run_clocks=False` leaves clocks to
+    `service.run_due_clocks` (tests pass their own) and `backoff` paces the retries of
+    game messages that failed; other keyword options go to `discord.Client`."""
 
     def __init__(self, database: Path, *, dev_guild: int | None = None,
                  sync_commands: bool = True, make_bot: BotFactory = baseline_bot,
                  new_seed: Callable[[], int] = random_seed,
                  now: Callable[[], float] = time.time, run_clocks: bool = True,
-                 **options: Any) -> None:
+                 backoff: Backoff = DEFAULT_BACKOFF, **options: Any) -> None:
         super().__init__(intents=discord.Intents.default(), **options)
         self.database = database
         self.dev_guild = dev_guild
@@ -49,6 +56,7 @@ class JonggClient(discord.Client):
         self.new_seed = new_seed
         self.now = now
         self.run_clocks = run_clocks
+        self.backoff = backoff
         self.tree = _Tree(self)
         self.prompts = PromptBuilder()
         self.db: Database
@@ -60,7 +68,8 @@ class JonggClient(discord.Client):
 
         self.db = await Database.open(self.database)
         self.service = TableService(self.db, DiscordNotifier(self), now=self.now,
-                                    make_bot=self.make_bot, new_seed=self.new_seed)
+                                    make_bot=self.make_bot, new_seed=self.new_seed,
+                                    backoff=self.backoff)
         restored = await self.service.start(run_clocks=self.run_clocks)
         log.info("restored %d unfinished games", restored)
         recorded = await record_missed_games(self.db)

@@ -4,15 +4,24 @@ It owns, per game, the lock that applies clicks one at a time, the engine state,
 the clocks and the order in which the outside is told. Every action goes the same way:
 
     lock -> check the seat and the prompt's action counter -> engine.apply -> the bots'
-    answers -> one commit: the actions and the clocks of the moment they lead to -> queue
-    the updates for the notifier
+    answers -> one commit: the actions, the clocks of the moment they lead to and the
+    outbox entries that report them -> the game's sender delivers the entries
 
-so a message is only sent about a move that is durable, the log and the clocks never
-disagree after a crash, and a restart rebuilds each game by replaying its log. A prompt made
+so a message is only sent about a move that is durable, the log, the clocks and what the
+players are owed never disagree after a crash, and a restart rebuilds each game by replaying
+its log and sends whatever was not confirmed. A prompt made
 at some action count stays good until its seat's own options change, so people answering the
 same Charleston pass or claim window do not make each other's prompts stale, and a seat is
 only sent a new prompt when its options change. The service knows nothing about Discord: the
 outside is a `Notifier`.
+
+Delivery: an outbox entry names what it reports (the action count, the kind, the seat, the
+lines), not the message; the sender rebuilds the update from the game's state at that count
+(kept in memory, or replayed after a restart), always from the reader's own view. Each game
+has one sender task while it has something to deliver; it sends the game's entries in order,
+retries passing failures with backoff, opens a new thread when the table's is gone, tells the
+host once about a missing permission, and gives up on a refusal. A game that is over leaves
+memory once its last entry is delivered.
 """
 
 from __future__ import annotations
@@ -23,8 +32,10 @@ import json
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from bot.engine.cards import Card
 from bot.engine.errors import IllegalAction, InvalidInput, NotYourTurn
@@ -57,18 +68,33 @@ from bot.store import (
     ClockKind,
     ClockPlan,
     Database,
+    DeliveryKind,
     FinishReason,
     Game,
+    NewDelivery,
+    OutboxEntry,
     Outcome,
     Pace,
     SeatScore,
     SeqConflict,
     ServerCardChoice,
     ShippedCardChoice,
+    StoreClosed,
+    StoreError,
 )
 from bot.tables.errors import NotSeated, StalePrompt
 from bot.tables.narrate import private_line, public_line
-from bot.tables.notifier import Notifier, SeatUpdate, Table, TableUpdate
+from bot.tables.notifier import (
+    Delivery,
+    DeliveryFailed,
+    NotAllowed,
+    Notifier,
+    RetryLater,
+    SeatUpdate,
+    Table,
+    TableGone,
+    TableUpdate,
+)
 from bot.tables.options import PACES, TableOptions, Timeout, read_table_options
 
 log = logging.getLogger(__name__)
@@ -99,6 +125,11 @@ class _Options:
         return cls([legal_actions(state, s) for s in range(state.size)],
                    [count] * state.size, set(range(state.size)))
 
+    def copy(self) -> _Options:
+        """A copy to change while a commit is pending (the original stays as it was if the
+        commit fails)."""
+        return _Options(list(self.options), list(self.since), set(self.changed))
+
     def update(self, state: GameState) -> None:
         """Note whose options `state` changed."""
         for seat in range(state.size):
@@ -114,9 +145,44 @@ class _Options:
         return self.since[seat] <= counter <= count
 
 
+@dataclass(frozen=True)
+class Backoff:
+    """How long the sender waits before trying a delivery again after a passing failure:
+    what the outside asked for (a rate limit's `retry_after`), else `first` seconds, doubled
+    each time up to `cap`. After `attempts` tries the entry is given up."""
+
+    first: float = 1.0
+    cap: float = 300.0
+    attempts: int = 60
+
+    def delay(self, attempt: int, asked: float | None) -> float:
+        """The wait before try number `attempt + 1`."""
+        if asked is not None:
+            return asked
+        return float(min(self.cap, self.first * 2 ** (attempt - 1)))
+
+
+#: The sender's pacing unless a caller (a test) chooses its own.
+DEFAULT_BACKOFF = Backoff()
+
+
+@dataclass(eq=False)
+class _Pending:
+    """An outbox entry in a game's send queue, with the state it reports."""
+
+    entry: OutboxEntry
+    state: GameState
+    delivery: Delivery
+
+    @classmethod
+    def of(cls, entry: OutboxEntry, state: GameState) -> _Pending:
+        """The entry, to deliver with a key of its own (the same on every attempt)."""
+        return cls(entry, state, Delivery(f"jg{entry.id}"))
+
+
 @dataclass
 class _Live:
-    """A game in play, as the service holds it in memory."""
+    """A game the service holds in memory: in play, or over and still delivering."""
 
     table: Table
     state: GameState
@@ -127,6 +193,7 @@ class _Live:
     remind_at: float | None
     bots: dict[int, Player]
     options: _Options
+    host_id: int
     dm_closed: set[int] = field(default_factory=set)
     #: Actions applied since `saved` (text, actor, the state after it), not yet committed.
     unsaved: list[tuple[str, int | None, GameState]] = field(default_factory=list)
@@ -135,8 +202,18 @@ class _Live:
     clocks: dict[tuple[ClockKind, int | None], float] = field(default_factory=dict)
     clock_moment: tuple[object, ...] = ()
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    outbox: asyncio.Queue[Callable[[], Awaitable[None]]] = field(default_factory=asyncio.Queue)
+    #: The outbox entries still to deliver, in order, and the task delivering them.
+    queue: deque[_Pending] = field(default_factory=deque)
     sender: asyncio.Task[None] | None = None
+    #: Set while nothing is being delivered.
+    idle: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Over (finished, timed out or aborted): takes no more moves, leaves once delivered.
+    closed: bool = False
+    #: Whether the host has been told about a problem (they are told once a game).
+    host_told: bool = False
+
+    def __post_init__(self) -> None:
+        self.idle.set()
 
 
 def _moment(state: GameState) -> tuple[object, ...]:
@@ -144,6 +221,11 @@ def _moment(state: GameState) -> tuple[object, ...]:
     Charleston pass. Its clocks keep their deadlines while it lasts."""
     return (state.phase, state.turn.seat if state.turn else None, len(state.discards),
             state.charleston.step if state.charleston else None)
+
+
+def _body(**fields: object) -> str:
+    """An outbox entry's body: the fields the state alone does not give, as JSON."""
+    return json.dumps(fields, separators=(",", ":"))
 
 
 def random_seed() -> int:
@@ -162,44 +244,65 @@ class TableService:
     def __init__(self, db: Database, notifier: Notifier, *,
                  now: Callable[[], float] = time.time,
                  make_bot: BotFactory = baseline_bot,
-                 new_seed: Callable[[], int] = random_seed) -> None:
+                 new_seed: Callable[[], int] = random_seed,
+                 backoff: Backoff = DEFAULT_BACKOFF) -> None:
         self.db = db
         self.notifier = notifier
         self.new_seed = new_seed
         self.now = now
         self.make_bot = make_bot
+        self.backoff = backoff
         self._live: dict[int, _Live] = {}
         self._clock_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        #: Set by `close`: senders deliver what goes out at once, and retry nothing.
+        self._stopping = asyncio.Event()
 
     # -- lifecycle -------------------------------------------------------------------------
 
     async def start(self, *, run_clocks: bool = True) -> int:
-        """Rebuild every unfinished game from its log and start the clock loop; returns how
-        many games were restored."""
+        """Rebuild every unfinished game from its log, resume every game's undelivered
+        messages (finished games' too) and start the clock loop; returns how many unfinished
+        games were restored."""
         restored = 0
         for game in await self.db.games.unfinished_games():
             if game.started_at is not None:
                 await self._restore(game.id)
                 restored += 1
+        for game_id in await self.db.outbox.games_with_pending():
+            if game_id not in self._live:
+                await self._restore(game_id)
         if run_clocks:
             self._clock_task = asyncio.create_task(self._clock_loop(), name="jongg-clocks")
         return restored
 
-    async def close(self) -> None:
-        """Stop the clock loop and deliver what is queued."""
+    async def close(self, grace: float = 5.0) -> None:
+        """Stop the clock loop, let the senders deliver for up to `grace` seconds what goes
+        out without a retry, then stop them. Nothing is lost: what is not confirmed stays in
+        the outbox for the next start (and is sent with the same keys, so what did go out
+        is not shown twice)."""
         if self._clock_task is not None:
             self._clock_task.cancel()
             await asyncio.gather(self._clock_task, return_exceptions=True)
             self._clock_task = None
-        for live in self._live.values():
-            await self._stop_sender(live)
+        self._stopping.set()
+        senders = [live.sender for live in self._live.values() if live.sender is not None]
+        if senders:
+            await asyncio.wait(senders, timeout=grace)
+        for sender in senders:
+            sender.cancel()
+        await asyncio.gather(*senders, return_exceptions=True)
 
     async def flush(self, game_id: int) -> None:
-        """Wait until every update queued for a game has been delivered."""
+        """Wait until the game's sender has nothing left to deliver (after retries)."""
         live = self._live.get(game_id)
         if live is not None:
-            await self._drain(live)
+            await live.idle.wait()
+
+    def in_play(self, game_id: int) -> bool:
+        """Whether the game is being played (not over, aborted or unknown)."""
+        live = self._live.get(game_id)
+        return live is not None and not live.closed
 
     # -- lobby -----------------------------------------------------------------------------
 
@@ -299,7 +402,7 @@ class TableService:
 
     def _get(self, game_id: int) -> _Live:
         live = self._live.get(game_id)
-        if live is None:
+        if live is None or live.closed:
             raise IllegalAction("That game isn't running (it may have ended).")
         return live
 
@@ -367,18 +470,27 @@ class TableService:
     async def _settle(self, live: _Live, events: Sequence[Event], *,
                       new_turn: bool = False) -> None:
         """After actions applied in memory: let the bots answer, commit it all with the
-        clocks in one transaction, then finish or queue the updates. If anything fails
-        before the commit is done, the game is left as the store has it."""
+        clocks and the outbox entries that report it in one transaction, then finish a game
+        that ended and hand the entries to the sender. If anything fails before the commit
+        is done, the game is left as the store has it."""
         try:
             collected = [*events, *self._run_bots(live)]
-            await self._commit(live)
+            new_turn = new_turn or any(isinstance(e, Discarded | Exposed | MahjongShown)
+                                       for e in collected)
+            options = live.options.copy()
+            for _, _, state in live.unsaved:
+                options.update(state)
+            outbox = self._reports(live, collected, options.changed, new_turn=new_turn)
+            options.changed.clear()
+            entries = await self._commit(live, outbox)
         except BaseException:
             live.state = live.saved
             live.unsaved.clear()
             raise
-        new_turn = new_turn or any(isinstance(e, Discarded | Exposed | MahjongShown)
-                                   for e in collected)
-        await self._after_change(live, tuple(collected), new_turn=new_turn)
+        live.options = options
+        self._queue(live, entries, live.state)
+        if live.state.phase is Phase.OVER:
+            await self._finish(live)
 
     def _run_bots(self, live: _Live) -> list[Event]:
         events: list[Event] = []
@@ -392,59 +504,57 @@ class TableService:
             events.extend(self._apply(live, action, None))
         return events
 
-    async def _commit(self, live: _Live) -> None:
-        """Write the unsaved actions and the clocks of the moment they lead to in one
-        transaction (nothing when neither changed), then take them as saved."""
+    async def _commit(self, live: _Live, outbox: Sequence[NewDelivery]
+                      ) -> tuple[OutboxEntry, ...]:
+        """Write the unsaved actions, the clocks of the moment they lead to and `outbox` in
+        one transaction (nothing when none changed), then take them as saved; returns the
+        outbox entries as stored."""
         plan, moment = self._clock_plan(live)
         unsaved = live.unsaved
-        if unsaved or plan is not None:
-            await self.db.actions.append_actions(
+        entries: tuple[OutboxEntry, ...] = ()
+        if unsaved or plan is not None or outbox:
+            entries = await self.db.actions.append_actions(
                 live.table.game_id, len(live.saved.actions),
-                [(text, actor) for text, actor, _ in unsaved], clocks=plan)
+                [(text, actor) for text, actor, _ in unsaved], clocks=plan, outbox=outbox)
         live.saved = live.state
         live.unsaved = []
-        for _, _, state in unsaved:
-            live.options.update(state)
         if plan is not None:
             live.clocks = {(kind, seat): due for kind, seat, due in plan.clocks}
             live.clock_moment = moment
             self._wake.set()
+        return entries
 
-    async def _after_change(self, live: _Live, events: Sequence[Event], *,
-                            new_turn: bool) -> None:
-        """After a commit: finish a game that ended, and queue the updates (the caller holds
-        the lock)."""
+    def _reports(self, live: _Live, events: Sequence[Event], changed: set[int], *,
+                 new_turn: bool) -> list[NewDelivery]:
+        """The outbox entries that report `events` (the state is `live.state`): the lines
+        for the table, each human seat's own lines when it learned something, its options
+        changed (`changed`) or the turn moved, and the result when the game is over."""
         state = live.state
-        if state.phase is Phase.OVER:
-            await self._finish(live)
-        table = live.table
-        names = table.names
-        lines = tuple(line for e in events if (line := public_line(e, names)) is not None)
-        public = spectator_view(state)
+        at = len(state.actions)
+        names = live.table.names
+        lines = [line for e in events if (line := public_line(e, names)) is not None]
         acting = set(seats_to_act(state))
-        changed, live.options.changed = live.options.changed, set()
-        updates: list[tuple[int, SeatUpdate]] = []
         deadline = self._deadline(live)
-        for seat, user in enumerate(table.user_ids):
+        reports: list[NewDelivery] = []
+        if lines or new_turn:
+            reports.append(NewDelivery(DeliveryKind.TABLE, at, None,
+                                       _body(lines=lines, new_turn=new_turn)))
+        for seat, user in enumerate(live.table.user_ids):
             if user is None:
                 continue
             own = [for_seat(e, seat) for e in events]
-            private = tuple(line for e in own if (line := private_line(e, seat, names)))
+            private = [line for e in own if (line := private_line(e, seat, names))]
             drawn = next((e.kind for e in reversed(own)
                           if isinstance(e, Drew) and e.seat == seat), None)
             # A seat whose options are what it was last shown keeps its prompt (prompts stay
             # good until the seat's own options change): no new message for it.
-            touched = private or seat in changed or new_turn or state.phase is Phase.OVER
-            if touched:
-                updates.append((seat, SeatUpdate(view(state, seat), drawn, private,
-                                                 seat in acting, deadline)))
-        if lines or new_turn:
-            self._send(live, self.notifier.table_update,
-                       table, TableUpdate(lines, public, new_turn))
-        for seat, update in updates:
-            self._send(live, self.notifier.seat_update, table, seat, update)
+            if private or seat in changed or new_turn or state.phase is Phase.OVER:
+                reports.append(NewDelivery(DeliveryKind.SEAT, at, seat, _body(
+                    user=user, lines=private, drawn=drawn, must_act=seat in acting,
+                    deadline=deadline)))
         if state.phase is Phase.OVER:
-            self._send(live, self.notifier.game_over, table, public)
+            reports.append(NewDelivery(DeliveryKind.GAME_OVER, at))
+        return reports
 
     def _deadline(self, live: _Live) -> float | None:
         seconds = (live.pace.claim_seconds if live.state.phase is Phase.CLAIM
@@ -471,39 +581,183 @@ class TableService:
         except Exception:
             # The result is safe in the store; the league catches up on the next start.
             log.exception("league record of game %s failed", live.table.game_id)
+        await self._close(live)
 
     # -- delivery --------------------------------------------------------------------------
 
-    def _send(self, live: _Live, call: Callable[..., Awaitable[None]], *args: object) -> None:
-        """Queue one notifier call; the game's sender task delivers them in order."""
-        async def deliver() -> None:
-            await call(*args)
-
-        live.outbox.put_nowait(deliver)
-        if live.sender is None or live.sender.done():
+    def _queue(self, live: _Live, entries: Sequence[OutboxEntry], state: GameState) -> None:
+        """Hand committed entries (reporting `state`) to the game's sender, starting it if it
+        is not running."""
+        live.queue.extend(_Pending.of(entry, state) for entry in entries)
+        if live.queue and live.sender is None:
+            live.idle.clear()
             live.sender = asyncio.create_task(self._deliver(live),
                                               name=f"jongg-send-{live.table.game_id}")
 
+    def _resume(self, live: _Live, pending: Sequence[OutboxEntry],
+                states: dict[int, GameState]) -> None:
+        """Queue the game's `pending` entries (as the store has them) that the sender does
+        not have yet, after a restart or when written outside a move, each with the state it
+        reports: `states` by action count, the current state for the current count."""
+        queued = {waiting.entry.id for waiting in live.queue}
+        states = {**states, len(live.state.actions): live.state}
+        for entry in pending:
+            if entry.id not in queued:
+                self._queue(live, [entry], states[entry.at_seq])
+
+    async def _close(self, live: _Live) -> None:
+        """The game is over (finished, timed out or aborted, as the store has it): it takes
+        no more moves, and leaves memory once its messages are out."""
+        live.closed = True
+        if live.sender is None:
+            await self._retire(live)
+
+    async def _retire(self, live: _Live) -> None:
+        """A game that is over and delivered leaves memory; the store forgets what was sent."""
+        game_id = live.table.game_id
+        if self._live.get(game_id) is live:
+            del self._live[game_id]
+        try:
+            await self.db.outbox.forget_sent(game_id)
+        except StoreError:
+            log.exception("could not tidy the outbox of game %s", game_id)
+
     async def _deliver(self, live: _Live) -> None:
-        while True:
-            job = await live.outbox.get()
-            try:
-                await job()
-            except Exception:
-                log.exception("notifying game %s failed", live.table.game_id)
-            finally:
-                live.outbox.task_done()
-
-    async def _drain(self, live: _Live) -> None:
-        await live.outbox.join()
-
-    async def _stop_sender(self, live: _Live) -> None:
-        """Deliver what is queued, then stop the game's sender task."""
-        await self._drain(live)
-        if live.sender is not None:
-            live.sender.cancel()
-            await asyncio.gather(live.sender, return_exceptions=True)
+        """The game's sender: deliver its entries in order, each until it is sent or given
+        up; ends when none is left (a later commit starts a new one)."""
+        try:
+            while live.queue:
+                pending = live.queue[0]
+                if await self._attempt(live, pending):
+                    live.queue.remove(pending)
+                elif self._stopping.is_set():  # closing: no retries
+                    break
+        except StoreClosed:
+            # Shutting down: the entries stay pending in the store for the next start.
+            log.warning("the sender of game %s stopped: the store closed", live.table.game_id)
+        except StoreError:
+            # The entries stay pending in the store: the next start sends them.
+            log.exception("the sender of game %s stopped", live.table.game_id)
+        finally:
             live.sender = None
+            live.idle.set()
+        if live.closed and not live.queue:
+            await self._retire(live)
+
+    async def _attempt(self, live: _Live, pending: _Pending) -> bool:
+        """One try at delivering an entry; True once it is settled (sent or given up),
+        False to try the queue's first entry again (after waiting, if it must)."""
+        entry = pending.entry
+        try:
+            await self._notify(live, pending)
+        except DeliveryFailed as failure:
+            return await self._failed(live, pending, failure)
+        except Exception as error:  # a bug, not Discord: retrying would repeat it
+            log.exception("delivering %s of game %s failed", entry.kind.value, entry.game_id)
+            await self.db.outbox.mark_failed(entry.id, f"{type(error).__name__}: {error}")
+            return True
+        await self.db.outbox.mark_sent(entry.id, pending.delivery.sent)
+        return True
+
+    async def _failed(self, live: _Live, pending: _Pending, failure: DeliveryFailed) -> bool:
+        """Deal with a failed try: move a table whose thread is gone, tell the host about a
+        missing permission, wait and retry what may pass, give up the rest."""
+        entry = pending.entry
+        if isinstance(failure, TableGone | NotAllowed | RetryLater):
+            attempts = await self.db.outbox.note_attempt(entry.id, str(failure))
+            if 0 < attempts < self.backoff.attempts:
+                log.warning("delivering %s of game %s failed (%s); attempt %d",
+                            entry.kind.value, entry.game_id, failure, attempts)
+                if isinstance(failure, TableGone):
+                    try:
+                        return await self._reopen(live)
+                    except TableGone as nowhere:  # its channel is gone too
+                        failure = nowhere
+                    except DeliveryFailed as again:
+                        return await self._failed(live, pending, again)
+                    return await self._give_up(live, pending, failure)
+                if isinstance(failure, NotAllowed):
+                    await self._tell_host(live, str(failure))
+                asked = failure.after if isinstance(failure, RetryLater) else None
+                with contextlib.suppress(TimeoutError):  # `close` cuts the wait short
+                    await asyncio.wait_for(self._stopping.wait(),
+                                           self.backoff.delay(attempts, asked))
+                return False
+        return await self._give_up(live, pending, failure)
+
+    async def _give_up(self, live: _Live, pending: _Pending, failure: DeliveryFailed) -> bool:
+        """Mark the entry failed for good (and tell the host when the table has nowhere to
+        be posted any more); returns True, the entry is settled."""
+        entry = pending.entry
+        log.error("gave up delivering %s of game %s: %s", entry.kind.value, entry.game_id,
+                  failure)
+        if isinstance(failure, TableGone):
+            await self._tell_host(live, str(failure))
+        await self.db.outbox.mark_failed(entry.id, str(failure))
+        return True
+
+    async def _reopen(self, live: _Live) -> bool:
+        """The table's thread is gone: open a new one, record it, and put the notice that
+        says where the table went first in the queue; the entry that failed follows it.
+        Returns False (the queue's first entry is now the notice)."""
+        game_id = live.table.game_id
+        thread_id = await self.notifier.new_thread(live.table)
+        if thread_id is None:
+            raise TableGone("the table has nowhere to go")
+        await self.db.games.set_thread(game_id, thread_id)
+        live.table = replace(live.table, thread_id=thread_id)
+        [entry] = await self.db.outbox.add(game_id, [NewDelivery(
+            DeliveryKind.MOVED, len(live.state.actions))])
+        live.queue.appendleft(_Pending.of(entry, live.state))
+        return False
+
+    async def _tell_host(self, live: _Live, problem: str) -> None:
+        """Tell the host, once a game, what keeps its messages from arriving. The note is
+        recorded (so a restart does not repeat it) and sent at once, ahead of the queue it
+        is about; it is not retried."""
+        if live.host_told:
+            return
+        live.host_told = True
+        [entry] = await self.db.outbox.add(live.table.game_id, [NewDelivery(
+            DeliveryKind.HOST, len(live.state.actions), None,
+            _body(user=live.host_id, problem=problem))])
+        note = _Pending.of(entry, live.state)
+        try:
+            await self._notify(live, note)
+        except Exception as error:
+            log.warning("could not tell the host of game %s: %s", entry.game_id, error)
+            await self.db.outbox.mark_failed(entry.id, str(error))
+        else:
+            await self.db.outbox.mark_sent(entry.id, note.delivery.sent)
+
+    async def _notify(self, live: _Live, pending: _Pending) -> None:
+        """Rebuild the entry's update from the state it reports, each reader's from their
+        own view, and hand it to the notifier. A seat's update goes to whoever held the seat
+        when it was made: if the seat has changed hands since, its new holder has been told
+        afresh and the old update is dropped."""
+        entry, state, delivery = pending.entry, pending.state, pending.delivery
+        table = live.table
+        body: dict[str, Any] = json.loads(entry.body)
+        if entry.seat is not None and table.user_ids[entry.seat] != body["user"]:
+            return
+        notifier = self.notifier
+        if entry.kind is DeliveryKind.TABLE:
+            await notifier.table_update(table, TableUpdate(
+                tuple(body["lines"]), spectator_view(state), body["new_turn"]), delivery)
+        elif entry.kind is DeliveryKind.SEAT:
+            assert entry.seat is not None
+            await notifier.seat_update(table, entry.seat, SeatUpdate(
+                view(state, entry.seat), body["drawn"], tuple(body["lines"]),
+                body["must_act"], body["deadline"]), delivery)
+        elif entry.kind is DeliveryKind.GAME_OVER:
+            await notifier.game_over(table, spectator_view(state), delivery)
+        elif entry.kind is DeliveryKind.REMINDER:
+            assert entry.seat is not None
+            await notifier.reminder(table, entry.seat, body["due_at"], delivery)
+        elif entry.kind is DeliveryKind.MOVED:
+            await notifier.table_moved(table, delivery)
+        else:
+            await notifier.tell_host(table, body["user"], body["problem"], delivery)
 
     # -- clocks ----------------------------------------------------------------------------
 
@@ -546,7 +800,7 @@ class TableService:
         acted = 0
         for clock in await self.db.clocks.due_clocks(self.now() if now is None else now):
             live = self._live.get(clock.game_id)
-            if live is None:
+            if live is None or live.closed:
                 await self.db.clocks.clear_clocks(clock.game_id)
                 continue
             if clock.kind is ClockKind.GAME_LIMIT:
@@ -558,10 +812,7 @@ class TableService:
                     await self._clear_clock(live, clock)
                     continue
                 if clock.kind is ClockKind.REMINDER:
-                    assert clock.seat is not None
-                    await self._clear_clock(live, clock)
-                    self._send(live, self.notifier.reminder, live.table, clock.seat,
-                               clock.due_at)
+                    await self._remind(live, clock)
                     continue
                 events = await self._time_out(live, clock.seat)
                 await self._settle(live, events)
@@ -572,18 +823,30 @@ class TableService:
         await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=clock.seat)
         live.clocks.pop((clock.kind, clock.seat), None)
 
+    async def _remind(self, live: _Live, clock: Clock) -> None:
+        """A reminder clock ran out: stop it and owe its seat a nudge naming when the move
+        is due, in one transaction (so a reminder goes out once)."""
+        seat = clock.seat
+        assert seat is not None
+        due_at = live.clocks.get((ClockKind.TURN, seat), clock.due_at)
+        entries = await self.db.clocks.ring(clock.game_id, clock.kind, seat=seat, outbox=[
+            NewDelivery(DeliveryKind.REMINDER, clock.at_seq, seat,
+                        _body(user=live.table.user_ids[seat], due_at=due_at))])
+        live.clocks.pop((clock.kind, seat), None)
+        self._queue(live, entries, live.state)
+
     async def _time_up(self, live: _Live) -> None:
         """The tournament time limit ran out: the game stops and every seat scores 0."""
         game_id = live.table.game_id
         async with live.lock:
-            if live.state.phase is Phase.OVER:
+            if live.closed or live.state.phase is Phase.OVER:
                 return
-            await self.db.games.finish_game(game_id, timeout_outcome(live.table.rules.players))
-            self._live.pop(game_id, None)
-            self._send(live, self.notifier.table_update, live.table,
-                       TableUpdate((TIME_UP,), spectator_view(live.state), False))
-        await self._drain(live)
-        await self._stop_sender(live)
+            await self.db.games.finish_game(
+                game_id, timeout_outcome(live.table.rules.players), outbox=[NewDelivery(
+                    DeliveryKind.TABLE, len(live.state.actions), None,
+                    _body(lines=[TIME_UP], new_turn=False))])
+            self._resume(live, await self.db.outbox.pending(game_id), {})
+            await self._close(live)
         try:
             await record_finished_game(self.db, game_id)
         except Exception:
@@ -625,9 +888,12 @@ class TableService:
     # -- restoring -------------------------------------------------------------------------
 
     async def _restore(self, game_id: int) -> _Live:
-        """Rebuild a game in play from the store: rules, card, seed, first holders' names,
-        then every logged action replayed."""
+        """Rebuild a game from the store: rules, card, seed, first holders' names, then every
+        logged action replayed; then resume its undelivered messages. A game that is over is
+        rebuilt only to deliver them."""
         record = await self.db.games.load_game(game_id)
+        pending = await self.db.outbox.pending(game_id)
+        reported = {entry.at_seq for entry in pending}
         game = record.game
         rules, timeout, pace_name = read_table_options(game.rules)
         card = parse_card(game.card.text)
@@ -640,9 +906,12 @@ class TableService:
         # as they were.
         state = new_game(rules, card, game.seed, players)
         options = _Options.of(state)
+        states = {0: state}
         for action in actions:
             state, _ = apply(state, action)
             options.update(state)
+            if len(state.actions) in reported:
+                states[len(state.actions)] = state
         options.changed.clear()
         current = {seat.seat: seat for seat in record.seats}
         table = Table(game.id, game.guild_id, game.channel_id, game.thread_id,
@@ -652,15 +921,20 @@ class TableService:
         bots = {s: self._bot(table, game.seed, s) for s in range(rules.players)
                 if current[s].user_id is None}
         live = _Live(table, state, state, timeout, game.pace,
-                     PACES.get(pace_name, (game.pace, None))[1], bots, options)
+                     PACES.get(pace_name, (game.pace, None))[1], bots, options,
+                     game.host_user_id)
         live.dm_closed.update(s for s in current if current[s].dm_closed)
+        live.host_told = await self.db.outbox.has(game_id, DeliveryKind.HOST)
         # The clocks keep their deadlines across a restart: they belong to this moment if
         # they are tied to the log's length.
         live.clocks = {(c.kind, c.seat): c.due_at for c in await self.db.clocks.clocks(game_id)
                        if c.kind in _MOVE_CLOCKS and c.at_seq == len(actions)}
         live.clock_moment = _moment(state)
         self._live[game_id] = live
-        if actions and state.phase is not Phase.OVER:
+        self._resume(live, pending, states)
+        if game.status.is_over:
+            await self._close(live)
+        elif actions and state.phase is not Phase.OVER:
             # The seats' old prompts still work (they carry the action counter), so nobody
             # is told anything new unless a bot moves (a game whose bot seats changed hands
             # in the store, or an older version's log).
@@ -716,11 +990,11 @@ class TableService:
         game = await self.db.games.game(game_id)
         if game.host_user_id != by_user and not manager:
             raise IllegalAction("Only the host or a server manager can abort a game.")
-        live = self._live.pop(game_id, None)
-        if live is not None:
+        live = self._live.get(game_id)
+        if live is not None and not live.closed:
             async with live.lock:
                 await self.db.games.abort_game(game_id)
-            await self._stop_sender(live)  # the game is no longer in `_live` for close()
+                await self._close(live)  # what it owes still goes out
         else:
             await self.db.games.abort_game(game_id)
 
@@ -730,8 +1004,8 @@ class TableService:
     async def mark_dm_closed(self, game_id: int, seat: int) -> bool:
         """Record that a seat's DMs are closed; True the first time (so the table is told
         once)."""
-        live = self._get(game_id)
-        if seat in live.dm_closed:
+        live = self._live.get(game_id)
+        if live is None or seat in live.dm_closed:
             return False
         live.dm_closed.add(seat)
         await self.db.seats.set_dm_closed(game_id, seat, True)

@@ -23,11 +23,26 @@ from fake import walk_components as _walk
 
 from bot.discord.client import JonggClient
 from bot.engine.cards import Card
-from bot.engine.game import Action, Give, Option, Pass, Phase, RuleSet, View
+from bot.engine.game import (
+    Action,
+    GameState,
+    Give,
+    Option,
+    Pass,
+    Phase,
+    RuleSet,
+    View,
+    parse_action,
+    replay,
+    spectator_view,
+)
+from bot.engine.game import view as seat_view
 from bot.engine.tiles import NUM_KINDS, format_tile, tile_name
 from bot.players import Player
 from bot.scenes import table_scene
+from bot.server_cards import parse_card
 from bot.store import GameStatus
+from bot.tables.options import read_table_options
 from renderer import render_table
 
 #: What a person sees after an action went through, per kind of control.
@@ -90,6 +105,9 @@ class JonggTable:
     #: Called after every step, once the bot has delivered everything about it.
     watchers: list[Callable[[JonggTable], None]] = field(default_factory=list)
     steps: int = 0
+    #: How the game ended, rebuilt from the store once it has left the service (finished
+    #: games leave memory), so the checks after the last step still have an oracle.
+    ended: GameState | None = None
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -137,14 +155,34 @@ class JonggTable:
         return [u for u in self.seats if u is not None]
 
     def view(self, user: User) -> View:
+        if self.ended is not None:
+            return seat_view(self.ended, self.seats.index(user))
         return self.client.service.view_for(self.game_id, user.id)
 
     def spectator(self) -> View:
+        if self.ended is not None:
+            return spectator_view(self.ended)
         return self.client.service.spectator(self.game_id)
 
     @property
     def over(self) -> bool:
-        return self.spectator().phase is Phase.OVER
+        return self.ended is not None or not self.client.service.in_play(self.game_id)
+
+    @property
+    def bots(self) -> tuple[bool, ...]:
+        """Which seats a bot plays."""
+        return tuple(user is None for user in self.seats)
+
+    async def _rebuild_end(self) -> None:
+        """Replay the finished game from the store, as the service would have held it."""
+        record = await self.client.db.games.load_game(self.game_id)
+        rules, _, _ = read_table_options(record.game.rules)
+        first: dict[int, str] = {}
+        for holder in record.history:
+            first.setdefault(holder.seat, holder.display_name)
+        self.ended, _ = replay(rules, parse_card(record.game.card.text), record.game.seed,
+                               tuple(first[s] for s in range(rules.players)),
+                               [parse_action(a.text, rules.players) for a in record.actions])
 
     def to_move(self) -> list[User]:
         """The humans the game is waiting for (the oracle)."""
@@ -239,6 +277,8 @@ class JonggTable:
         """Wait until everything about the last move has been delivered, then let the
         watchers look."""
         await self.client.service.flush(self.game_id)
+        if self.ended is None and not self.client.service.in_play(self.game_id):
+            await self._rebuild_end()
         self.steps += 1
         for watch in self.watchers:
             watch(self)
@@ -275,7 +315,7 @@ async def finished(client: JonggClient, game_id: int) -> None:
     assert game.status is GameStatus.FINISHED
     result = await client.db.games.result(game_id)
     assert result is not None
-    assert len(result.seats) == client.service.table(game_id).rules.players
+    assert len(result.seats) == read_table_options(game.rules)[0].players
 
 
 def assert_offers_all(prompt: Message, seen: View) -> None:
@@ -400,8 +440,7 @@ class LeakWatch:
         self.posted += len(pictures)
         if self.pictures and pictures and self.posted % self.pictures < len(pictures):
             latest = pictures[-1]
-            scene = table_scene(spectator, bots=table.client.service.table(table.game_id).bots,
-                                title=f"Table {table.game_id}")
+            scene = table_scene(spectator, bots=table.bots, title=f"Table {table.game_id}")
             assert latest.files["table.png"] == render_table(scene), (
                 f"step {table.steps}: the table picture is not the spectator view's")
             self.images += 1

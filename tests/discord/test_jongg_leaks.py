@@ -24,8 +24,8 @@ async def test_no_message_shows_another_seats_tiles(fake_discord: FakeDiscord, w
         await table.play()
         result = await table.result_post()
         spectator = table.spectator()
-        live = client.service.table(table.game_id)
-        scene = result_scene(spectator, live.card, bots=live.bots)
+        assert table.ended is not None
+        scene = result_scene(spectator, table.ended.card, bots=table.bots)
         assert result.files["result.png"] == render_result(scene)
     assert watch.messages > 500
     assert watch.images >= 25  # table pictures drawn from the spectator view, exactly

@@ -22,13 +22,15 @@ from bot.engine.game import (
     View,
     parse_action,
     replay,
+    spectator_view,
 )
 from bot.engine.game.actions import Discard
 from bot.engine.game.rules import rules_to_json
 from bot.library import shipped_card_paths
-from bot.store import Database, GameStatus, SeasonSettings, StoreError
+from bot.server_cards import parse_card
+from bot.store import Database, GameStatus, OutboxEntry, SeasonSettings, StoreError
 from bot.tables.errors import NotSeated, StalePrompt
-from bot.tables.notifier import SeatUpdate, Table, TableUpdate
+from bot.tables.notifier import Delivery, SeatUpdate, Table, TableUpdate
 from bot.tables.options import TableOptions
 from bot.tables.service import TableService
 
@@ -53,17 +55,30 @@ class Recorder:
     over: list[View] = field(default_factory=list)
     reminders: list[tuple[int, float]] = field(default_factory=list)
 
-    async def table_update(self, table: Table, update: TableUpdate) -> None:
+    async def table_update(self, table: Table, update: TableUpdate,
+                           delivery: Delivery) -> None:
         self.tables.append(update)
 
-    async def seat_update(self, table: Table, seat: int, update: SeatUpdate) -> None:
+    async def seat_update(self, table: Table, seat: int, update: SeatUpdate,
+                          delivery: Delivery) -> None:
         self.seats.append((seat, update))
 
-    async def game_over(self, table: Table, view: View) -> None:
+    async def game_over(self, table: Table, view: View, delivery: Delivery) -> None:
         self.over.append(view)
 
-    async def reminder(self, table: Table, seat: int, due_at: float) -> None:
+    async def reminder(self, table: Table, seat: int, due_at: float,
+                       delivery: Delivery) -> None:
         self.reminders.append((seat, due_at))
+
+    async def new_thread(self, table: Table) -> int | None:
+        return None
+
+    async def table_moved(self, table: Table, delivery: Delivery) -> None:
+        raise AssertionError("a recorded table never moves")
+
+    async def tell_host(self, table: Table, host_id: int, problem: str,
+                        delivery: Delivery) -> None:
+        raise AssertionError("a recorded table never fails")
 
 
 class Clock:
@@ -93,10 +108,10 @@ async def _play(service: TableService, game_id: int, humans: Sequence[int],
                 limit: int = 5000) -> None:
     """Humans play their first option until the game ends."""
     for _ in range(limit):
+        if not service.in_play(game_id):
+            return
         table = service.table(game_id)
         state_view = service.spectator(game_id)
-        if state_view.phase is Phase.OVER:
-            return
         moved = False
         for user in humans:
             mine = service.view_for(game_id, user)
@@ -136,14 +151,13 @@ async def test_a_whole_game_is_logged_scored_and_told(tmp_path: Path, clock: Clo
         assert record.game.status is GameStatus.FINISHED
         result = await db.games.result(game_id)
         assert result is not None and len(result.seats) == rules.players
-        # The log replays to the same final state.
-        live_state = service._live[game_id].state
+        # The log replays to the end the table was shown.
         names = tuple(s.display_name for s in record.history if s.from_seq == 0)
-        again, _ = replay(rules, live_state.card, record.game.seed, names,
+        again, _ = replay(rules, parse_card(record.game.card.text), record.game.seed, names,
                           [parse_action(a.text, rules.players) for a in record.actions])
-        assert again == live_state
         await service.close()
     assert len(recorder.over) == 1 and recorder.over[0].result is not None
+    assert recorder.over[0] == spectator_view(again)
     # Public updates never carry a seat's concealed tiles; private ones are the seat's own.
     assert all(update.view.concealed == () and update.view.seat == -1
                for update in recorder.tables)
@@ -254,9 +268,9 @@ async def test_a_move_and_the_bots_answers_are_one_commit(tmp_path: Path,
         append = db.actions.append_actions
 
         async def counted(game: int, seq: int, actions: Sequence[tuple[str, int | None]],
-                          **kwargs: object) -> None:
+                          **kwargs: object) -> tuple[OutboxEntry, ...]:
             commits.append(len(actions))
-            await append(game, seq, actions, **kwargs)  # type: ignore[arg-type]
+            return await append(game, seq, actions, **kwargs)  # type: ignore[arg-type]
 
         db.actions.append_actions = counted  # type: ignore[method-assign]
         mine = service.view_for(game_id, HOST)
