@@ -107,26 +107,34 @@ class Outbox(Part):
                 (check_int(game_id, "game_id"), kind.value))
         return row is not None
 
-    async def mark_sent(self, entry_id: int, message_ids: Sequence[int]) -> bool:
-        """Record that a pending entry was delivered as `message_ids` (none when there was
-        nothing to post after all); False if it was not pending."""
-        for message_id in message_ids:
-            check_int(message_id, "message_id")
-        return await self._finish(entry_id, DeliveryState.SENT, json.dumps(list(message_ids)),
-                                  None)
+    async def mark_sent(self, sent: Sequence[tuple[int, Sequence[int]]]) -> int:
+        """Record that pending entries were delivered, each an entry id and the ids of the
+        messages it posted (none when there was nothing to post after all), in one
+        transaction; returns how many were pending."""
+        rows = []
+        for entry_id, message_ids in sent:
+            for message_id in message_ids:
+                check_int(message_id, "message_id")
+            rows.append((json.dumps(list(message_ids)), self._db.now(),
+                         check_int(entry_id, "entry_id")))
+        if not rows:
+            return 0
+        async with self._db.transaction() as tx:
+            ids = [entry_id for _, _, entry_id in rows]
+            row = await tx.fetchone(
+                f"SELECT count(*) AS n FROM outbox WHERE state = ? AND id IN "
+                f"({', '.join('?' * len(ids))})", (DeliveryState.PENDING.value, *ids))
+            await tx.execute_many(
+                "UPDATE outbox SET state = 'sent', message_ids = ?, done_at = ? "
+                "WHERE id = ? AND state = 'pending'", rows)
+        return 0 if row is None else int(row["n"])
 
     async def mark_failed(self, entry_id: int, error: str) -> bool:
         """Give a pending entry up for good, with the reason; False if it was not pending."""
-        return await self._finish(entry_id, DeliveryState.FAILED, "[]",
-                                  error[:MAX_ERROR_LENGTH])
-
-    async def _finish(self, entry_id: int, state: DeliveryState, message_ids: str,
-                      error: str | None) -> bool:
         async with self._db.transaction() as tx:
             return await tx.execute(
-                "UPDATE outbox SET state = ?, message_ids = ?, error = coalesce(?, error), "
-                "done_at = ? WHERE id = ? AND state = ?",
-                (state.value, message_ids, error, self._db.now(),
+                "UPDATE outbox SET state = ?, error = ?, done_at = ? WHERE id = ? AND state = ?",
+                (DeliveryState.FAILED.value, error[:MAX_ERROR_LENGTH], self._db.now(),
                  check_int(entry_id, "entry_id"), DeliveryState.PENDING.value)) > 0
 
     async def note_attempt(self, entry_id: int, error: str) -> int:

@@ -164,6 +164,8 @@ class Backoff:
 
 #: The sender's pacing unless a caller (a test) chooses its own.
 DEFAULT_BACKOFF = Backoff()
+#: Most delivered entries recorded as sent in one transaction.
+SENT_BATCH = 20
 
 
 @dataclass(eq=False)
@@ -211,6 +213,8 @@ class _Live:
     closed: bool = False
     #: Whether the host has been told about a problem (they are told once a game).
     host_told: bool = False
+    #: Entries delivered but not yet recorded as sent (entry id, message ids).
+    delivered: list[tuple[int, list[int]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.idle.set()
@@ -632,6 +636,9 @@ class TableService:
                     live.queue.remove(pending)
                 elif self._stopping.is_set():  # closing: no retries
                     break
+                if not live.queue or len(live.delivered) >= SENT_BATCH:
+                    await self._record_sent(live)
+            await self._record_sent(live)
         except StoreClosed:
             # Shutting down: the entries stay pending in the store for the next start.
             log.warning("the sender of game %s stopped: the store closed", live.table.game_id)
@@ -640,9 +647,9 @@ class TableService:
             log.exception("the sender of game %s stopped", live.table.game_id)
         finally:
             live.sender = None
+            if live.closed and not live.queue:
+                await self._retire(live)
             live.idle.set()
-        if live.closed and not live.queue:
-            await self._retire(live)
 
     async def _attempt(self, live: _Live, pending: _Pending) -> bool:
         """One try at delivering an entry; True once it is settled (sent or given up),
@@ -656,13 +663,20 @@ class TableService:
             log.exception("delivering %s of game %s failed", entry.kind.value, entry.game_id)
             await self.db.outbox.mark_failed(entry.id, f"{type(error).__name__}: {error}")
             return True
-        await self.db.outbox.mark_sent(entry.id, pending.delivery.sent)
+        live.delivered.append((entry.id, pending.delivery.sent))
         return True
+
+    async def _record_sent(self, live: _Live) -> None:
+        """Record the delivered entries as sent, together in one transaction. Until then a
+        crash only means they are sent again after the restart, with the same keys."""
+        delivered, live.delivered = live.delivered, []
+        await self.db.outbox.mark_sent(delivered)
 
     async def _failed(self, live: _Live, pending: _Pending, failure: DeliveryFailed) -> bool:
         """Deal with a failed try: move a table whose thread is gone, tell the host about a
         missing permission, wait and retry what may pass, give up the rest."""
         entry = pending.entry
+        await self._record_sent(live)  # before waiting: what went out is recorded
         if isinstance(failure, TableGone | NotAllowed | RetryLater):
             attempts = await self.db.outbox.note_attempt(entry.id, str(failure))
             if 0 < attempts < self.backoff.attempts:
@@ -728,7 +742,7 @@ class TableService:
             log.warning("could not tell the host of game %s: %s", entry.game_id, error)
             await self.db.outbox.mark_failed(entry.id, str(error))
         else:
-            await self.db.outbox.mark_sent(entry.id, note.delivery.sent)
+            await self.db.outbox.mark_sent([(entry.id, note.delivery.sent)])
 
     async def _notify(self, live: _Live, pending: _Pending) -> None:
         """Rebuild the entry's update from the state it reports, each reader's from their

@@ -43,6 +43,7 @@ from bot.scenes import table_scene
 from bot.server_cards import parse_card
 from bot.store import GameStatus
 from bot.tables.options import read_table_options
+from bot.tables.service import DEFAULT_BACKOFF, Backoff
 from renderer import render_table
 
 #: What a person sees after an action went through, per kind of control.
@@ -71,12 +72,13 @@ class FrozenClock:
 
 
 def jongg_client(database: Path, clock: FrozenClock | None = None, *, seed: int = 1,
-                 sync: bool = True) -> JonggClient:
+                 sync: bool = True, backoff: Backoff = DEFAULT_BACKOFF) -> JonggClient:
     """The real Jongg client, with first-option bots, every new game dealt from `seed`, and
-    clocks the test runs by hand: the same game every run."""
+    clocks the test runs by hand: the same game every run. `backoff` paces the retries of
+    messages that failed."""
     return JonggClient(database, sync_commands=sync, make_bot=first_option_bot,
                        new_seed=lambda: seed, now=clock or FrozenClock(), run_clocks=False,
-                       **CLIENT_OPTIONS)
+                       backoff=backoff, **CLIENT_OPTIONS)
 
 
 def components(message: Message) -> list[dict[str, Any]]:
