@@ -45,6 +45,8 @@ class Flaky(Recorder):
         default_factory=lambda: defaultdict(asyncio.Event))
     tries: dict[str, int] = field(default_factory=dict)
     keys: list[str] = field(default_factory=list)
+    #: What went through: the kind, the game and the action count of the view it showed.
+    shown: list[tuple[str, int, int]] = field(default_factory=list)
 
     async def _try(self, kind: str, table: Table, delivery: Delivery) -> None:
         self.tries[kind] = self.tries.get(kind, 0) + 1
@@ -61,11 +63,13 @@ class Flaky(Recorder):
                            delivery: Delivery) -> None:
         await self._try("table", table, delivery)
         await super().table_update(table, update, delivery)
+        self.shown.append(("table", table.game_id, update.view.action_count))
 
     async def seat_update(self, table: Table, seat: int, update: SeatUpdate,
                           delivery: Delivery) -> None:
         await self._try("seat", table, delivery)
         await super().seat_update(table, seat, update, delivery)
+        self.shown.append(("seat", table.game_id, update.view.action_count))
 
     async def game_over(self, table: Table, view: View, delivery: Delivery) -> None:
         await self._try("over", table, delivery)
@@ -95,7 +99,7 @@ def clock() -> Clock:
 async def test_rate_limits_are_waited_out_and_the_update_arrives_once_in_order(
         tmp_path: Path, clock: Clock) -> None:
     flaky = Flaky(failures={"table": [RetryLater("rate limited", after=0.002)] * 5})
-    backoff = Watched(first=3600.0, cap=3600.0)  # only `after` keeps the test short
+    backoff = Watched(first=0.05)
     async with Database(tmp_path / "j.db") as db:
         service = make_service(db, flaky, clock, backoff=backoff)
         game_id = await open_game(service, THREE_PLAYER, [HOST, ANN, BO])
@@ -149,10 +153,16 @@ async def test_one_games_trouble_does_not_hold_up_another(tmp_path: Path,
         # The second game's messages went out; the first game's DM waits behind its post.
         assert len(flaky.tables) == 1 and [s for s, _ in flaky.seats] == [0]
         assert flaky.seats[0][1].view == service.view_for(second, ANN)
+        # The first game goes on meanwhile; its updates wait, each for the moment it reports.
+        for _ in range(2):
+            mine = service.view_for(first, HOST)
+            await service.act(first, HOST, mine.legal[0].action, mine.action_count)
         stuck.set()
         await service.flush(first)
-        assert len(flaky.tables) == 2 and len(flaky.seats) == 2
-        assert flaky.seats[1][1].view == service.view_for(first, HOST)
+        shown = [(kind, count) for kind, game, count in flaky.shown if game == first]
+        counts = [count for kind, count in shown if kind == "seat"]
+        assert len(counts) == 3 and counts == sorted(set(counts))
+        assert shown[0][0] == "table" and shown[-1][1] == service.view_for(first, HOST).action_count
         await service.close()
 
 
