@@ -8,7 +8,9 @@ clock, can never both become action N.
 Appends are written in groups: every append that arrives while a transaction is being
 written waits for the next one, which writes them all (each still checked on its own). One
 transaction costs the same few trips to the database's thread however many games it
-carries, so a busy process commits more moves per second instead of queueing them.
+carries, so a busy process commits more moves per second instead of queueing them. The
+outbox's confirmations (entries delivered, `Outbox.mark_sent`) ride in the same groups: they
+come as often as moves do, and a transaction of their own each would double the commits.
 
 Clocks are deadlines kept in the database so they survive restarts. A clock remembers the log
 length when it was set; when it runs out the table appends its action with that as the
@@ -89,6 +91,21 @@ class _Append:
     clocks: ClockPlan | None
     outbox: tuple[NewDelivery, ...]
     written: asyncio.Future[tuple[OutboxEntry, ...]]
+    #: The outbox entries as stored, once written.
+    entries: tuple[OutboxEntry, ...] = ()
+
+    def fail(self, error: BaseException) -> None:
+        if not self.written.done():
+            self.written.set_exception(error)
+
+
+@dataclass
+class _Confirm:
+    """Delivered outbox entries to record as sent (message ids as JSON, the time, the entry
+    id), waiting for the next group transaction."""
+
+    rows: tuple[tuple[str, float, int], ...]
+    written: asyncio.Future[None]
 
     def fail(self, error: BaseException) -> None:
         if not self.written.done():
@@ -105,6 +122,7 @@ class Actions(Part):
     def __init__(self, db: Database) -> None:
         super().__init__(db)
         self._waiting: list[_Append] = []
+        self._confirms: list[_Confirm] = []
         self._writer: asyncio.Task[None] | None = None
 
     async def append_action(self, game_id: int, expected_seq: int, text: str,
@@ -147,10 +165,23 @@ class Actions(Part):
         request = _Append(game_id, expected_seq, tuple(actions), clocks, tuple(outbox),
                           asyncio.get_running_loop().create_future())
         self._waiting.append(request)
+        self._start_writer()
+        return await request.written
+
+    async def confirm_sent(self, rows: Sequence[tuple[str, float, int]]) -> None:
+        """Record outbox entries as sent in the next group transaction (for `Outbox`, which
+        checks the rows: message ids as JSON, the time, the entry id)."""
+        if not self._db.is_open:
+            raise StoreClosed(f"The database {self._db.path} is closed.")
+        request = _Confirm(tuple(rows), asyncio.get_running_loop().create_future())
+        self._confirms.append(request)
+        self._start_writer()
+        await request.written
+
+    def _start_writer(self) -> None:
         if self._writer is None:
             self._writer = asyncio.create_task(self._write_waiting(),
                                                name="jongg-store-appends")
-        return await request.written
 
     async def wait_written(self) -> None:
         """Wait until every append asked for so far is committed or refused."""
@@ -159,64 +190,88 @@ class Actions(Part):
 
     async def _write_waiting(self) -> None:
         group: list[_Append] = []
+        confirms: list[_Confirm] = []
         try:
-            while self._waiting:
+            while self._waiting or self._confirms:
                 group = self._waiting[:GROUP_LIMIT]
                 del self._waiting[:GROUP_LIMIT]
+                confirms, self._confirms = self._confirms, []
                 try:
-                    await self._write(group)
+                    await self._write(group, confirms)
                 except Exception as error:
-                    for request in group:
+                    waiting: list[_Append | _Confirm] = [*group, *confirms]
+                    for request in waiting:
                         request.fail(error)
         except asyncio.CancelledError:
-            for request in [*group, *self._waiting]:
-                request.fail(StoreClosed("The database closed before the move was saved."))
+            closed = StoreClosed("The database closed before the move was saved.")
+            left: list[_Append | _Confirm] = [*group, *confirms, *self._waiting,
+                                              *self._confirms]
+            for request in left:
+                request.fail(closed)
             self._waiting.clear()
+            self._confirms.clear()
             raise
         finally:
             self._writer = None
 
-    async def _write(self, group: list[_Append]) -> None:
-        """One transaction for `group`: each append checked against the log as the earlier
-        ones in the group leave it; the refused ones get their error, the rest are written
-        and told once the commit is done."""
+    async def _write(self, group: list[_Append], confirms: list[_Confirm]) -> None:
+        """One transaction for `group` and `confirms`: each append checked against the log as
+        the earlier ones in the group leave it; the refused ones get their error, the rest
+        (and the confirmations) are written and told once the commit is done."""
         accepted: list[_Append] = []
         async with self._db.transaction() as tx:
-            ids = sorted({request.game_id for request in group})
-            rows = await tx.fetchall(
-                "SELECT g.id AS id, g.status AS status, (SELECT coalesce(max(a.seq), -1) + 1 "
-                "FROM actions AS a WHERE a.game_id = g.id) AS next FROM games AS g "
-                f"WHERE g.id IN ({', '.join('?' * len(ids))})", ids)
-            playing = {int(row["id"]): int(row["next"]) for row in rows
-                       if row["status"] == GameStatus.PLAYING.value}
-            for request in group:
-                actual = playing.get(request.game_id)
-                if actual is None:
-                    try:  # the refusal that says where the game is
-                        await fetch_game_in(tx, request.game_id, GameStatus.PLAYING)
-                    except StoreError as refusal:
-                        request.fail(refusal)
-                    continue
-                if actual != request.expected_seq:
-                    request.fail(SeqConflict(request.game_id, request.expected_seq, actual))
-                    continue
-                playing[request.game_id] = actual + len(request.actions)
-                accepted.append(request)
-            now = self._db.now()
             await tx.execute_many(
-                "INSERT INTO actions (game_id, seq, action, actor_user_id, created_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                [(r.game_id, r.expected_seq + i, text, actor, now)
-                 for r in accepted for i, (text, actor) in enumerate(r.actions)])
-            await _replace(tx, [(r.game_id, r.clocks) for r in accepted
-                                if r.clocks is not None], now)
-            entries = await insert_deliveries(
-                tx, [(r.game_id, d) for r in accepted for d in r.outbox], now)
-        start = 0
+                "UPDATE outbox SET state = 'sent', message_ids = ?, done_at = ? "
+                "WHERE id = ? AND state = 'pending'",
+                [row for confirm in confirms for row in confirm.rows])
+            if group:
+                accepted = await self._append(tx, group)
+        for confirm in confirms:
+            if not confirm.written.done():
+                confirm.written.set_result(None)
         for request in accepted:
             if not request.written.done():
-                request.written.set_result(entries[start:start + len(request.outbox)])
+                request.written.set_result(request.entries)
+
+    async def _append(self, tx: Tx, group: list[_Append]) -> list[_Append]:
+        """Write the appends of `group` the log allows (the others get their refusal), with
+        their clocks and outbox entries; returns those written."""
+        accepted: list[_Append] = []
+        ids = sorted({request.game_id for request in group})
+        rows = await tx.fetchall(
+            "SELECT g.id AS id, g.status AS status, (SELECT coalesce(max(a.seq), -1) + 1 "
+            "FROM actions AS a WHERE a.game_id = g.id) AS next FROM games AS g "
+            f"WHERE g.id IN ({', '.join('?' * len(ids))})", ids)
+        playing = {int(row["id"]): int(row["next"]) for row in rows
+                   if row["status"] == GameStatus.PLAYING.value}
+        for request in group:
+            actual = playing.get(request.game_id)
+            if actual is None:
+                try:  # the refusal that says where the game is
+                    await fetch_game_in(tx, request.game_id, GameStatus.PLAYING)
+                except StoreError as refusal:
+                    request.fail(refusal)
+                continue
+            if actual != request.expected_seq:
+                request.fail(SeqConflict(request.game_id, request.expected_seq, actual))
+                continue
+            playing[request.game_id] = actual + len(request.actions)
+            accepted.append(request)
+        now = self._db.now()
+        await tx.execute_many(
+            "INSERT INTO actions (game_id, seq, action, actor_user_id, created_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(r.game_id, r.expected_seq + i, text, actor, now)
+             for r in accepted for i, (text, actor) in enumerate(r.actions)])
+        await _replace(tx, [(r.game_id, r.clocks) for r in accepted
+                            if r.clocks is not None], now)
+        entries = await insert_deliveries(
+            tx, [(r.game_id, d) for r in accepted for d in r.outbox], now)
+        start = 0
+        for request in accepted:
+            request.entries = entries[start:start + len(request.outbox)]
             start += len(request.outbox)
+        return accepted
 
     async def actions(self, game_id: int, *, since: int = 0) -> list[Action]:
         """The game's actions in order, from seq `since` on."""

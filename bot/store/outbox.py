@@ -107,27 +107,19 @@ class Outbox(Part):
                 (check_int(game_id, "game_id"), kind.value))
         return row is not None
 
-    async def mark_sent(self, sent: Sequence[tuple[int, Sequence[int]]]) -> int:
-        """Record that pending entries were delivered, each an entry id and the ids of the
-        messages it posted (none when there was nothing to post after all), in one
-        transaction; returns how many were pending."""
+    async def mark_sent(self, sent: Sequence[tuple[int, Sequence[int]]]) -> None:
+        """Record that entries were delivered, each an entry id and the ids of the messages
+        it posted (none when there was nothing to post after all); an entry no longer pending
+        stays as it is. They are written with the next group of appends (see `Actions`), so
+        confirmations cost no transaction of their own."""
         rows = []
+        now = self._db.now()
         for entry_id, message_ids in sent:
             for message_id in message_ids:
                 check_int(message_id, "message_id")
-            rows.append((json.dumps(list(message_ids)), self._db.now(),
-                         check_int(entry_id, "entry_id")))
-        if not rows:
-            return 0
-        async with self._db.transaction() as tx:
-            ids = [entry_id for _, _, entry_id in rows]
-            row = await tx.fetchone(
-                f"SELECT count(*) AS n FROM outbox WHERE state = ? AND id IN "
-                f"({', '.join('?' * len(ids))})", (DeliveryState.PENDING.value, *ids))
-            await tx.execute_many(
-                "UPDATE outbox SET state = 'sent', message_ids = ?, done_at = ? "
-                "WHERE id = ? AND state = 'pending'", rows)
-        return 0 if row is None else int(row["n"])
+            rows.append((json.dumps(list(message_ids)), now, check_int(entry_id, "entry_id")))
+        if rows:
+            await self._db.actions.confirm_sent(rows)
 
     async def mark_failed(self, entry_id: int, error: str) -> bool:
         """Give a pending entry up for good, with the reason; False if it was not pending."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import pytest
 from store_helpers import FakeClock, new_game
@@ -71,8 +72,8 @@ async def test_entries_end_sent_or_failed_once(db: Database, clock: FakeClock) -
     clock.advance(5)
     assert await db.outbox.note_attempt(second.id, "rate limited") == 1
     assert await db.outbox.note_attempt(second.id, "Discord answered 500") == 2
-    assert await db.outbox.mark_sent([(first.id, [11, 12]), (second.id, [13])]) == 2
-    assert await db.outbox.mark_sent([(first.id, [99])]) == 0  # already sent
+    await db.outbox.mark_sent([(first.id, [11, 12]), (second.id, [13])])
+    await db.outbox.mark_sent([(first.id, [99])])  # already sent: stays as it was
     assert await db.outbox.mark_failed(third.id, "Discord refused it (400)")
     assert not await db.outbox.mark_failed(third.id, "again")
     assert await db.outbox.note_attempt(third.id, "late") == 0
@@ -84,6 +85,26 @@ async def test_entries_end_sent_or_failed_once(db: Database, clock: FakeClock) -
         DeliveryState.FAILED, (), "Discord refused it (400)")
     assert await db.outbox.pending(game.id) == []
     assert await db.outbox.games_with_pending() == []
+
+
+async def test_confirmations_ride_with_the_appends_of_their_moment(db: Database) -> None:
+    games = [await new_game(db, first_user=1000 + 10 * n) for n in range(2)]
+    [told] = await db.outbox.add(games[0].id, [_table(0, "told")])
+    transactions = 0
+    begin = db.transaction
+
+    def counted() -> Any:
+        nonlocal transactions
+        transactions += 1
+        return begin()
+
+    db.transaction = counted  # type: ignore[method-assign]
+    await asyncio.gather(db.outbox.mark_sent([(told.id, [7])]),
+                         *(db.actions.append_actions(g.id, 0, [("a", None)]) for g in games))
+    db.transaction = begin  # type: ignore[method-assign]
+    assert transactions <= 2  # the first alone, then the rest together
+    assert (await db.outbox.entries(games[0].id))[0].message_ids == (7,)
+    assert [await db.actions.next_seq(g.id) for g in games] == [1, 1]
 
 
 async def test_a_result_and_a_clock_bring_their_entries(db: Database) -> None:
