@@ -307,6 +307,11 @@ def assert_clean(fake: FakeDiscord, caplog: pytest.LogCaptureFixture) -> None:
     late = [i for i in fake.interactions.values() if i.callback is None or i.too_late]
     assert not late, [i.describe() for i in late]
     assert not fake.failed_requests, fake.problems()
+    assert_no_error_logged(caplog)
+
+
+def assert_no_error_logged(caplog: pytest.LogCaptureFixture) -> None:
+    """The bot logged no error."""
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]
 
@@ -449,5 +454,5 @@ class LeakWatch:
 
 
 __all__ = ["DONE", "FirstOption", "FrozenClock", "JonggTable", "LeakWatch", "assert_clean",
-           "components", "custom_ids", "finished", "first_option_bot", "jongg_client",
-           "kinds_named", "public_kinds"]
+           "assert_no_error_logged", "components", "custom_ids", "finished",
+           "first_option_bot", "jongg_client", "kinds_named", "public_kinds"]

@@ -5,7 +5,6 @@ deleted, or the bot loses a permission it needs."""
 from __future__ import annotations
 
 import asyncio
-import logging
 import types
 from collections.abc import Callable
 from pathlib import Path
@@ -18,11 +17,13 @@ from jongg_table import (
     FrozenClock,
     JonggTable,
     assert_clean,
+    assert_no_error_logged,
     custom_ids,
     finished,
     jongg_client,
 )
 
+from bot.discord.client import JonggClient
 from bot.discord.notify import thread_name
 from bot.engine.game import Phase
 from bot.tables.service import Backoff
@@ -53,6 +54,14 @@ def _to(channel_id: int) -> Callable[[RecordedRequest], bool]:
     return lambda request: request.params.get("channel_id") == str(channel_id)
 
 
+async def _alice_to_discard(fake: FakeDiscord, world: World,
+                            client: JonggClient) -> JonggTable:
+    """A table of Alice, Bob and a bot, played until it is Alice's turn to discard."""
+    table = await JonggTable.open(fake, world, client, [world.alice, world.bob], bots=1)
+    await _up_to_a_discard(table, world.alice)
+    return table
+
+
 async def _up_to_a_discard(table: JonggTable, user: User) -> None:
     """Play until it is `user`'s turn to discard."""
     for _ in range(200):
@@ -81,10 +90,9 @@ async def test_a_crash_between_the_move_and_its_post_is_made_good_by_the_restart
         fake_discord: FakeDiscord, world: World, tmp_path: Path,
         caplog: pytest.LogCaptureFixture, quick_discord_retries: None, made: bool) -> None:
     database, clock = tmp_path / "j.db", FrozenClock()
-    alice, bob = world.alice, world.bob
+    alice = world.alice
     async with fake_discord.run(jongg_client(database, clock, backoff=QUICK)) as client:
-        table = await JonggTable.open(fake_discord, world, client, [alice, bob], bots=1)
-        await _up_to_a_discard(table, alice)
+        table = await _alice_to_discard(fake_discord, world, client)
         # The post never gets through (or Discord makes it, but its answer is lost), and the
         # bot dies before anything more is confirmed.
         down = fake_discord.fail(POSTS, status=500, times=None, when=_to(table.thread.id))
@@ -161,8 +169,7 @@ async def test_a_deleted_thread_is_replaced_and_the_game_finishes_there(
         caplog: pytest.LogCaptureFixture) -> None:
     alice, bob = world.alice, world.bob
     async with fake_discord.run(jongg_client(tmp_path / "j.db", backoff=QUICK)) as client:
-        table = await JonggTable.open(fake_discord, world, client, [alice, bob], bots=1)
-        await _up_to_a_discard(table, alice)
+        table = await _alice_to_discard(fake_discord, world, client)
         old = table.thread
         await remove_channel(fake_discord, old)
         await table.step(alice)  # her discard's post finds the thread gone
@@ -190,17 +197,15 @@ async def test_a_deleted_thread_is_replaced_and_the_game_finishes_there(
     failed = fake_discord.failed_requests
     assert [(r.status, r.response["code"]) for r in failed] == [(404, 10003)]
     assert all(r.params["channel_id"] == str(old.id) for r in failed)
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert not errors, [r.getMessage() for r in errors]
+    assert_no_error_logged(caplog)
 
 
 async def test_a_missing_permission_is_told_to_the_host_once_and_nothing_is_lost(
         fake_discord: FakeDiscord, world: World, tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:
-    alice, bob = world.alice, world.bob
+    alice = world.alice
     async with fake_discord.run(jongg_client(tmp_path / "j.db", backoff=QUICK)) as client:
-        table = await JonggTable.open(fake_discord, world, client, [alice, bob], bots=1)
-        await _up_to_a_discard(table, alice)
+        table = await _alice_to_discard(fake_discord, world, client)
         # Someone takes the bot's Attach Files away in the tables' channel (and its thread).
         me = world.guild.member(fake_discord.bot)
         fake_discord.set_permissions(world.tables, me, deny=Perm.ATTACH_FILES)
@@ -226,5 +231,4 @@ async def test_a_missing_permission_is_told_to_the_host_once_and_nothing_is_lost
     assert len([m for m in fake_discord.dms(alice) if "needs you" in m.content]) == 1
     assert {(r.status, r.response["code"]) for r in fake_discord.failed_requests} == {
         (403, 50013)}
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert not errors, [r.getMessage() for r in errors]
+    assert_no_error_logged(caplog)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
 
 import pytest
-from store_helpers import FakeClock, new_game
+from store_helpers import FakeClock, Transactions, new_game
 
 from bot.store import (
     ClockKind,
@@ -90,19 +89,11 @@ async def test_entries_end_sent_or_failed_once(db: Database, clock: FakeClock) -
 async def test_confirmations_ride_with_the_appends_of_their_moment(db: Database) -> None:
     games = [await new_game(db, first_user=1000 + 10 * n) for n in range(2)]
     [told] = await db.outbox.add(games[0].id, [_table(0, "told")])
-    transactions = 0
-    begin = db.transaction
-
-    def counted() -> Any:
-        nonlocal transactions
-        transactions += 1
-        return begin()
-
-    db.transaction = counted  # type: ignore[method-assign]
-    await asyncio.gather(db.outbox.mark_sent([(told.id, [7])]),
-                         *(db.actions.append_actions(g.id, 0, [("a", None)]) for g in games))
-    db.transaction = begin  # type: ignore[method-assign]
-    assert transactions <= 2  # the first alone, then the rest together
+    with Transactions(db) as transactions:
+        await asyncio.gather(
+            db.outbox.mark_sent([(told.id, [7])]),
+            *(db.actions.append_actions(g.id, 0, [("a", None)]) for g in games))
+    assert transactions.count <= 2  # the first alone, then the rest together
     assert (await db.outbox.entries(games[0].id))[0].message_ids == (7,)
     assert [await db.actions.next_seq(g.id) for g in games] == [1, 1]
 

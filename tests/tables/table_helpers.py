@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.engine.game import Action, Option, RuleSet, View
+from bot.engine.game import THREE_PLAYER, Action, Option, RuleSet, View
+from bot.engine.game.rules import rules_to_json
 from bot.library import shipped_card_paths
-from bot.store import Database
+from bot.store import Database, SeasonSettings
 from bot.tables.notifier import Delivery, SeatUpdate, Table, TableUpdate
 from bot.tables.options import TableOptions
 from bot.tables.service import DEFAULT_BACKOFF, Backoff, TableService
@@ -106,3 +107,12 @@ async def play_out(service: TableService, game_id: int, humans: Sequence[int],
                 break
         assert moved, f"nobody can move at {state_view.phase} ({table.names})"
     raise AssertionError("the game did not end")
+
+
+async def league_season(db: Database, minutes: int) -> None:
+    """A league with an open three-player season in the channel `open_game` uses: every game
+    opened there has a time limit of `minutes`."""
+    league = await db.leagues.create_league(1, "Friday", 2, created_by=HOST)
+    await db.leagues.start_season(league.id, SeasonSettings(
+        "Spring", 3, "jongg-original", "nmjl", rules_to_json(THREE_PLAYER),
+        game_minutes=minutes), by=HOST)

@@ -10,13 +10,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from table_helpers import ANN, BO, HOST, Clock, Recorder, make_service, open_game, play_out
+from table_helpers import (
+    ANN,
+    BO,
+    HOST,
+    Clock,
+    Recorder,
+    league_season,
+    make_service,
+    open_game,
+    play_out,
+)
 
 from bot.engine.errors import IllegalAction
 from bot.engine.game import THREE_PLAYER, View
-from bot.engine.game.rules import rules_to_json
 from bot.league.tournament import TIME_UP
-from bot.store import Database, DeliveryKind, DeliveryState, SeasonSettings
+from bot.store import Database, DeliveryKind, DeliveryState
 from bot.tables.notifier import (
     Delivery,
     DeliveryFailed,
@@ -215,11 +224,7 @@ async def test_a_hundred_finished_games_leave_nothing_in_memory(tmp_path: Path,
                                                                 clock: Clock) -> None:
     recorder = Recorder()
     async with Database(tmp_path / "j.db", clock=clock) as db:
-        # A league season in the tables' channel: every game has a time limit.
-        league = await db.leagues.create_league(1, "Friday", 2, created_by=HOST)
-        await db.leagues.start_season(league.id, SeasonSettings(
-            "Spring", 3, "jongg-original", "nmjl", rules_to_json(THREE_PLAYER),
-            game_minutes=90), by=HOST)
+        await league_season(db, minutes=90)  # every game has a time limit
         service = make_service(db, recorder, clock)
         played = [await open_game(service, THREE_PLAYER, [HOST]) for _ in range(4)]
         for game_id in played:  # to Mah Jongg or a wall game

@@ -15,6 +15,7 @@ from table_helpers import (
     HOST,
     Clock,
     Recorder,
+    league_season,
     make_service,
     open_game,
     play_out,
@@ -32,9 +33,8 @@ from bot.engine.game import (
     spectator_view,
 )
 from bot.engine.game.actions import Discard
-from bot.engine.game.rules import rules_to_json
 from bot.server_cards import parse_card
-from bot.store import Database, GameStatus, OutboxEntry, SeasonSettings, StoreError
+from bot.store import Database, GameStatus, OutboxEntry, StoreError
 from bot.tables.errors import NotSeated, StalePrompt
 from bot.tables.service import TableService
 
@@ -274,10 +274,7 @@ async def test_a_league_games_time_limit_stops_it_with_zero_for_everyone(
         tmp_path: Path, clock: Clock) -> None:
     recorder = Recorder()
     async with Database(tmp_path / "j.db", clock=clock) as db:
-        league = await db.leagues.create_league(1, "Friday", 2, created_by=HOST)
-        await db.leagues.start_season(league.id, SeasonSettings(
-            "Spring", 3, "jongg-original", "nmjl", rules_to_json(THREE_PLAYER),
-            game_minutes=90), by=HOST)
+        await league_season(db, minutes=90)  # every game has a time limit
         service = make_service(db, recorder, clock)
         game_id = await open_game(service, THREE_PLAYER, [HOST, ANN, BO])
         limits = [c for c in await db.clocks.clocks(game_id) if c.kind.value == "game_limit"]
