@@ -296,7 +296,8 @@ class DiscordNotifier:
 
     async def table_moved(self, table: Table, delivery: Delivery) -> None:
         """Tell the players in the new thread (naming them, so it shows up for them) and
-        say in the channel where the table went."""
+        say in the channel where the table went (if the channel refuses, the thread's
+        notice is enough)."""
         players = [user for user in table.user_ids if user is not None]
         await self._post(
             table, delivery, 0,
@@ -305,11 +306,16 @@ class DiscordNotifier:
                     "buttons below work as before.",
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(u) for u in players]))
-        await self._post(
-            table, delivery, 1, where=table.channel_id,
-            content=f"Table {table.game_id}'s thread was deleted; the game carries on in "
-                    f"<#{table.thread_id}>.",
-            allowed_mentions=discord.AllowedMentions.none())
+        try:
+            await self._post(
+                table, delivery, 1, where=table.channel_id,
+                content=f"Table {table.game_id}'s thread was deleted; the game carries on "
+                        f"in <#{table.thread_id}>.",
+                allowed_mentions=discord.AllowedMentions.none())
+        except (NotAllowed, Refused) as error:
+            # The players were told in the thread; the game must not wait on the channel.
+            log.warning("could not say in the channel where table %s went: %s",
+                        table.game_id, error)
 
     async def tell_host(self, table: Table, host_id: int, problem: str,
                         delivery: Delivery) -> None:

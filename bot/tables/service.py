@@ -159,7 +159,7 @@ class Backoff:
         """The wait before try number `attempt + 1`."""
         if asked is not None:
             return asked
-        return float(min(self.cap, self.first * 2 ** (attempt - 1)))
+        return min(self.cap, self.first * 2.0 ** min(attempt - 1, 64))
 
 
 #: The sender's pacing unless a caller (a test) chooses its own.
