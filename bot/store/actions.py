@@ -10,7 +10,8 @@ written waits for the next one, which writes them all (each still checked on its
 transaction costs the same few trips to the database's thread however many games it
 carries, so a busy process commits more moves per second instead of queueing them. The
 outbox's confirmations (entries delivered, `Outbox.mark_sent`) ride in the same groups: they
-come as often as moves do, and a transaction of their own each would double the commits.
+come as often as moves do, and a transaction of their own each would double the commits. A
+confirmation nobody waits for waits up to `CONFIRM_DELAY` for a move to ride with.
 
 Clocks are deadlines kept in the database so they survive restarts. A clock remembers the log
 length when it was set; when it runs out the table appends its action with that as the
@@ -99,7 +100,13 @@ class _Append:
             self.written.set_exception(error)
 
 
-@dataclass
+def _retrieve(future: asyncio.Future[None]) -> None:
+    """Mark a future's failure as seen (a confirmation nobody waited for)."""
+    if not future.cancelled():
+        future.exception()
+
+
+@dataclass(eq=False)
 class _Confirm:
     """Delivered outbox entries to record as sent (message ids as JSON, the time, the entry
     id), waiting for the next group transaction."""
@@ -114,6 +121,8 @@ class _Confirm:
 
 #: Most appends written in one transaction (SQLite binds at most 32,766 values a statement).
 GROUP_LIMIT = 500
+#: How long a confirmation nobody waits for may wait for a group of appends to ride with.
+CONFIRM_DELAY = 1.0
 
 
 class Actions(Part):
@@ -123,6 +132,9 @@ class Actions(Part):
         super().__init__(db)
         self._waiting: list[_Append] = []
         self._confirms: list[_Confirm] = []
+        #: Confirmations not yet committed (queued or being written).
+        self._unconfirmed: set[_Confirm] = set()
+        self._confirm_timer: asyncio.TimerHandle | None = None
         self._writer: asyncio.Task[None] | None = None
 
     async def append_action(self, game_id: int, expected_seq: int, text: str,
@@ -168,23 +180,47 @@ class Actions(Part):
         self._start_writer()
         return await request.written
 
-    async def confirm_sent(self, rows: Sequence[tuple[str, float, int]]) -> None:
-        """Record outbox entries as sent in the next group transaction (for `Outbox`, which
-        checks the rows: message ids as JSON, the time, the entry id)."""
+    async def confirm_sent(self, rows: Sequence[tuple[str, float, int]], *,
+                           wait: bool) -> None:
+        """Record outbox entries as sent with a group transaction (for `Outbox`, which checks
+        the rows: message ids as JSON, the time, the entry id). With `wait`, return once
+        committed; without, return at once and let them ride with the next group of appends,
+        or go alone after `CONFIRM_DELAY`."""
         if not self._db.is_open:
             raise StoreClosed(f"The database {self._db.path} is closed.")
         request = _Confirm(tuple(rows), asyncio.get_running_loop().create_future())
+        # Nobody may be waiting: a failure leaves the entries pending, to be sent again.
+        request.written.add_done_callback(_retrieve)
         self._confirms.append(request)
-        self._start_writer()
-        await request.written
+        self._unconfirmed.add(request)
+        request.written.add_done_callback(lambda _: self._unconfirmed.discard(request))
+        if wait:
+            self._start_writer()
+            await request.written
+        elif self._writer is None and self._confirm_timer is None:
+            self._confirm_timer = asyncio.get_running_loop().call_later(
+                CONFIRM_DELAY, self._start_writer)
+
+    async def write_confirmations(self) -> None:
+        """Commit the confirmations asked for so far now (before reading the outbox)."""
+        if self._unconfirmed:
+            self._start_writer()
+            await asyncio.gather(*(c.written for c in list(self._unconfirmed)),
+                                 return_exceptions=True)
 
     def _start_writer(self) -> None:
+        if self._confirm_timer is not None:
+            self._confirm_timer.cancel()
+            self._confirm_timer = None
         if self._writer is None:
             self._writer = asyncio.create_task(self._write_waiting(),
                                                name="jongg-store-appends")
 
     async def wait_written(self) -> None:
-        """Wait until every append asked for so far is committed or refused."""
+        """Wait until every append and confirmation asked for so far is committed or
+        refused."""
+        if self._confirms:
+            self._start_writer()
         while self._writer is not None:
             await asyncio.shield(self._writer)
 

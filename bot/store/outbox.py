@@ -76,6 +76,7 @@ class Outbox(Part):
 
     async def pending(self, game_id: int) -> list[OutboxEntry]:
         """The game's entries still to deliver, in order."""
+        await self._db.actions.write_confirmations()
         async with self._db.read() as tx:
             rows = await tx.fetchall(
                 f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE game_id = ? AND state = ? "
@@ -85,6 +86,7 @@ class Outbox(Part):
     async def games_with_pending(self) -> list[int]:
         """Every game with something still to deliver, oldest first (what a start resumes,
         finished games included)."""
+        await self._db.actions.write_confirmations()
         async with self._db.read() as tx:
             rows = await tx.fetchall(
                 "SELECT DISTINCT game_id FROM outbox WHERE state = ? ORDER BY game_id",
@@ -93,6 +95,7 @@ class Outbox(Part):
 
     async def entries(self, game_id: int) -> list[OutboxEntry]:
         """Every entry the game still has, in order."""
+        await self._db.actions.write_confirmations()
         async with self._db.read() as tx:
             rows = await tx.fetchall(
                 f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE game_id = ? ORDER BY id",
@@ -107,11 +110,15 @@ class Outbox(Part):
                 (check_int(game_id, "game_id"), kind.value))
         return row is not None
 
-    async def mark_sent(self, sent: Sequence[tuple[int, Sequence[int]]]) -> None:
+    async def mark_sent(self, sent: Sequence[tuple[int, Sequence[int]]], *,
+                        wait: bool = True) -> None:
         """Record that entries were delivered, each an entry id and the ids of the messages
         it posted (none when there was nothing to post after all); an entry no longer pending
         stays as it is. They are written with the next group of appends (see `Actions`), so
-        confirmations cost no transaction of their own."""
+        confirmations cost no transaction of their own. Without `wait` this returns at once
+        and the rows are written within `CONFIRM_DELAY` (the outbox's own reads see them):
+        a crash before that only means they are delivered again, which a sender that uses
+        each entry's id as its key makes harmless."""
         rows = []
         now = self._db.now()
         for entry_id, message_ids in sent:
@@ -119,7 +126,7 @@ class Outbox(Part):
                 check_int(message_id, "message_id")
             rows.append((json.dumps(list(message_ids)), now, check_int(entry_id, "entry_id")))
         if rows:
-            await self._db.actions.confirm_sent(rows)
+            await self._db.actions.confirm_sent(rows, wait=wait)
 
     async def mark_failed(self, entry_id: int, error: str) -> bool:
         """Give a pending entry up for good, with the reason; False if it was not pending."""
@@ -144,6 +151,7 @@ class Outbox(Part):
     async def forget_sent(self, game_id: int) -> int:
         """Delete the game's sent entries (once it is over and delivered: they are of no
         more use); failed ones stay as the record of what never arrived. Returns how many."""
+        await self._db.actions.write_confirmations()
         async with self._db.transaction() as tx:
             game = await fetch_game(tx, game_id)
             if not game.status.is_over:

@@ -667,10 +667,11 @@ class TableService:
         return True
 
     async def _record_sent(self, live: _Live) -> None:
-        """Record the delivered entries as sent, together in one transaction. Until then a
-        crash only means they are sent again after the restart, with the same keys."""
+        """Record the delivered entries as sent, together, riding with a later commit (see
+        `Outbox.mark_sent`). Until then a crash only means they are sent again after the
+        restart, with the same keys."""
         delivered, live.delivered = live.delivered, []
-        await self.db.outbox.mark_sent(delivered)
+        await self.db.outbox.mark_sent(delivered, wait=False)
 
     async def _failed(self, live: _Live, pending: _Pending, failure: DeliveryFailed) -> bool:
         """Deal with a failed try: move a table whose thread is gone, tell the host about a
