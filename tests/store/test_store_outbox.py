@@ -96,6 +96,15 @@ async def test_confirmations_ride_with_the_appends_of_their_moment(db: Database)
     assert transactions.count <= 2  # the first alone, then the rest together
     assert (await db.outbox.entries(games[0].id))[0].message_ids == (7,)
     assert [await db.actions.next_seq(g.id) for g in games] == [1, 1]
+    # Unwaited, a confirmation waits for the next move and goes in its transaction.
+    later, alone = await db.outbox.add(games[1].id, [_table(1, "later"), _table(1, "alone")])
+    with Transactions(db) as transactions:
+        await db.outbox.mark_sent([(later.id, [8])], wait=False)
+        await db.actions.append_action(games[1].id, 1, "b", None)
+    assert transactions.count == 1
+    # And the outbox's own reads always see what was confirmed.
+    await db.outbox.mark_sent([(alone.id, [9])], wait=False)
+    assert [e.message_ids for e in await db.outbox.entries(games[1].id)] == [(8,), (9,)]
 
 
 async def test_a_result_and_a_clock_bring_their_entries(db: Database) -> None:
