@@ -22,15 +22,9 @@ from bot.engine.errors import IllegalAction
 from bot.engine.game.rules import seat_names
 from bot.league.record import record_missed_games
 from bot.store import Database, GameStatus
+from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.options import read_table_options
-from bot.tables.service import (
-    DEFAULT_BACKOFF,
-    Backoff,
-    BotFactory,
-    TableService,
-    baseline_bot,
-    random_seed,
-)
+from bot.tables.service import BotFactory, TableService, baseline_bot, random_seed
 
 log = logging.getLogger(__name__)
 

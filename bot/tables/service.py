@@ -9,19 +9,14 @@ the clocks and the order in which the outside is told. Every action goes the sam
 
 so a message is only sent about a move that is durable, the log, the clocks and what the
 players are owed never disagree after a crash, and a restart rebuilds each game by replaying
-its log and sends whatever was not confirmed. A prompt made
-at some action count stays good until its seat's own options change, so people answering the
-same Charleston pass or claim window do not make each other's prompts stale, and a seat is
-only sent a new prompt when its options change. The service knows nothing about Discord: the
-outside is a `Notifier`.
+its log and sends whatever was not confirmed. A prompt made at some action count stays good
+until its seat's own options change, so people answering the same Charleston pass or claim
+window do not make each other's prompts stale, and a seat is only sent a new prompt when its
+options change. The service knows nothing about Discord: the outside is a `Notifier`.
 
-Delivery: an outbox entry names what it reports (the action count, the kind, the seat, the
-lines), not the message; the sender rebuilds the update from the game's state at that count
-(kept in memory, or replayed after a restart), always from the reader's own view. Each game
-has one sender task while it has something to deliver; it sends the game's entries in order,
-retries passing failures with backoff, opens a new thread when the table's is gone, tells the
-host once about a missing permission, and gives up on a refusal. A game that is over leaves
-memory once its last entry is delivered.
+Delivery is `bot.tables.delivery`: a sender task per game sends its outbox entries in order
+(retrying, moving a deleted thread, telling the host about a missing permission). A game that
+is over leaves memory once its last entry is delivered.
 """
 
 from __future__ import annotations
@@ -32,10 +27,8 @@ import json
 import logging
 import random
 import time
-from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
 
 from bot.engine.cards import Card
 from bot.engine.errors import IllegalAction, InvalidInput, NotYourTurn
@@ -79,22 +72,19 @@ from bot.store import (
     SeqConflict,
     ServerCardChoice,
     ShippedCardChoice,
-    StoreClosed,
     StoreError,
+)
+from bot.tables.delivery import (
+    DEFAULT_BACKOFF,
+    Backoff,
+    HeldGame,
+    Mailbox,
+    Sender,
+    entry_body,
 )
 from bot.tables.errors import NotSeated, StalePrompt
 from bot.tables.narrate import private_line, public_line
-from bot.tables.notifier import (
-    Delivery,
-    DeliveryFailed,
-    NotAllowed,
-    Notifier,
-    RetryLater,
-    SeatUpdate,
-    Table,
-    TableGone,
-    TableUpdate,
-)
+from bot.tables.notifier import Notifier, Table
 from bot.tables.options import PACES, TableOptions, Timeout, read_table_options
 
 log = logging.getLogger(__name__)
@@ -145,43 +135,6 @@ class _Options:
         return self.since[seat] <= counter <= count
 
 
-@dataclass(frozen=True)
-class Backoff:
-    """How long the sender waits before trying a delivery again after a passing failure:
-    what the outside asked for (a rate limit's `retry_after`), else `first` seconds, doubled
-    each time up to `cap`. After `attempts` tries the entry is given up."""
-
-    first: float = 1.0
-    cap: float = 300.0
-    attempts: int = 60
-
-    def delay(self, attempt: int, asked: float | None) -> float:
-        """The wait before try number `attempt + 1`."""
-        if asked is not None:
-            return asked
-        return min(self.cap, self.first * 2.0 ** min(attempt - 1, 64))
-
-
-#: The sender's pacing unless a caller (a test) chooses its own.
-DEFAULT_BACKOFF = Backoff()
-#: Most delivered entries recorded as sent in one transaction.
-SENT_BATCH = 20
-
-
-@dataclass(eq=False)
-class _Pending:
-    """An outbox entry in a game's send queue, with the state it reports."""
-
-    entry: OutboxEntry
-    state: GameState
-    delivery: Delivery
-
-    @classmethod
-    def of(cls, entry: OutboxEntry, state: GameState) -> _Pending:
-        """The entry, to deliver with a key of its own (the same on every attempt)."""
-        return cls(entry, state, Delivery(f"jg{entry.id}"))
-
-
 @dataclass
 class _Live:
     """A game the service holds in memory: in play, or over and still delivering."""
@@ -195,7 +148,7 @@ class _Live:
     remind_at: float | None
     bots: dict[int, Player]
     options: _Options
-    host_id: int
+    mail: Mailbox
     dm_closed: set[int] = field(default_factory=set)
     #: Actions applied since `saved` (text, actor, the state after it), not yet committed.
     unsaved: list[tuple[str, int | None, GameState]] = field(default_factory=list)
@@ -204,20 +157,8 @@ class _Live:
     clocks: dict[tuple[ClockKind, int | None], float] = field(default_factory=dict)
     clock_moment: tuple[object, ...] = ()
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: The outbox entries still to deliver, in order, and the task delivering them.
-    queue: deque[_Pending] = field(default_factory=deque)
-    sender: asyncio.Task[None] | None = None
-    #: Set while nothing is being delivered.
-    idle: asyncio.Event = field(default_factory=asyncio.Event)
     #: Over (finished, timed out or aborted): takes no more moves, leaves once delivered.
     closed: bool = False
-    #: Whether the host has been told about a problem (they are told once a game).
-    host_told: bool = False
-    #: Entries delivered but not yet recorded as sent (entry id, message ids).
-    delivered: list[tuple[int, list[int]]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.idle.set()
 
 
 def _moment(state: GameState) -> tuple[object, ...]:
@@ -225,11 +166,6 @@ def _moment(state: GameState) -> tuple[object, ...]:
     Charleston pass. Its clocks keep their deadlines while it lasts."""
     return (state.phase, state.turn.seat if state.turn else None, len(state.discards),
             state.charleston.step if state.charleston else None)
-
-
-def _body(**fields: object) -> str:
-    """An outbox entry's body: the fields the state alone does not give, as JSON."""
-    return json.dumps(fields, separators=(",", ":"))
 
 
 def random_seed() -> int:
@@ -255,12 +191,10 @@ class TableService:
         self.new_seed = new_seed
         self.now = now
         self.make_bot = make_bot
-        self.backoff = backoff
+        self.sender = Sender(db, notifier, backoff, self._retire)
         self._live: dict[int, _Live] = {}
         self._clock_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
-        #: Set by `close`: senders deliver what goes out at once, and retry nothing.
-        self._stopping = asyncio.Event()
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -289,19 +223,13 @@ class TableService:
             self._clock_task.cancel()
             await asyncio.gather(self._clock_task, return_exceptions=True)
             self._clock_task = None
-        self._stopping.set()
-        senders = [live.sender for live in self._live.values() if live.sender is not None]
-        if senders:
-            await asyncio.wait(senders, timeout=grace)
-        for sender in senders:
-            sender.cancel()
-        await asyncio.gather(*senders, return_exceptions=True)
+        await self.sender.stop(list(self._live.values()), grace)
 
     async def flush(self, game_id: int) -> None:
         """Wait until the game's sender has nothing left to deliver (after retries)."""
         live = self._live.get(game_id)
         if live is not None:
-            await live.idle.wait()
+            await live.mail.idle.wait()
 
     def in_play(self, game_id: int) -> bool:
         """Whether the game is being played (not over, aborted or unknown)."""
@@ -492,7 +420,7 @@ class TableService:
             live.unsaved.clear()
             raise
         live.options = options
-        self._queue(live, entries, live.state)
+        self.sender.queue(live, entries, live.state)
         if live.state.phase is Phase.OVER:
             await self._finish(live)
 
@@ -542,7 +470,7 @@ class TableService:
         reports: list[NewDelivery] = []
         if lines or new_turn:
             reports.append(NewDelivery(DeliveryKind.TABLE, at, None,
-                                       _body(lines=lines, new_turn=new_turn)))
+                                       entry_body(lines=lines, new_turn=new_turn)))
         for seat, user in enumerate(live.table.user_ids):
             if user is None:
                 continue
@@ -553,7 +481,7 @@ class TableService:
             # A seat whose options are what it was last shown keeps its prompt (prompts stay
             # good until the seat's own options change): no new message for it.
             if private or seat in changed or new_turn or state.phase is Phase.OVER:
-                reports.append(NewDelivery(DeliveryKind.SEAT, at, seat, _body(
+                reports.append(NewDelivery(DeliveryKind.SEAT, at, seat, entry_body(
                     user=user, lines=private, drawn=drawn, must_act=seat in acting,
                     deadline=deadline)))
         if state.phase is Phase.OVER:
@@ -587,192 +515,24 @@ class TableService:
             log.exception("league record of game %s failed", live.table.game_id)
         await self._close(live)
 
-    # -- delivery --------------------------------------------------------------------------
-
-    def _queue(self, live: _Live, entries: Sequence[OutboxEntry], state: GameState) -> None:
-        """Hand committed entries (reporting `state`) to the game's sender, starting it if it
-        is not running."""
-        live.queue.extend(_Pending.of(entry, state) for entry in entries)
-        if live.queue and live.sender is None:
-            live.idle.clear()
-            live.sender = asyncio.create_task(self._deliver(live),
-                                              name=f"jongg-send-{live.table.game_id}")
-
-    def _resume(self, live: _Live, pending: Sequence[OutboxEntry],
-                states: dict[int, GameState]) -> None:
-        """Queue the game's `pending` entries (as the store has them) that the sender does
-        not have yet, after a restart or when written outside a move, each with the state it
-        reports: `states` by action count, the current state for the current count."""
-        queued = {waiting.entry.id for waiting in live.queue}
-        states = {**states, len(live.state.actions): live.state}
-        for entry in pending:
-            if entry.id not in queued:
-                self._queue(live, [entry], states[entry.at_seq])
+    # -- the end of a game -----------------------------------------------------------------
 
     async def _close(self, live: _Live) -> None:
         """The game is over (finished, timed out or aborted, as the store has it): it takes
         no more moves, and leaves memory once its messages are out."""
         live.closed = True
-        if live.sender is None:
+        if live.mail.task is None:
             await self._retire(live)
 
-    async def _retire(self, live: _Live) -> None:
+    async def _retire(self, done: HeldGame) -> None:
         """A game that is over and delivered leaves memory; the store forgets what was sent."""
-        game_id = live.table.game_id
-        if self._live.get(game_id) is live:
+        game_id = done.table.game_id
+        if self._live.get(game_id) is done:
             del self._live[game_id]
         try:
             await self.db.outbox.forget_sent(game_id)
         except StoreError:
             log.exception("could not tidy the outbox of game %s", game_id)
-
-    async def _deliver(self, live: _Live) -> None:
-        """The game's sender: deliver its entries in order, each until it is sent or given
-        up; ends when none is left (a later commit starts a new one)."""
-        try:
-            while live.queue:
-                pending = live.queue[0]
-                if await self._attempt(live, pending):
-                    live.queue.remove(pending)
-                elif self._stopping.is_set():  # closing: no retries
-                    break
-                if not live.queue or len(live.delivered) >= SENT_BATCH:
-                    await self._record_sent(live)
-            await self._record_sent(live)
-        except StoreClosed:
-            # Shutting down: the entries stay pending in the store for the next start.
-            log.warning("the sender of game %s stopped: the store closed", live.table.game_id)
-        except StoreError:
-            # The entries stay pending in the store: the next start sends them.
-            log.exception("the sender of game %s stopped", live.table.game_id)
-        finally:
-            live.sender = None
-            if live.closed and not live.queue:
-                await self._retire(live)
-            live.idle.set()
-
-    async def _attempt(self, live: _Live, pending: _Pending) -> bool:
-        """One try at delivering an entry; True once it is settled (sent or given up),
-        False to try the queue's first entry again (after waiting, if it must)."""
-        entry = pending.entry
-        try:
-            await self._notify(live, pending)
-        except DeliveryFailed as failure:
-            return await self._failed(live, pending, failure)
-        except Exception as error:  # a bug, not Discord: retrying would repeat it
-            log.exception("delivering %s of game %s failed", entry.kind.value, entry.game_id)
-            await self.db.outbox.mark_failed(entry.id, f"{type(error).__name__}: {error}")
-            return True
-        live.delivered.append((entry.id, pending.delivery.sent))
-        return True
-
-    async def _record_sent(self, live: _Live) -> None:
-        """Record the delivered entries as sent, together, riding with a later commit (see
-        `Outbox.mark_sent`). Until then a crash only means they are sent again after the
-        restart, with the same keys."""
-        delivered, live.delivered = live.delivered, []
-        await self.db.outbox.mark_sent(delivered, wait=False)
-
-    async def _failed(self, live: _Live, pending: _Pending, failure: DeliveryFailed) -> bool:
-        """Deal with a failed try: move a table whose thread is gone, tell the host about a
-        missing permission, wait and retry what may pass, give up the rest."""
-        entry = pending.entry
-        await self._record_sent(live)  # before waiting: what went out is recorded
-        if isinstance(failure, TableGone | NotAllowed | RetryLater):
-            attempts = await self.db.outbox.note_attempt(entry.id, str(failure))
-            if 0 < attempts < self.backoff.attempts:
-                log.warning("delivering %s of game %s failed (%s); attempt %d",
-                            entry.kind.value, entry.game_id, failure, attempts)
-                if isinstance(failure, TableGone):
-                    try:
-                        return await self._reopen(live)
-                    except TableGone as nowhere:  # its channel is gone too
-                        failure = nowhere
-                    except DeliveryFailed as again:
-                        return await self._failed(live, pending, again)
-                    return await self._give_up(live, pending, failure)
-                if isinstance(failure, NotAllowed):
-                    await self._tell_host(live, str(failure))
-                asked = failure.after if isinstance(failure, RetryLater) else None
-                with contextlib.suppress(TimeoutError):  # `close` cuts the wait short
-                    await asyncio.wait_for(self._stopping.wait(),
-                                           self.backoff.delay(attempts, asked))
-                return False
-        return await self._give_up(live, pending, failure)
-
-    async def _give_up(self, live: _Live, pending: _Pending, failure: DeliveryFailed) -> bool:
-        """Mark the entry failed for good (and tell the host when the table has nowhere to
-        be posted any more); returns True, the entry is settled."""
-        entry = pending.entry
-        log.error("gave up delivering %s of game %s: %s", entry.kind.value, entry.game_id,
-                  failure)
-        if isinstance(failure, TableGone):
-            await self._tell_host(live, str(failure))
-        await self.db.outbox.mark_failed(entry.id, str(failure))
-        return True
-
-    async def _reopen(self, live: _Live) -> bool:
-        """The table's thread is gone: open a new one, record it, and put the notice that
-        says where the table went first in the queue; the entry that failed follows it.
-        Returns False (the queue's first entry is now the notice)."""
-        game_id = live.table.game_id
-        thread_id = await self.notifier.new_thread(live.table)
-        if thread_id is None:
-            raise TableGone("the table has nowhere to go")
-        await self.db.games.set_thread(game_id, thread_id)
-        live.table = replace(live.table, thread_id=thread_id)
-        [entry] = await self.db.outbox.add(game_id, [NewDelivery(
-            DeliveryKind.MOVED, len(live.state.actions))])
-        live.queue.appendleft(_Pending.of(entry, live.state))
-        return False
-
-    async def _tell_host(self, live: _Live, problem: str) -> None:
-        """Tell the host, once a game, what keeps its messages from arriving. The note is
-        recorded (so a restart does not repeat it) and sent at once, ahead of the queue it
-        is about; it is not retried."""
-        if live.host_told:
-            return
-        live.host_told = True
-        [entry] = await self.db.outbox.add(live.table.game_id, [NewDelivery(
-            DeliveryKind.HOST, len(live.state.actions), None,
-            _body(user=live.host_id, problem=problem))])
-        note = _Pending.of(entry, live.state)
-        try:
-            await self._notify(live, note)
-        except Exception as error:
-            log.warning("could not tell the host of game %s: %s", entry.game_id, error)
-            await self.db.outbox.mark_failed(entry.id, str(error))
-        else:
-            await self.db.outbox.mark_sent([(entry.id, note.delivery.sent)])
-
-    async def _notify(self, live: _Live, pending: _Pending) -> None:
-        """Rebuild the entry's update from the state it reports, each reader's from their
-        own view, and hand it to the notifier. A seat's update goes to whoever held the seat
-        when it was made: if the seat has changed hands since, its new holder has been told
-        afresh and the old update is dropped."""
-        entry, state, delivery = pending.entry, pending.state, pending.delivery
-        table = live.table
-        body: dict[str, Any] = json.loads(entry.body)
-        if entry.seat is not None and table.user_ids[entry.seat] != body["user"]:
-            return
-        notifier = self.notifier
-        if entry.kind is DeliveryKind.TABLE:
-            await notifier.table_update(table, TableUpdate(
-                tuple(body["lines"]), spectator_view(state), body["new_turn"]), delivery)
-        elif entry.kind is DeliveryKind.SEAT:
-            assert entry.seat is not None
-            await notifier.seat_update(table, entry.seat, SeatUpdate(
-                view(state, entry.seat), body["drawn"], tuple(body["lines"]),
-                body["must_act"], body["deadline"]), delivery)
-        elif entry.kind is DeliveryKind.GAME_OVER:
-            await notifier.game_over(table, spectator_view(state), delivery)
-        elif entry.kind is DeliveryKind.REMINDER:
-            assert entry.seat is not None
-            await notifier.reminder(table, entry.seat, body["due_at"], delivery)
-        elif entry.kind is DeliveryKind.MOVED:
-            await notifier.table_moved(table, delivery)
-        else:
-            await notifier.tell_host(table, body["user"], body["problem"], delivery)
 
     # -- clocks ----------------------------------------------------------------------------
 
@@ -846,9 +606,9 @@ class TableService:
         due_at = live.clocks.get((ClockKind.TURN, seat), clock.due_at)
         entries = await self.db.clocks.ring(clock.game_id, clock.kind, seat=seat, outbox=[
             NewDelivery(DeliveryKind.REMINDER, clock.at_seq, seat,
-                        _body(user=live.table.user_ids[seat], due_at=due_at))])
+                        entry_body(user=live.table.user_ids[seat], due_at=due_at))])
         live.clocks.pop((clock.kind, seat), None)
-        self._queue(live, entries, live.state)
+        self.sender.queue(live, entries, live.state)
 
     async def _time_up(self, live: _Live) -> None:
         """The tournament time limit ran out: the game stops and every seat scores 0."""
@@ -859,8 +619,8 @@ class TableService:
             await self.db.games.finish_game(
                 game_id, timeout_outcome(live.table.rules.players), outbox=[NewDelivery(
                     DeliveryKind.TABLE, len(live.state.actions), None,
-                    _body(lines=[TIME_UP], new_turn=False))])
-            self._resume(live, await self.db.outbox.pending(game_id), {})
+                    entry_body(lines=[TIME_UP], new_turn=False))])
+            self.sender.resume(live, await self.db.outbox.pending(game_id), {})
             await self._close(live)
         try:
             await record_finished_game(self.db, game_id)
@@ -937,16 +697,16 @@ class TableService:
                 if current[s].user_id is None}
         live = _Live(table, state, state, timeout, game.pace,
                      PACES.get(pace_name, (game.pace, None))[1], bots, options,
-                     game.host_user_id)
+                     Mailbox(game.host_user_id))
         live.dm_closed.update(s for s in current if current[s].dm_closed)
-        live.host_told = await self.db.outbox.has(game_id, DeliveryKind.HOST)
+        live.mail.host_told = await self.db.outbox.has(game_id, DeliveryKind.HOST)
         # The clocks keep their deadlines across a restart: they belong to this moment if
         # they are tied to the log's length.
         live.clocks = {(c.kind, c.seat): c.due_at for c in await self.db.clocks.clocks(game_id)
                        if c.kind in _MOVE_CLOCKS and c.at_seq == len(actions)}
         live.clock_moment = _moment(state)
         self._live[game_id] = live
-        self._resume(live, pending, states)
+        self.sender.resume(live, pending, states)
         if game.status.is_over:
             await self._close(live)
         elif actions and state.phase is not Phase.OVER:

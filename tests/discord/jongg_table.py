@@ -42,8 +42,8 @@ from bot.players import Player
 from bot.scenes import table_scene
 from bot.server_cards import parse_card
 from bot.store import GameStatus
+from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.options import read_table_options
-from bot.tables.service import DEFAULT_BACKOFF, Backoff
 from renderer import render_table
 
 #: What a person sees after an action went through, per kind of control.

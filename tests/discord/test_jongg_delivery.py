@@ -26,7 +26,7 @@ from jongg_table import (
 from bot.discord.client import JonggClient
 from bot.discord.notify import thread_name
 from bot.engine.game import Phase
-from bot.tables.service import Backoff
+from bot.tables.delivery import Backoff
 
 POSTS = "POST /channels/{channel_id}/messages"
 #: Retries a hundred times quicker than the bot's own pacing.

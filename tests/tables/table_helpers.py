@@ -10,9 +10,10 @@ from bot.engine.game import THREE_PLAYER, Action, Option, RuleSet, View
 from bot.engine.game.rules import rules_to_json
 from bot.library import shipped_card_paths
 from bot.store import Database, SeasonSettings
+from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.notifier import Delivery, SeatUpdate, Table, TableUpdate
 from bot.tables.options import TableOptions
-from bot.tables.service import DEFAULT_BACKOFF, Backoff, TableService
+from bot.tables.service import TableService
 
 CARD_PATH = next(p for p in shipped_card_paths() if p.name == "jongg-original.jongg")
 CARD_TEXT = CARD_PATH.read_text()

@@ -26,6 +26,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.game import THREE_PLAYER, View
 from bot.league.tournament import TIME_UP
 from bot.store import Database, DeliveryKind, DeliveryState
+from bot.tables.delivery import Backoff
 from bot.tables.notifier import (
     Delivery,
     DeliveryFailed,
@@ -35,7 +36,6 @@ from bot.tables.notifier import (
     Table,
     TableUpdate,
 )
-from bot.tables.service import Backoff
 
 QUICK = Backoff(first=0.001, cap=0.01, attempts=1000)
 
