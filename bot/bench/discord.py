@@ -59,6 +59,7 @@ from typing import Any
 
 from bot.bench import BenchResult, Figure, ProgressCallback, Steps
 from bot.engine.errors import InvalidInput
+from bot.store import OutboxEntry
 
 #: Goals from issue 5: p95 in milliseconds, and games one process sustains at that p95.
 LATENCY_GOAL_MS = 100.0
@@ -191,9 +192,11 @@ class _Harness:
         actions = self.client.service.db.actions
         append = actions.append_actions
 
-        async def append_actions(game_id: int, *args: Any, **kwargs: Any) -> None:
-            await append(game_id, *args, **kwargs)
+        async def append_actions(game_id: int, *args: Any,
+                                 **kwargs: Any) -> tuple[OutboxEntry, ...]:
+            entries: tuple[OutboxEntry, ...] = await append(game_id, *args, **kwargs)
             self.commits[game_id].append(time.monotonic())
+            return entries
 
         actions.append_actions = append_actions
         for name in ("click", "select"):

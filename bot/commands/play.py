@@ -8,7 +8,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bot.engine.game import Phase
 from bot.engine.game.rules import table_rules
 from bot.library import DEFAULT_CARD, shipped_card_paths
 from bot.players import make_player
@@ -59,9 +58,9 @@ async def _play(args: argparse.Namespace) -> int:
             try:
                 while True:
                     await service.flush(game.id)
-                    seen = service.view_for(game.id, HUMAN)
-                    if seen.phase is Phase.OVER:
+                    if not service.in_play(game.id):
                         break
+                    seen = service.view_for(game.id, HUMAN)
                     if args.auto:
                         action = helper.choose(seen, seen.legal)
                     else:

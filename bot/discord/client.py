@@ -26,6 +26,7 @@ from bot.league.record import record_missed_games
 from bot.loopwatch import LoopWatch
 from bot.rules import knowledge_base
 from bot.store import Database, GameStatus
+from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.options import read_table_options
 from bot.tables.service import BotFactory, TableService, baseline_bot, random_seed
 
@@ -36,17 +37,19 @@ class JonggClient(discord.Client):
     """The bot. `service` and `db` exist once `setup_hook` has run.
 
     `make_bot` builds the bots that fill empty seats, `new_seed` gives each new game's deal
-    its seed, `now` is the table clocks' time source and `run_clocks=False` leaves clocks to
-    `service.run_due_clocks` (tests pass their own); `watch_loop` runs a loop-lag watchdog
-    from `setup_hook` to `close` that logs a warning when the event loop stalls (`jongg run`
-    turns it on; the tests watch the loop themselves); other keyword options go to
-    `discord.Client`. Messages ping nobody unless they name whom (`bot.discord.mentions`)."""
+    its seed, `now` is the table clocks' time source, `run_clocks=False` leaves clocks to
+    `service.run_due_clocks` (tests pass their own), `backoff` paces the retries of game
+    messages that failed and `watch_loop` runs a loop-lag watchdog from `setup_hook` to
+    `close` that logs a warning when the event loop stalls (`jongg run` turns it on; the tests
+    watch the loop themselves); other keyword options go to `discord.Client`. Messages ping
+    nobody unless they name whom (`bot.discord.mentions`)."""
 
     def __init__(self, database: Path, *, dev_guild: int | None = None,
                  sync_commands: bool = True, make_bot: BotFactory = baseline_bot,
                  new_seed: Callable[[], int] = random_seed,
                  now: Callable[[], float] = time.time, run_clocks: bool = True,
-                 watch_loop: bool = False, **options: Any) -> None:
+                 backoff: Backoff = DEFAULT_BACKOFF, watch_loop: bool = False,
+                 **options: Any) -> None:
         options.setdefault("allowed_mentions", NO_MENTIONS)
         super().__init__(intents=discord.Intents.default(), **options)
         self.database = database
@@ -56,6 +59,7 @@ class JonggClient(discord.Client):
         self.new_seed = new_seed
         self.now = now
         self.run_clocks = run_clocks
+        self.backoff = backoff
         self.loop_watch = LoopWatch() if watch_loop else None
         self.tree = _Tree(self)
         self.prompts = PromptBuilder()
@@ -70,7 +74,8 @@ class JonggClient(discord.Client):
             self.loop_watch.start()  # first: restoring games must not stall the loop either
         self.db = await Database.open(self.database)
         self.service = TableService(self.db, DiscordNotifier(self), now=self.now,
-                                    make_bot=self.make_bot, new_seed=self.new_seed)
+                                    make_bot=self.make_bot, new_seed=self.new_seed,
+                                    backoff=self.backoff)
         restored = await self.service.start(run_clocks=self.run_clocks)
         log.info("restored %d unfinished games", restored)
         recorded = await record_missed_games(self.db)

@@ -1,4 +1,4 @@
-"""The table service's `Notifier`, for Discord: thread posts, DMs, and the closed-DM fallback.
+"""The table service's `Notifier`, for Discord: thread posts, DMs, and what to do when they fail.
 
 The thread gets a new message per turn (not edits of an old one: edits to old messages are
 rate limited), one line per event, and under each discard the Claim/Pass buttons, so claim
@@ -6,8 +6,16 @@ windows cost no DMs. A seat gets a DM with its rack and controls when it must ac
 turn or in the Charleston, or when something only it may know happened (a draw, a pass). A
 closed DM (403, code 50007) is noticed once and the table is told, without revealing anything,
 to use "My rack"; that seat gets no more DMs in that game (each refused request counts
-against the bot's invalid-request limit). Discord's own errors are logged and never reach the
-game.
+against the bot's invalid-request limit).
+
+Every message is sent with a nonce made from the delivery's key and enforced (discord.py sets
+`enforce_nonce` with every nonce): when a send is repeated, because its answer was lost or
+the bot restarted before recording it, Discord returns the message it already made instead of
+posting it again. The messages of a delivery already confirmed are not sent again at all.
+Discord's errors become the table service's `DeliveryFailed`: rate limits, server errors and
+network trouble are `RetryLater`; a deleted thread or channel (404, code 10003) is
+`TableGone`; a missing permission (403, 50013 or 50001) is `NotAllowed`, naming what is
+missing where; any other refusal is `Refused`.
 """
 
 from __future__ import annotations
@@ -16,25 +24,72 @@ import asyncio
 import io
 import logging
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, NoReturn
 
+import aiohttp
 import discord
 
 from bot.discord.components import ClaimButton, HintButton, PassButton, RackButton
-from bot.discord.mentions import pinging
+from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.engine.game import Phase, View
 from bot.scenes import result_scene, table_scene
-from bot.tables.notifier import SeatUpdate, Table, TableUpdate
+from bot.tables.notifier import (
+    Delivery,
+    NotAllowed,
+    Refused,
+    RetryLater,
+    SeatUpdate,
+    Table,
+    TableGone,
+    TableUpdate,
+)
 from renderer import render_result, render_table
 
 if TYPE_CHECKING:
     from bot.discord.client import JonggClient
 
 log = logging.getLogger(__name__)
+UNKNOWN_CHANNEL = 10003
+MISSING_ACCESS = 50001
 CANNOT_DM = 50007
+MISSING_PERMISSIONS = 50013
 MESSAGE_LIMIT = 2000
 #: DM channels remembered (a few hundred bytes each).
 DM_CHANNELS = 10_000
+#: The permissions a table post may need, with their names in Discord's settings.
+PERMISSION_NAMES = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "create_public_threads": "Create Public Threads",
+    "attach_files": "Attach Files",
+}
+
+
+def thread_name(game_id: int) -> str:
+    """The name of a table's thread."""
+    return f"Mah Jongg table {game_id}"
+
+
+def _failure(error: Exception) -> NoReturn:
+    """Raise what a Discord or network error means for the delivery (or the error itself
+    when it is neither)."""
+    if isinstance(error, discord.RateLimited):
+        raise RetryLater(f"rate limited for {error.retry_after:.1f} s",
+                         error.retry_after) from error
+    if isinstance(error, discord.HTTPException):
+        if error.status == 429:
+            asked = error.response.headers.get("Retry-After")
+            raise RetryLater("rate limited", float(asked) if asked else None) from error
+        if error.status >= 500:
+            raise RetryLater(f"Discord answered {error.status}") from error
+        raise Refused(f"Discord refused it ({error.status}, code {error.code}: "
+                      f"{error.text})") from error
+    if isinstance(error, aiohttp.ClientError | OSError | TimeoutError):
+        raise RetryLater(f"network trouble: {error!r}") from error
+    raise error
 
 
 def _chunks(lines: tuple[str, ...]) -> list[str]:
@@ -71,24 +126,118 @@ class DiscordNotifier:
         return self.client.get_partial_messageable(channel_id,
                                                     type=discord.ChannelType.private)
 
-    async def _channel(self, table: Table) -> discord.abc.Messageable:
-        target = table.thread_id or table.channel_id
-        channel = self.client.get_channel(target)
+    async def _channel(self, channel_id: int) -> discord.abc.Messageable:
+        channel = self.client.get_channel(channel_id)
         if channel is None:
-            channel = await self.client.fetch_channel(target)
+            channel = await self.client.fetch_channel(channel_id)
         assert isinstance(channel, discord.abc.Messageable)
         return channel
 
-    async def table_update(self, table: Table, update: TableUpdate) -> None:
-        """Post the lines; on a new turn, a fresh table picture with its buttons."""
-        channel = await self._channel(table)
-        chunks = _chunks(update.lines)
-        if not update.new_turn:
-            for chunk in chunks:
-                await channel.send(chunk)
+    # -- sending, once -------------------------------------------------------------------
+
+    @contextmanager
+    def _posting(self, table: Table, where: int) -> Iterator[None]:
+        """Turn the errors of a post to the table's place (`where`) into what they mean
+        for the delivery; a missing permission is named by `_post`."""
+        try:
+            yield
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_CHANNEL:
+                _failure(error)
+            gone = ("its thread" if where == table.thread_id else "its channel")
+            raise TableGone(f"{gone} <#{where}> was deleted") from error
+        except discord.Forbidden as error:
+            if error.code not in (MISSING_ACCESS, MISSING_PERMISSIONS):
+                _failure(error)
+            raise
+        except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as error:
+            _failure(error)
+
+    async def _post(self, table: Table, delivery: Delivery, part: int, *,
+                    where: int | None = None, **fields: Any) -> None:
+        """Post part `part` of a delivery to the table's thread (or `where`), unless it was
+        already posted; its nonce makes a repeat of an unconfirmed post harmless."""
+        if part < len(delivery.sent):
             return
-        for chunk in chunks[:-1]:
-            await channel.send(chunk)
+        target = where or table.thread_id or table.channel_id
+        try:
+            with self._posting(table, target):
+                channel = await self._channel(target)
+                message = await channel.send(nonce=f"{delivery.key}.{part}", **fields)
+        except discord.Forbidden as error:
+            needed = ["attach_files"] if "file" in fields else []
+            raise NotAllowed(await self._missing(target, needed)) from error
+        delivery.sent.append(message.id)
+
+    async def _missing(self, where: int, needed: list[str],
+                       thread_permission: str = "send_messages_in_threads") -> str:
+        """Which of the permissions a post needs the bot lacks in `where` (read afresh, since
+        permission changes are not always announced), worded for the host."""
+        try:
+            place = await self.client.fetch_channel(where)
+            is_thread = isinstance(place, discord.Thread)
+            if is_thread:
+                assert isinstance(place, discord.Thread)
+                place = await self.client.fetch_channel(place.parent_id)
+            assert isinstance(place, discord.abc.GuildChannel)
+            wanted = ["view_channel", thread_permission if is_thread else "send_messages",
+                      *needed]
+            me = place.guild.me
+            have = place.permissions_for(me) if me is not None else discord.Permissions.none()
+            missing = [name for name in wanted if not getattr(have, name)] or wanted
+        except discord.HTTPException:
+            missing = ["view_channel"]  # it cannot even look at the place
+        names = " and ".join(f"**{PERMISSION_NAMES[name]}**" for name in missing)
+        plural = "s" if len(missing) > 1 else ""
+        return (f"I'm missing the {names} permission{plural} in <#{where}>, so the game's "
+                "messages can't be posted there. Please grant it: they go out as soon as I "
+                "can post.")
+
+    async def _send_dm(self, user_id: int, delivery: Delivery, text: str,
+                       **extra: Any) -> None:
+        """DM a user, unless this delivery already did (its nonce makes a repeat of an
+        unconfirmed DM harmless). Raises `discord.Forbidden` for closed DMs."""
+        if delivery.sent:
+            return
+        try:
+            dm = await self._dm_channel(user_id)
+            message = await dm.send(text, nonce=f"{delivery.key}.0", **extra)
+        except discord.Forbidden as error:
+            if error.code == CANNOT_DM:
+                raise
+            _failure(error)
+        except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as error:
+            _failure(error)
+        delivery.sent.append(message.id)
+
+    async def _dm(self, table: Table, seat: int, delivery: Delivery, text: str,
+                  **extra: Any) -> None:
+        """DM a seat's holder; if their DMs turn out to be closed, tell the table once to
+        use "My rack" instead (told before it is recorded, so a failed notice is retried)."""
+        user_id = table.user_ids[seat]
+        if user_id is None or self.client.service.dm_closed(table.game_id, seat):
+            return
+        try:
+            await self._send_dm(user_id, delivery, text, **extra)
+        except discord.Forbidden:
+            await self._post(
+                table, delivery, 0,
+                content=f"<@{user_id}>, I can't send you direct messages, so use the "
+                        "**My rack** button under the table to see your tiles and play.",
+                allowed_mentions=pinging([user_id]))
+            await self.client.service.mark_dm_closed(table.game_id, seat)
+
+    # -- the Notifier ---------------------------------------------------------------------
+
+    async def table_update(self, table: Table, update: TableUpdate,
+                           delivery: Delivery) -> None:
+        """Post the lines; on a new turn, a fresh table picture with its buttons."""
+        chunks = _chunks(update.lines)
+        text = chunks[:-1] if update.new_turn else chunks
+        for part, chunk in enumerate(text):
+            await self._post(table, delivery, part, content=chunk)
+        if not update.new_turn or len(delivery.sent) > len(text):
+            return
         scene = table_scene(update.view, bots=table.bots, title=f"Table {table.game_id}")
         png = await asyncio.to_thread(render_table, scene)
         buttons = discord.ui.View(timeout=None)
@@ -99,11 +248,12 @@ class DiscordNotifier:
             buttons.add_item(RackButton(table.game_id))
             if table.hints:
                 buttons.add_item(HintButton(table.game_id))
-        await channel.send(chunks[-1] if chunks else None,
-                           file=discord.File(io.BytesIO(png), filename="table.png"),
-                           view=buttons)
+        await self._post(table, delivery, len(text), content=chunks[-1] if chunks else None,
+                         file=discord.File(io.BytesIO(png), filename="table.png"),
+                         view=buttons)
 
-    async def seat_update(self, table: Table, seat: int, update: SeatUpdate) -> None:
+    async def seat_update(self, table: Table, seat: int, update: SeatUpdate,
+                          delivery: Delivery) -> None:
         """DM the seat its rack and controls when it has something private or must act
         outside a claim window (claim windows are answered under the table's post)."""
         claim_only = update.view.phase is Phase.CLAIM
@@ -111,40 +261,70 @@ class DiscordNotifier:
             return
         if not update.must_act and not update.lines:
             return
-        user_id = table.user_ids[seat]
-        if user_id is None or self.client.service.dm_closed(table.game_id, seat):
+        if table.user_ids[seat] is None or self.client.service.dm_closed(table.game_id, seat):
             return
         prompt = await self.client.prompts.build(table, update.view, drawn=update.drawn,
                                                  lines=update.lines, deadline=update.deadline)
-        await self._dm(table, seat, user_id, prompt.text, file=prompt.file(),
+        await self._dm(table, seat, delivery, prompt.text, file=prompt.file(),
                        view=prompt.view)
 
-    async def _dm(self, table: Table, seat: int, user_id: int, text: str,
-                  **extra: Any) -> None:
-        try:
-            dm = await self._dm_channel(user_id)
-            await dm.send(text, **extra)
-        except discord.Forbidden as error:
-            if error.code != CANNOT_DM:
-                raise
-            if await self.client.service.mark_dm_closed(table.game_id, seat):
-                channel = await self._channel(table)
-                await channel.send(
-                    f"<@{user_id}>, I can't send you direct messages, so use the **My rack** "
-                    "button under the table to see your tiles and play.",
-                    allowed_mentions=pinging([user_id]))
-
-    async def game_over(self, table: Table, view: View) -> None:
+    async def game_over(self, table: Table, view: View, delivery: Delivery) -> None:
         """Post the result picture."""
-        channel = await self._channel(table)
         scene = result_scene(view, table.card, bots=table.bots)
         png = await asyncio.to_thread(render_result, scene)
-        await channel.send(file=discord.File(io.BytesIO(png), filename="result.png"))
+        await self._post(table, delivery, 0,
+                         file=discord.File(io.BytesIO(png), filename="result.png"))
 
-    async def reminder(self, table: Table, seat: int, due_at: float) -> None:
+    async def reminder(self, table: Table, seat: int, due_at: float,
+                       delivery: Delivery) -> None:
         """DM a nudge before the clock runs out."""
-        user_id = table.user_ids[seat]
-        if user_id is not None and not self.client.service.dm_closed(table.game_id, seat):
-            await self._dm(table, seat, user_id,
-                           f"Table {table.game_id}: your move is due <t:{int(due_at)}:R>. "
-                           "If the clock runs out, the bot plays it for you.")
+        await self._dm(table, seat, delivery,
+                       f"Table {table.game_id}: your move is due <t:{int(due_at)}:R>. "
+                       "If the clock runs out, the bot plays it for you.")
+
+    async def new_thread(self, table: Table) -> int | None:
+        """Open a new public thread for the table in its channel."""
+        try:
+            with self._posting(table, table.channel_id):
+                channel = await self._channel(table.channel_id)
+                assert isinstance(channel, discord.TextChannel)
+                thread = await channel.create_thread(name=thread_name(table.game_id),
+                                                     type=discord.ChannelType.public_thread)
+        except discord.Forbidden as error:
+            raise NotAllowed(await self._missing(
+                table.channel_id, ["create_public_threads"])) from error
+        return thread.id
+
+    async def table_moved(self, table: Table, delivery: Delivery) -> None:
+        """Tell the players in the new thread (naming them, so it shows up for them) and
+        say in the channel where the table went (if the channel refuses, the thread's
+        notice is enough)."""
+        players = [user for user in table.user_ids if user is not None]
+        await self._post(
+            table, delivery, 0,
+            content=f"{' '.join(f'<@{user}>' for user in players)} Table {table.game_id}'s "
+                    "thread was deleted, so the game carries on here. Your DMs and the "
+                    "buttons below work as before.",
+            allowed_mentions=pinging(players))
+        try:
+            await self._post(
+                table, delivery, 1, where=table.channel_id,
+                content=f"Table {table.game_id}'s thread was deleted; the game carries on "
+                        f"in <#{table.thread_id}>.",
+                allowed_mentions=NO_MENTIONS)
+        except (NotAllowed, Refused) as error:
+            # The players were told in the thread; the game must not wait on the channel.
+            log.warning("could not say in the channel where table %s went: %s",
+                        table.game_id, error)
+
+    async def tell_host(self, table: Table, host_id: int, problem: str,
+                        delivery: Delivery) -> None:
+        """DM the host what is wrong; if their DMs are closed, say it in the table's
+        channel, naming them."""
+        text = f"Table {table.game_id} needs you: {problem}"
+        try:
+            await self._send_dm(host_id, delivery, text)
+        except discord.Forbidden:
+            await self._post(table, delivery, 0, where=table.channel_id,
+                             content=f"<@{host_id}>, {text}",
+                             allowed_mentions=pinging([host_id]))

@@ -8,7 +8,10 @@ clock, can never both become action N.
 Appends are written in groups: every append that arrives while a transaction is being
 written waits for the next one, which writes them all (each still checked on its own). One
 transaction costs the same few trips to the database's thread however many games it
-carries, so a busy process commits more moves per second instead of queueing them.
+carries, so a busy process commits more moves per second instead of queueing them. The
+outbox's confirmations (entries delivered, `Outbox.mark_sent`) ride in the same groups: they
+come as often as moves do, and a transaction of their own each would double the commits. A
+confirmation nobody waits for waits up to `CONFIRM_DELAY` for a move to ride with.
 
 Clocks are deadlines kept in the database so they survive restarts. A clock remembers the log
 length when it was set; when it runs out the table appends its action with that as the
@@ -23,7 +26,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.store.errors import SeqConflict, StoreClosed, StoreError
-from bot.store.models import Action, Clock, ClockKind, ClockPlan, GameStatus
+from bot.store.models import (
+    Action,
+    Clock,
+    ClockKind,
+    ClockPlan,
+    GameStatus,
+    NewDelivery,
+    OutboxEntry,
+)
+from bot.store.outbox import check_deliveries, insert_deliveries
 from bot.store.rows import (
     ACTION_COLUMNS,
     CLOCK_COLUMNS,
@@ -78,6 +90,28 @@ class _Append:
     expected_seq: int
     actions: tuple[tuple[str, int | None], ...]
     clocks: ClockPlan | None
+    outbox: tuple[NewDelivery, ...]
+    written: asyncio.Future[tuple[OutboxEntry, ...]]
+    #: The outbox entries as stored, once written.
+    entries: tuple[OutboxEntry, ...] = ()
+
+    def fail(self, error: BaseException) -> None:
+        if not self.written.done():
+            self.written.set_exception(error)
+
+
+def _retrieve(future: asyncio.Future[None]) -> None:
+    """Mark a future's failure as seen (a confirmation nobody waited for)."""
+    if not future.cancelled():
+        future.exception()
+
+
+@dataclass(eq=False)
+class _Confirm:
+    """Delivered outbox entries to record as sent (message ids as JSON, the time, the entry
+    id), waiting for the next group transaction."""
+
+    rows: tuple[tuple[str, float, int], ...]
     written: asyncio.Future[None]
 
     def fail(self, error: BaseException) -> None:
@@ -87,6 +121,8 @@ class _Append:
 
 #: Most appends written in one transaction (SQLite binds at most 32,766 values a statement).
 GROUP_LIMIT = 500
+#: How long a confirmation nobody waits for may wait for a group of appends to ride with.
+CONFIRM_DELAY = 1.0
 
 
 class Actions(Part):
@@ -95,6 +131,10 @@ class Actions(Part):
     def __init__(self, db: Database) -> None:
         super().__init__(db)
         self._waiting: list[_Append] = []
+        self._confirms: list[_Confirm] = []
+        #: Confirmations not yet committed (queued or being written).
+        self._unconfirmed: set[_Confirm] = set()
+        self._confirm_timer: asyncio.TimerHandle | None = None
         self._writer: asyncio.Task[None] | None = None
 
     async def append_action(self, game_id: int, expected_seq: int, text: str,
@@ -109,11 +149,14 @@ class Actions(Part):
 
     async def append_actions(self, game_id: int, expected_seq: int,
                              actions: Sequence[tuple[str, int | None]], *,
-                             clocks: ClockPlan | None = None) -> None:
+                             clocks: ClockPlan | None = None,
+                             outbox: Sequence[NewDelivery] = ()) -> tuple[OutboxEntry, ...]:
         """Append `actions` (each a text and its actor) as numbers `expected_seq` on and, in
-        the same transaction, set the game's clocks to `clocks`: one commit for a move, the
-        bots' answers to it and the clocks of the moment it leads to, so the log and the
-        clocks never disagree after a crash. Returns once committed.
+        the same transaction, set the game's clocks to `clocks` and add `outbox` to the
+        game's outbox: one commit for a move, the bots' answers to it, the clocks of the
+        moment it leads to and the messages that report it, so the log, the clocks and what
+        is owed to the players never disagree after a crash. Returns the outbox entries as
+        stored, once committed.
 
         Raises `SeqConflict` if the log does not hold exactly `expected_seq` actions, and
         `WrongStatus` unless the game is being played; either way nothing of it is written.
@@ -128,77 +171,143 @@ class Actions(Part):
                                  f"{MAX_ACTION_LENGTH} characters; got {text!r:.80}")
         if clocks is not None:
             _check_plan(clocks)
+        check_deliveries(outbox)
         if not self._db.is_open:
             raise StoreClosed(f"The database {self._db.path} is closed.")
-        request = _Append(game_id, expected_seq, tuple(actions), clocks,
+        request = _Append(game_id, expected_seq, tuple(actions), clocks, tuple(outbox),
                           asyncio.get_running_loop().create_future())
         self._waiting.append(request)
+        self._start_writer()
+        return await request.written
+
+    async def confirm_sent(self, rows: Sequence[tuple[str, float, int]], *,
+                           wait: bool) -> None:
+        """Record outbox entries as sent with a group transaction (for `Outbox`, which checks
+        the rows: message ids as JSON, the time, the entry id). With `wait`, return once
+        committed; without, return at once and let them ride with the next group of appends,
+        or go alone after `CONFIRM_DELAY`."""
+        if not self._db.is_open:
+            raise StoreClosed(f"The database {self._db.path} is closed.")
+        request = _Confirm(tuple(rows), asyncio.get_running_loop().create_future())
+        # Nobody may be waiting: a failure leaves the entries pending, to be sent again.
+        request.written.add_done_callback(_retrieve)
+        self._confirms.append(request)
+        self._unconfirmed.add(request)
+        request.written.add_done_callback(lambda _: self._unconfirmed.discard(request))
+        if wait:
+            self._start_writer()
+            await request.written
+        elif self._writer is None and self._confirm_timer is None:
+            self._confirm_timer = asyncio.get_running_loop().call_later(
+                CONFIRM_DELAY, self._start_writer)
+
+    async def write_confirmations(self) -> None:
+        """Commit the confirmations asked for so far now (before reading the outbox)."""
+        if self._unconfirmed:
+            self._start_writer()
+            await asyncio.gather(*(c.written for c in list(self._unconfirmed)),
+                                 return_exceptions=True)
+
+    def _start_writer(self) -> None:
+        if self._confirm_timer is not None:
+            self._confirm_timer.cancel()
+            self._confirm_timer = None
         if self._writer is None:
             self._writer = asyncio.create_task(self._write_waiting(),
                                                name="jongg-store-appends")
-        await request.written
 
     async def wait_written(self) -> None:
-        """Wait until every append asked for so far is committed or refused."""
+        """Wait until every append and confirmation asked for so far is committed or
+        refused."""
+        if self._confirms:
+            self._start_writer()
         while self._writer is not None:
             await asyncio.shield(self._writer)
 
     async def _write_waiting(self) -> None:
         group: list[_Append] = []
+        confirms: list[_Confirm] = []
         try:
-            while self._waiting:
+            while self._waiting or self._confirms:
                 group = self._waiting[:GROUP_LIMIT]
                 del self._waiting[:GROUP_LIMIT]
+                confirms, self._confirms = self._confirms, []
                 try:
-                    await self._write(group)
+                    await self._write(group, confirms)
                 except Exception as error:
-                    for request in group:
+                    waiting: list[_Append | _Confirm] = [*group, *confirms]
+                    for request in waiting:
                         request.fail(error)
         except asyncio.CancelledError:
-            for request in [*group, *self._waiting]:
-                request.fail(StoreClosed("The database closed before the move was saved."))
+            closed = StoreClosed("The database closed before the move was saved.")
+            left: list[_Append | _Confirm] = [*group, *confirms, *self._waiting,
+                                              *self._confirms]
+            for request in left:
+                request.fail(closed)
             self._waiting.clear()
+            self._confirms.clear()
             raise
         finally:
             self._writer = None
 
-    async def _write(self, group: list[_Append]) -> None:
-        """One transaction for `group`: each append checked against the log as the earlier
-        ones in the group leave it; the refused ones get their error, the rest are written
-        and told once the commit is done."""
+    async def _write(self, group: list[_Append], confirms: list[_Confirm]) -> None:
+        """One transaction for `group` and `confirms`: each append checked against the log as
+        the earlier ones in the group leave it; the refused ones get their error, the rest
+        (and the confirmations) are written and told once the commit is done."""
         accepted: list[_Append] = []
         async with self._db.transaction() as tx:
-            ids = sorted({request.game_id for request in group})
-            rows = await tx.fetchall(
-                "SELECT g.id AS id, g.status AS status, (SELECT coalesce(max(a.seq), -1) + 1 "
-                "FROM actions AS a WHERE a.game_id = g.id) AS next FROM games AS g "
-                f"WHERE g.id IN ({', '.join('?' * len(ids))})", ids)
-            playing = {int(row["id"]): int(row["next"]) for row in rows
-                       if row["status"] == GameStatus.PLAYING.value}
-            for request in group:
-                actual = playing.get(request.game_id)
-                if actual is None:
-                    try:  # the refusal that says where the game is
-                        await fetch_game_in(tx, request.game_id, GameStatus.PLAYING)
-                    except StoreError as refusal:
-                        request.fail(refusal)
-                    continue
-                if actual != request.expected_seq:
-                    request.fail(SeqConflict(request.game_id, request.expected_seq, actual))
-                    continue
-                playing[request.game_id] = actual + len(request.actions)
-                accepted.append(request)
-            now = self._db.now()
             await tx.execute_many(
-                "INSERT INTO actions (game_id, seq, action, actor_user_id, created_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                [(r.game_id, r.expected_seq + i, text, actor, now)
-                 for r in accepted for i, (text, actor) in enumerate(r.actions)])
-            await _replace(tx, [(r.game_id, r.clocks) for r in accepted
-                                if r.clocks is not None], now)
+                "UPDATE outbox SET state = 'sent', message_ids = ?, done_at = ? "
+                "WHERE id = ? AND state = 'pending'",
+                [row for confirm in confirms for row in confirm.rows])
+            if group:
+                accepted = await self._append(tx, group)
+        for confirm in confirms:
+            if not confirm.written.done():
+                confirm.written.set_result(None)
         for request in accepted:
             if not request.written.done():
-                request.written.set_result(None)
+                request.written.set_result(request.entries)
+
+    async def _append(self, tx: Tx, group: list[_Append]) -> list[_Append]:
+        """Write the appends of `group` the log allows (the others get their refusal), with
+        their clocks and outbox entries; returns those written."""
+        accepted: list[_Append] = []
+        ids = sorted({request.game_id for request in group})
+        rows = await tx.fetchall(
+            "SELECT g.id AS id, g.status AS status, (SELECT coalesce(max(a.seq), -1) + 1 "
+            "FROM actions AS a WHERE a.game_id = g.id) AS next FROM games AS g "
+            f"WHERE g.id IN ({', '.join('?' * len(ids))})", ids)
+        playing = {int(row["id"]): int(row["next"]) for row in rows
+                   if row["status"] == GameStatus.PLAYING.value}
+        for request in group:
+            actual = playing.get(request.game_id)
+            if actual is None:
+                try:  # the refusal that says where the game is
+                    await fetch_game_in(tx, request.game_id, GameStatus.PLAYING)
+                except StoreError as refusal:
+                    request.fail(refusal)
+                continue
+            if actual != request.expected_seq:
+                request.fail(SeqConflict(request.game_id, request.expected_seq, actual))
+                continue
+            playing[request.game_id] = actual + len(request.actions)
+            accepted.append(request)
+        now = self._db.now()
+        await tx.execute_many(
+            "INSERT INTO actions (game_id, seq, action, actor_user_id, created_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(r.game_id, r.expected_seq + i, text, actor, now)
+             for r in accepted for i, (text, actor) in enumerate(r.actions)])
+        await _replace(tx, [(r.game_id, r.clocks) for r in accepted
+                            if r.clocks is not None], now)
+        entries = await insert_deliveries(
+            tx, [(r.game_id, d) for r in accepted for d in r.outbox], now)
+        start = 0
+        for request in accepted:
+            request.entries = entries[start:start + len(request.outbox)]
+            start += len(request.outbox)
+        return accepted
 
     async def actions(self, game_id: int, *, since: int = 0) -> list[Action]:
         """The game's actions in order, from seq `since` on."""
@@ -243,6 +352,21 @@ class Clocks(Part):
                 "DELETE FROM clocks WHERE game_id = ? AND kind = ? AND ifnull(seat, -1) = ?",
                 (check_int(game_id, "game_id"), kind.value, -1 if seat is None else seat),
             ) > 0
+
+    async def ring(self, game_id: int, kind: ClockKind, *, seat: int | None,
+                   outbox: Sequence[NewDelivery]) -> tuple[OutboxEntry, ...]:
+        """Stop one clock and, in the same transaction, add `outbox` (what its running out
+        announces, such as a reminder); returns the entries as stored. Nothing is added if
+        the clock was not set, so a clock is announced once even if two runs see it due."""
+        check_deliveries(outbox)
+        async with self._db.transaction() as tx:
+            stopped = await tx.execute(
+                "DELETE FROM clocks WHERE game_id = ? AND kind = ? AND ifnull(seat, -1) = ?",
+                (check_int(game_id, "game_id"), kind.value, -1 if seat is None else seat))
+            if not stopped:
+                return ()
+            return await insert_deliveries(tx, [(game_id, d) for d in outbox],
+                                           self._db.now())
 
     async def clear_clocks(self, game_id: int, kind: ClockKind | None = None) -> int:
         """Stop all of a game's clocks (of one kind, if given); returns how many."""

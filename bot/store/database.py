@@ -38,6 +38,7 @@ from bot.store.league_rounds import LeagueRounds
 from bot.store.league_stats import LeagueStats
 from bot.store.leagues import Leagues
 from bot.store.migrate import Migration, apply_migrations, shipped_migrations
+from bot.store.outbox import Outbox
 from bot.store.seats import Seats
 from bot.store.tx import Tx
 
@@ -53,7 +54,8 @@ class Database:
             seq = await db.actions.append_action(game.id, 0, "…", actor=123)
 
     The API lives in topic objects: `games` (games and results), `seats`, `actions` (the
-    action log), `clocks`, `cards` (server cards) and `guilds` (server settings); leagues
+    action log), `clocks`, `outbox` (the messages games owe), `cards` (server cards) and
+    `guilds` (server settings); leagues
     have `leagues` (leagues, seasons, players, audit log), `league_games` (recorded games,
     corrections, ratings), `league_stats` (standings, stats, exports) and `league_rounds`.
     """
@@ -75,6 +77,7 @@ class Database:
         self.seats = Seats(self)
         self.actions = Actions(self)
         self.clocks = Clocks(self)
+        self.outbox = Outbox(self)
         self.cards = ServerCards(self)
         self.guilds = Guilds(self)
         self.leagues = Leagues(self)

@@ -8,7 +8,7 @@ lobby → playing → finished, and lobby or playing → aborted.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from bot.store.errors import CardNotFound, TableNotFull
@@ -20,11 +20,13 @@ from bot.store.models import (
     GameRecord,
     GameResult,
     GameStatus,
+    NewDelivery,
     Outcome,
     Pace,
     SeatResult,
     ShippedCardChoice,
 )
+from bot.store.outbox import check_deliveries, insert_deliveries
 from bot.store.rows import (
     ACTION_COLUMNS,
     CLOCK_COLUMNS,
@@ -188,12 +190,15 @@ class Games(Part):
                 (now, game_id))
             return await fetch_game(tx, game_id)
 
-    async def finish_game(self, game_id: int, outcome: Outcome) -> GameResult:
+    async def finish_game(self, game_id: int, outcome: Outcome, *,
+                          outbox: Sequence[NewDelivery] = ()) -> GameResult:
         """End a game with its result: `FINISHED`, or `ABORTED` when the reason is `ABORT`.
 
         Each scored seat (and the winner) must be held; the result records who held it. The
-        game's clocks are removed. Only a playing game can finish; a lobby can only be
+        game's clocks are removed and `outbox` (what announces the end, if the moves did not)
+        is added in the same transaction. Only a playing game can finish; a lobby can only be
         aborted. A second finish raises `WrongStatus`."""
+        check_deliveries(outbox)
         for score in outcome.scores:
             check_json(score.breakdown, "breakdown")
             check_int(score.points, "points")
@@ -228,6 +233,7 @@ class Games(Part):
             await tx.execute("UPDATE games SET status = ?, finished_at = ? WHERE id = ?",
                              (status.value, now, game_id))
             await tx.execute("DELETE FROM clocks WHERE game_id = ?", (game_id,))
+            await insert_deliveries(tx, [(game_id, d) for d in outbox], now)
             result = await _fetch_result(tx, game_id)
         assert result is not None
         return result

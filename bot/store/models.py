@@ -190,6 +190,57 @@ class ClockPlan:
     at_seq: int
 
 
+class DeliveryKind(Enum):
+    """What an outbox entry delivers: a post to the table, a seat's private update, the
+    result, a reminder, the notices that the table moved to a new thread, or a note to the
+    host (added by migration 0003)."""
+
+    TABLE = "table"
+    SEAT = "seat"
+    GAME_OVER = "game_over"
+    REMINDER = "reminder"
+    MOVED = "moved"
+    HOST = "host"
+
+
+class DeliveryState(Enum):
+    """Where an outbox entry is: still to send, sent (with its message ids), or given up."""
+
+    PENDING = "pending"
+    SENT = "sent"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class NewDelivery:
+    """An entry to add to a game's outbox: its kind, the action count it reports, the seat it
+    is for (None: the whole table) and `body`, JSON text the store keeps as is."""
+
+    kind: DeliveryKind
+    at_seq: int
+    seat: int | None = None
+    body: str = "{}"
+
+
+@dataclass(frozen=True)
+class OutboxEntry:
+    """One delivery a game owes, as stored. `id` orders a game's entries and is never handed
+    out twice; `message_ids` are what it posted once sent, `error` the last failure."""
+
+    id: int
+    game_id: int
+    kind: DeliveryKind
+    at_seq: int
+    seat: int | None
+    body: str
+    state: DeliveryState
+    attempts: int
+    message_ids: tuple[int, ...]
+    error: str | None
+    created_at: float
+    done_at: float | None
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """Everything needed to rebuild a game after a restart, read at one moment."""

@@ -15,9 +15,12 @@ from bot.store.models import (
     CardSource,
     Clock,
     ClockKind,
+    DeliveryKind,
+    DeliveryState,
     Game,
     GameCard,
     GameStatus,
+    OutboxEntry,
     Pace,
     Seat,
     ServerCard,
@@ -164,6 +167,30 @@ def clock_from_row(row: sqlite3.Row) -> Clock:
         seat=opt_int(row["seat"]),
         due_at=float(row["due_at"]),
         at_seq=int(row["at_seq"]),
+    )
+
+
+OUTBOX_COLUMNS = """
+    id, game_id, kind, at_seq, seat, body, state, attempts, message_ids, error, created_at,
+    done_at
+"""
+
+
+def entry_from_row(row: sqlite3.Row) -> OutboxEntry:
+    """An `OutboxEntry` from a row selected with `OUTBOX_COLUMNS`."""
+    return OutboxEntry(
+        id=int(row["id"]),
+        game_id=int(row["game_id"]),
+        kind=DeliveryKind(row["kind"]),
+        at_seq=int(row["at_seq"]),
+        seat=opt_int(row["seat"]),
+        body=str(row["body"]),
+        state=DeliveryState(row["state"]),
+        attempts=int(row["attempts"]),
+        message_ids=tuple(int(i) for i in json.loads(row["message_ids"])),
+        error=None if row["error"] is None else str(row["error"]),
+        created_at=float(row["created_at"]),
+        done_at=opt_float(row["done_at"]),
     )
 
 

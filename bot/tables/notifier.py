@@ -3,11 +3,17 @@
 The Discord app implements it (thread posts, DMs, ephemeral racks), so does the terminal game,
 and tests record what it receives. Every update carries a `View` built by the engine for the
 one seat it is meant for (or a spectator view for the whole table), never the game state.
+
+Each call delivers one entry of the game's durable outbox and gets its `Delivery`: a key that
+is the same on every attempt, so the outside can make a repeated send harmless. A call that
+fails says how with a `DeliveryFailed`: try again later, the table's place is gone, a
+permission is missing, or refused for good; the service retries, moves the table, tells the
+host, or gives the entry up accordingly.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.engine.cards.model import Card
@@ -60,19 +66,72 @@ class SeatUpdate:
     deadline: float | None
 
 
+@dataclass(eq=False)
+class Delivery:
+    """One outbox entry on its way out. `key` is the same on every attempt and never used by
+    another entry, so a send repeated after a failure or a restart can be recognised (on
+    Discord it makes the messages' nonces); `sent` collects the ids of the messages posted so
+    far, so an attempt that failed part way is retried without posting them again."""
+
+    key: str
+    sent: list[int] = field(default_factory=list)
+
+
+class DeliveryFailed(Exception):
+    """A delivery did not go through; the subclass says what to do about it. The message is
+    written for the table's host: what is wrong, where, and what to do."""
+
+
+class RetryLater(DeliveryFailed):
+    """A passing failure (rate limit, server error, network): try again, not before `after`
+    seconds when the outside said so."""
+
+    def __init__(self, message: str, after: float | None = None) -> None:
+        super().__init__(message)
+        self.after = after
+
+
+class TableGone(DeliveryFailed):
+    """The place where the table is posted (its thread, or its channel) no longer exists."""
+
+
+class NotAllowed(DeliveryFailed):
+    """The bot lacks a permission where it posts; the message names it and the place."""
+
+
+class Refused(DeliveryFailed):
+    """Refused for good (a message the outside will never take): give the entry up."""
+
+
 class Notifier(Protocol):
     """The outside world, as the table service needs it. Calls for one game arrive in order,
-    after the actions they report are committed. A failing call is logged by the service and
-    never stops the game."""
+    after what they report is committed; each may be repeated (after a failure, or after a
+    restart if it was never confirmed) with the same `Delivery.key`."""
 
-    async def table_update(self, table: Table, update: TableUpdate) -> None:
+    async def table_update(self, table: Table, update: TableUpdate,
+                           delivery: Delivery) -> None:
         """Post what happened to the table."""
 
-    async def seat_update(self, table: Table, seat: int, update: SeatUpdate) -> None:
+    async def seat_update(self, table: Table, seat: int, update: SeatUpdate,
+                          delivery: Delivery) -> None:
         """Tell a human seat privately that its rack or its options changed."""
 
-    async def game_over(self, table: Table, view: View) -> None:
+    async def game_over(self, table: Table, view: View, delivery: Delivery) -> None:
         """The game ended; `view` is the spectator view with the result."""
 
-    async def reminder(self, table: Table, seat: int, due_at: float) -> None:
-        """Nudge a seat whose move is due soon (asynchronous pace)."""
+    async def reminder(self, table: Table, seat: int, due_at: float,
+                       delivery: Delivery) -> None:
+        """Nudge a seat whose move is due at `due_at` (asynchronous pace)."""
+
+    async def new_thread(self, table: Table) -> int | None:
+        """The table's place is gone: open a new one for it (where the table was opened) and
+        return its id, or None where there is no such thing."""
+
+    async def table_moved(self, table: Table, delivery: Delivery) -> None:
+        """Tell the players that the table now lives in `table.thread_id`, there and where
+        the table was opened."""
+
+    async def tell_host(self, table: Table, host_id: int, problem: str,
+                        delivery: Delivery) -> None:
+        """Tell the host what keeps the table's messages from arriving (`problem`, as a
+        `DeliveryFailed` worded it)."""

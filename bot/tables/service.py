@@ -4,15 +4,19 @@ It owns, per game, the lock that applies clicks one at a time, the engine state,
 the clocks and the order in which the outside is told. Every action goes the same way:
 
     lock -> check the seat and the prompt's action counter -> engine.apply -> the bots'
-    answers -> one commit: the actions and the clocks of the moment they lead to -> queue
-    the updates for the notifier
+    answers -> one commit: the actions, the clocks of the moment they lead to and the
+    outbox entries that report them -> the game's sender delivers the entries
 
-so a message is only sent about a move that is durable, the log and the clocks never
-disagree after a crash, and a restart rebuilds each game by replaying its log. A prompt made
-at some action count stays good until its seat's own options change, so people answering the
-same Charleston pass or claim window do not make each other's prompts stale, and a seat is
-only sent a new prompt when its options change. The service knows nothing about Discord: the
-outside is a `Notifier`.
+so a message is only sent about a move that is durable, the log, the clocks and what the
+players are owed never disagree after a crash, and a restart rebuilds each game by replaying
+its log and sends whatever was not confirmed. A prompt made at some action count stays good
+until its seat's own options change, so people answering the same Charleston pass or claim
+window do not make each other's prompts stale, and a seat is only sent a new prompt when its
+options change. The service knows nothing about Discord: the outside is a `Notifier`.
+
+Delivery is `bot.tables.delivery`: a sender task per game sends its outbox entries in order
+(retrying, moving a deleted thread, telling the host about a missing permission). A game that
+is over leaves memory once its last entry is delivered.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from bot.engine.cards import Card
@@ -57,18 +61,30 @@ from bot.store import (
     ClockKind,
     ClockPlan,
     Database,
+    DeliveryKind,
     FinishReason,
     Game,
+    NewDelivery,
+    OutboxEntry,
     Outcome,
     Pace,
     SeatScore,
     SeqConflict,
     ServerCardChoice,
     ShippedCardChoice,
+    StoreError,
+)
+from bot.tables.delivery import (
+    DEFAULT_BACKOFF,
+    Backoff,
+    HeldGame,
+    Mailbox,
+    Sender,
+    entry_body,
 )
 from bot.tables.errors import NotSeated, StalePrompt
 from bot.tables.narrate import private_line, public_line
-from bot.tables.notifier import Notifier, SeatUpdate, Table, TableUpdate
+from bot.tables.notifier import Notifier, Table
 from bot.tables.options import PACES, TableOptions, Timeout, read_table_options
 
 log = logging.getLogger(__name__)
@@ -99,6 +115,11 @@ class _Options:
         return cls([legal_actions(state, s) for s in range(state.size)],
                    [count] * state.size, set(range(state.size)))
 
+    def copy(self) -> _Options:
+        """A copy to change while a commit is pending (the original stays as it was if the
+        commit fails)."""
+        return _Options(list(self.options), list(self.since), set(self.changed))
+
     def update(self, state: GameState) -> None:
         """Note whose options `state` changed."""
         for seat in range(state.size):
@@ -116,7 +137,7 @@ class _Options:
 
 @dataclass
 class _Live:
-    """A game in play, as the service holds it in memory."""
+    """A game the service holds in memory: in play, or over and still delivering."""
 
     table: Table
     state: GameState
@@ -127,6 +148,7 @@ class _Live:
     remind_at: float | None
     bots: dict[int, Player]
     options: _Options
+    mail: Mailbox
     dm_closed: set[int] = field(default_factory=set)
     #: Actions applied since `saved` (text, actor, the state after it), not yet committed.
     unsaved: list[tuple[str, int | None, GameState]] = field(default_factory=list)
@@ -135,8 +157,8 @@ class _Live:
     clocks: dict[tuple[ClockKind, int | None], float] = field(default_factory=dict)
     clock_moment: tuple[object, ...] = ()
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    outbox: asyncio.Queue[Callable[[], Awaitable[None]]] = field(default_factory=asyncio.Queue)
-    sender: asyncio.Task[None] | None = None
+    #: Over (finished, timed out or aborted): takes no more moves, leaves once delivered.
+    closed: bool = False
 
 
 def _moment(state: GameState) -> tuple[object, ...]:
@@ -147,17 +169,22 @@ def _moment(state: GameState) -> tuple[object, ...]:
 
 
 def _replayed(rules: RuleSet, card: Card, seed: int, players: Sequence[str],
-              actions: Sequence[Action]) -> tuple[GameState, _Options]:
+              actions: Sequence[Action], kept: Collection[int] = ()
+              ) -> tuple[GameState, _Options, dict[int, GameState]]:
     """A game rebuilt from its log, move by move, so each seat's prompts from before a
-    restart stay as good as they were. A long game takes tens of milliseconds: run it in a
-    worker."""
+    restart stay as good as they were; with the states after the action counts in `kept`
+    (and the first), which undelivered messages report. A long game takes tens of
+    milliseconds: run it in a worker."""
     state = new_game(rules, card, seed, players)
     options = _Options.of(state)
+    states = {0: state}
     for action in actions:
         state, _ = apply(state, action)
         options.update(state)
+        if len(state.actions) in kept:
+            states[len(state.actions)] = state
     options.changed.clear()
-    return state, options
+    return state, options, states
 
 
 def random_seed() -> int:
@@ -181,12 +208,14 @@ class TableService:
     def __init__(self, db: Database, notifier: Notifier, *,
                  now: Callable[[], float] = time.time,
                  make_bot: BotFactory = baseline_bot,
-                 new_seed: Callable[[], int] = random_seed) -> None:
+                 new_seed: Callable[[], int] = random_seed,
+                 backoff: Backoff = DEFAULT_BACKOFF) -> None:
         self.db = db
         self.notifier = notifier
         self.new_seed = new_seed
         self.now = now
         self.make_bot = make_bot
+        self.sender = Sender(db, notifier, backoff, self._retire)
         self._live: dict[int, _Live] = {}
         self._clock_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -194,35 +223,42 @@ class TableService:
     # -- lifecycle -------------------------------------------------------------------------
 
     async def start(self, *, run_clocks: bool = True) -> int:
-        """Rebuild every unfinished game from its log and start the clock loop; returns how
-        many games were restored."""
+        """Rebuild every unfinished game from its log, resume every game's undelivered
+        messages (finished games' too) and start the clock loop; returns how many unfinished
+        games were restored."""
         restored = 0
-        for game in await self.db.games.unfinished_games():
-            if game.started_at is not None:
-                try:
-                    await self._restore(game.id)
-                except InvalidInput as error:  # a stored card the checker now refuses
-                    log.warning("game %s not restored: %s", game.id, error.message)
-                    continue
-                restored += 1
+        started = [game.id for game in await self.db.games.unfinished_games()
+                   if game.started_at is not None]
+        for game_id in started:
+            restored += await self._try_restore(game_id)
+        for game_id in await self.db.outbox.games_with_pending():
+            if game_id not in self._live and game_id not in started:
+                await self._try_restore(game_id)
         if run_clocks:
             self._clock_task = asyncio.create_task(self._clock_loop(), name="jongg-clocks")
         return restored
 
-    async def close(self) -> None:
-        """Stop the clock loop and deliver what is queued."""
+    async def close(self, grace: float = 5.0) -> None:
+        """Stop the clock loop, let the senders deliver for up to `grace` seconds what goes
+        out without a retry, then stop them. Nothing is lost: what is not confirmed stays in
+        the outbox for the next start (and is sent with the same keys, so what did go out
+        is not shown twice)."""
         if self._clock_task is not None:
             self._clock_task.cancel()
             await asyncio.gather(self._clock_task, return_exceptions=True)
             self._clock_task = None
-        for live in self._live.values():
-            await self._stop_sender(live)
+        await self.sender.stop(list(self._live.values()), grace)
 
     async def flush(self, game_id: int) -> None:
-        """Wait until every update queued for a game has been delivered."""
+        """Wait until the game's sender has nothing left to deliver (after retries)."""
         live = self._live.get(game_id)
         if live is not None:
-            await self._drain(live)
+            await live.mail.idle.wait()
+
+    def in_play(self, game_id: int) -> bool:
+        """Whether the game is being played (not over, aborted or unknown)."""
+        live = self._live.get(game_id)
+        return live is not None and not live.closed
 
     # -- lobby -----------------------------------------------------------------------------
 
@@ -326,7 +362,7 @@ class TableService:
 
     def _get(self, game_id: int) -> _Live:
         live = self._live.get(game_id)
-        if live is None:
+        if live is None or live.closed:
             raise IllegalAction("That game isn't running (it may have ended).")
         return live
 
@@ -394,18 +430,27 @@ class TableService:
     async def _settle(self, live: _Live, events: Sequence[Event], *,
                       new_turn: bool = False) -> None:
         """After actions applied in memory: let the bots answer, commit it all with the
-        clocks in one transaction, then finish or queue the updates. If anything fails
-        before the commit is done, the game is left as the store has it."""
+        clocks and the outbox entries that report it in one transaction, then finish a game
+        that ended and hand the entries to the sender. If anything fails before the commit
+        is done, the game is left as the store has it."""
         try:
             collected = [*events, *self._run_bots(live)]
-            await self._commit(live)
+            new_turn = new_turn or any(isinstance(e, Discarded | Exposed | MahjongShown)
+                                       for e in collected)
+            options = live.options.copy()
+            for _, _, state in live.unsaved:
+                options.update(state)
+            outbox = self._reports(live, collected, options.changed, new_turn=new_turn)
+            options.changed.clear()
+            entries = await self._commit(live, outbox)
         except BaseException:
             live.state = live.saved
             live.unsaved.clear()
             raise
-        new_turn = new_turn or any(isinstance(e, Discarded | Exposed | MahjongShown)
-                                   for e in collected)
-        await self._after_change(live, tuple(collected), new_turn=new_turn)
+        live.options = options
+        self.sender.queue(live, entries, live.state)
+        if live.state.phase is Phase.OVER:
+            await self._finish(live)
 
     def _run_bots(self, live: _Live) -> list[Event]:
         events: list[Event] = []
@@ -419,59 +464,57 @@ class TableService:
             events.extend(self._apply(live, action, None))
         return events
 
-    async def _commit(self, live: _Live) -> None:
-        """Write the unsaved actions and the clocks of the moment they lead to in one
-        transaction (nothing when neither changed), then take them as saved."""
+    async def _commit(self, live: _Live, outbox: Sequence[NewDelivery]
+                      ) -> tuple[OutboxEntry, ...]:
+        """Write the unsaved actions, the clocks of the moment they lead to and `outbox` in
+        one transaction (nothing when none changed), then take them as saved; returns the
+        outbox entries as stored."""
         plan, moment = self._clock_plan(live)
         unsaved = live.unsaved
-        if unsaved or plan is not None:
-            await self.db.actions.append_actions(
+        entries: tuple[OutboxEntry, ...] = ()
+        if unsaved or plan is not None or outbox:
+            entries = await self.db.actions.append_actions(
                 live.table.game_id, len(live.saved.actions),
-                [(text, actor) for text, actor, _ in unsaved], clocks=plan)
+                [(text, actor) for text, actor, _ in unsaved], clocks=plan, outbox=outbox)
         live.saved = live.state
         live.unsaved = []
-        for _, _, state in unsaved:
-            live.options.update(state)
         if plan is not None:
             live.clocks = {(kind, seat): due for kind, seat, due in plan.clocks}
             live.clock_moment = moment
             self._wake.set()
+        return entries
 
-    async def _after_change(self, live: _Live, events: Sequence[Event], *,
-                            new_turn: bool) -> None:
-        """After a commit: finish a game that ended, and queue the updates (the caller holds
-        the lock)."""
+    def _reports(self, live: _Live, events: Sequence[Event], changed: set[int], *,
+                 new_turn: bool) -> list[NewDelivery]:
+        """The outbox entries that report `events` (the state is `live.state`): the lines
+        for the table, each human seat's own lines when it learned something, its options
+        changed (`changed`) or the turn moved, and the result when the game is over."""
         state = live.state
-        if state.phase is Phase.OVER:
-            await self._finish(live)
-        table = live.table
-        names = table.names
-        lines = tuple(line for e in events if (line := public_line(e, names)) is not None)
-        public = spectator_view(state)
+        at = len(state.actions)
+        names = live.table.names
+        lines = [line for e in events if (line := public_line(e, names)) is not None]
         acting = set(seats_to_act(state))
-        changed, live.options.changed = live.options.changed, set()
-        updates: list[tuple[int, SeatUpdate]] = []
         deadline = self._deadline(live)
-        for seat, user in enumerate(table.user_ids):
+        reports: list[NewDelivery] = []
+        if lines or new_turn:
+            reports.append(NewDelivery(DeliveryKind.TABLE, at, None,
+                                       entry_body(lines=lines, new_turn=new_turn)))
+        for seat, user in enumerate(live.table.user_ids):
             if user is None:
                 continue
             own = [for_seat(e, seat) for e in events]
-            private = tuple(line for e in own if (line := private_line(e, seat, names)))
+            private = [line for e in own if (line := private_line(e, seat, names))]
             drawn = next((e.kind for e in reversed(own)
                           if isinstance(e, Drew) and e.seat == seat), None)
             # A seat whose options are what it was last shown keeps its prompt (prompts stay
             # good until the seat's own options change): no new message for it.
-            touched = private or seat in changed or new_turn or state.phase is Phase.OVER
-            if touched:
-                updates.append((seat, SeatUpdate(view(state, seat), drawn, private,
-                                                 seat in acting, deadline)))
-        if lines or new_turn:
-            self._send(live, self.notifier.table_update,
-                       table, TableUpdate(lines, public, new_turn))
-        for seat, update in updates:
-            self._send(live, self.notifier.seat_update, table, seat, update)
+            if private or seat in changed or new_turn or state.phase is Phase.OVER:
+                reports.append(NewDelivery(DeliveryKind.SEAT, at, seat, entry_body(
+                    user=user, lines=private, drawn=drawn, must_act=seat in acting,
+                    deadline=deadline)))
         if state.phase is Phase.OVER:
-            self._send(live, self.notifier.game_over, table, public)
+            reports.append(NewDelivery(DeliveryKind.GAME_OVER, at))
+        return reports
 
     def _deadline(self, live: _Live) -> float | None:
         seconds = (live.pace.claim_seconds if live.state.phase is Phase.CLAIM
@@ -498,39 +541,26 @@ class TableService:
         except Exception:
             # The result is safe in the store; the league catches up on the next start.
             log.exception("league record of game %s failed", live.table.game_id)
+        await self._close(live)
 
-    # -- delivery --------------------------------------------------------------------------
+    # -- the end of a game -----------------------------------------------------------------
 
-    def _send(self, live: _Live, call: Callable[..., Awaitable[None]], *args: object) -> None:
-        """Queue one notifier call; the game's sender task delivers them in order."""
-        async def deliver() -> None:
-            await call(*args)
+    async def _close(self, live: _Live) -> None:
+        """The game is over (finished, timed out or aborted, as the store has it): it takes
+        no more moves, and leaves memory once its messages are out."""
+        live.closed = True
+        if live.mail.task is None:
+            await self._retire(live)
 
-        live.outbox.put_nowait(deliver)
-        if live.sender is None or live.sender.done():
-            live.sender = asyncio.create_task(self._deliver(live),
-                                              name=f"jongg-send-{live.table.game_id}")
-
-    async def _deliver(self, live: _Live) -> None:
-        while True:
-            job = await live.outbox.get()
-            try:
-                await job()
-            except Exception:
-                log.exception("notifying game %s failed", live.table.game_id)
-            finally:
-                live.outbox.task_done()
-
-    async def _drain(self, live: _Live) -> None:
-        await live.outbox.join()
-
-    async def _stop_sender(self, live: _Live) -> None:
-        """Deliver what is queued, then stop the game's sender task."""
-        await self._drain(live)
-        if live.sender is not None:
-            live.sender.cancel()
-            await asyncio.gather(live.sender, return_exceptions=True)
-            live.sender = None
+    async def _retire(self, done: HeldGame) -> None:
+        """A game that is over and delivered leaves memory; the store forgets what was sent."""
+        game_id = done.table.game_id
+        if self._live.get(game_id) is done:
+            del self._live[game_id]
+        try:
+            await self.db.outbox.forget_sent(game_id)
+        except StoreError:
+            log.exception("could not tidy the outbox of game %s", game_id)
 
     # -- clocks ----------------------------------------------------------------------------
 
@@ -573,7 +603,7 @@ class TableService:
         acted = 0
         for clock in await self.db.clocks.due_clocks(self.now() if now is None else now):
             live = self._live.get(clock.game_id)
-            if live is None:
+            if live is None or live.closed:
                 await self.db.clocks.clear_clocks(clock.game_id)
                 continue
             if clock.kind is ClockKind.GAME_LIMIT:
@@ -585,10 +615,7 @@ class TableService:
                     await self._clear_clock(live, clock)
                     continue
                 if clock.kind is ClockKind.REMINDER:
-                    assert clock.seat is not None
-                    await self._clear_clock(live, clock)
-                    self._send(live, self.notifier.reminder, live.table, clock.seat,
-                               clock.due_at)
+                    await self._remind(live, clock)
                     continue
                 events = await self._time_out(live, clock.seat)
                 await self._settle(live, events)
@@ -599,18 +626,30 @@ class TableService:
         await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=clock.seat)
         live.clocks.pop((clock.kind, clock.seat), None)
 
+    async def _remind(self, live: _Live, clock: Clock) -> None:
+        """A reminder clock ran out: stop it and owe its seat a nudge naming when the move
+        is due, in one transaction (so a reminder goes out once)."""
+        seat = clock.seat
+        assert seat is not None
+        due_at = live.clocks.get((ClockKind.TURN, seat), clock.due_at)
+        entries = await self.db.clocks.ring(clock.game_id, clock.kind, seat=seat, outbox=[
+            NewDelivery(DeliveryKind.REMINDER, clock.at_seq, seat,
+                        entry_body(user=live.table.user_ids[seat], due_at=due_at))])
+        live.clocks.pop((clock.kind, seat), None)
+        self.sender.queue(live, entries, live.state)
+
     async def _time_up(self, live: _Live) -> None:
         """The tournament time limit ran out: the game stops and every seat scores 0."""
         game_id = live.table.game_id
         async with live.lock:
-            if live.state.phase is Phase.OVER:
+            if live.closed or live.state.phase is Phase.OVER:
                 return
-            await self.db.games.finish_game(game_id, timeout_outcome(live.table.rules.players))
-            self._live.pop(game_id, None)
-            self._send(live, self.notifier.table_update, live.table,
-                       TableUpdate((TIME_UP,), spectator_view(live.state), False))
-        await self._drain(live)
-        await self._stop_sender(live)
+            await self.db.games.finish_game(
+                game_id, timeout_outcome(live.table.rules.players), outbox=[NewDelivery(
+                    DeliveryKind.TABLE, len(live.state.actions), None,
+                    entry_body(lines=[TIME_UP], new_turn=False))])
+            self.sender.resume(live, await self.db.outbox.pending(game_id), {})
+            await self._close(live)
         try:
             await record_finished_game(self.db, game_id)
         except Exception:
@@ -651,10 +690,23 @@ class TableService:
 
     # -- restoring -------------------------------------------------------------------------
 
+    async def _try_restore(self, game_id: int) -> bool:
+        """Restore a game at start-up; a game whose stored card the checker now refuses is
+        left as it is, with a warning (the bot goes on with the others)."""
+        try:
+            await self._restore(game_id)
+        except InvalidInput as error:
+            log.warning("game %s not restored: %s", game_id, error.message)
+            return False
+        return True
+
     async def _restore(self, game_id: int) -> _Live:
-        """Rebuild a game in play from the store: rules, card, seed, first holders' names,
-        then every logged action replayed."""
+        """Rebuild a game from the store: rules, card, seed, first holders' names, then every
+        logged action replayed; then resume its undelivered messages. A game that is over is
+        rebuilt only to deliver them."""
         record = await self.db.games.load_game(game_id)
+        pending = await self.db.outbox.pending(game_id)
+        reported = {entry.at_seq for entry in pending}
         game = record.game
         rules, timeout, pace_name = read_table_options(game.rules)
         # Checked and compiled in a worker. Held while the game is rebuilt, so the engine
@@ -665,8 +717,8 @@ class TableService:
             first.setdefault(holder.seat, holder.display_name)
         players = tuple(first[s] for s in range(rules.players))
         actions = [parse_action(a.text, rules.players) for a in record.actions]
-        state, options = await asyncio.to_thread(_replayed, rules, matcher.card, game.seed,
-                                                 players, actions)
+        state, options, states = await asyncio.to_thread(
+            _replayed, rules, matcher.card, game.seed, players, actions, reported)
         current = {seat.seat: seat for seat in record.seats}
         table = Table(game.id, game.guild_id, game.channel_id, game.thread_id,
                       tuple(current[s].display_name for s in range(rules.players)),
@@ -675,15 +727,20 @@ class TableService:
         bots = {s: self._bot(table, game.seed, s) for s in range(rules.players)
                 if current[s].user_id is None}
         live = _Live(table, state, state, timeout, game.pace,
-                     PACES.get(pace_name, (game.pace, None))[1], bots, options)
+                     PACES.get(pace_name, (game.pace, None))[1], bots, options,
+                     Mailbox(game.host_user_id))
         live.dm_closed.update(s for s in current if current[s].dm_closed)
+        live.mail.host_told = await self.db.outbox.has(game_id, DeliveryKind.HOST)
         # The clocks keep their deadlines across a restart: they belong to this moment if
         # they are tied to the log's length.
         live.clocks = {(c.kind, c.seat): c.due_at for c in await self.db.clocks.clocks(game_id)
                        if c.kind in _MOVE_CLOCKS and c.at_seq == len(actions)}
         live.clock_moment = _moment(state)
         self._live[game_id] = live
-        if actions and state.phase is not Phase.OVER:
+        self.sender.resume(live, pending, states)
+        if game.status.is_over:
+            await self._close(live)
+        elif actions and state.phase is not Phase.OVER:
             # The seats' old prompts still work (they carry the action counter), so nobody
             # is told anything new unless a bot moves (a game whose bot seats changed hands
             # in the store, or an older version's log).
@@ -736,11 +793,11 @@ class TableService:
     async def abort(self, game_id: int, by_user: int, *, manager: bool = False) -> None:
         """End a game without a result (the host, or a server manager)."""
         await self.check_manages(game_id, by_user, manager=manager)
-        live = self._live.pop(game_id, None)
-        if live is not None:
+        live = self._live.get(game_id)
+        if live is not None and not live.closed:
             async with live.lock:
                 await self.db.games.abort_game(game_id)
-            await self._stop_sender(live)  # the game is no longer in `_live` for close()
+                await self._close(live)  # what it owes still goes out
         else:
             await self.db.games.abort_game(game_id)
 
@@ -750,8 +807,8 @@ class TableService:
     async def mark_dm_closed(self, game_id: int, seat: int) -> bool:
         """Record that a seat's DMs are closed; True the first time (so the table is told
         once)."""
-        live = self._get(game_id)
-        if seat in live.dm_closed:
+        live = self._live.get(game_id)
+        if live is None or seat in live.dm_closed:
             return False
         live.dm_closed.add(seat)
         await self.db.seats.set_dm_closed(game_id, seat, True)

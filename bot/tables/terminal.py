@@ -18,7 +18,7 @@ from bot.engine.game.actions import Discard, Give, Pass
 from bot.engine.tiles import format_tiles, parse_tiles
 from bot.scenes import rack_scene, result_scene, table_scene
 from bot.tables.narrate import action_label
-from bot.tables.notifier import SeatUpdate, Table, TableUpdate
+from bot.tables.notifier import Delivery, SeatUpdate, Table, TableUpdate
 from renderer import render_rack, render_result, render_table
 
 
@@ -38,14 +38,16 @@ class TerminalNotifier:
         path = self.images / f"{self.pictures:04d}-{name}.png"
         path.write_bytes(png)
 
-    async def table_update(self, table: Table, update: TableUpdate) -> None:
+    async def table_update(self, table: Table, update: TableUpdate,
+                           delivery: Delivery) -> None:
         """Print the public lines; write a table picture when the turn moved."""
         for line in update.lines:
             print(f"  {line}", file=self.out)
         if update.new_turn:
             self._picture("table", render_table(table_scene(update.view, bots=table.bots)))
 
-    async def seat_update(self, table: Table, seat: int, update: SeatUpdate) -> None:
+    async def seat_update(self, table: Table, seat: int, update: SeatUpdate,
+                          delivery: Delivery) -> None:
         """Print the seat's private lines and rack."""
         for line in update.lines:
             print(f"  ({line})", file=self.out)
@@ -54,12 +56,25 @@ class TerminalNotifier:
             self._picture("rack", render_rack(rack_scene(
                 update.view, name=table.names[seat], drawn=update.drawn)))
 
-    async def game_over(self, table: Table, view: View) -> None:
+    async def game_over(self, table: Table, view: View, delivery: Delivery) -> None:
         """Write the result picture."""
         self._picture("result", render_result(result_scene(view, table.card, bots=table.bots)))
 
-    async def reminder(self, table: Table, seat: int, due_at: float) -> None:
+    async def reminder(self, table: Table, seat: int, due_at: float,
+                       delivery: Delivery) -> None:
         """Terminal games have no clocks; nothing to do."""
+
+    async def new_thread(self, table: Table) -> int | None:
+        """The terminal never goes away (and has no threads)."""
+        return None
+
+    async def table_moved(self, table: Table, delivery: Delivery) -> None:
+        """Never asked: the terminal's table cannot move."""
+
+    async def tell_host(self, table: Table, host_id: int, problem: str,
+                        delivery: Delivery) -> None:
+        """Print what is wrong (the terminal's output never fails, so this is not used)."""
+        print(f"(Table {table.game_id}: {problem})", file=self.out)
 
 
 Ask = Callable[[str], str]

@@ -25,9 +25,25 @@ from leak_watch import LeakWatch, kinds_named
 
 from bot.discord.client import JonggClient
 from bot.engine.cards import Card
-from bot.engine.game import Action, Give, Option, Pass, Phase, RuleSet, View
+from bot.engine.game import (
+    Action,
+    GameState,
+    Give,
+    Option,
+    Pass,
+    Phase,
+    RuleSet,
+    View,
+    parse_action,
+    replay,
+    spectator_view,
+)
+from bot.engine.game import view as seat_view
 from bot.players import Player
+from bot.server_cards import parse_card
 from bot.store import GameStatus
+from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
+from bot.tables.options import read_table_options
 
 #: What a person sees after an action went through, per kind of control.
 DONE = re.compile(r"^(You chose: \*\*.+\*\*\.|You passed\.)$")
@@ -55,12 +71,13 @@ class FrozenClock:
 
 
 def jongg_client(database: Path, clock: FrozenClock | None = None, *, seed: int = 1,
-                 sync: bool = True) -> JonggClient:
+                 sync: bool = True, backoff: Backoff = DEFAULT_BACKOFF) -> JonggClient:
     """The real Jongg client, with first-option bots, every new game dealt from `seed`, and
-    clocks the test runs by hand: the same game every run."""
+    clocks the test runs by hand: the same game every run. `backoff` paces the retries of
+    messages that failed."""
     return JonggClient(database, sync_commands=sync, make_bot=first_option_bot,
                        new_seed=lambda: seed, now=clock or FrozenClock(), run_clocks=False,
-                       **CLIENT_OPTIONS)
+                       backoff=backoff, **CLIENT_OPTIONS)
 
 
 def components(message: Message) -> list[dict[str, Any]]:
@@ -89,6 +106,9 @@ class JonggTable:
     #: Awaited after every step, once the bot has delivered everything about it.
     watchers: list[Callable[[JonggTable], Awaitable[None]]] = field(default_factory=list)
     steps: int = 0
+    #: How the game ended, rebuilt from the store once it has left the service (finished
+    #: games leave memory), so the checks after the last step still have an oracle.
+    ended: GameState | None = None
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -136,14 +156,34 @@ class JonggTable:
         return [u for u in self.seats if u is not None]
 
     def view(self, user: User) -> View:
+        if self.ended is not None:
+            return seat_view(self.ended, self.seats.index(user))
         return self.client.service.view_for(self.game_id, user.id)
 
     def spectator(self) -> View:
+        if self.ended is not None:
+            return spectator_view(self.ended)
         return self.client.service.spectator(self.game_id)
 
     @property
     def over(self) -> bool:
-        return self.spectator().phase is Phase.OVER
+        return self.ended is not None or not self.client.service.in_play(self.game_id)
+
+    @property
+    def bots(self) -> tuple[bool, ...]:
+        """Which seats a bot plays."""
+        return tuple(user is None for user in self.seats)
+
+    async def _rebuild_end(self) -> None:
+        """Replay the finished game from the store, as the service would have held it."""
+        record = await self.client.db.games.load_game(self.game_id)
+        rules, _, _ = read_table_options(record.game.rules)
+        first: dict[int, str] = {}
+        for holder in record.history:
+            first.setdefault(holder.seat, holder.display_name)
+        self.ended, _ = replay(rules, parse_card(record.game.card.text), record.game.seed,
+                               tuple(first[s] for s in range(rules.players)),
+                               [parse_action(a.text, rules.players) for a in record.actions])
 
     def to_move(self) -> list[User]:
         """The humans the game is waiting for (the oracle)."""
@@ -238,6 +278,8 @@ class JonggTable:
         """Wait until everything about the last move has been delivered, then let the
         watchers look."""
         await self.client.service.flush(self.game_id)
+        if self.ended is None and not self.client.service.in_play(self.game_id):
+            await self._rebuild_end()
         self.steps += 1
         for watch in self.watchers:
             await watch(self)
@@ -264,6 +306,11 @@ def assert_clean(fake: FakeDiscord, caplog: pytest.LogCaptureFixture) -> None:
     late = [i for i in fake.interactions.values() if i.callback is None or i.too_late]
     assert not late, [i.describe() for i in late]
     assert not fake.failed_requests, fake.problems()
+    assert_no_error_logged(caplog)
+
+
+def assert_no_error_logged(caplog: pytest.LogCaptureFixture) -> None:
+    """The bot logged no error."""
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]
 
@@ -274,7 +321,7 @@ async def finished(client: JonggClient, game_id: int) -> None:
     assert game.status is GameStatus.FINISHED
     result = await client.db.games.result(game_id)
     assert result is not None
-    assert len(result.seats) == client.service.table(game_id).rules.players
+    assert len(result.seats) == read_table_options(game.rules)[0].players
 
 
 def assert_offers_all(prompt: Message, seen: View) -> None:
@@ -303,5 +350,5 @@ def _is_error(text: str) -> bool:
 
 
 __all__ = ["DONE", "FirstOption", "FrozenClock", "JonggTable", "LeakWatch", "assert_clean",
-           "components", "custom_ids", "finished", "first_option_bot", "jongg_client",
-           "kinds_named"]
+           "assert_no_error_logged", "components", "custom_ids", "finished",
+           "first_option_bot", "jongg_client", "kinds_named"]

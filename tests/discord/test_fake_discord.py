@@ -28,6 +28,7 @@ from fake import (
     Upload,
     World,
     png,
+    remove_channel,
     walk_components,
 )
 
@@ -489,6 +490,52 @@ async def test_rate_limited_send_is_retried_and_arrives(
     statuses = [r.status for r in fake_discord.requests
                 if r.key == "POST /channels/{channel_id}/messages"]
     assert statuses == [429, 429, 200]
+
+
+async def test_a_repeated_create_with_an_enforced_nonce_returns_the_first_message(
+        fake_discord: FakeDiscord, world: World, bot: commands.Bot) -> None:
+    channel = bot.get_channel(world.general.id)
+    assert isinstance(channel, discord.TextChannel)
+    # discord.py sends `enforce_nonce` with every nonce: the repeat is the same message.
+    first = await channel.send("East deals", nonce="deal-1")
+    again = await channel.send("East deals", nonce="deal-1")
+    assert again.id == first.id
+    # A lost answer (Discord made the message, the bot saw a 503): the retry makes no copy.
+    lost = fake_discord.fail("POST /channels/{channel_id}/messages", status=503)
+    lost.effective = True
+    with pytest.raises(discord.DiscordServerError):
+        await channel.send("South discards", nonce="discard-1")
+    retried = await channel.send("South discards", nonce="discard-1")
+    assert [m.content for m in fake_discord.messages_in(world.general)] == [
+        "East deals", "South discards"]
+    assert fake_discord.messages_in(world.general)[1].id == retried.id
+    # Without enforcement a nonce is only echoed: two sends, two messages.
+    route = discord.http.Route("POST", "/channels/{channel_id}/messages",
+                               channel_id=channel.id)
+    for _ in range(2):
+        await bot.http.request(route, json={"content": "West passes", "nonce": "pass-1"})
+    assert [m.content for m in fake_discord.messages_in(world.general)][2:] == [
+        "West passes", "West passes"]
+    # A nonce is an integer or a string of at most 25 characters.
+    with pytest.raises(discord.HTTPException) as refused:
+        await channel.send("North waits", nonce="n" * 26)
+    assert refused.value.code == 50035
+
+
+async def test_a_deleted_thread_is_gone_for_the_bot(
+        fake_discord: FakeDiscord, world: World, bot: commands.Bot) -> None:
+    tables = bot.get_channel(world.tables.id)
+    assert isinstance(tables, discord.TextChannel)
+    channel = await tables.create_thread(name="table-9", type=discord.ChannelType.public_thread)
+    await fake_discord.wait_until(lambda: bot.get_channel(channel.id),
+                                  what="THREAD_CREATE to reach the bot")
+    await remove_channel(fake_discord, world.guild.channel("table-9"))
+    await fake_discord.wait_until(lambda: bot.get_channel(channel.id) is None or None,
+                                  what="THREAD_DELETE to reach the bot")
+    with pytest.raises(discord.NotFound) as gone:
+        await channel.send("Anyone there?")
+    assert gone.value.code == 10003
+    assert world.guild.threads == []
 
 
 async def test_missing_channel_permission_is_a_403(

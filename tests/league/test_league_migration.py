@@ -82,7 +82,7 @@ async def test_a_copy_of_a_version_1_file_upgrades_to_2_keeping_every_row(
     shutil.copy(version_1, copy)
     before = rows(copy)
     assert before["games"] and before["result_seats"] and before["actions"]
-    async with Database(copy) as db:
+    async with Database(copy, migrations=shipped_migrations()[:2]) as db:
         assert db.schema_version == 2
         # The old games are untouched and the new tables work with them.
         league = await db.leagues.create_league(GUILD, "After the upgrade", CHANNEL,
@@ -105,14 +105,14 @@ async def test_a_copy_of_a_version_1_file_upgrades_to_2_keeping_every_row(
 
 async def test_a_failing_upgrade_leaves_the_file_as_it_was(version_1: Path) -> None:
     before = snapshot(version_1)
-    first, second = shipped_migrations()
+    first, second = shipped_migrations()[:2]
     broken = Migration(2, second.name, second.sql + "\nINSERT INTO leagues (id) VALUES (1);\n")
     with pytest.raises(MigrationFailed, match="0002"):
         await Database(version_1, migrations=[first, broken]).connect()
     assert snapshot(version_1) == before
     assert not set(NEW_TABLES) & tables(version_1)
     # The real migration still applies afterwards.
-    async with Database(version_1) as db:
+    async with Database(version_1, migrations=[first, second]) as db:
         assert db.schema_version == 2
 
 

@@ -1,8 +1,11 @@
-"""Helpers for the store tests: a clock the tests move, and a game ready to play."""
+"""Helpers for the store tests: a clock the tests move, a game ready to play, and a count of
+the transactions a block begins."""
 
 from __future__ import annotations
 
 import json
+from types import TracebackType
+from typing import Any
 
 from bot.store import Database, Game, Pace, ShippedCardChoice
 
@@ -37,3 +40,24 @@ async def new_game(db: Database, *, guild_id: int = 111, players: int = 4,
     if start:
         game = await db.games.start_game(game.id, players)
     return game
+
+
+class Transactions:
+    """Counts the write transactions `db` begins inside a `with` block (`count`)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.count = 0
+        self._begin = db.transaction
+
+    def __enter__(self) -> Transactions:
+        def counted() -> Any:
+            self.count += 1
+            return self._begin()
+
+        self.db.transaction = counted  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.db.transaction = self._begin  # type: ignore[method-assign]

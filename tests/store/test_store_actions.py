@@ -5,10 +5,9 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
-from store_helpers import FakeClock, new_game
+from store_helpers import FakeClock, Transactions, new_game
 
 from bot.store import (
     ClockKind,
@@ -172,27 +171,18 @@ async def test_appends_arriving_together_share_a_transaction(db: Database,
     over = await new_game(db, first_user=9000)
     await db.games.finish_game(over.id, Outcome(FinishReason.TIMEOUT))
     await db.actions.append_action(games[0].id, 0, "already there", None)
-    transactions = 0
-    begin = db.transaction
-
-    def counted() -> Any:
-        nonlocal transactions
-        transactions += 1
-        return begin()
-
-    db.transaction = counted  # type: ignore[method-assign]
     plan = ClockPlan((ClockKind.TURN,), ((ClockKind.TURN, 1, clock.now + 60),), 2)
-    outcomes = await asyncio.gather(
-        *(db.actions.append_actions(g.id, 0, [("a", 1), ("b", None)], clocks=plan)
-          for g in games[1:]),
-        db.actions.append_actions(games[0].id, 0, [("stale", 1)]),
-        db.actions.append_actions(over.id, 0, [("late", 1)]),
-        db.actions.append_actions(games[1].id, 2, [("then c", 2)]),
-        return_exceptions=True)
-    db.transaction = begin  # type: ignore[method-assign]
-    assert outcomes[:11] == [None] * 11
-    assert [type(o) for o in outcomes[11:]] == [SeqConflict, WrongStatus, type(None)]
-    assert transactions < 4  # the first append alone, then the rest together
+    with Transactions(db) as transactions:
+        outcomes = await asyncio.gather(
+            *(db.actions.append_actions(g.id, 0, [("a", 1), ("b", None)], clocks=plan)
+              for g in games[1:]),
+            db.actions.append_actions(games[0].id, 0, [("stale", 1)]),
+            db.actions.append_actions(over.id, 0, [("late", 1)]),
+            db.actions.append_actions(games[1].id, 2, [("then c", 2)]),
+            return_exceptions=True)
+    assert outcomes[:11] == [()] * 11  # appended, with no outbox entries
+    assert [type(o) for o in outcomes[11:]] == [SeqConflict, WrongStatus, tuple]
+    assert transactions.count < 4  # the first append alone, then the rest together
     for game in games[1:]:
         texts = [a.text for a in await db.actions.actions(game.id)]
         assert texts == (["a", "b", "then c"] if game is games[1] else ["a", "b"])

@@ -3,43 +3,19 @@ while the game is played, everything (seed and actions) once it is over or abort
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
-from bot.engine.game import STANDARD, Action, Option, Phase, View, parse_event, public
+from table_helpers import CARD_TEXT, HOST, Clock, Recorder, make_service
+
+from bot.engine.game import STANDARD, parse_event, public
 from bot.engine.game.events import Dealt, Discarded, Drew, Received
-from bot.library import shipped_card_paths
 from bot.store import Database, GameStatus
-from bot.tables.notifier import SeatUpdate, Table, TableUpdate
 from bot.tables.options import TableOptions
 from bot.tables.replay import GameLog, LogKind, game_log, replay_stored
 from bot.tables.service import TableService
 
-CARD_TEXT = next(p for p in shipped_card_paths() if p.name == "jongg-original.jongg").read_text()
-HOST = 1001
 #: A seed no other number in a log looks like.
 SEED = 7_340_271_989_313
-
-
-class FirstOption:
-    def choose(self, view: View, options: Sequence[Option]) -> Action:
-        return options[0].action
-
-
-class Quiet:
-    """A notifier that tells nobody anything."""
-
-    async def table_update(self, table: Table, update: TableUpdate) -> None:
-        return None
-
-    async def seat_update(self, table: Table, seat: int, update: SeatUpdate) -> None:
-        return None
-
-    async def game_over(self, table: Table, view: View) -> None:
-        return None
-
-    async def reminder(self, table: Table, seat: int, due_at: float) -> None:
-        return None
 
 
 async def _open(service: TableService) -> int:
@@ -52,7 +28,7 @@ async def _open(service: TableService) -> int:
 async def _play(service: TableService, game_id: int, moves: int) -> None:
     """The host plays its first option `moves` times (the bots answer), or to the end."""
     for _ in range(moves):
-        if service.spectator(game_id).phase is Phase.OVER:
+        if not service.in_play(game_id):
             return
         mine = service.view_for(game_id, HOST)
         await service.act(game_id, HOST, mine.legal[0].action, mine.action_count)
@@ -65,7 +41,7 @@ async def _log(db: Database, game_id: int) -> GameLog:
 async def test_the_log_shows_nothing_then_what_the_table_saw_then_everything(
         tmp_path: Path) -> None:
     async with Database(tmp_path / "j.db") as db:
-        service = TableService(db, Quiet(), make_bot=lambda card, rules, seed: FirstOption())
+        service = make_service(db, Recorder(), Clock())
         game_id = await _open(service)
         assert await _log(db, game_id) == GameLog(LogKind.NOTHING, (), 0)
 
@@ -104,7 +80,7 @@ async def test_the_log_shows_nothing_then_what_the_table_saw_then_everything(
 
 async def test_an_aborted_game_shows_its_whole_log(tmp_path: Path) -> None:
     async with Database(tmp_path / "j.db") as db:
-        service = TableService(db, Quiet(), make_bot=lambda card, rules, seed: FirstOption())
+        service = make_service(db, Recorder(), Clock())
         game_id = await _open(service)
         await service.start_game(game_id, HOST)
         await _play(service, game_id, 3)

@@ -5,112 +5,45 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from table_helpers import (
+    ANN,
+    BO,
+    CARD_TEXT,
+    CY,
+    HOST,
+    Clock,
+    Recorder,
+    league_season,
+    make_service,
+    open_game,
+    play_out,
+)
 
 from bot.engine.game import (
     SIAMESE,
     STANDARD,
     THREE_PLAYER,
-    Action,
-    Option,
     Pass,
     Phase,
     RuleSet,
-    View,
     parse_action,
     replay,
+    spectator_view,
 )
 from bot.engine.game.actions import Discard
-from bot.engine.game.rules import rules_to_json
-from bot.library import shipped_card_paths
-from bot.store import Database, GameStatus, SeasonSettings, StoreError
+from bot.server_cards import parse_card
+from bot.store import Database, GameStatus, OutboxEntry, StoreError
 from bot.tables.errors import NotSeated, StalePrompt
-from bot.tables.notifier import SeatUpdate, Table, TableUpdate
 from bot.tables.options import TableOptions
 from bot.tables.service import TableService
-
-CARD_PATH = next(p for p in shipped_card_paths() if p.name == "jongg-original.jongg")
-CARD_TEXT = CARD_PATH.read_text()
-HOST, ANN, BO, CY = 1001, 1002, 1003, 1004
-
-
-class FirstOption:
-    """A bot that plays the first legal option: simple and deterministic."""
-
-    def choose(self, view: View, options: Sequence[Option]) -> Action:
-        return options[0].action
-
-
-@dataclass
-class Recorder:
-    """A notifier that keeps every call."""
-
-    tables: list[TableUpdate] = field(default_factory=list)
-    seats: list[tuple[int, SeatUpdate]] = field(default_factory=list)
-    over: list[View] = field(default_factory=list)
-    reminders: list[tuple[int, float]] = field(default_factory=list)
-
-    async def table_update(self, table: Table, update: TableUpdate) -> None:
-        self.tables.append(update)
-
-    async def seat_update(self, table: Table, seat: int, update: SeatUpdate) -> None:
-        self.seats.append((seat, update))
-
-    async def game_over(self, table: Table, view: View) -> None:
-        self.over.append(view)
-
-    async def reminder(self, table: Table, seat: int, due_at: float) -> None:
-        self.reminders.append((seat, due_at))
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def _service(db: Database, recorder: Recorder, clock: Clock) -> TableService:
-    return TableService(db, recorder, now=clock, make_bot=lambda card, rules, seed: FirstOption())
-
-
-async def _table(service: TableService, rules: RuleSet, humans: Sequence[int],
-                 pace: str = "live") -> int:
-    game = await service.open_table(
-        guild_id=1, channel_id=2, host_id=humans[0], host_name="Host",
-        options=TableOptions(rules, "jongg-original", CARD_TEXT, pace=pace))
-    for index, user in enumerate(humans[1:], start=1):
-        await service.join(game.id, user, f"Player {index}")
-    await service.start_game(game.id, humans[0])
-    return game.id
-
-
-async def _play(service: TableService, game_id: int, humans: Sequence[int],
-                limit: int = 5000) -> None:
-    """Humans play their first option until the game ends."""
-    for _ in range(limit):
-        table = service.table(game_id)
-        state_view = service.spectator(game_id)
-        if state_view.phase is Phase.OVER:
-            return
-        moved = False
-        for user in humans:
-            mine = service.view_for(game_id, user)
-            if mine.legal:
-                await service.act(game_id, user, mine.legal[0].action, mine.action_count)
-                moved = True
-                break
-        assert moved, f"nobody can move at {state_view.phase} ({table.names})"
-    raise AssertionError("the game did not end")
 
 
 async def _claim_window(service: TableService) -> int:
     """A three-player table of people where the host has just discarded: a claim window."""
-    game_id = await _table(service, THREE_PLAYER, [HOST, ANN, BO])
+    game_id = await open_game(service, THREE_PLAYER, [HOST, ANN, BO])
     mine = service.view_for(game_id, HOST)
     discard = next(o.action for o in mine.legal if isinstance(o.action, Discard))
     await service.act(game_id, HOST, discard, mine.action_count)
@@ -128,43 +61,42 @@ async def test_a_whole_game_is_logged_scored_and_told(tmp_path: Path, clock: Clo
     recorder = Recorder()
     humans = [HOST, ANN, BO, CY][:rules.players]
     async with Database(tmp_path / "j.db") as db:
-        service = _service(db, recorder, clock)
-        game_id = await _table(service, rules, humans)
-        await _play(service, game_id, humans)
+        service = make_service(db, recorder, clock)
+        game_id = await open_game(service, rules, humans)
+        await play_out(service, game_id, humans)
         await service.flush(game_id)
         record = await db.games.load_game(game_id)
         assert record.game.status is GameStatus.FINISHED
         result = await db.games.result(game_id)
         assert result is not None and len(result.seats) == rules.players
-        # The log replays to the same final state.
-        live_state = service._live[game_id].state
+        # The log replays to the end the table was shown.
         names = tuple(s.display_name for s in record.history if s.from_seq == 0)
-        again, _ = replay(rules, live_state.card, record.game.seed, names,
+        again, _ = replay(rules, parse_card(record.game.card.text), record.game.seed, names,
                           [parse_action(a.text, rules.players) for a in record.actions])
-        assert again == live_state
         await service.close()
     assert len(recorder.over) == 1 and recorder.over[0].result is not None
+    assert recorder.over[0] == spectator_view(again)
     # Public updates never carry a seat's concealed tiles; private ones are the seat's own.
     assert all(update.view.concealed == () and update.view.seat == -1
                for update in recorder.tables)
     assert all(update.view.seat == seat for seat, update in recorder.seats)
 
 
-async def test_bots_fill_empty_seats_and_play(tmp_path: Path, clock: Clock) -> None:
+async def test_bots_fill_empty_seats_andplay_out(tmp_path: Path, clock: Clock) -> None:
     recorder = Recorder()
     async with Database(tmp_path / "j.db") as db:
-        service = _service(db, recorder, clock)
-        game_id = await _table(service, STANDARD, [HOST])
+        service = make_service(db, recorder, clock)
+        game_id = await open_game(service, STANDARD, [HOST])
         assert service.bot_seats(game_id) == (1, 2, 3)
-        await _play(service, game_id, [HOST])
+        await play_out(service, game_id, [HOST])
         await service.close()
     assert recorder.over
 
 
 async def test_stale_and_foreign_clicks_change_nothing(tmp_path: Path, clock: Clock) -> None:
     async with Database(tmp_path / "j.db") as db:
-        service = _service(db, Recorder(), clock)
-        game_id = await _table(service, STANDARD, [HOST, ANN, BO, CY])
+        service = make_service(db, Recorder(), clock)
+        game_id = await open_game(service, STANDARD, [HOST, ANN, BO, CY])
         mine = service.view_for(game_id, HOST)
         before = await db.actions.next_seq(game_id)
         with pytest.raises(StalePrompt, match="out of date"):
@@ -179,8 +111,8 @@ async def test_stale_and_foreign_clicks_change_nothing(tmp_path: Path, clock: Cl
 
 async def test_a_double_click_acts_once(tmp_path: Path, clock: Clock) -> None:
     async with Database(tmp_path / "j.db") as db:
-        service = _service(db, Recorder(), clock)
-        game_id = await _table(service, THREE_PLAYER, [HOST, ANN, BO])
+        service = make_service(db, Recorder(), clock)
+        game_id = await open_game(service, THREE_PLAYER, [HOST, ANN, BO])
         mine = service.view_for(game_id, HOST)
         discard = next(o.action for o in mine.legal if isinstance(o.action, Discard))
         results = await asyncio.gather(
@@ -195,7 +127,7 @@ async def test_a_double_click_acts_once(tmp_path: Path, clock: Clock) -> None:
 async def test_people_joining_at_once_each_get_a_seat_and_one_start_wins(
         tmp_path: Path, clock: Clock) -> None:
     async with Database(tmp_path / "j.db") as db:
-        service = _service(db, Recorder(), clock)
+        service = make_service(db, Recorder(), clock)
         game = await service.open_table(
             guild_id=1, channel_id=2, host_id=HOST, host_name="Host",
             options=TableOptions(STANDARD, "jongg-original", CARD_TEXT))
@@ -220,8 +152,8 @@ async def test_a_restart_rebuilds_the_game_and_play_goes_on(tmp_path: Path, cloc
                                                             rules: RuleSet) -> None:
     humans = [HOST, ANN, BO, CY][:rules.players]
     async with Database(tmp_path / "j.db") as db:
-        first = _service(db, Recorder(), clock)
-        game_id = await _table(first, rules, humans)
+        first = make_service(db, Recorder(), clock)
+        game_id = await open_game(first, rules, humans)
         for _ in range(40):  # into the game, with a claim window likely open
             user = next(u for u in humans if first.view_for(game_id, u).legal)
             mine = first.view_for(game_id, user)
@@ -230,17 +162,17 @@ async def test_a_restart_rebuilds_the_game_and_play_goes_on(tmp_path: Path, cloc
         await first.close()
     async with Database(tmp_path / "j.db") as db:
         recorder = Recorder()
-        second = _service(db, recorder, clock)
+        second = make_service(db, recorder, clock)
         assert await second.start(run_clocks=False) == 1
         assert second._live[game_id].state == before
-        await _play(second, game_id, humans)
+        await play_out(second, game_id, humans)
         await second.close()
     assert recorder.over
 
 
 async def test_claim_clock_passes_for_silent_seats(tmp_path: Path, clock: Clock) -> None:
     async with Database(tmp_path / "j.db") as db:
-        service = _service(db, Recorder(), clock)
+        service = make_service(db, Recorder(), clock)
         game_id = await _claim_window(service)
         assert service.spectator(game_id).phase is Phase.CLAIM
         clocks = await db.clocks.clocks(game_id)
@@ -253,13 +185,13 @@ async def test_claim_clock_passes_for_silent_seats(tmp_path: Path, clock: Clock)
 
 async def test_a_restart_keeps_the_clocks_deadlines(tmp_path: Path, clock: Clock) -> None:
     async with Database(tmp_path / "j.db") as db:
-        first = _service(db, Recorder(), clock)
+        first = make_service(db, Recorder(), clock)
         game_id = await _claim_window(first)
         (claim,) = await db.clocks.clocks(game_id)
         await first.close()
     clock.now += 6  # the bot was down for 6 of the claim window's 10 seconds
     async with Database(tmp_path / "j.db") as db:
-        second = _service(db, Recorder(), clock)
+        second = make_service(db, Recorder(), clock)
         await second.start(run_clocks=False)
         assert await db.clocks.clocks(game_id) == [claim]
         assert await second.run_due_clocks(clock.now + 3) == 0
@@ -271,15 +203,15 @@ async def test_a_restart_keeps_the_clocks_deadlines(tmp_path: Path, clock: Clock
 async def test_a_move_and_the_bots_answers_are_one_commit(tmp_path: Path,
                                                           clock: Clock) -> None:
     async with Database(tmp_path / "j.db") as db:
-        service = _service(db, Recorder(), clock)
-        game_id = await _table(service, STANDARD, [HOST])
+        service = make_service(db, Recorder(), clock)
+        game_id = await open_game(service, STANDARD, [HOST])
         commits: list[int] = []
         append = db.actions.append_actions
 
         async def counted(game: int, seq: int, actions: Sequence[tuple[str, int | None]],
-                          **kwargs: object) -> None:
+                          **kwargs: object) -> tuple[OutboxEntry, ...]:
             commits.append(len(actions))
-            await append(game, seq, actions, **kwargs)  # type: ignore[arg-type]
+            return await append(game, seq, actions, **kwargs)  # type: ignore[arg-type]
 
         db.actions.append_actions = counted  # type: ignore[method-assign]
         mine = service.view_for(game_id, HOST)
@@ -294,8 +226,8 @@ async def test_a_move_and_the_bots_answers_are_one_commit(tmp_path: Path,
 async def test_a_failed_commit_leaves_the_game_as_stored(tmp_path: Path, clock: Clock) -> None:
     recorder = Recorder()
     async with Database(tmp_path / "j.db") as db:
-        service = _service(db, recorder, clock)
-        game_id = await _table(service, STANDARD, [HOST])
+        service = make_service(db, recorder, clock)
+        game_id = await open_game(service, STANDARD, [HOST])
         await service.flush(game_id)
         told = len(recorder.seats), len(recorder.tables)
         mine = service.view_for(game_id, HOST)
@@ -320,8 +252,8 @@ async def test_a_failed_commit_leaves_the_game_as_stored(tmp_path: Path, clock: 
 async def test_async_pace_reminds_then_the_bot_moves(tmp_path: Path, clock: Clock) -> None:
     recorder = Recorder()
     async with Database(tmp_path / "j.db") as db:
-        service = _service(db, recorder, clock)
-        game_id = await _table(service, THREE_PLAYER, [HOST, ANN, BO], pace="async")
+        service = make_service(db, recorder, clock)
+        game_id = await open_game(service, THREE_PLAYER, [HOST, ANN, BO], pace="async")
         count = service.view_for(game_id, HOST).action_count
         day = 24 * 3600
         await service.run_due_clocks(clock.now + 0.8 * day)
@@ -335,20 +267,20 @@ async def test_async_pace_reminds_then_the_bot_moves(tmp_path: Path, clock: Cloc
 
 async def test_resign_hands_the_seat_to_a_bot(tmp_path: Path, clock: Clock) -> None:
     async with Database(tmp_path / "j.db") as db:
-        service = _service(db, Recorder(), clock)
-        game_id = await _table(service, THREE_PLAYER, [HOST, ANN, BO])
+        service = make_service(db, Recorder(), clock)
+        game_id = await open_game(service, THREE_PLAYER, [HOST, ANN, BO])
         seat = await service.resign(game_id, ANN)
         assert seat in service.bot_seats(game_id)
         with pytest.raises(NotSeated):
             service.view_for(game_id, ANN)
-        await _play(service, game_id, [HOST, BO])
+        await play_out(service, game_id, [HOST, BO])
         await service.close()
 
 
 async def test_a_claim_window_keeps_its_deadline_and_prompts_while_others_answer(
         tmp_path: Path, clock: Clock) -> None:
     async with Database(tmp_path / "j.db") as db:
-        service = _service(db, Recorder(), clock)
+        service = make_service(db, Recorder(), clock)
         game_id = await _claim_window(service)
         (claim,) = await db.clocks.clocks(game_id)
         ann = service.view_for(game_id, ANN)
@@ -367,18 +299,16 @@ async def test_a_league_games_time_limit_stops_it_with_zero_for_everyone(
         tmp_path: Path, clock: Clock) -> None:
     recorder = Recorder()
     async with Database(tmp_path / "j.db", clock=clock) as db:
-        league = await db.leagues.create_league(1, "Friday", 2, created_by=HOST)
-        await db.leagues.start_season(league.id, SeasonSettings(
-            "Spring", 3, "jongg-original", "nmjl", rules_to_json(THREE_PLAYER),
-            game_minutes=90), by=HOST)
-        service = _service(db, recorder, clock)
-        game_id = await _table(service, THREE_PLAYER, [HOST, ANN, BO])
+        await league_season(db, minutes=90)  # every game has a time limit
+        service = make_service(db, recorder, clock)
+        game_id = await open_game(service, THREE_PLAYER, [HOST, ANN, BO])
         limits = [c for c in await db.clocks.clocks(game_id) if c.kind.value == "game_limit"]
         assert [c.due_at for c in limits] == [clock.now + 90 * 60]
         mine = service.view_for(game_id, HOST)
         await service.act(game_id, HOST, mine.legal[0].action, mine.action_count)
         assert [c.kind.value for c in await db.clocks.clocks(game_id)].count("game_limit") == 1
         await service.run_due_clocks(clock.now + 90 * 60 + 1)
+        await service.flush(game_id)
         result = await db.games.result(game_id)
         assert result is not None and result.reason.value == "timeout"
         assert [s.points for s in result.seats] == [0, 0, 0]

@@ -39,6 +39,7 @@ from .models import (
     png,
     walk_components,
 )
+from .rest import remove_channel
 from .runner import ClientRun, run_client
 from .server import CLIENT_OPTIONS, FakeDiscord, Scheduled
 from .world import World, build_world
@@ -73,6 +74,7 @@ __all__ = [
     "build_world",
     "pings",
     "png",
+    "remove_channel",
     "run_client",
     "walk_components",
 ]

@@ -52,6 +52,9 @@ class Fault:
     when: Callable[[RecordedRequest], bool] | None = None
     hits: int = 0
     label: str = ""
+    #: The request takes effect and only its answer is the fault (a lost answer): a create
+    #: still makes its message, yet the bot sees the error.
+    effective: bool = False
 
     def matches(self, request: RecordedRequest) -> bool:
         if self.times is not None and self.hits >= self.times:

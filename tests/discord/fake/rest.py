@@ -11,7 +11,9 @@ that string and treats anything else (even with `; charset=utf-8`) as text.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
@@ -64,6 +66,10 @@ RECORD = web.RequestKey("record", RecordedRequest)
 CREATE_FLAGS = int(MessageFlag.SUPPRESS_EMBEDS | MessageFlag.SUPPRESS_NOTIFICATIONS
                    | MessageFlag.IS_COMPONENTS_V2)
 EDIT_FLAGS = int(MessageFlag.SUPPRESS_EMBEDS | MessageFlag.IS_COMPONENTS_V2)
+#: How long an enforced nonce is remembered ("the past few minutes" in Discord's docs).
+NONCE_WINDOW = 300.0
+#: Longest string nonce (MessageCreateRequest in the OpenAPI document).
+MAX_NONCE = 25
 
 
 class DiscordHTTPError(Exception):
@@ -118,9 +124,27 @@ def _truthy(value: str | None) -> bool:
     return value is not None and value.lower() in ("1", "true")
 
 
+async def remove_channel(fake: FakeDiscord, channel: Channel) -> None:
+    """Delete a channel or thread, as a moderator would: it is gone for every route (404,
+    10003) and THREAD_DELETE or CHANNEL_DELETE goes out on the gateway."""
+    payload = channel.payload(member_id=fake.bot.id)
+    channel.deleted = True
+    fake.notify()
+    if channel.is_thread:
+        assert channel.guild is not None
+        await fake.gateway.dispatch("THREAD_DELETE", {
+            "id": str(channel.id), "guild_id": str(channel.guild.id),
+            "parent_id": str(channel.parent_id), "type": int(channel.type)},
+            intent=Intent.GUILDS)
+    else:
+        await fake.gateway.dispatch("CHANNEL_DELETE", payload, intent=Intent.GUILDS)
+
+
 class RestAPI:
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
+        #: (channel id, nonce) -> the bot's message created with it and `enforce_nonce`.
+        self.nonces: dict[tuple[int, str], Message] = {}
 
     # -- plumbing -----------------------------------------------------------------------
 
@@ -146,6 +170,10 @@ class RestAPI:
         try:
             self._authorize(request, rel, known)
             fault = fake.faults.take(record)
+            if fault is not None and fault.effective:
+                # The request takes effect; only its answer is the fault's.
+                with contextlib.suppress(DiscordHTTPError):
+                    await handler(request)
             if fault is not None:
                 record.fault = fault
                 record.response = fault.body
@@ -396,9 +424,31 @@ class RestAPI:
             if channel.locked:
                 raise DiscordHTTPError(400, 50083, "Thread is archived")
             channel.archived = False
+        nonce = self._nonce(body)
+        enforced = nonce is not None and bool(body.get("enforce_nonce"))
+        if enforced:
+            earlier = self.nonces.get((channel.id, str(nonce)))
+            if (earlier is not None and not earlier.deleted
+                    and time.monotonic() - earlier.created < NONCE_WINDOW):
+                # Discord answers a repeated create with the message it already made.
+                return self._ok(request, self.fake.message_payload(earlier))
         message = self._new_bot_message(channel, body, record.files)
+        if enforced:
+            self.nonces[(channel.id, str(nonce))] = message
         await self.fake.dispatch_message("MESSAGE_CREATE", message)
         return self._ok(request, self.fake.message_payload(message))
+
+    @staticmethod
+    def _nonce(body: JSON) -> str | int | None:
+        """The create's nonce: an integer, or a string of at most 25 characters."""
+        nonce = body.get("nonce")
+        if nonce is None or (isinstance(nonce, int) and not isinstance(nonce, bool)):
+            return nonce
+        if not isinstance(nonce, str) or len(nonce) > MAX_NONCE:
+            raise DiscordHTTPError.invalid([Problem(
+                "nonce", f"Must be an integer or a string of {MAX_NONCE} or fewer in length.",
+                "BASE_TYPE_MAX_LENGTH")])
+        return nonce
 
     async def get_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
@@ -519,16 +569,7 @@ class RestAPI:
             return self._ok(request, payload)
         self._require(channel, int(Perm.MANAGE_THREADS if channel.is_thread
                                    else Perm.MANAGE_CHANNELS))
-        channel.deleted = True
-        self.fake.notify()
-        if channel.is_thread:
-            assert channel.guild is not None
-            await self.fake.gateway.dispatch("THREAD_DELETE", {
-                "id": str(channel.id), "guild_id": str(channel.guild.id),
-                "parent_id": str(channel.parent_id), "type": int(channel.type)},
-                intent=Intent.GUILDS)
-        else:
-            await self.fake.gateway.dispatch("CHANNEL_DELETE", payload, intent=Intent.GUILDS)
+        await remove_channel(self.fake, channel)
         return self._ok(request, payload)
 
     def _thread_name(self, body: JSON) -> str:

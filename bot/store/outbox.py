@@ -1,0 +1,160 @@
+"""The outbox: the messages each game owes the outside, kept until they are confirmed.
+
+Entries are written in the transaction of what they report (a move with `append_actions`, a
+result with `finish_game`, a reminder with `clear_clock`), so an announcement is durable
+exactly when its cause is, and the sender can always find what is still to be told. Within a
+game, entries are delivered in the order of their ids; an entry ends sent (with the ids of
+the messages it posted) or failed (given up, with the reason), and a game's sent entries are
+forgotten once the game is over and nothing of it is pending.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from bot.store.models import DeliveryKind, DeliveryState, NewDelivery, OutboxEntry
+from bot.store.rows import (
+    OUTBOX_COLUMNS,
+    Part,
+    check_int,
+    check_json,
+    check_opt_int,
+    entry_from_row,
+    fetch_game,
+)
+
+if TYPE_CHECKING:
+    from bot.store.tx import Tx
+
+#: Longest failure reason kept (a Discord error's text is a line or two).
+MAX_ERROR_LENGTH = 500
+
+
+def check_deliveries(deliveries: Sequence[NewDelivery]) -> None:
+    """Refuse an entry the schema would refuse, before any transaction starts."""
+    for delivery in deliveries:
+        if not isinstance(delivery.kind, DeliveryKind):
+            raise ValueError(f"a delivery's kind is a DeliveryKind, not {delivery.kind!r}")
+        check_int(delivery.at_seq, "at_seq", minimum=0)
+        check_opt_int(delivery.seat, "seat", minimum=0)
+        check_json(delivery.body, "body")
+
+
+async def insert_deliveries(tx: Tx, deliveries: Sequence[tuple[int, NewDelivery]],
+                            now: float) -> tuple[OutboxEntry, ...]:
+    """Add `deliveries` (each a game id and an entry) inside the caller's transaction; returns
+    them as stored, in the same order. The ids are taken from the table's sequence (what
+    AUTOINCREMENT would give) so a batch is one statement however many entries it has."""
+    if not deliveries:
+        return ()
+    row = await tx.fetchone("SELECT seq FROM sqlite_sequence WHERE name = 'outbox'")
+    first = (0 if row is None else int(row["seq"])) + 1
+    entries = tuple(
+        OutboxEntry(first + index, game_id, d.kind, d.at_seq, d.seat, d.body,
+                    DeliveryState.PENDING, 0, (), None, now, None)
+        for index, (game_id, d) in enumerate(deliveries))
+    await tx.execute_many(
+        "INSERT INTO outbox (id, game_id, kind, at_seq, seat, body, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(e.id, e.game_id, e.kind.value, e.at_seq, e.seat, e.body, now) for e in entries])
+    return entries
+
+
+class Outbox(Part):
+    """`db.outbox`: each game's deliveries and how far they got."""
+
+    async def add(self, game_id: int, deliveries: Sequence[NewDelivery]
+                  ) -> tuple[OutboxEntry, ...]:
+        """Add entries on their own (notices that report no move); returns them as stored."""
+        check_deliveries(deliveries)
+        async with self._db.transaction() as tx:
+            await fetch_game(tx, game_id)
+            return await insert_deliveries(tx, [(game_id, d) for d in deliveries],
+                                           self._db.now())
+
+    async def pending(self, game_id: int) -> list[OutboxEntry]:
+        """The game's entries still to deliver, in order."""
+        await self._db.actions.write_confirmations()
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE game_id = ? AND state = ? "
+                "ORDER BY id", (check_int(game_id, "game_id"), DeliveryState.PENDING.value))
+        return [entry_from_row(row) for row in rows]
+
+    async def games_with_pending(self) -> list[int]:
+        """Every game with something still to deliver, oldest first (what a start resumes,
+        finished games included)."""
+        await self._db.actions.write_confirmations()
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                "SELECT DISTINCT game_id FROM outbox WHERE state = ? ORDER BY game_id",
+                (DeliveryState.PENDING.value,))
+        return [int(row["game_id"]) for row in rows]
+
+    async def entries(self, game_id: int) -> list[OutboxEntry]:
+        """Every entry the game still has, in order."""
+        await self._db.actions.write_confirmations()
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE game_id = ? ORDER BY id",
+                (check_int(game_id, "game_id"),))
+        return [entry_from_row(row) for row in rows]
+
+    async def has(self, game_id: int, kind: DeliveryKind) -> bool:
+        """Whether the game has an entry of `kind` (in any state)."""
+        async with self._db.read() as tx:
+            row = await tx.fetchone(
+                "SELECT 1 FROM outbox WHERE game_id = ? AND kind = ? LIMIT 1",
+                (check_int(game_id, "game_id"), kind.value))
+        return row is not None
+
+    async def mark_sent(self, sent: Sequence[tuple[int, Sequence[int]]], *,
+                        wait: bool = True) -> None:
+        """Record that entries were delivered, each an entry id and the ids of the messages
+        it posted (none when there was nothing to post after all); an entry no longer pending
+        stays as it is. They are written with the next group of appends (see `Actions`), so
+        confirmations cost no transaction of their own. Without `wait` this returns at once
+        and the rows are written within `CONFIRM_DELAY` (the outbox's own reads see them):
+        a crash before that only means they are delivered again, which a sender that uses
+        each entry's id as its key makes harmless."""
+        rows = []
+        now = self._db.now()
+        for entry_id, message_ids in sent:
+            for message_id in message_ids:
+                check_int(message_id, "message_id")
+            rows.append((json.dumps(list(message_ids)), now, check_int(entry_id, "entry_id")))
+        if rows:
+            await self._db.actions.confirm_sent(rows, wait=wait)
+
+    async def mark_failed(self, entry_id: int, error: str) -> bool:
+        """Give a pending entry up for good, with the reason; False if it was not pending."""
+        async with self._db.transaction() as tx:
+            return await tx.execute(
+                "UPDATE outbox SET state = ?, error = ?, done_at = ? WHERE id = ? AND state = ?",
+                (DeliveryState.FAILED.value, error[:MAX_ERROR_LENGTH], self._db.now(),
+                 check_int(entry_id, "entry_id"), DeliveryState.PENDING.value)) > 0
+
+    async def note_attempt(self, entry_id: int, error: str) -> int:
+        """Count a failed attempt at a pending entry (keeping the reason); returns how many
+        attempts it has had, 0 if it is not pending."""
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "UPDATE outbox SET attempts = attempts + 1, error = ? WHERE id = ? "
+                "AND state = ?", (error[:MAX_ERROR_LENGTH], check_int(entry_id, "entry_id"),
+                                  DeliveryState.PENDING.value))
+            row = await tx.fetchone("SELECT attempts FROM outbox WHERE id = ? AND state = ?",
+                                    (entry_id, DeliveryState.PENDING.value))
+        return 0 if row is None else int(row["attempts"])
+
+    async def forget_sent(self, game_id: int) -> int:
+        """Delete the game's sent entries (once it is over and delivered: they are of no
+        more use); failed ones stay as the record of what never arrived. Returns how many."""
+        await self._db.actions.write_confirmations()
+        async with self._db.transaction() as tx:
+            game = await fetch_game(tx, game_id)
+            if not game.status.is_over:
+                raise ValueError(f"game {game_id} is still {game.status.value}")
+            return await tx.execute("DELETE FROM outbox WHERE game_id = ? AND state = ?",
+                                    (game_id, DeliveryState.SENT.value))

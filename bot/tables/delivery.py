@@ -1,0 +1,310 @@
+"""Delivering the games' outboxes: a sender task per game while it has something to send.
+
+An outbox entry names what it reports (the action count, the kind, the seat, the lines), not
+the message: the sender rebuilds the update from the game's state at that count (kept in
+memory, or replayed after a restart), always from the reader's own view, and hands it to the
+notifier with the entry's `Delivery` (its key stays the same on every attempt, so a repeated
+send is harmless). A game's entries go out in order; games do not wait for each other. A
+passing failure is retried with backoff (what the outside asked for, else doubling); a table
+whose thread is gone gets a new one and its players are told; a missing permission is told
+to the host once while the messages wait; a refusal gives the entry up. Delivered entries
+are recorded as sent together, riding with a later commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from bot.engine.game import GameState, spectator_view, view
+from bot.store import (
+    Database,
+    DeliveryKind,
+    NewDelivery,
+    OutboxEntry,
+    StoreClosed,
+    StoreError,
+)
+from bot.tables.notifier import (
+    Delivery,
+    DeliveryFailed,
+    NotAllowed,
+    Notifier,
+    RetryLater,
+    SeatUpdate,
+    Table,
+    TableGone,
+    TableUpdate,
+)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """How long the sender waits before trying a delivery again after a passing failure:
+    what the outside asked for (a rate limit's `retry_after`), else `first` seconds, doubled
+    each time up to `cap`. After `attempts` tries the entry is given up."""
+
+    first: float = 1.0
+    cap: float = 300.0
+    attempts: int = 60
+
+    def delay(self, attempt: int, asked: float | None) -> float:
+        """The wait before try number `attempt + 1`."""
+        if asked is not None:
+            return asked
+        return min(self.cap, self.first * 2.0 ** min(attempt - 1, 64))
+
+
+#: The sender's pacing unless a caller (a test) chooses its own.
+DEFAULT_BACKOFF = Backoff()
+#: Most delivered entries recorded as sent at once.
+SENT_BATCH = 20
+
+
+def entry_body(**fields: object) -> str:
+    """An outbox entry's body: the fields the state alone does not give, as JSON."""
+    return json.dumps(fields, separators=(",", ":"))
+
+
+@dataclass(eq=False)
+class _Pending:
+    """An outbox entry in a game's send queue, with the state it reports."""
+
+    entry: OutboxEntry
+    state: GameState
+    delivery: Delivery
+
+    @classmethod
+    def of(cls, entry: OutboxEntry, state: GameState) -> _Pending:
+        """The entry, to deliver with a key of its own (the same on every attempt)."""
+        return cls(entry, state, Delivery(f"jg{entry.id}"))
+
+
+@dataclass
+class Mailbox:
+    """One game's deliveries in memory: the entries still to send, in order, the task
+    sending them, and who is told when something goes wrong (the host, once a game)."""
+
+    host_id: int
+    queue: deque[_Pending] = field(default_factory=deque)
+    task: asyncio.Task[None] | None = None
+    #: Set while nothing is being delivered.
+    idle: asyncio.Event = field(default_factory=asyncio.Event)
+    host_told: bool = False
+    #: Entries delivered but not yet recorded as sent (entry id, message ids).
+    delivered: list[tuple[int, list[int]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.idle.set()
+
+
+class HeldGame(Protocol):
+    """What the sender needs of a game the service holds: where it is posted and who sits
+    where (`table`, which the sender replaces when the thread moves), its state now,
+    whether it is over, and its mailbox."""
+
+    table: Table
+    state: GameState
+    closed: bool
+    mail: Mailbox
+
+
+class Sender:
+    """Delivers the outbox entries of the games of one table service. `done` is called when
+    a game that is over has nothing left to send."""
+
+    def __init__(self, db: Database, notifier: Notifier, backoff: Backoff,
+                 done: Callable[[HeldGame], Awaitable[None]]) -> None:
+        self.db = db
+        self.notifier = notifier
+        self.backoff = backoff
+        self._done = done
+        #: Set by `stop`: senders deliver what goes out at once, and retry nothing.
+        self._stopping = asyncio.Event()
+
+    async def stop(self, games: Iterable[HeldGame], grace: float) -> None:
+        """Let the games' senders deliver for up to `grace` seconds what goes out without a
+        retry, then stop them; what is not confirmed stays in the outbox."""
+        self._stopping.set()
+        tasks = [game.mail.task for game in games if game.mail.task is not None]
+        if tasks:
+            await asyncio.wait(tasks, timeout=grace)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def queue(self, game: HeldGame, entries: Sequence[OutboxEntry], state: GameState) -> None:
+        """Hand committed entries (reporting `state`) to the game's sender, starting it if it
+        is not running."""
+        game.mail.queue.extend(_Pending.of(entry, state) for entry in entries)
+        if game.mail.queue and game.mail.task is None:
+            game.mail.idle.clear()
+            game.mail.task = asyncio.create_task(self._deliver(game),
+                                                 name=f"jongg-send-{game.table.game_id}")
+
+    def resume(self, game: HeldGame, pending: Sequence[OutboxEntry],
+               states: dict[int, GameState]) -> None:
+        """Queue the game's `pending` entries (as the store has them) that the sender does
+        not have yet, after a restart or when written outside a move, each with the state it
+        reports: `states` by action count, the current state for the current count."""
+        queued = {waiting.entry.id for waiting in game.mail.queue}
+        states = {**states, len(game.state.actions): game.state}
+        for entry in pending:
+            if entry.id not in queued:
+                self.queue(game, [entry], states[entry.at_seq])
+
+    async def _deliver(self, game: HeldGame) -> None:
+        """The game's sender: deliver its entries in order, each until it is sent or given
+        up; ends when none is left (a later commit starts a new one)."""
+        try:
+            while game.mail.queue:
+                pending = game.mail.queue[0]
+                if await self._attempt(game, pending):
+                    game.mail.queue.remove(pending)
+                elif self._stopping.is_set():  # closing: no retries
+                    break
+                if not game.mail.queue or len(game.mail.delivered) >= SENT_BATCH:
+                    await self._record_sent(game)
+            await self._record_sent(game)
+        except StoreClosed:
+            # Shutting down: the entries stay pending in the store for the next start.
+            log.warning("the sender of game %s stopped: the store closed", game.table.game_id)
+        except StoreError:
+            # The entries stay pending in the store: the next start sends them.
+            log.exception("the sender of game %s stopped", game.table.game_id)
+        finally:
+            game.mail.task = None
+            if game.closed and not game.mail.queue:
+                await self._done(game)
+            game.mail.idle.set()
+
+    async def _attempt(self, game: HeldGame, pending: _Pending) -> bool:
+        """One try at delivering an entry; True once it is settled (sent or given up),
+        False to try the queue's first entry again (after waiting, if it must)."""
+        entry = pending.entry
+        try:
+            await self._notify(game, pending)
+        except DeliveryFailed as failure:
+            return await self._failed(game, pending, failure)
+        except Exception as error:  # a bug, not Discord: retrying would repeat it
+            log.exception("delivering %s of game %s failed", entry.kind.value, entry.game_id)
+            await self.db.outbox.mark_failed(entry.id, f"{type(error).__name__}: {error}")
+            return True
+        game.mail.delivered.append((entry.id, pending.delivery.sent))
+        return True
+
+    async def _record_sent(self, game: HeldGame) -> None:
+        """Record the delivered entries as sent, together, riding with a later commit (see
+        `Outbox.mark_sent`). Until then a crash only means they are sent again after the
+        restart, with the same keys."""
+        delivered, game.mail.delivered = game.mail.delivered, []
+        await self.db.outbox.mark_sent(delivered, wait=False)
+
+    async def _failed(self, game: HeldGame, pending: _Pending, failure: DeliveryFailed) -> bool:
+        """Deal with a failed try: move a table whose thread is gone, tell the host about a
+        missing permission, wait and retry what may pass, give up the rest."""
+        entry = pending.entry
+        await self._record_sent(game)  # before waiting: what went out is recorded
+        if isinstance(failure, TableGone | NotAllowed | RetryLater):
+            attempts = await self.db.outbox.note_attempt(entry.id, str(failure))
+            if 0 < attempts < self.backoff.attempts:
+                log.warning("delivering %s of game %s failed (%s); attempt %d",
+                            entry.kind.value, entry.game_id, failure, attempts)
+                if isinstance(failure, TableGone):
+                    try:
+                        return await self._reopen(game)
+                    except TableGone as nowhere:  # its channel is gone too
+                        failure = nowhere
+                    except DeliveryFailed as again:
+                        return await self._failed(game, pending, again)
+                    return await self._give_up(game, pending, failure)
+                if isinstance(failure, NotAllowed):
+                    await self._tell_host(game, str(failure))
+                asked = failure.after if isinstance(failure, RetryLater) else None
+                with contextlib.suppress(TimeoutError):  # `close` cuts the wait short
+                    await asyncio.wait_for(self._stopping.wait(),
+                                           self.backoff.delay(attempts, asked))
+                return False
+        return await self._give_up(game, pending, failure)
+
+    async def _give_up(self, game: HeldGame, pending: _Pending, failure: DeliveryFailed) -> bool:
+        """Mark the entry failed for good (and tell the host when the table has nowhere to
+        be posted any more); returns True, the entry is settled."""
+        entry = pending.entry
+        log.error("gave up delivering %s of game %s: %s", entry.kind.value, entry.game_id,
+                  failure)
+        if isinstance(failure, TableGone):
+            await self._tell_host(game, str(failure))
+        await self.db.outbox.mark_failed(entry.id, str(failure))
+        return True
+
+    async def _reopen(self, game: HeldGame) -> bool:
+        """The table's thread is gone: open a new one, record it, and put the notice that
+        says where the table went first in the queue; the entry that failed follows it.
+        Returns False (the queue's first entry is now the notice)."""
+        game_id = game.table.game_id
+        thread_id = await self.notifier.new_thread(game.table)
+        if thread_id is None:
+            raise TableGone("the table has nowhere to go")
+        await self.db.games.set_thread(game_id, thread_id)
+        game.table = replace(game.table, thread_id=thread_id)
+        [entry] = await self.db.outbox.add(game_id, [NewDelivery(
+            DeliveryKind.MOVED, len(game.state.actions))])
+        game.mail.queue.appendleft(_Pending.of(entry, game.state))
+        return False
+
+    async def _tell_host(self, game: HeldGame, problem: str) -> None:
+        """Tell the host, once a game, what keeps its messages from arriving. The note is
+        recorded (so a restart does not repeat it) and sent at once, ahead of the queue it
+        is about; it is not retried."""
+        if game.mail.host_told:
+            return
+        game.mail.host_told = True
+        [entry] = await self.db.outbox.add(game.table.game_id, [NewDelivery(
+            DeliveryKind.HOST, len(game.state.actions), None,
+            entry_body(user=game.mail.host_id, problem=problem))])
+        note = _Pending.of(entry, game.state)
+        try:
+            await self._notify(game, note)
+        except Exception as error:
+            log.warning("could not tell the host of game %s: %s", entry.game_id, error)
+            await self.db.outbox.mark_failed(entry.id, str(error))
+        else:
+            await self.db.outbox.mark_sent([(entry.id, note.delivery.sent)])
+
+    async def _notify(self, game: HeldGame, pending: _Pending) -> None:
+        """Rebuild the entry's update from the state it reports, each reader's from their
+        own view, and hand it to the notifier. A seat's update goes to whoever held the seat
+        when it was made: if the seat has changed hands since, its new holder has been told
+        afresh and the old update is dropped."""
+        entry, state, delivery = pending.entry, pending.state, pending.delivery
+        table = game.table
+        body: dict[str, Any] = json.loads(entry.body)
+        if entry.seat is not None and table.user_ids[entry.seat] != body["user"]:
+            return
+        notifier = self.notifier
+        if entry.kind is DeliveryKind.TABLE:
+            await notifier.table_update(table, TableUpdate(
+                tuple(body["lines"]), spectator_view(state), body["new_turn"]), delivery)
+        elif entry.kind is DeliveryKind.SEAT:
+            assert entry.seat is not None
+            await notifier.seat_update(table, entry.seat, SeatUpdate(
+                view(state, entry.seat), body["drawn"], tuple(body["lines"]),
+                body["must_act"], body["deadline"]), delivery)
+        elif entry.kind is DeliveryKind.GAME_OVER:
+            await notifier.game_over(table, spectator_view(state), delivery)
+        elif entry.kind is DeliveryKind.REMINDER:
+            assert entry.seat is not None
+            await notifier.reminder(table, entry.seat, body["due_at"], delivery)
+        elif entry.kind is DeliveryKind.MOVED:
+            await notifier.table_moved(table, delivery)
+        else:
+            await notifier.tell_host(table, body["user"], body["problem"], delivery)
