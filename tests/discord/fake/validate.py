@@ -40,11 +40,12 @@ class Problem:
 
 
 def error_body(problems: list[Problem]) -> JSON:
-    """Discord's 50035 body: `errors` nests by path segment, leaves hold `_errors`."""
+    """Discord's 50035 body: `errors` nests by path segment, leaves hold `_errors` (a problem
+    with the whole body, path "", sits at the top)."""
     errors: JSON = {}
     for problem in problems:
         node = errors
-        for part in problem.path.split("."):
+        for part in problem.path.split(".") if problem.path else ():
             node = node.setdefault(part, {})
         node.setdefault("_errors", []).append({"code": problem.code, "message": problem.message})
     return {"message": "Invalid Form Body", "code": 50035, "errors": errors}
