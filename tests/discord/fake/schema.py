@@ -84,7 +84,8 @@ def _pointer_parts(pointer: str) -> list[str]:
     return [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
 
 
-def _apply(spec: dict[str, Any], override: Override) -> None:
+def apply(spec: dict[str, Any], override: Override) -> None:
+    """Put `override` into `spec`, refusing if the document no longer says what it replaces."""
     *parents, last = _pointer_parts(override.pointer)
     node: Any = spec
     for part in parents:
@@ -101,7 +102,7 @@ def _document() -> dict[str, Any]:
     """The document with `OVERRIDES` applied, loaded once per process (about 1 MB of JSON)."""
     spec = json.loads(SPEC.read_text(encoding="utf-8"))
     for override in OVERRIDES:
-        _apply(spec, override)
+        apply(spec, override)
     return spec
 
 
