@@ -190,9 +190,9 @@ async def test_a_bad_payload_json_in_a_multipart_upload_is_refused(
         fake_discord: FakeDiscord, world: World, bot: commands.Bot) -> None:
     url = f"{fake_discord.api_base}/channels/{world.general.id}/messages"
 
-    def upload(attachment_id: Any) -> aiohttp.FormData:
+    def upload(attachment_id: Any, payload: str | None = None) -> aiohttp.FormData:
         form = aiohttp.FormData()
-        form.add_field("payload_json", json.dumps({
+        form.add_field("payload_json", payload or json.dumps({
             "content": "Your rack", "attachments": [{"id": attachment_id,
                                                       "filename": "rack.png"}]}),
             content_type="application/json")
@@ -205,6 +205,10 @@ async def test_a_bad_payload_json_in_a_multipart_upload_is_refused(
             assert response.status == 400
             assert (await response.json())["errors"] == {"attachments": {"0": {"id": leaf(
                 "NUMBER_TYPE_COERCE", 'Value "first" is not snowflake.')}}}
+        async with session.post(url, data=upload(0, '{"content": "Your rack"')) as response:
+            assert response.status == 400
+            assert await response.json() == {
+                "code": 50109, "message": "The request body contains invalid JSON."}
         assert fake_discord.messages_in(world.general) == []
         # The upload's index as an integer, as Discord's own documentation sends it.
         async with session.post(url, data=upload(0)) as response:

@@ -55,6 +55,8 @@ API_PREFIX = "/api/v10"
 CATCH_ALL = "/{tail}"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RECORD = web.RequestKey("record", RecordedRequest)
+#: Set on a request whose JSON body or `payload_json` does not parse (Discord's 50109).
+MALFORMED = web.RequestKey("malformed", bool)
 
 #: Flags a bot may set when creating a message (ephemeral only through interactions).
 CREATE_FLAGS = int(MessageFlag.SUPPRESS_EMBEDS | MessageFlag.SUPPRESS_NOTIFICATIONS
@@ -194,13 +196,13 @@ class RestAPI:
             return
         if request.content_type == "application/json":
             text = await request.text()
-            record.json = json.loads(text) if text else None
+            record.json = self._parse(request, text) if text else None
         elif request.content_type.startswith("multipart/"):
             body = await request.read()
             for headers, data in _multipart(request.headers["Content-Type"], body):
                 name = str(headers.get_param("name", "", header="content-disposition"))
                 if name == "payload_json":
-                    record.json = json.loads(data)
+                    record.json = self._parse(request, data)
                 elif name.startswith("files[") and name.endswith("]"):
                     index = int(name[6:-1])
                     kind = headers.get("Content-Type")
@@ -209,12 +211,22 @@ class RestAPI:
         else:
             await request.read()
 
+    @staticmethod
+    def _parse(request: web.Request, text: str | bytes) -> Any:
+        try:
+            return json.loads(text)
+        except ValueError:
+            request[MALFORMED] = True
+            return None
+
     def checked(self, method: str, route: str, handler: Handler) -> Handler:
         """`handler` behind Discord's schema for `method route`: a body or query string the
         OpenAPI document refuses is answered 400 / 50035 before the route runs (schema.py)."""
         schema = RequestSchema.of(method, route)
 
         async def check(request: web.Request) -> web.StreamResponse:
+            if request.get(MALFORMED):
+                raise DiscordHTTPError(400, 50109, "The request body contains invalid JSON.")
             record = self._record(request)
             problems = schema.problems(record.json, record.query)
             if problems:
