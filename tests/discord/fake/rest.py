@@ -45,14 +45,8 @@ from .models import (
     iso,
     png,
 )
-from .validate import (
-    Problem,
-    check_choices,
-    check_commands,
-    check_message,
-    check_modal,
-    error_body,
-)
+from .schema import RequestSchema
+from .validate import Problem, check_commands, check_message, error_body
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -61,6 +55,8 @@ API_PREFIX = "/api/v10"
 CATCH_ALL = "/{tail}"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RECORD = web.RequestKey("record", RecordedRequest)
+#: Set on a request whose JSON body or `payload_json` does not parse (Discord's 50109).
+MALFORMED = web.RequestKey("malformed", bool)
 
 #: Flags a bot may set when creating a message (ephemeral only through interactions).
 CREATE_FLAGS = int(MessageFlag.SUPPRESS_EMBEDS | MessageFlag.SUPPRESS_NOTIFICATIONS
@@ -68,8 +64,6 @@ CREATE_FLAGS = int(MessageFlag.SUPPRESS_EMBEDS | MessageFlag.SUPPRESS_NOTIFICATI
 EDIT_FLAGS = int(MessageFlag.SUPPRESS_EMBEDS | MessageFlag.IS_COMPONENTS_V2)
 #: How long an enforced nonce is remembered ("the past few minutes" in Discord's docs).
 NONCE_WINDOW = 300.0
-#: Longest string nonce (MessageCreateRequest in the OpenAPI document).
-MAX_NONCE = 25
 
 
 class DiscordHTTPError(Exception):
@@ -202,13 +196,13 @@ class RestAPI:
             return
         if request.content_type == "application/json":
             text = await request.text()
-            record.json = json.loads(text) if text else None
+            record.json = self._parse(request, text) if text else None
         elif request.content_type.startswith("multipart/"):
             body = await request.read()
             for headers, data in _multipart(request.headers["Content-Type"], body):
                 name = str(headers.get_param("name", "", header="content-disposition"))
                 if name == "payload_json":
-                    record.json = json.loads(data)
+                    record.json = self._parse(request, data)
                 elif name.startswith("files[") and name.endswith("]"):
                     index = int(name[6:-1])
                     kind = headers.get("Content-Type")
@@ -216,6 +210,29 @@ class RestAPI:
                                                None if kind is None else str(kind), index))
         else:
             await request.read()
+
+    @staticmethod
+    def _parse(request: web.Request, text: str | bytes) -> Any:
+        try:
+            return json.loads(text)
+        except ValueError:
+            request[MALFORMED] = True
+            return None
+
+    def checked(self, method: str, route: str, handler: Handler) -> Handler:
+        """`handler` behind Discord's schema for `method route`: a body or query string the
+        OpenAPI document refuses is answered 400 / 50035 before the route runs (schema.py)."""
+        schema = RequestSchema.of(method, route)
+
+        async def check(request: web.Request) -> web.StreamResponse:
+            if request.get(MALFORMED):
+                raise DiscordHTTPError(400, 50109, "The request body contains invalid JSON.")
+            record = self._record(request)
+            problems = schema.problems(record.json, record.query)
+            if problems:
+                raise DiscordHTTPError.invalid(problems)
+            return await handler(request)
+        return check
 
     @staticmethod
     def _record(request: web.Request) -> RecordedRequest:
@@ -424,7 +441,7 @@ class RestAPI:
             if channel.locked:
                 raise DiscordHTTPError(400, 50083, "Thread is archived")
             channel.archived = False
-        nonce = self._nonce(body)
+        nonce = body.get("nonce")  # an integer or up to 25 characters (schema.py checked)
         enforced = nonce is not None and bool(body.get("enforce_nonce"))
         if enforced:
             earlier = self.nonces.get((channel.id, str(nonce)))
@@ -437,18 +454,6 @@ class RestAPI:
             self.nonces[(channel.id, str(nonce))] = message
         await self.fake.dispatch_message("MESSAGE_CREATE", message)
         return self._ok(request, self.fake.message_payload(message))
-
-    @staticmethod
-    def _nonce(body: JSON) -> str | int | None:
-        """The create's nonce: an integer, or a string of at most 25 characters."""
-        nonce = body.get("nonce")
-        if nonce is None or (isinstance(nonce, int) and not isinstance(nonce, bool)):
-            return nonce
-        if not isinstance(nonce, str) or len(nonce) > MAX_NONCE:
-            raise DiscordHTTPError.invalid([Problem(
-                "nonce", f"Must be an integer or a string of {MAX_NONCE} or fewer in length.",
-                "BASE_TYPE_MAX_LENGTH")])
-        return nonce
 
     async def get_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
@@ -572,13 +577,6 @@ class RestAPI:
         await remove_channel(self.fake, channel)
         return self._ok(request, payload)
 
-    def _thread_name(self, body: JSON) -> str:
-        name = str(body.get("name") or "")
-        if not 1 <= len(name) <= 100:
-            raise DiscordHTTPError.invalid([Problem("name", "Must be between 1 and 100 in "
-                                                    "length.", "BASE_TYPE_BAD_LENGTH")])
-        return name
-
     async def _announce_thread(self, thread: Channel) -> None:
         payload = self._channel_payload(thread)
         payload["newly_created"] = True
@@ -593,7 +591,7 @@ class RestAPI:
         private = kind == ChannelType.PRIVATE_THREAD
         self._require(parent, int(Perm.CREATE_PRIVATE_THREADS if private
                                   else Perm.CREATE_PUBLIC_THREADS))
-        thread = self.fake.add_thread(parent, self._thread_name(body), private=private)
+        thread = self.fake.add_thread(parent, str(body["name"]), private=private)
         thread.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
         thread.invitable = bool(body.get("invitable", True))
         await self._announce_thread(thread)
@@ -609,7 +607,7 @@ class RestAPI:
         if message.thread is not None:
             raise DiscordHTTPError(400, 160004, "A thread has already been created for this "
                                    "message")
-        thread = self.fake.add_thread(parent, self._thread_name(body), thread_id=message.id)
+        thread = self.fake.add_thread(parent, str(body["name"]), thread_id=message.id)
         thread.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
         message.thread = thread
         message.flags |= MessageFlag.HAS_THREAD
@@ -867,15 +865,8 @@ class RestAPI:
             self._edit(interaction.source, data, record.files)
             updated = interaction.source
         elif callback_type == CallbackType.AUTOCOMPLETE_RESULT:
-            choices = list(data.get("choices") or [])
-            problems = check_choices(choices)
-            if problems:
-                raise DiscordHTTPError.invalid(problems)
-            interaction.choices_sent = choices
+            interaction.choices_sent = list(data.get("choices") or [])
         elif callback_type == CallbackType.MODAL:
-            problems = check_modal(data)
-            if problems:
-                raise DiscordHTTPError.invalid(problems)
             interaction.modal_sent = data
         interaction.mark_callback(Callback(callback_type, data))
         fake.notify()
@@ -1064,6 +1055,6 @@ def build_app(fake: FakeDiscord) -> web.Application:
          api.delete_webhook_message),
     ]
     for method, path, handler in routes:
-        app.router.add_route(method, API_PREFIX + path, handler)
+        app.router.add_route(method, API_PREFIX + path, api.checked(method, path, handler))
     app.router.add_route("*", "/{tail:.*}", api.unknown)
     return app
