@@ -77,6 +77,10 @@ ALLOWED_CALLBACKS: dict[InteractionType, frozenset[int]] = {
     InteractionType.MODAL_SUBMIT: frozenset({4, 5, 6, 7}),
 }
 
+#: How long an interaction's token serves follow-ups and edits of its messages, in seconds of
+#: the fake's clock (`FakeDiscord.advance` moves it).
+TOKEN_LIFETIME = 15 * 60
+
 #: What an app may do in a DM with a user.
 DM_APP_PERMISSIONS = (Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES | Perm.EMBED_LINKS
                       | Perm.ATTACH_FILES | Perm.READ_MESSAGE_HISTORY | Perm.ADD_REACTIONS
@@ -123,6 +127,8 @@ class FakeInteraction:
         self.name = name
         self.created = time.monotonic()
         self.deadline = self.created + fake.interaction_ack_timeout
+        #: When it was sent, on the fake's clock: the token expires `TOKEN_LIFETIME` later.
+        self.issued = fake.clock.now()
         self.callback: Callback | None = None
         #: The message that is "the" response: created by callback 4/5, or the source
         #: message for 6/7. `PATCH .../@original` edits it.
@@ -143,6 +149,11 @@ class FakeInteraction:
     def expired(self) -> bool:
         """Past Discord's 3-second window without a callback."""
         return self.callback is None and time.monotonic() > self.deadline
+
+    @property
+    def token_expired(self) -> bool:
+        """Past the token's 15 minutes: follow-ups and edits with it are refused."""
+        return self.fake.clock.now() >= self.issued + TOKEN_LIFETIME
 
     @property
     def deferred(self) -> bool:

@@ -70,6 +70,8 @@ EDIT_FLAGS = int(MessageFlag.SUPPRESS_EMBEDS | MessageFlag.IS_COMPONENTS_V2)
 NONCE_WINDOW = 300.0
 #: Longest string nonce (MessageCreateRequest in the OpenAPI document).
 MAX_NONCE = 25
+#: What Discord answers a webhook request whose interaction token has expired (401).
+INVALID_WEBHOOK_TOKEN = 50027
 
 
 class DiscordHTTPError(Exception):
@@ -901,6 +903,8 @@ class RestAPI:
 
     def _webhook_interaction(self, request: web.Request) -> FakeInteraction:
         interaction = self.fake.interactions_by_token.get(request.match_info["token"])
+        if interaction is not None and interaction.token_expired:
+            raise DiscordHTTPError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
         if (interaction is None
                 or request.match_info["application_id"] != str(self.fake.application_id)
                 or interaction.callback is None):

@@ -39,6 +39,7 @@ import discord
 import yarl
 from aiohttp import web
 
+from .clock import Clock
 from .faults import Fault, Faults, RecordedRequest, parse_route, rate_limit_fault
 from .gateway import Gateway, Intent, Session
 from .interactions import (
@@ -173,6 +174,8 @@ class FakeDiscord:
         self._unhandled: list[RecordedRequest] = []
         self.faults = Faults()
         self.gateway = Gateway(self)
+        #: The fake's time for what lasts minutes or days (tokens): `advance` it.
+        self.clock = Clock()
         #: When True, the conftest fails the test if the bot hit unknown routes.
         self.strict = True
         #: One record per `run()`: tasks and threads the client left behind.
@@ -645,6 +648,16 @@ class FakeDiscord:
     async def invalidate_session(self) -> None:
         await self.gateway.invalidate()
 
+    # -- time ---------------------------------------------------------------------------------
+
+    @on_fake_loop
+    async def advance(self, seconds: float) -> None:
+        """Let `seconds` pass at once for what Discord measures in minutes or days:
+        interaction tokens expire (15 minutes). The 3-second window for an interaction's
+        first answer keeps real time (see `clock`)."""
+        self.clock.advance(seconds)
+        self.notify()
+
     # -- state changes the REST layer and the actors share ----------------------------------
 
     def bot_user_payload(self) -> JSON:
@@ -781,6 +794,7 @@ class FakeDiscord:
             await self.wait_until(lambda: bool(self.gateway.live_sessions),
                                   what="a bot session to send the interaction to")
         interaction.created = time.monotonic()
+        interaction.issued = self.clock.now()
         interaction.deadline = interaction.created + self.interaction_ack_timeout
         sent = await self.gateway.dispatch("INTERACTION_CREATE", interaction.payload)
         if not sent:
