@@ -1,8 +1,10 @@
 """Time in the fake Discord, proven with the real client and a throwaway bot built here:
-interaction tokens that serve 15 minutes and are refused after."""
+interaction tokens that serve 15 minutes and are refused after, and threads that archive
+after their quiet period and reopen for the next post."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,11 +22,37 @@ MINUTE = 60
 HOUR = 60 * MINUTE
 
 
+class Knock(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"exp:(?P<mode>quiet|loud)"):
+    """A button answered privately (quiet) or for everyone in the channel (loud)."""
+
+    def __init__(self, mode: str) -> None:
+        super().__init__(discord.ui.Button(label=mode, custom_id=f"exp:{mode}"))
+        self.mode = mode
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str], /) -> Knock:
+        return cls(match["mode"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(f"knock ({self.mode})",
+                                                ephemeral=self.mode == "quiet")
+
+
+def knocks() -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(Knock("quiet"))
+    view.add_item(Knock("loud"))
+    return view
+
+
 @dataclass
 class Seen:
-    """What the bot kept: the interactions it answered to `/note`."""
+    """What the bot kept: the interactions it answered to `/note`, and every THREAD_UPDATE
+    as (thread id, archived)."""
 
     notes: list[discord.Interaction[Any]] = field(default_factory=list)
+    thread_updates: list[tuple[int, bool]] = field(default_factory=list)
 
 
 def build_bot(make_bot: MakeBot, seen: Seen) -> commands.Bot:
@@ -39,7 +67,13 @@ def build_bot(make_bot: MakeBot, seen: Seen) -> commands.Bot:
     async def ping(interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message("pong")
 
+    @bot.listen()
+    async def on_raw_thread_update(event: discord.RawThreadUpdateEvent) -> None:
+        seen.thread_updates.append((event.thread_id,
+                                    bool(event.data["thread_metadata"]["archived"])))
+
     async def setup_hook() -> None:
+        bot.add_dynamic_items(Knock)
         await bot.tree.sync()
 
     bot.setup_hook = setup_hook  # type: ignore[method-assign]
@@ -101,3 +135,74 @@ async def test_skipping_time_leaves_the_three_second_window_to_real_time(
     await fake_discord.advance(HOUR)  # while the bot answers: its answer is still on time
     assert (await handle.reply()).content == "pong"
     assert not handle.too_late
+
+
+# -- threads -------------------------------------------------------------------------------
+
+
+async def test_a_quiet_thread_archives_and_the_next_message_reopens_it(
+        fake_discord: FakeDiscord, world: World, bot: commands.Bot, seen: Seen) -> None:
+    tables = bot.get_channel(world.tables.id)
+    assert isinstance(tables, discord.TextChannel)
+    thread = await tables.create_thread(name="table 1", auto_archive_duration=60,
+                                        type=discord.ChannelType.public_thread)
+    kept = fake_discord.channels[thread.id]
+    first = await thread.send("first move", view=knocks())
+    [posted] = fake_discord.messages_in(kept)
+    await fake_discord.advance(59 * MINUTE)
+    await thread.send("second move")  # activity: the hour starts again
+    await fake_discord.advance(59 * MINUTE)
+    assert not kept.archived and seen.thread_updates == []
+
+    await fake_discord.advance(MINUTE)
+    assert kept.archived
+    # THREAD_UPDATE said so: discord.py drops an archived thread from its cache.
+    await fake_discord.wait_until(lambda: bot.get_channel(thread.id) is None,
+                                  what="the bot to forget the archived thread")
+    assert seen.thread_updates == [(thread.id, True)]
+    fetched = await bot.fetch_channel(thread.id)
+    assert isinstance(fetched, discord.Thread) and fetched.archived
+    # Nothing in it can be changed, and nobody can use a command there...
+    assert await refused(first.edit(content="edited")) == (400, 50083)
+    with pytest.raises(ValueError, match="archived"):
+        await fake_discord.slash(world.alice, kept, "ping")
+    # ... but its buttons still work: a private answer leaves it archived, an answer
+    # everyone sees reopens it.
+    quiet = await fake_discord.click(world.alice, posted, "exp:quiet")
+    assert (await quiet.reply()).ephemeral and kept.archived
+    loud = await fake_discord.click(world.alice, posted, "exp:loud")
+    assert (await loud.reply()).content == "knock (loud)"
+    assert not kept.archived
+    await fake_discord.wait_until(lambda: bot.get_channel(thread.id) is not None,
+                                  what="the bot to take the reopened thread back")
+
+    # Quiet for the hour again: archived; the bot's next post reopens it.
+    await fake_discord.advance(HOUR)
+    assert kept.archived
+    await fetched.send("third move")
+    assert not kept.archived
+    await fake_discord.wait_until(lambda: len(seen.thread_updates) == 4,
+                                  what="THREAD_UPDATE for the reopening")
+    assert seen.thread_updates == [(thread.id, True), (thread.id, False)] * 2
+    assert [m.content for m in fake_discord.messages_in(kept) if not m.ephemeral] == [
+        "first move", "second move", "knock (loud)", "third move"]
+    assert fake_discord.failed_requests[-1].status == 400  # only the refused edit failed
+    assert len(fake_discord.failed_requests) == 1
+
+
+async def test_a_locked_thread_once_archived_refuses_every_message(
+        fake_discord: FakeDiscord, world: World, bot: commands.Bot) -> None:
+    tables = bot.get_channel(world.tables.id)
+    assert isinstance(tables, discord.TextChannel)
+    thread = await tables.create_thread(name="table 2", auto_archive_duration=60,
+                                        type=discord.ChannelType.public_thread)
+    kept = fake_discord.channels[thread.id]
+    await thread.edit(locked=True)  # a moderator's lock (the bot may manage threads)
+    await thread.send("before the lock bit")
+    await fake_discord.advance(HOUR)
+    assert kept.archived and kept.locked
+    assert await refused(thread.send("after")) == (400, 50083)
+    with pytest.raises(ValueError, match="locked"):
+        await fake_discord.say(world.alice, kept, "hello?")
+    assert kept.archived
+    assert [m.content for m in fake_discord.messages_in(kept)] == ["before the lock bit"]

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .archive import THREAD_ARCHIVED
 from .faults import RecordedRequest
 from .gateway import Intent
 from .interactions import (
@@ -285,6 +286,17 @@ class RestAPI:
                 raise DiscordHTTPError(403, 50013, "Missing Permissions")
         return have
 
+    async def _may_post(self, channel: Channel) -> None:
+        """Before a message the channel will show: an archived thread is unarchived, and
+        refuses if it is locked (see `archive`)."""
+        if not await self.fake.archiver.post(channel):
+            raise DiscordHTTPError(400, THREAD_ARCHIVED, "Thread is archived")
+
+    async def _may_change(self, channel: Channel) -> None:
+        """Before an edit, a reaction or a new member: not in an archived thread."""
+        if not await self.fake.archiver.may_change(channel):
+            raise DiscordHTTPError(400, THREAD_ARCHIVED, "Thread is archived")
+
     def _check_files(self, uploads: list[Upload]) -> None:
         for upload in uploads:
             if len(upload.data) > self.fake.attachment_size_limit:
@@ -422,10 +434,7 @@ class RestAPI:
         self._require(channel, *needed)
         if channel.is_dm and channel.recipient is not None and channel.recipient.bot:
             raise DiscordHTTPError(403, 50007, "Cannot send messages to this user")
-        if channel.is_thread and channel.archived:
-            if channel.locked:
-                raise DiscordHTTPError(400, 50083, "Thread is archived")
-            channel.archived = False
+        await self._may_post(channel)
         nonce = self._nonce(body)
         enforced = nonce is not None and bool(body.get("enforce_nonce"))
         if enforced:
@@ -464,6 +473,7 @@ class RestAPI:
         message = self._message(channel, request.match_info["message_id"])
         if message.author is not self.fake.bot:
             raise DiscordHTTPError(403, 50005, "Cannot edit a message authored by another user")
+        await self._may_change(channel)
         self._edit(message, self._body(request), self._record(request).files)
         await self.fake.dispatch_message("MESSAGE_UPDATE", message)
         return self._ok(request, self.fake.message_payload(message))
@@ -507,6 +517,7 @@ class RestAPI:
         channel = self._channel(request)
         self._require(channel, int(Perm.ADD_REACTIONS), int(Perm.READ_MESSAGE_HISTORY))
         message = self._message(channel, request.match_info["message_id"])
+        await self._may_change(channel)
         message.reactions.setdefault(request.match_info["emoji"], set()).add(self.fake.bot.id)
         return self._no_content()
 
@@ -552,6 +563,8 @@ class RestAPI:
             for key in ("name", "archived", "locked", "invitable", "auto_archive_duration"):
                 if key in body and body[key] is not None:
                     setattr(channel, key, body[key])
+            if body.get("archived") is False or body.get("auto_archive_duration"):
+                self.fake.archiver.active(channel)
             event = "THREAD_UPDATE"
         else:
             self._require(channel, int(Perm.MANAGE_CHANNELS))
@@ -635,6 +648,7 @@ class RestAPI:
             self._require(thread)
         else:
             self._require(thread, int(Perm.SEND_MESSAGES_IN_THREADS))
+        await self._may_change(thread)
         thread.thread_members.setdefault(user.id, iso())
         self.fake.notify()
         if user is self.fake.bot:
@@ -847,6 +861,12 @@ class RestAPI:
         callback_type = CallbackType(kind)
         ephemeral = bool(int(data.get("flags") or 0) & MessageFlag.EPHEMERAL)
         viewer = interaction.user if ephemeral else None
+        if callback_type in (CallbackType.CHANNEL_MESSAGE,
+                             CallbackType.DEFERRED_CHANNEL_MESSAGE) and not ephemeral:
+            await self._may_post(interaction.channel)
+        elif (callback_type == CallbackType.UPDATE_MESSAGE and interaction.source is not None
+              and not interaction.source.ephemeral):
+            await self._may_change(interaction.source.channel)
         created: Message | None = None
         updated: Message | None = None
         if callback_type == CallbackType.CHANNEL_MESSAGE:
@@ -946,6 +966,8 @@ class RestAPI:
             await fake.dispatch_message("MESSAGE_UPDATE", message)
         else:
             ephemeral = bool(int(body.get("flags") or 0) & MessageFlag.EPHEMERAL)
+            if not ephemeral:
+                await self._may_post(channel)
             message = self._new_bot_message(channel, body, record.files,
                                             interaction=interaction,
                                             ephemeral_for=interaction.user if ephemeral
@@ -965,6 +987,8 @@ class RestAPI:
     async def edit_webhook_message(self, request: web.Request) -> web.Response:
         interaction = self._webhook_interaction(request)
         message = self._webhook_message(interaction, request.match_info["message_id"])
+        if not message.ephemeral:
+            await self._may_change(message.channel)
         self._edit(message, self._body(request), self._record(request).files)
         await self.fake.dispatch_message("MESSAGE_UPDATE", message)
         return self._ok(request, self.fake.message_payload(message))
