@@ -1,6 +1,7 @@
 """Time in the fake Discord, proven with the real client and a throwaway bot built here:
-interaction tokens that serve 15 minutes and are refused after, and threads that archive
-after their quiet period and reopen for the next post."""
+interaction tokens that serve 15 minutes and are refused after, threads that archive after
+their quiet period and reopen for the next post, and what happens while the bot has no gateway
+session (it is lost: a new IDENTIFY gets nothing from before it)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 import discord
 import pytest
 from discord.ext import commands
-from fake import FakeDiscord, World
+from fake import FakeDiscord, IdentifyGate, InteractionFailed, World
 
 pytestmark = pytest.mark.filterwarnings("error")
 
@@ -48,10 +49,11 @@ def knocks() -> discord.ui.View:
 
 @dataclass
 class Seen:
-    """What the bot kept: the interactions it answered to `/note`, and every THREAD_UPDATE
-    as (thread id, archived)."""
+    """What the bot kept: the interactions it answered to `/note`, the other people's
+    messages it received, and every THREAD_UPDATE as (thread id, archived)."""
 
     notes: list[discord.Interaction[Any]] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
     thread_updates: list[tuple[int, bool]] = field(default_factory=list)
 
 
@@ -66,6 +68,11 @@ def build_bot(make_bot: MakeBot, seen: Seen) -> commands.Bot:
     @bot.tree.command(description="Ping")
     async def ping(interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message("pong")
+
+    @bot.listen()
+    async def on_message(message: discord.Message) -> None:
+        if message.author != bot.user:
+            seen.messages.append(message.content)
 
     @bot.listen()
     async def on_raw_thread_update(event: discord.RawThreadUpdateEvent) -> None:
@@ -206,3 +213,32 @@ async def test_a_locked_thread_once_archived_refuses_every_message(
         await fake_discord.say(world.alice, kept, "hello?")
     assert kept.archived
     assert [m.content for m in fake_discord.messages_in(kept)] == ["before the lock bit"]
+
+
+# -- a gap before a new IDENTIFY -------------------------------------------------------------
+
+
+async def test_what_happens_while_the_bot_has_no_session_never_reaches_it(
+        fake_discord: FakeDiscord, world: World, make_bot: MakeBot, seen: Seen) -> None:
+    gate = IdentifyGate()
+    client = build_bot(make_bot, seen)
+    client.before_identify_hook = gate  # type: ignore[method-assign]
+    async with fake_discord.run(client, fast_reidentify=False):
+        await fake_discord.drop_gateway(resumable=False)
+        await gate.reached.wait()  # the old session is over, the new one not begun
+        lost = await fake_discord.slash(world.alice, world.general, "ping")
+        await fake_discord.say(world.bob, world.general, "anyone there?")
+        with pytest.raises(InteractionFailed, match="no bot session"):
+            await lost.acked()
+        gate.open()
+        await fake_discord.wait_connected()
+        again = await fake_discord.slash(world.alice, world.general, "ping")
+        assert (await again.reply()).content == "pong"
+        await fake_discord.say(world.bob, world.general, "there you are")
+        await fake_discord.wait_until(lambda: seen.messages, what="the later message")
+
+    assert seen.messages == [""]  # the later one only (no message-content intent)
+    assert lost.callback is None and lost.lost and not again.lost
+    assert not [r for r in fake_discord.requests if lost.token in r.path]
+    gateway = fake_discord.gateway
+    assert (gateway.identifies, gateway.resumes, gateway.invalidations) == (2, 0, 1)

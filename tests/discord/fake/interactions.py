@@ -129,6 +129,9 @@ class FakeInteraction:
         self.deadline = self.created + fake.interaction_ack_timeout
         #: When it was sent, on the fake's clock: the token expires `TOKEN_LIFETIME` later.
         self.issued = fake.clock.now()
+        #: No bot session was there to get it (the bot was away, and a new IDENTIFY does
+        #: not get what happened before it): the user is told it failed.
+        self.lost = False
         self.callback: Callback | None = None
         #: The message that is "the" response: created by callback 4/5, or the source
         #: message for 6/7. `PATCH .../@original` edits it.
@@ -180,6 +183,8 @@ class FakeInteraction:
     def describe(self) -> str:
         lines = [f"{self.kind.name} interaction {self.id} by {self.user.username} in "
                  f"{self.channel!r}" + (f" (/{self.name})" if self.name else "")]
+        if self.lost:
+            lines.append("  lost: no bot session was connected to get it")
         if self.callback is None:
             lines.append("  no callback" + (" (Discord's 3 s window has passed)"
                                             if self.expired else ""))
@@ -197,7 +202,11 @@ class FakeInteraction:
 
     async def acked(self, timeout: float | None = None) -> Callback:
         """Wait for the bot's callback. Fails at once if Discord's 3-second window passes
-        first (the user would see "The application did not respond")."""
+        first (the user would see "The application did not respond"), and at once for an
+        interaction no bot session got (the user sees that after the 3 seconds)."""
+        if self.lost:
+            raise InteractionFailed(f"no bot session got the interaction (the bot was away)"
+                                    f"\n{self.describe()}")
         limit = self.fake.default_timeout if timeout is None else timeout
         window = max(0.0, self.deadline - time.monotonic()) + 0.05
         try:
