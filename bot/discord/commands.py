@@ -17,7 +17,7 @@ from bot.discord.components import LobbyButton, answer_error, in_time, say_priva
 from bot.discord.league import register_league_commands
 from bot.discord.lookups import register_lookups
 from bot.discord.mentions import NO_MENTIONS, pinging
-from bot.discord.notify import thread_name
+from bot.discord.notify import archive_minutes, thread_name
 from bot.engine.errors import IllegalAction
 from bot.engine.game.actions import Discard
 from bot.engine.game.rules import Scoring, table_rules
@@ -117,7 +117,8 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
         allowed_mentions=NO_MENTIONS)
     # A follow-up message carries no guild for discord.py, so open the thread through the
     # channel (same request: a thread started from the lobby message).
-    thread = await channel.create_thread(name=thread_name(game.id), message=message)
+    thread = await channel.create_thread(name=thread_name(game.id), message=message,
+                                         auto_archive_duration=archive_minutes(game.pace))
     await client.db.games.set_thread(game.id, thread.id)
     await client.db.games.set_lobby_message(game.id, message.id)
     await thread.send("The game will be played here once the host presses Start.")
