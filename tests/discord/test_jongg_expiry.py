@@ -1,13 +1,20 @@
 """Jongg over Discord's long stretches of time: a thread that archived between two moves of an
-asynchronous game."""
+asynchronous game, prompts answered long after the interaction that showed them has expired,
+and a click lost while the bot reconnected with a new session."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from fake import FakeDiscord, World
-from jongg_table import FrozenClock, JonggTable, assert_clean, jongg_client
+from fake import FakeDiscord, IdentifyGate, InteractionFailed, World
+from jongg_table import (
+    FrozenClock,
+    JonggTable,
+    assert_clean,
+    custom_ids,
+    jongg_client,
+)
 
 from bot.engine.game import Phase
 
@@ -60,4 +67,69 @@ async def test_an_async_game_goes_on_in_a_thread_that_archived(
         for _ in range(6):
             await table.step(table.to_move()[0])
         assert table.spectator().action_count > moves
+    assert_clean(fake_discord, caplog)
+
+
+async def test_prompts_answered_long_after_they_were_shown(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The Charleston's stop vote waits twenty minutes for both people: Alice's DM prompt,
+    and Bob's rack (his DMs are closed), shown privately in answer to a click whose token
+    expired meanwhile. Their votes are answered with their own clicks, never an old token."""
+    alice, bob = world.alice, world.bob
+    fake_discord.block_dms(bob)
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        table = await JonggTable.open(fake_discord, world, client, [alice, bob], bots=2)
+        table.closed_dms.add(bob.id)
+        while table.spectator().phase is not Phase.VOTE:
+            await table.step(table.to_move()[0])
+        assert table.to_move() == [alice, bob]
+        prompt = await table.prompt(alice)
+        rack = await table.prompt(bob)  # "My rack", answered privately
+        [shown_by] = [i for i in fake_discord.interactions.values() if rack in i.messages]
+        await fake_discord.advance(20 * MINUTE)
+        assert shown_by.token_expired
+        await table.first_option(bob, rack)
+        await table.settle()
+        await table.first_option(alice, prompt)
+        await table.settle()
+        assert table.spectator().phase is not Phase.VOTE
+        for _ in range(4):
+            await table.step(table.to_move()[0])
+    assert_clean(fake_discord, caplog)
+
+
+async def test_a_click_lost_while_the_bot_reconnected_is_made_again(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The bot's connection drops for good: until it has identified anew, nobody's click
+    reaches it (Discord tells them it failed). Alice clicks again once it is back, and her
+    move is made once."""
+    alice = world.alice
+    gate = IdentifyGate()
+    client = jongg_client(tmp_path / "j.db")
+    client.before_identify_hook = gate  # type: ignore[method-assign]
+    async with fake_discord.run(client, fast_reidentify=False):
+        table = await JonggTable.open(fake_discord, world, client, [alice, world.bob],
+                                      bots=2)
+        while table.to_move() != [alice]:
+            await table.step(table.to_move()[0])
+        prompt = await table.prompt(alice)
+        count = table.spectator().action_count
+        await fake_discord.drop_gateway(resumable=False)
+        await gate.reached.wait()
+        with pytest.raises(InteractionFailed, match="no bot session"):
+            await table.first_option(alice, prompt)
+        gate.open()
+        await fake_discord.wait_connected()
+        await table.settle()
+        assert table.spectator().action_count == count, "the lost click made a move"
+        assert custom_ids(prompt, "jg:"), "her prompt changed while the bot was away"
+        await table.first_option(alice, prompt)  # the same click, made again
+        await table.settle()
+        made = await client.db.actions.actions(table.game_id, since=count)
+        assert [a.actor_user_id for a in made].count(alice.id) == 1
+        for _ in range(4):
+            await table.step(table.to_move()[0])
+    assert fake_discord.gateway.identifies == 2
     assert_clean(fake_discord, caplog)
