@@ -7,6 +7,7 @@ service, and answers (privately, for anything about one's own tiles).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 from typing import Any
 
@@ -215,13 +216,28 @@ async def replace_seat(interaction: discord.Interaction[Any],
                                     allowed_mentions=pinging([user.id]))
 
 
-class _Confirm(discord.ui.View):
-    """A short-lived Yes/No for destructive commands."""
+#: How long a Yes/No question waits for its answer (seconds): well inside the 15 minutes an
+#: interaction's token lasts, so an unanswered question can still be tidied away with it.
+CONFIRM_SECONDS = 60.0
 
-    def __init__(self, owner: int) -> None:
-        super().__init__(timeout=60)
-        self.owner = owner
+
+class _Confirm(discord.ui.View):
+    """A short-lived Yes/No for destructive commands, asked in answer to `asked`."""
+
+    def __init__(self, asked: discord.Interaction[Any]) -> None:
+        super().__init__(timeout=CONFIRM_SECONDS)
+        self.asked = asked
+        self.owner = asked.user.id
         self.confirmed = False
+
+    async def on_timeout(self) -> None:
+        """Nobody answered: take the buttons away (they would no longer do anything) and
+        say that nothing changed."""
+        with contextlib.suppress(discord.HTTPException):  # then it stays as it was
+            await self.asked.edit_original_response(
+                content="No answer, so nothing changed. Run the command again if you still "
+                        "want to.",
+                view=None)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         return interaction.user.id == self.owner
@@ -247,7 +263,7 @@ async def abort(interaction: discord.Interaction[Any]) -> None:
     game_id = await _game_here(interaction)
     manager = _is_manager(interaction)
     await client.service.check_manages(game_id, interaction.user.id, manager=manager)
-    confirm = _Confirm(interaction.user.id)
+    confirm = _Confirm(interaction)
     await interaction.response.send_message("Abort this game? Nobody scores.", view=confirm,
                                             ephemeral=True)
     await confirm.wait()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from fake import FakeDiscord, IdentifyGate, InteractionFailed, World
+from fake.interactions import TOKEN_LIFETIME
 from jongg_table import (
     FrozenClock,
     JonggTable,
@@ -16,6 +17,7 @@ from jongg_table import (
     jongg_client,
 )
 
+from bot.discord import commands
 from bot.engine.game import Phase
 
 MINUTE = 60
@@ -132,4 +134,25 @@ async def test_a_click_lost_while_the_bot_reconnected_is_made_again(
         for _ in range(4):
             await table.step(table.to_move()[0])
     assert fake_discord.gateway.identifies == 2
+    assert_clean(fake_discord, caplog)
+
+
+async def test_an_unanswered_abort_question_is_tidied_away_in_time(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`/mj abort` asks Yes or No, and nobody answers. Once the question stops waiting its
+    buttons would do nothing, so the bot takes them away, with the question's own token: it
+    waits a minute, far inside the token's 15."""
+    assert commands.CONFIRM_SECONDS <= TOKEN_LIFETIME / 10
+    monkeypatch.setattr(commands, "CONFIRM_SECONDS", 0.2)
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        table = await JonggTable.open(fake_discord, world, client, [world.alice, world.bob],
+                                      bots=2)
+        asking = await fake_discord.slash(world.alice, table.thread, "mj abort")
+        question = await asking.reply()
+        assert question.ephemeral and question.buttons()
+        await fake_discord.wait_until(lambda: not question.buttons(),
+                                      what="the unanswered question to lose its buttons")
+        assert "nothing changed" in question.content
+        assert client.service.in_play(table.game_id)
     assert_clean(fake_discord, caplog)
