@@ -193,8 +193,8 @@ async def test_a_quiet_thread_archives_and_the_next_message_reopens_it(
     assert seen.thread_updates == [(thread.id, True), (thread.id, False)] * 2
     assert [m.content for m in fake_discord.messages_in(kept) if not m.ephemeral] == [
         "first move", "second move", "knock (loud)", "third move"]
-    assert fake_discord.failed_requests[-1].status == 400  # only the refused edit failed
-    assert len(fake_discord.failed_requests) == 1
+    refusals = [(r.status, r.response["code"]) for r in fake_discord.failed_requests]
+    assert refusals == [(400, 50083)]  # the edit, and nothing else
 
 
 async def test_a_locked_thread_once_archived_refuses_every_message(

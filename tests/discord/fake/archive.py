@@ -32,8 +32,6 @@ from .models import Channel
 if TYPE_CHECKING:
     from .server import FakeDiscord
 
-#: The quiet periods Discord offers a thread, in minutes.
-ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 #: Discord's error code for a change refused because the thread is archived.
 THREAD_ARCHIVED = 50083
 
@@ -52,9 +50,9 @@ class Archiver:
 
     def quiet_too_long(self, thread: Channel) -> bool:
         """An open thread whose quiet period is over (it archives when next looked at)."""
-        if not thread.is_thread or thread.archived or thread.deleted:
+        since = self.last_active.get(thread.id)
+        if since is None or thread.archived or thread.deleted:
             return False
-        since = self.last_active.setdefault(thread.id, self.fake.clock.now())
         return self.fake.clock.now() - since >= thread.auto_archive_duration * 60
 
     def archived(self, channel: Channel) -> bool:
@@ -71,7 +69,7 @@ class Archiver:
         for channel in list(self.fake.channels.values()):
             await self.settle(channel)
 
-    async def post(self, channel: Channel) -> bool:
+    async def before_post(self, channel: Channel) -> bool:
         """A message the thread will show is about to be sent to `channel`: an archived
         thread is unarchived first. False if it must be refused (archived and locked)."""
         await self.settle(channel)
@@ -82,9 +80,9 @@ class Archiver:
         await self._set(channel, archived=False)
         return True
 
-    async def may_change(self, channel: Channel) -> bool:
-        """Whether what is in `channel` may be changed now (edits, reactions, members): not
-        in an archived thread."""
+    async def before_change(self, channel: Channel) -> bool:
+        """Something in `channel` is about to be changed (an edit, a reaction, a member):
+        False if it must be refused (it is an archived thread)."""
         await self.settle(channel)
         return not (channel.is_thread and channel.archived)
 

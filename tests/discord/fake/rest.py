@@ -289,12 +289,12 @@ class RestAPI:
     async def _may_post(self, channel: Channel) -> None:
         """Before a message the channel will show: an archived thread is unarchived, and
         refuses if it is locked (see `archive`)."""
-        if not await self.fake.archiver.post(channel):
+        if not await self.fake.archiver.before_post(channel):
             raise DiscordHTTPError(400, THREAD_ARCHIVED, "Thread is archived")
 
     async def _may_change(self, channel: Channel) -> None:
         """Before an edit, a reaction or a new member: not in an archived thread."""
-        if not await self.fake.archiver.may_change(channel):
+        if not await self.fake.archiver.before_change(channel):
             raise DiscordHTTPError(400, THREAD_ARCHIVED, "Thread is archived")
 
     def _check_files(self, uploads: list[Upload]) -> None:

@@ -970,7 +970,7 @@ class FakeDiscord:
             raise ValueError(f"{user!r} is not in {channel.guild!r}")
         if channel.is_dm and channel.recipient is not user:
             raise ValueError(f"{channel!r} is not {user.username}'s DM with the bot")
-        if not await self.archiver.post(channel):
+        if not await self.archiver.before_post(channel):
             raise ValueError(f"{channel!r} is archived and locked: only a moderator can "
                              "reopen it")
         message = Message(self.ids.next(), channel, user, content=content,
