@@ -144,6 +144,17 @@ async def test_skipping_time_leaves_the_three_second_window_to_real_time(
     assert not handle.too_late
 
 
+async def test_a_nonce_is_remembered_for_five_minutes_of_the_fakes_clock(
+        fake_discord: FakeDiscord, world: World, bot: commands.Bot) -> None:
+    channel = bot.get_partial_messageable(world.general.id)
+    first = await channel.send("East discards 3 Bam", nonce="jg1.0")
+    await fake_discord.advance(5 * MINUTE - 1)
+    assert (await channel.send("East discards 3 Bam", nonce="jg1.0")).id == first.id
+    await fake_discord.advance(1)
+    assert (await channel.send("East discards 3 Bam", nonce="jg1.0")).id != first.id
+    assert len(fake_discord.messages_in(world.general)) == 2
+
+
 # -- threads -------------------------------------------------------------------------------
 
 

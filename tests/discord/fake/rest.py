@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
@@ -146,8 +145,9 @@ async def remove_channel(fake: FakeDiscord, channel: Channel) -> None:
 class RestAPI:
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
-        #: (channel id, nonce) -> the bot's message created with it and `enforce_nonce`.
-        self.nonces: dict[tuple[int, str], Message] = {}
+        #: (channel id, nonce) -> the bot's message created with it and `enforce_nonce`, and
+        #: when (the fake's clock).
+        self.nonces: dict[tuple[int, str], tuple[Message, float]] = {}
 
     # -- plumbing -----------------------------------------------------------------------
 
@@ -438,14 +438,14 @@ class RestAPI:
         nonce = self._nonce(body)
         enforced = nonce is not None and bool(body.get("enforce_nonce"))
         if enforced:
-            earlier = self.nonces.get((channel.id, str(nonce)))
+            earlier, at = self.nonces.get((channel.id, str(nonce)), (None, 0.0))
             if (earlier is not None and not earlier.deleted
-                    and time.monotonic() - earlier.created < NONCE_WINDOW):
+                    and self.fake.clock.now() - at < NONCE_WINDOW):
                 # Discord answers a repeated create with the message it already made.
                 return self._ok(request, self.fake.message_payload(earlier))
         message = self._new_bot_message(channel, body, record.files)
         if enforced:
-            self.nonces[(channel.id, str(nonce))] = message
+            self.nonces[(channel.id, str(nonce))] = (message, self.fake.clock.now())
         await self.fake.dispatch_message("MESSAGE_CREATE", message)
         return self._ok(request, self.fake.message_payload(message))
 
