@@ -48,6 +48,10 @@ async def test_an_async_game_goes_on_in_a_thread_that_archived(
         assert thread.archived
         await fake_discord.wait_until(lambda: client.get_channel(thread.id) is None,
                                       what="the bot to drop the archived thread")
+        # Its buttons still work: Bob looks at his rack, privately, and it stays archived.
+        post, rack = table.newest_post(f"jg:r:{table.game_id}")
+        shown = await table.reply(await fake_discord.click(bob, post, rack))
+        assert shown.ephemeral and "rack.png" in shown.files and thread.archived
         mark = fake_discord.mark()
         clock.now += DAY + MINUTE
         assert await client.service.run_due_clocks() >= 1  # her clock plays the move
@@ -58,8 +62,8 @@ async def test_an_async_game_goes_on_in_a_thread_that_archived(
         assert not thread.archived
         await fake_discord.wait_until(lambda: client.get_channel(thread.id) is not None,
                                       what="the bot to take the reopened thread back")
-        # The players' clicks work: Bob answers the discard under the new post, Alice
-        # looks at her rack there, and the game goes on.
+        # Bob answers the discard under the new post, Alice looks at her rack there, and
+        # the game goes on.
         assert table.spectator().phase is Phase.CLAIM
         await table.step(bob)
         post, rack = table.newest_post(f"jg:r:{table.game_id}")
