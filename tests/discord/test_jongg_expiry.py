@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fake import FakeDiscord, IdentifyGate, InteractionFailed, World
+from fake import CallbackType, FakeDiscord, IdentifyGate, InteractionFailed, World
 from fake.interactions import TOKEN_LIFETIME
 from jongg_table import (
     FrozenClock,
@@ -17,7 +17,7 @@ from jongg_table import (
     jongg_client,
 )
 
-from bot.discord import commands
+from bot.discord import commands, components
 from bot.engine.game import Phase
 
 MINUTE = 60
@@ -76,12 +76,17 @@ async def test_an_async_game_goes_on_in_a_thread_that_archived(
     assert_clean(fake_discord, caplog)
 
 
+@pytest.mark.parametrize("answer_within", [components.ANSWER_WITHIN, 0.0],
+                         ids=["answered", "deferred first"])
 async def test_prompts_answered_long_after_they_were_shown(
         fake_discord: FakeDiscord, world: World, tmp_path: Path,
-        caplog: pytest.LogCaptureFixture) -> None:
+        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+        answer_within: float) -> None:
     """The Charleston's stop vote waits twenty minutes for both people: Alice's DM prompt,
     and Bob's rack (his DMs are closed), shown privately in answer to a click whose token
-    expired meanwhile. Their votes are answered with their own clicks, never an old token."""
+    expired meanwhile. Their votes are answered through their own clicks, never an old
+    token: at once, or (a move that takes a while) acknowledged first and told after."""
+    monkeypatch.setattr(components, "ANSWER_WITHIN", answer_within)
     alice, bob = world.alice, world.bob
     fake_discord.block_dms(bob)
     async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
@@ -95,11 +100,16 @@ async def test_prompts_answered_long_after_they_were_shown(
         [shown_by] = [i for i in fake_discord.interactions.values() if rack in i.messages]
         await fake_discord.advance(20 * MINUTE)
         assert shown_by.token_expired
+        before = set(fake_discord.interactions)
         await table.first_option(bob, rack)
         await table.settle()
         await table.first_option(alice, prompt)
         await table.settle()
         assert table.spectator().phase is not Phase.VOTE
+        votes = [i for key, i in fake_discord.interactions.items() if key not in before]
+        way = (CallbackType.DEFERRED_UPDATE_MESSAGE if answer_within == 0
+               else CallbackType.UPDATE_MESSAGE)
+        assert [v.callback.type if v.callback else None for v in votes] == [way, way]
         for _ in range(4):
             await table.step(table.to_move()[0])
     assert_clean(fake_discord, caplog)
