@@ -40,7 +40,7 @@ from .models import (
     walk_components,
 )
 from .rest import remove_channel
-from .runner import ClientRun, run_client
+from .runner import ClientRun, IdentifyGate, run_client
 from .server import CLIENT_OPTIONS, FakeDiscord, Scheduled
 from .world import World, build_world
 
@@ -57,6 +57,7 @@ __all__ = [
     "FakeTimeout",
     "Fault",
     "Guild",
+    "IdentifyGate",
     "Intent",
     "InteractionFailed",
     "InteractionType",

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .archive import THREAD_ARCHIVED
 from .faults import RecordedRequest
 from .gateway import Intent
 from .interactions import (
@@ -64,6 +64,8 @@ CREATE_FLAGS = int(MessageFlag.SUPPRESS_EMBEDS | MessageFlag.SUPPRESS_NOTIFICATI
 EDIT_FLAGS = int(MessageFlag.SUPPRESS_EMBEDS | MessageFlag.IS_COMPONENTS_V2)
 #: How long an enforced nonce is remembered ("the past few minutes" in Discord's docs).
 NONCE_WINDOW = 300.0
+#: What Discord answers a webhook request whose interaction token has expired (401).
+INVALID_WEBHOOK_TOKEN = 50027
 
 
 class DiscordHTTPError(Exception):
@@ -137,8 +139,9 @@ async def remove_channel(fake: FakeDiscord, channel: Channel) -> None:
 class RestAPI:
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
-        #: (channel id, nonce) -> the bot's message created with it and `enforce_nonce`.
-        self.nonces: dict[tuple[int, str], Message] = {}
+        #: (channel id, nonce) -> the bot's message created with it and `enforce_nonce`, and
+        #: when (the fake's clock).
+        self.nonces: dict[tuple[int, str], tuple[Message, float]] = {}
 
     # -- plumbing -----------------------------------------------------------------------
 
@@ -300,6 +303,17 @@ class RestAPI:
                 raise DiscordHTTPError(403, 50013, "Missing Permissions")
         return have
 
+    async def _may_post(self, channel: Channel) -> None:
+        """Before a message the channel will show: an archived thread is unarchived, and
+        refuses if it is locked (see `archive`)."""
+        if not await self.fake.archiver.before_post(channel):
+            raise DiscordHTTPError(400, THREAD_ARCHIVED, "Thread is archived")
+
+    async def _may_change(self, channel: Channel) -> None:
+        """Before an edit, a reaction or a new member: not in an archived thread."""
+        if not await self.fake.archiver.before_change(channel):
+            raise DiscordHTTPError(400, THREAD_ARCHIVED, "Thread is archived")
+
     def _check_files(self, uploads: list[Upload]) -> None:
         for upload in uploads:
             if len(upload.data) > self.fake.attachment_size_limit:
@@ -437,21 +451,18 @@ class RestAPI:
         self._require(channel, *needed)
         if channel.is_dm and channel.recipient is not None and channel.recipient.bot:
             raise DiscordHTTPError(403, 50007, "Cannot send messages to this user")
-        if channel.is_thread and channel.archived:
-            if channel.locked:
-                raise DiscordHTTPError(400, 50083, "Thread is archived")
-            channel.archived = False
+        await self._may_post(channel)
         nonce = body.get("nonce")  # an integer or up to 25 characters (schema.py checked)
         enforced = nonce is not None and bool(body.get("enforce_nonce"))
         if enforced:
-            earlier = self.nonces.get((channel.id, str(nonce)))
+            earlier, at = self.nonces.get((channel.id, str(nonce)), (None, 0.0))
             if (earlier is not None and not earlier.deleted
-                    and time.monotonic() - earlier.created < NONCE_WINDOW):
+                    and self.fake.clock.now() - at < NONCE_WINDOW):
                 # Discord answers a repeated create with the message it already made.
                 return self._ok(request, self.fake.message_payload(earlier))
         message = self._new_bot_message(channel, body, record.files)
         if enforced:
-            self.nonces[(channel.id, str(nonce))] = message
+            self.nonces[(channel.id, str(nonce))] = (message, self.fake.clock.now())
         await self.fake.dispatch_message("MESSAGE_CREATE", message)
         return self._ok(request, self.fake.message_payload(message))
 
@@ -467,6 +478,7 @@ class RestAPI:
         message = self._message(channel, request.match_info["message_id"])
         if message.author is not self.fake.bot:
             raise DiscordHTTPError(403, 50005, "Cannot edit a message authored by another user")
+        await self._may_change(channel)
         self._edit(message, self._body(request), self._record(request).files)
         await self.fake.dispatch_message("MESSAGE_UPDATE", message)
         return self._ok(request, self.fake.message_payload(message))
@@ -510,6 +522,7 @@ class RestAPI:
         channel = self._channel(request)
         self._require(channel, int(Perm.ADD_REACTIONS), int(Perm.READ_MESSAGE_HISTORY))
         message = self._message(channel, request.match_info["message_id"])
+        await self._may_change(channel)
         message.reactions.setdefault(request.match_info["emoji"], set()).add(self.fake.bot.id)
         return self._no_content()
 
@@ -555,6 +568,8 @@ class RestAPI:
             for key in ("name", "archived", "locked", "invitable", "auto_archive_duration"):
                 if key in body and body[key] is not None:
                     setattr(channel, key, body[key])
+            if body.get("archived") is False or body.get("auto_archive_duration"):
+                self.fake.archiver.active(channel)
             event = "THREAD_UPDATE"
         else:
             self._require(channel, int(Perm.MANAGE_CHANNELS))
@@ -631,6 +646,7 @@ class RestAPI:
             self._require(thread)
         else:
             self._require(thread, int(Perm.SEND_MESSAGES_IN_THREADS))
+        await self._may_change(thread)
         thread.thread_members.setdefault(user.id, iso())
         self.fake.notify()
         if user is self.fake.bot:
@@ -843,6 +859,12 @@ class RestAPI:
         callback_type = CallbackType(kind)
         ephemeral = bool(int(data.get("flags") or 0) & MessageFlag.EPHEMERAL)
         viewer = interaction.user if ephemeral else None
+        if callback_type in (CallbackType.CHANNEL_MESSAGE,
+                             CallbackType.DEFERRED_CHANNEL_MESSAGE) and not ephemeral:
+            await self._may_post(interaction.channel)
+        elif (callback_type == CallbackType.UPDATE_MESSAGE and interaction.source is not None
+              and not interaction.source.ephemeral):
+            await self._may_change(interaction.source.channel)
         created: Message | None = None
         updated: Message | None = None
         if callback_type == CallbackType.CHANNEL_MESSAGE:
@@ -892,6 +914,8 @@ class RestAPI:
 
     def _webhook_interaction(self, request: web.Request) -> FakeInteraction:
         interaction = self.fake.interactions_by_token.get(request.match_info["token"])
+        if interaction is not None and interaction.token_expired:
+            raise DiscordHTTPError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
         if (interaction is None
                 or request.match_info["application_id"] != str(self.fake.application_id)
                 or interaction.callback is None):
@@ -933,6 +957,8 @@ class RestAPI:
             await fake.dispatch_message("MESSAGE_UPDATE", message)
         else:
             ephemeral = bool(int(body.get("flags") or 0) & MessageFlag.EPHEMERAL)
+            if not ephemeral:
+                await self._may_post(channel)
             message = self._new_bot_message(channel, body, record.files,
                                             interaction=interaction,
                                             ephemeral_for=interaction.user if ephemeral
@@ -952,6 +978,8 @@ class RestAPI:
     async def edit_webhook_message(self, request: web.Request) -> web.Response:
         interaction = self._webhook_interaction(request)
         message = self._webhook_message(interaction, request.match_info["message_id"])
+        if not message.ephemeral:
+            await self._may_change(message.channel)
         self._edit(message, self._body(request), self._record(request).files)
         await self.fake.dispatch_message("MESSAGE_UPDATE", message)
         return self._ok(request, self.fake.message_payload(message))
