@@ -29,8 +29,10 @@ HAND = "FF 2026B 222C 2222D J"
 
 def run_jongg(*args: str, stdout: int | None = subprocess.PIPE,
               timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """`python -m bot ARGS` in a fresh process, as a person runs it."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    """`python -m bot ARGS` in a fresh process, as a person runs it: stdout buffered as in a
+    shell (PYTHONUNBUFFERED, which some CI sets, would hide a failure at the last flush)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env["PYTHONPATH"] = str(ROOT)
     return subprocess.run([sys.executable, "-m", "bot", *args], stdout=stdout,
                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, env=env,
                           timeout=timeout, check=False)
