@@ -105,7 +105,8 @@ class TableExposure:
 class Declared:
     """A Mah Jongg laid out on a rack: the card hand, each group's tile ids, how it was won.
 
-    `exposures_before` counts the rack's exposures made before the win (tournament scoring).
+    `exposures_before` counts the rack's exposures when the winning tile came (tournament
+    scoring): for a win on a discard, those made before that discard was called.
     `ordinal` is 1 for a first Mah Jongg, 2 for a second, and 0 for two declared at once.
     """
 
@@ -161,14 +162,16 @@ class CharlestonState:
 class TurnState:
     """The seat on turn (it holds one tile over its hand size and must discard, or win).
 
-    `shown` is set once the seat lays out a first Mah Jongg this turn (Siamese-style): it must
-    then discard before it can declare another.
+    A turn begun by calling a discard for an exposure names who threw it (`called_from`) and
+    the tile (`called_id`). `shown` is set once the seat lays out a first Mah Jongg this turn
+    (Siamese-style): it must then discard before it can declare another.
     """
 
     seat: int
     took: Took
     called_from: int | None = None
     shown: bool = False
+    called_id: int | None = None
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,26 @@ def test_exchange_after_a_call_makes_the_win_self_picked() -> None:
     assert state.result is not None and state.result.totals == (150, -50, -50, -50)
 
 
+# South shows 111B and needs one 4B for p1 (111B 222B 333B 444B 55B); East holds it.
+SOUTH_ON_4B = ("123D 456D 789D 4B NN EE", "222B 333B 44B 55B", WEST, NORTH)
+
+
+@pytest.mark.parametrize("claim", [
+    ("South: call pung 4B", "West: pass", "North: pass", "South: mahjong"),
+    ("South: call mahjong", "West: pass", "North: pass"),
+], ids=["call-pung-then-mahjong", "call-mahjong"])
+def test_the_throw_penalty_counts_exposures_before_the_call(claim: tuple[str, ...]) -> None:
+    """The tournament sheet charges the thrower by the exposures of the hand the tile was
+    thrown to: the pung the winning call makes is not one of them, however it is claimed."""
+    state = position(TOURNAMENT, SOUTH_ON_4B, exposures={1: ["111B"]})
+    state, lines = act(state, "East: discard 4B", *claim)
+    assert "South: mahjong p1 groups=111B/222B/333B/444B/55B from=East" in lines
+    assert ("Table: score East=-10 South=0 West=0 North=0 -- East threw Mah Jongg to a hand "
+            "with 1 exposure: -10.") in lines
+    assert state.result is not None and state.result.totals == (-10, 45, 0, 0)
+    assert state.result.declared[0].exposures_before == 1
+
+
 def test_exchange_needs_a_matching_natural_and_a_joker() -> None:
     state = position(STANDARD, ("111B 222B 333B 44B 55B 6C", SOUTH, "123C 4C 6C N E W S R",
                                 "789C 1D 2D 3D W S E 0 G F R"),
