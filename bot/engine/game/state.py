@@ -78,7 +78,8 @@ class Phase(Enum):
 
 class Took(Enum):
     """How the seat on turn got its last tile: this decides whether a Mah Jongg is
-    self-picked (dealt, drawn or by a joker exchange) or off a discard (called)."""
+    self-picked (dealt, drawn, or by a joker exchange that counts as the pick) or off a
+    discard (called; an exchange after the call that does not count leaves it so)."""
 
     DEAL = "deal"
     DRAW = "draw"

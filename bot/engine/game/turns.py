@@ -41,7 +41,8 @@ def heavenly_allowed(state: GameState, seat: int) -> bool:
 
 def declare_mahjong(state: GameState, action: Mahjong, events: list[Event]) -> GameState:
     """Mah Jongg on the seat's own turn: self-picked after a draw, the deal or a joker
-    exchange; after a claimed exposure it is paid as won on that discard."""
+    exchange that counts as the pick; after a claimed exposure it is paid as won on that
+    discard."""
     if heavenly_allowed(state, action.seat):
         turn = TurnState(0, Took.DEAL)
     else:
