@@ -147,8 +147,13 @@ def _expose(state: GameState, claim: ClaimState, action: Call,
             events: list[Event]) -> GameState:
     own_ids = state.take(action.seat, _own_kinds(action), "expose")
     concealed = tuple(t for t in state.seats[action.seat].concealed if t not in own_ids)
+    # Judged now, from what is visible now: a later declaration must know whether the hand
+    # was already dead when this exposure was made (see `dead.kill`).
+    dead_when_made = call_deadens(state, action.seat,
+                                  Exposure(action.kind, action.size, action.jokers),
+                                  action.rack, visible_counts(state))
     exposure = TableExposure(action.rack, action.kind, (claim.tile_id, *own_ids),
-                             claim.discarder)
+                             claim.discarder, dead_when_made=dead_when_made)
     state = with_seat(state, action.seat, concealed=concealed,
                       exposures=(*state.seats[action.seat].exposures, exposure))
     state = evolve(state, discards=state.discards[:-1], claim=None, phase=Phase.TURN,

@@ -72,7 +72,8 @@ class DeadJokers(Enum):
     """Which jokers in a dead hand's exposures may still be exchanged.
 
     `VALID_EXPOSURES` (NMJL and tournament rules, Siamese rule 15): every exposure except the one
-    that made the hand unable to match the card (and any made after it). `ALL_EXPOSURES` (the
+    that made the hand unable to match the card and any made after it went dead, judged from
+    what was visible when each was made (discards included). `ALL_EXPOSURES` (the
     online-client notes): every exposure stays open.
     """
 

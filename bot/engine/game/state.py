@@ -91,7 +91,9 @@ class Took(Enum):
 class TableExposure:
     """An exposure on a rack: the called tile first, then the seat's naturals and jokers.
 
-    `locked` marks an exposure that made its (now dead) hand unable to match the card: its
+    `dead_when_made` records that the rack could match no card hand once this exposure was
+    made, judged from what was visible then (the exposure made the hand dead, or came after
+    the discards had). `locked` marks such an exposure once its hand is declared dead: its
     jokers can no longer be exchanged.
     """
 
@@ -100,6 +102,7 @@ class TableExposure:
     tile_ids: tuple[int, ...]
     discarder: int
     locked: bool = False
+    dead_when_made: bool = False
 
 
 @dataclass(frozen=True)
