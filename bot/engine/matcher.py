@@ -367,8 +367,10 @@ class CardMatcher:
         """The open rows (see `_open_rows`) that some tiles of the set can still make, with
         the exposures' naturals taken: each variation that needs more natural copies of a tile
         than the set holds, or more jokers than it has, is dropped on its own, whatever the
-        hand's other variations need. Hints (`nearest`, `waits`) count only these, with the
-        same supply count that judges dead hands (`_reachable`). Cached by exposure set."""
+        hand's other variations need (a standard set: "three suits of 1 through 9 (four copies
+        each), four of each wind, four of each dragon, eight flowers and eight jokers"; the
+        matcher's `counts`). Hints (`nearest`, `waits`) count only these, with the same supply
+        count that judges dead hands (`_reachable`). Cached by exposure set."""
         key = tuple(sorted((e.kind, e.size, e.jokers) for e in exposures))
         rows = self._real_cache.get(key)
         if rows is None:

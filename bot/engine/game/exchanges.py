@@ -62,8 +62,9 @@ def exchange(state: GameState, action: Exchange, events: list[Event]) -> GameSta
 
 def _picks(before: GameState, after: GameState, seat: int) -> bool:
     """Whether an exchange after a called discard makes a Mah Jongg self-picked: when it
-    completes the hand (the joker is the tile that makes it a Mah Jongg), or, under the
-    online client's option, always."""
+    completes the hand (the joker is the tile that makes it a Mah Jongg; standard rules: "If
+    it completes your hand, the win pays as self-picked"), or, under the online client's
+    option, always (see `ExchangeSelfPick`)."""
     if before.rules.exchange_self_pick is ExchangeSelfPick.ANY:
         return True
     return not mahjong.plans(before, seat) and bool(mahjong.plans(after, seat))
