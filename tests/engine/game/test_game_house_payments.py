@@ -230,6 +230,18 @@ def test_under_the_cold_wall_a_call_cannot_be_turned_into_a_win() -> None:
     assert early.result is not None and early.result.settlement == (-100, 200, -50, -50)
 
 
+def test_under_the_cold_wall_an_exchange_that_completes_the_hand_still_wins() -> None:
+    # After calling the 4B South needs a third 3B; swapping its North for West's joker makes
+    # the hand, and that counts as the pick.
+    racks = ("4B 6C 7C 8C 9C 1D 2D 3D 4D 6D 7D 8D 9D N", "111B 222B 33B 44B 55B N",
+             "5B 1C 2C 3C 4C 5C 5D E W S", FIVE_BAM[3])
+    state, _ = act(position(COLD, racks, exposures={2: ["NN J"]}, wall="E", short_wall=True),
+                   "East: discard 4B", "South: call pung 4B", "West: pass", "North: pass",
+                   "South: exchange N seat=West group=1")
+    state, lines = act(state, "South: mahjong")
+    assert lines[0].endswith("self-picked")
+
+
 def test_a_long_wall_is_not_cold_yet() -> None:
     state, _ = act(position(COLD, FIVE_BAM), "East: discard 5B")
     assert any(isinstance(o.action, CallMahjong) for o in legal_actions(state, 1))
