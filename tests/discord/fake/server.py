@@ -73,6 +73,7 @@ from .models import (
     iso,
     new_token,
 )
+from .ratelimits import RateLimiter, RateLimits
 from .rest import API_PREFIX, build_app
 from .runner import ClientRun, run_client
 
@@ -141,6 +142,7 @@ class FakeDiscord:
         attachment_size_limit: int = 10 * 1024 * 1024,
         privileged_intents: int = int(Intent.GUILD_MEMBERS | Intent.GUILD_PRESENCES
                                       | Intent.MESSAGE_CONTENT),
+        limits: RateLimits | None = None,
     ) -> None:
         self.ids = Snowflakes()
         self.token = token
@@ -172,6 +174,8 @@ class FakeDiscord:
         self._requests: list[RecordedRequest] = []
         self._unhandled: list[RecordedRequest] = []
         self.faults = Faults()
+        #: Discord's rate limits (its usual values unless `limits` says otherwise).
+        self.limiter = RateLimiter(limits or RateLimits())
         self.gateway = Gateway(self)
         #: When True, the conftest fails the test if the bot hit unknown routes.
         self.strict = True
@@ -471,6 +475,24 @@ class FakeDiscord:
         """Requests Discord refused, except those refused by an injected fault."""
         with self.lock:
             return [r for r in self._requests if r.status >= 400 and r.fault is None]
+
+    @property
+    def limits(self) -> RateLimits:
+        return self.limiter.limits
+
+    @property
+    def rate_limited(self) -> list[RecordedRequest]:
+        """Requests the rate limits refused (429s the bot was not meant to get, unlike
+        those of `rate_limit` faults), and those refused while banned."""
+        with self.lock:
+            return list(self.limiter.refused)
+
+    @property
+    def invalid_requests(self) -> list[RecordedRequest]:
+        """Requests Discord counts towards a ban: answered 401, 403 or 429 (except 429s of
+        scope "shared"), injected faults included."""
+        with self.lock:
+            return list(self.limiter.invalid)
 
     @locked
     def problems(self) -> str:
