@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fake import FakeDiscord, World
+import pytest
+from fake import FakeDiscord, RateLimits, World
 from jongg_table import JonggTable, custom_ids, jongg_client
 
 
+@pytest.mark.rate_limits(RateLimits())  # Discord's own clock: a table opened and played a bit
 async def test_pass_all_three_blind_on_the_first_left(fake_discord: FakeDiscord, world: World,
                                                       tmp_path: Path) -> None:
     async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
