@@ -116,7 +116,7 @@ async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDisc
     if fake.rate_limited and request.node.get_closest_marker("rate_limited") is None:
         problems.append("Discord's rate limits refused the bot (429s no fault injected):\n  "
                         + describe(fake.rate_limited))
-    risk = ban_risk(fake.invalid_requests, limits, GAMES_PER_BOT)
+    risk = ban_risk(fake.limiter.invalid, limits, GAMES_PER_BOT)
     if risk is not None:
         problems.append(risk)
     if fake.loop_thread.alive:

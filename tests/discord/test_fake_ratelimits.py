@@ -12,16 +12,18 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import discord
 import pytest
 from discord.ext import commands
+from discord.http import handle_message_parameters
 from fake import Bucket, FakeDiscord, Perm, RateLimits, RecordedRequest, World
-from fake.ratelimits import BAN_BODY, CHANNEL_MESSAGES, ban_risk, bucket_hash
+from fake.ratelimits import BAN_BODY, CHANNEL_MESSAGES, RateLimiter, ban_risk, bucket_hash
 
-from bot.discord.buckets import one_request_per_bucket
+from bot.discord.client import JonggClient
 
 pytestmark = pytest.mark.filterwarnings("error")
 
@@ -102,7 +104,7 @@ async def test_a_burst_over_a_bucket_is_refused_when_nobody_waits(
         burst = [await http.post(world.general.id, f"deal {n}") for n in range(6)]
         elsewhere = await http.post(world.tables.id, "another channel, another bucket")
         refused = burst[-1]
-        await asyncio.sleep(refused.body["retry_after"])  # what the 429 asks for
+        await fake.advance(refused.body["retry_after"])  # what the 429 asks for, no more
         later = await http.post(world.general.id, "the next window")
 
     assert [a.status for a in burst] == [200] * 5 + [429]
@@ -129,6 +131,35 @@ async def test_a_burst_over_a_bucket_is_refused_when_nobody_waits(
     assert fake.invalid_requests == [limited]
 
 
+def _request(method: str, route: str, **params: str) -> RecordedRequest:
+    return RecordedRequest(method, route.format(**params), route, params, {})
+
+
+def test_a_routes_limit_is_kept_per_channel_guild_and_token() -> None:
+    """Each route's bucket is counted per top-level resource (its major parameter); the
+    other parameters (which message, which member) share it."""
+    limiter = RateLimiter(RateLimits(), clock=lambda: 0.0)  # time stands still
+
+    def admitted(method: str, route: str, *params: dict[str, str]) -> list[bool]:
+        return [limiter.admit(_request(method, route, **p)) is None for p in params]
+
+    edit = "/channels/{channel_id}/messages/{message_id}"
+    member = "/guilds/{guild_id}/members/{user_id}"
+    followup = "/webhooks/{application_id}/{token}"
+    in_channel_1 = [{"channel_id": "1", "message_id": str(n)} for n in range(6)]
+    in_guild_1 = [{"guild_id": "1", "user_id": str(n)} for n in range(6)]
+    token_a = [{"application_id": "9", "token": "a"}] * 6
+    assert admitted("PATCH", edit, *in_channel_1) == [True] * 5 + [False]
+    assert admitted("PATCH", edit, {"channel_id": "2", "message_id": "0"}) == [True]
+    assert admitted("GET", member, *in_guild_1) == [True] * 5 + [False]
+    assert admitted("GET", member, {"guild_id": "2", "user_id": "0"}) == [True]
+    assert admitted("POST", followup, *token_a) == [True] * 5 + [False]
+    assert admitted("POST", followup, {"application_id": "9", "token": "b"}) == [True]
+    # A route without a top-level resource has one bucket for the whole bot.
+    assert admitted("POST", "/users/@me/channels", *[{}] * 6) == [True] * 5 + [False]
+    assert [r.limited for r in limiter.refused] == ["user"] * 4
+
+
 async def test_discord_py_waits_out_a_bucket_and_is_refused_nothing(
         fake_discord: FakeDiscord, world: World, make_bot: MakeBot,
         start_bot: StartBot) -> None:
@@ -144,45 +175,30 @@ async def test_discord_py_waits_out_a_bucket_and_is_refused_nothing(
     assert sent[-1].at - sent[0].at >= 2 * window(fake_discord)
 
 
-async def test_sends_that_overlap_wait_their_turn_and_are_refused_nothing(
-        fake_discord: FakeDiscord, world: World, make_bot: MakeBot,
-        start_bot: StartBot) -> None:
-    """Handlers running side by side, sending into one channel at once, through discord.py
-    as the bot uses it (one request at a time per bucket, `bot.discord.buckets`)."""
-    bot = await sending_bot(make_bot, start_bot)
-    one_request_per_bucket(bot.http)
-    general, tables = text_channel(bot, world.general.id), text_channel(bot, world.tables.id)
-    await asyncio.gather(*(general.send(f"at once {n}") for n in range(16)),
-                         *(tables.send(f"there {n}") for n in range(6)))
+async def test_the_bots_sends_that_overlap_wait_their_turn_and_are_refused_nothing(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """Handlers and games side by side, each sending into its channel many at once, through
+    the bot's own HTTP client (`JonggClient`, which sends a bucket's requests one at a time,
+    `bot.discord.buckets`). Without that, discord.py lets up to ten out into a channel's window
+    of five in a few rounds like these, and is refused."""
+    fake = fake_discord
+    channels = [fake.add_channel(world.guild, f"table-{n}") for n in range(8)]
+    http = JonggClient(tmp_path / "unused.sqlite3").http
+    await http.static_login(fake.token)
 
-    sent = posts(fake_discord, world.general.id) + posts(fake_discord, world.tables.id)
-    assert len(sent) == 22 and {r.status for r in sent} == {200}
-    assert fake_discord.rate_limited == []
+    async def rounds(channel_id: int) -> None:
+        for round_ in range(4):
+            await asyncio.gather(*(http.send_message(channel_id, params=handle_message_parameters(
+                content=f"round {round_}, line {n}")) for n in range(16)))
 
+    try:
+        await asyncio.gather(*(rounds(channel.id) for channel in channels))
+    finally:
+        await http.close()
 
-@pytest.mark.rate_limits(RateLimits())
-async def test_messages_in_a_channel_wait_discords_own_five_seconds(
-        fake_discord: FakeDiscord, world: World, make_bot: MakeBot,
-        start_bot: StartBot) -> None:
-    """Discord's real values: the sixth message in a channel waits for its 5 s window, while
-    another channel's messages do not wait for it."""
-    bot = await sending_bot(make_bot, start_bot)
-    general, tables = text_channel(bot, world.general.id), text_channel(bot, world.tables.id)
-
-    async def five_then_one() -> None:
-        for n in range(6):
-            await general.send(f"general {n}")
-
-    async def five() -> None:
-        for n in range(5):
-            await tables.send(f"tables {n}")
-
-    await asyncio.gather(five_then_one(), five())
-    here, there = posts(fake_discord, world.general.id), posts(fake_discord, world.tables.id)
-    assert {r.status for r in here + there} == {200}
-    assert here[5].at - here[0].at >= 5.0
-    assert there[4].at - there[0].at < 5.0
-    assert fake_discord.rate_limited == []
+    sent = [r for channel in channels for r in posts(fake, channel.id)]
+    assert fake.rate_limited == []
+    assert len(sent) == 8 * 4 * 16 and {r.status for r in sent} == {200}
 
 
 # -- the global limit ----------------------------------------------------------------------
@@ -228,6 +244,33 @@ async def test_the_global_limit_refuses_the_51st_request_but_not_interactions(
     # The interaction's callback and follow-up are exempt: answered while the limit holds.
     assert reply.content == "pong"
     assert [r.limited for r in fake_discord.rate_limited] == ["global"]
+
+
+#: Discord's windows ten times as long (a channel's 5 s is 50 s, the global second 10 s), so
+#: that within the test only the fake's clock can end them.
+SLOW = RateLimits(default=Bucket(1000, 1.0), time_scale=10.0)
+
+
+@pytest.mark.rate_limits(SLOW)
+@pytest.mark.rate_limited
+async def test_a_day_on_the_fakes_clock_refills_the_buckets_and_the_global_limit(
+        fake_discord: FakeDiscord, world: World) -> None:
+    fake = fake_discord
+    async with by_hand(fake) as http:
+        sent = [await http.post(world.general.id, f"deal {n}") for n in range(6)]
+        calls: list[Answer] = []
+        while not calls or calls[-1].status != 429:
+            calls.append(await http.call("GET", "/users/@me"))
+        await fake.advance(24 * 3600)
+        again = await http.post(world.general.id, "a day later")
+        me = await http.call("GET", "/users/@me")
+
+    assert [a.status for a in sent] == [200] * 5 + [429]
+    assert sent[-1].body["retry_after"] > 40  # the window had most of its 50 s to run
+    assert len(calls) == 50 - 5 + 1 and calls[-1].body["global"] is True
+    assert again.status == 200 and again.headers["X-RateLimit-Remaining"] == "4"
+    assert float(again.headers["X-RateLimit-Reset-After"]) == pytest.approx(50, abs=1)
+    assert me.status == 200
 
 
 # -- invalid requests ----------------------------------------------------------------------
@@ -288,15 +331,19 @@ async def test_too_many_invalid_requests_get_the_bot_banned() -> None:
                 await client.static_login(fake.token)
         finally:
             await client.close()
+        await fake.advance(600)  # the invalid requests leave the 10-minute window
+        forgiven = await http.call("GET", "/users/@me")
     assert refused == [401, 401, 401]
     assert banned.status == 429 and banned.body == BAN_BODY
     assert "Via" not in banned.headers and "X-RateLimit-Limit" not in banned.headers
     assert error.value.status == 429
     assert [r.limited for r in fake.rate_limited] == ["ban", "ban"]
+    assert forgiven.status == 200
 
 
-def _invalid_at(*times: float) -> list[RecordedRequest]:
-    return [RecordedRequest("GET", "/users/@me", "/users/@me", {}, {}, status=401, at=at)
+def _invalid_at(*times: float) -> list[tuple[float, RecordedRequest]]:
+    """401s answered at these times of the fake's clock."""
+    return [(at, RecordedRequest("GET", "/users/@me", "/users/@me", {}, {}, status=401))
             for at in times]
 
 
@@ -321,7 +368,7 @@ async def test_a_bot_that_retries_a_refusal_in_a_loop_fails_the_ban_check() -> N
         fake.set_permissions(hidden, hall.roles[0], deny=Perm.VIEW_CHANNEL)
         for _ in range(60):  # refused for the permission, then for the bucket too
             assert (await http.post(hidden.id, "let me in")).status in (403, 429)
-        problem = ban_risk(fake.invalid_requests, fake.limits, 200)
+        problem = ban_risk(fake.limiter.invalid, fake.limits, 200)
     assert problem is not None and problem.startswith("60 invalid requests")
 
 

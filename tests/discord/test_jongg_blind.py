@@ -10,7 +10,9 @@ from fake import FakeDiscord, RateLimits, World
 from jongg_table import JonggTable, custom_ids, jongg_client
 
 
-@pytest.mark.rate_limits(RateLimits())  # Discord's own clock: a table opened and played a bit
+# Discord's own windows (5 s per channel) and global limit: a table opened and played at
+# machine speed, the one game of the suite on Discord's clock, still refused nothing.
+@pytest.mark.rate_limits(RateLimits())
 async def test_pass_all_three_blind_on_the_first_left(fake_discord: FakeDiscord, world: World,
                                                       tmp_path: Path) -> None:
     async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:

@@ -11,10 +11,13 @@ What Discord does (developer docs, "Rate Limits"), and so what the fake does:
   `{"message", "retry_after", "global"}`. A window starts with the first request after the
   last one ended, and lasts its bucket's `per` seconds.
 * **The global limit.** 50 requests a second per bot, whatever the route; interaction
-  callbacks and other interaction-token requests (follow-ups, edits of the original) are
-  exempt. Nothing announces it: the first the bot hears of it is a 429 with `global: true`,
-  scope `global` and `X-RateLimit-Global`. The fake counts it over a sliding second (the
-  strictest reading: never more than 50 in any second).
+  endpoints are exempt. Those are the callback and the requests on the interaction's webhook
+  (follow-ups, edits of the original): Discord documents them as interaction endpoints,
+  authorised by the token in the path (the OpenAPI document asks no bot token of them, and
+  discord.py sends none), while the global limit is the bot token's. Nothing announces the
+  global limit: the first the bot hears of it is a 429 with `global: true`, scope `global`
+  and `X-RateLimit-Global`. The fake counts it over a sliding second (the strictest reading:
+  never more than 50 in any second).
 * **Invalid requests.** Answers 401, 403 and 429 (except 429s of scope `shared`) count;
   10,000 within 10 minutes and Cloudflare bans the bot for a while: the fake then answers
   every API request 429 without a `Via` header and with a non-JSON body, which discord.py
@@ -33,7 +36,9 @@ has heard from, and the global limit is the bot's own to keep.
 Discord asks bots not to hard-code these numbers, so they are parameters (`RateLimits`), with
 the usual values as defaults. `time_scale` shrinks every window by the same factor, keeping
 the rules while tests play at machine speed: at 0.05, a channel takes 5 messages per 0.25 s
-and a 429 asks for a twentieth of Discord's wait.
+and a 429 asks for a twentieth of Discord's wait. The windows are kept on the fake's clock
+(`clock.Clock`): they end with real time, and a test that `advance`s the clock past them
+finds them over, as a bot finds its buckets full after a day.
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ import hashlib
 import json
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -148,9 +153,9 @@ class RateLimiter:
     a request runs and `answered` on its answer), and keeps what it refused and the invalid
     requests. Runs on the fake's loop, under its lock."""
 
-    def __init__(self, limits: RateLimits, clock: Callable[[], float] = time.monotonic
-                 ) -> None:
+    def __init__(self, limits: RateLimits, clock: Callable[[], float]) -> None:
         self.limits = limits
+        #: The fake's clock (`clock.Clock.now`): real time, plus what tests `advance`.
         self._clock = clock
         self._windows: dict[tuple[str, str], _Window] = {}
         self._global: collections.deque[float] = collections.deque()
@@ -160,8 +165,9 @@ class RateLimiter:
         self._recent_invalid: collections.deque[float] = collections.deque()
         #: Requests the limits refused (429s of scope user, shared or global, and bans).
         self.refused: list[RecordedRequest] = []
-        #: Requests answered 401, 403 or 429 (not of scope shared), injected faults included.
-        self.invalid: list[RecordedRequest] = []
+        #: Requests answered 401, 403 or 429 (not of scope shared), injected faults included,
+        #: each with when it was answered on the fake's clock.
+        self.invalid: list[tuple[float, RecordedRequest]] = []
 
     def _per(self, bucket: Bucket) -> float:
         return bucket.per * self.limits.time_scale
@@ -262,7 +268,7 @@ class RateLimiter:
             headers.setdefault(name, value)
         shared = response.status == 429 and headers.get("X-RateLimit-Scope") == "shared"
         if response.status in INVALID_STATUSES and not shared:
-            self.invalid.append(request)
+            self.invalid.append((now, request))
             self._recent_invalid.append(now)
 
     def headers(self, request: RecordedRequest, now: float | None = None) -> dict[str, str]:
@@ -294,18 +300,18 @@ def worst_invalid_window(times: Iterable[float], window: float) -> int:
     return worst
 
 
-def ban_risk(invalid: Iterable[RecordedRequest], limits: RateLimits, games: int
-             ) -> str | None:
-    """What is wrong if the invalid requests of one test, which plays one game (or scene),
-    would get a bot that runs `games` such games at once banned: more than the game's share
+def ban_risk(invalid: Sequence[tuple[float, RecordedRequest]], limits: RateLimits,
+             games: int) -> str | None:
+    """What is wrong if the invalid requests of one test (`RateLimiter.invalid`: when, on the
+    fake's clock, and what), which plays one game (or scene), would get a bot that runs
+    `games` such games at once banned: more than the game's share
     (`limits.invalid.limit / games`) within any window of `limits.invalid.per` (scaled)."""
     share = limits.invalid.limit / games
-    requests = list(invalid)
     window = limits.invalid.per * limits.time_scale
-    worst = worst_invalid_window((r.at for r in requests), window)
+    worst = worst_invalid_window((at for at, _ in invalid), window)
     if worst <= share:
         return None
-    shown = "\n  ".join(f"{r.method} {r.path} -> {r.status}" for r in requests[:20])
+    shown = "\n  ".join(f"{r.method} {r.path} -> {r.status}" for _, r in invalid[:20])
     return (f"{worst} invalid requests (401, 403, 429) within {window:g} s, over a game's "
             f"share of Discord's ban limit ({limits.invalid.limit} per {limits.invalid.per:g} "
             f"s shared by {games} games: {share:g}); the first:\n  {shown}")

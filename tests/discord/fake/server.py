@@ -176,11 +176,12 @@ class FakeDiscord:
         self._requests: list[RecordedRequest] = []
         self._unhandled: list[RecordedRequest] = []
         self.faults = Faults()
-        #: Discord's rate limits (its usual values unless `limits` says otherwise).
-        self.limiter = RateLimiter(limits or RateLimits())
         self.gateway = Gateway(self)
-        #: The fake's time for what lasts minutes or days (tokens, threads): `advance` it.
+        #: The fake's time for what lasts minutes or days (tokens, threads, rate-limit
+        #: windows): `advance` it.
         self.clock = Clock()
+        #: Discord's rate limits (its usual values unless `limits` says otherwise).
+        self.limiter = RateLimiter(limits or RateLimits(), self.clock.now)
         self.archiver = Archiver(self)
         #: When True, the conftest fails the test if the bot hit unknown routes.
         self.strict = True
@@ -498,7 +499,7 @@ class FakeDiscord:
         """Requests Discord counts towards a ban: answered 401, 403 or 429 (except 429s of
         scope "shared"), injected faults included."""
         with self.lock:
-            return list(self.limiter.invalid)
+            return [request for _, request in self.limiter.invalid]
 
     @locked
     def problems(self) -> str:
@@ -678,9 +679,10 @@ class FakeDiscord:
     @on_fake_loop
     async def advance(self, seconds: float) -> None:
         """Let `seconds` pass at once for what Discord measures in minutes or days:
-        interaction tokens expire (15 minutes) and threads quiet for their whole
-        `auto_archive_duration` archive now (THREAD_UPDATE). The 3-second window for an
-        interaction's first answer keeps real time (see `clock`)."""
+        interaction tokens expire (15 minutes), threads quiet for their whole
+        `auto_archive_duration` archive now (THREAD_UPDATE), and rate-limit windows that
+        end within `seconds` are over. The 3-second window for an interaction's first
+        answer keeps real time (see `clock`)."""
         self.clock.advance(seconds)
         await self.archiver.sweep()
         self.notify()
