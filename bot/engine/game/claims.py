@@ -136,9 +136,10 @@ def _win(state: GameState, claim: ClaimState, action: CallMahjong,
          events: list[Event]) -> GameState:
     plan = mahjong.check(state, action, claimed=state.tiles[claim.tile_id])
     state, shown = mahjong.lay_out(state, action.seat, plan, claimed_id=claim.tile_id,
-                                   self_picked=False, discarder=claim.discarder)
+                                   self_picked=False, discarder=claim.discarder,
+                                   winning_id=claim.tile_id)
     events.extend(shown)
-    turn = TurnState(action.seat, Took.CALL, claim.discarder)
+    turn = TurnState(action.seat, Took.CALL, claim.discarder, tile=claim.tile_id)
     return after_mahjong(evolve(state, claim=None), action.seat, turn, events)
 
 
@@ -151,7 +152,8 @@ def _expose(state: GameState, claim: ClaimState, action: Call,
     state = with_seat(state, action.seat, concealed=concealed,
                       exposures=(*state.seats[action.seat].exposures, exposure))
     state = evolve(state, discards=state.discards[:-1], claim=None, phase=Phase.TURN,
-                    turn=TurnState(action.seat, Took.CALL, claim.discarder))
+                    turn=TurnState(action.seat, Took.CALL, claim.discarder,
+                                   tile=claim.tile_id))
     events.append(Exposed(action.seat, action.kind, action.size, action.jokers, action.rack,
                           claim.discarder))
     return state

@@ -50,7 +50,7 @@ def exchange(state: GameState, action: Exchange, events: list[Event]) -> GameSta
     concealed = [t for t in state.seats[action.seat].concealed if t != natural_id]
     state = with_seat(state, action.seat, concealed=sorted_ids((*concealed, joker_id)))
     events.append(Exchanged(action.seat, action.kind, action.owner, action.group))
-    return evolve(state, turn=evolve(turn, took=Took.EXCHANGE))
+    return evolve(state, turn=evolve(turn, took=Took.EXCHANGE, tile=joker_id))
 
 
 def exchange_options(state: GameState, seat: int) -> list[Option]:

@@ -154,9 +154,11 @@ def _not_a_win(hand_id: str | None, claimed: int | None, where: str) -> str:
 
 
 def lay_out(state: GameState, seat: int, plan: Plan, *, claimed_id: int | None,
-            self_picked: bool, discarder: int | None) -> tuple[GameState, list[MahjongShown]]:
+            self_picked: bool, discarder: int | None,
+            winning_id: int | None) -> tuple[GameState, list[MahjongShown]]:
     """Move the tiles of each rack's Mah Jongg onto the table as a `Declared` record: the
-    rack's exposures and the concealed tiles used (the claimed discard first of its kind)."""
+    rack's exposures and the concealed tiles used (the claimed discard first of its kind).
+    `winning_id` is the tile that completed the hand, when one did."""
     if claimed_id is not None:
         discards = list(state.discards)
         discards.pop()
@@ -188,7 +190,8 @@ def lay_out(state: GameState, seat: int, plan: Plan, *, claimed_id: int | None,
             seat=seat, rack=win.rack, hand_id=hand.id, value=hand.value,
             jokerless=win.match.jokerless, singles_and_pairs=hand.singles_and_pairs,
             groups=tuple(groups), self_picked=self_picked, discarder=discarder,
-            exposures_before=sum(1 for e in exposures if e.rack == win.rack), ordinal=ordinal))
+            exposures_before=sum(1 for e in exposures if e.rack == win.rack), ordinal=ordinal,
+            winning_id=winning_id))
         exposures = [e for e in exposures if e.rack != win.rack]
         events.append(MahjongShown(seat, win.rack, hand.id,
                                    tuple(state.kinds(g) for g in groups), self_picked,

@@ -107,6 +107,8 @@ class Declared:
 
     `exposures_before` counts the rack's exposures made before the win (tournament scoring).
     `ordinal` is 1 for a first Mah Jongg, 2 for a second, and 0 for two declared at once.
+    `winning_id` is the tile that completed it (the claimed discard, or the tile the seat
+    took last); None for a dealt hand.
     """
 
     seat: int
@@ -120,6 +122,7 @@ class Declared:
     discarder: int | None
     exposures_before: int
     ordinal: int = 1
+    winning_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -162,13 +165,16 @@ class TurnState:
     """The seat on turn (it holds one tile over its hand size and must discard, or win).
 
     `shown` is set once the seat lays out a first Mah Jongg this turn (Siamese-style): it must
-    then discard before it can declare another.
+    then discard before it can declare another. `tile` is the id of the tile the seat took
+    last (drawn, called, or the joker of an exchange); None on a turn that began with the
+    deal. It is private until it wins the hand or was a called discard.
     """
 
     seat: int
     took: Took
     called_from: int | None = None
     shown: bool = False
+    tile: int | None = None
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,8 @@ def declare_mahjong(state: GameState, action: Mahjong, events: list[Event]) -> G
     self_picked = turn.took is not Took.CALL
     state, shown = mahjong.lay_out(state, action.seat, plan, claimed_id=None,
                                    self_picked=self_picked,
-                                   discarder=None if self_picked else turn.called_from)
+                                   discarder=None if self_picked else turn.called_from,
+                                   winning_id=turn.tile)
     events.extend(shown)
     return after_mahjong(state, action.seat, turn, events)
 
