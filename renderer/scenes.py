@@ -188,17 +188,22 @@ class CardSheet:
 class LaidGroup:
     """A group of tiles laid out as on the card. `missing` (same length as `tiles`, or
     empty for none) marks tiles the player does not have yet; they are drawn greyed.
-    `color` is the card colour slot, shown as a bar under the group."""
+    `color` is the card colour slot, shown as a bar under the group. `winning` is the place
+    in the group of the tile that completed the hand, which is marked."""
 
     tiles: Tiles
     missing: tuple[bool, ...] = ()
     color: int | None = None
+    winning: int | None = None
 
     def __post_init__(self) -> None:
         check_codes(self.tiles)
         if self.missing and len(self.missing) != len(self.tiles):
             raise ValueError("missing needs one flag per tile (or none at all)")
         _slot(self.color)
+        if self.winning is not None and not 0 <= self.winning < len(self.tiles):
+            raise ValueError(f"the winning tile is place {self.winning}, but the group has "
+                             f"{len(self.tiles)} tiles")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import ImageDraw, ImageFont
+from PIL import ImageFont
 
 from renderer.fonts import Face, covers, font
 
@@ -132,16 +132,6 @@ def fit(text: str, size: int, max_width: float, *, face: Face = Face.REGULAR,
     fnt = font(smallest, face)
     short = ellipsize(text, fnt, max_width)
     return Fitted(short, fnt, fnt.getlength(short))
-
-
-def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
-              fill: str | tuple[int, ...], *, max_width: float, face: Face = Face.REGULAR,
-              min_size: int | None = None, anchor: str = "la") -> float:
-    """Fit and draw text at `xy` (Pillow anchor, default left/ascender); returns its width."""
-    fitted = fit(text, size, max_width, face=face, min_size=min_size)
-    if fitted.text:
-        draw.text(xy, fitted.text, font=fitted.font, fill=fill, anchor=anchor)
-    return fitted.width
 
 
 def wrap(text: str, size: int, max_width: float, *, face: Face = Face.REGULAR,
