@@ -46,6 +46,10 @@ BACKS_PER_ROW = 14
 #: The longest name quoted in the header's sentences.
 NAME_IN_LINE = 16
 MULTIPLY = "\u00d7"
+#: The outline of a discards grid place no tile of its kind has reached: barely there.
+EMPTY_PLACE = "#20503e"
+#: The badge of the seat that plays next while a discard may still be called.
+NEXT = "#efe0a8"
 
 
 @dataclass(frozen=True)
@@ -122,7 +126,7 @@ def _badges(scene: TableScene, index: int) -> list[Badge]:
     on_turn = scene.turn == index
     marks: list[tuple[bool, Badge]] = [
         (on_turn and not scene.calls_open, ("TURN", HIGHLIGHT, HIGHLIGHT_INK)),
-        (on_turn and scene.calls_open, ("NEXT", LIGHT, PANEL)),
+        (on_turn and scene.calls_open, ("NEXT", NEXT, HIGHLIGHT_INK)),
         (scene.viewer == index, ("YOU", LIGHT, PANEL)),
         (seat.bot, ("BOT", BOT, LIGHT)),
         (seat.dead, ("DEAD", DEAD, LIGHT)),
@@ -313,7 +317,7 @@ def _draw_discards(canvas: Canvas, scene: TableScene, y: int, m: _Metrics) -> No
             ty = top + line * cell_h
             if not counts[code]:
                 canvas.draw.rounded_rectangle((tx, ty, tx + row.width, ty + row.height),
-                                              radius=m.px(6), outline=PANEL_EDGE,
+                                              radius=m.px(6), outline=EMPTY_PLACE,
                                               width=m.px(2))
                 continue
             canvas.tile(code, tx, ty, row.width)
