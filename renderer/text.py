@@ -147,13 +147,13 @@ def wrap(text: str, size: int, max_width: float, *, face: Face = Face.REGULAR,
         if fnt.getlength(candidate) <= max_width:
             current = candidate
             continue
+        if len(lines) == max_lines - 1:
+            rest = " ".join(words[index:] if not current else [current, *words[index:]])
+            lines.append(ellipsize(rest, fnt, max_width))
+            return lines
         if current:
             lines.append(current)
         current = word if fnt.getlength(word) <= max_width else ellipsize(word, fnt, max_width)
-        if len(lines) == max_lines - 1:
-            rest = " ".join([current, *words[index + 1:]])
-            lines.append(ellipsize(rest, fnt, max_width))
-            return lines
     if current:
         lines.append(current)
     return lines

@@ -64,6 +64,8 @@ def test_short_and_wrap() -> None:
     assert short("Ann") == "Ann"
     lines = wrap("word " * 200, 16, 300, max_lines=3)
     assert len(lines) == 3 and lines[-1].endswith(ELLIPSIS)
+    (line,) = wrap("word " * 200, 16, 300, max_lines=1)
+    assert line.startswith("word word") and line.endswith(ELLIPSIS)
     assert all(font(16).getlength(line) <= 300 for line in lines)
 
 
