@@ -208,15 +208,13 @@ def _charleston_step(view: View) -> CharlestonStep | None:
 
 def _latest(view: View) -> Latest | None:
     """The last tile thrown: the discard just called (it lies on the caller's rack), the
-    discard that won the game, or the last discard."""
+    discard that ended the game with a Mah Jongg, or the last discard."""
     if view.called is not None:
         return Latest(format_tile(view.called.kind), view.called.discarder, view.called.seat)
     won = view.result.mahjongs if view.result is not None else ()
-    for mahjong in won:
-        if mahjong.discarder is not None and mahjong.winning is not None:
-            group, place = mahjong.winning
-            kind = mahjong.groups[group][place]
-            return Latest(format_tile(kind), mahjong.discarder, mahjong.seat)
+    if won and won[-1].discarder is not None and won[-1].winning is not None:
+        group, place = won[-1].winning
+        return Latest(format_tile(won[-1].groups[group][place]), won[-1].discarder, won[-1].seat)
     if view.discards:
         seat, kind = view.discards[-1]
         return Latest(format_tile(kind), seat)

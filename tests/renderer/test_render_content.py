@@ -105,6 +105,11 @@ def test_the_winning_tile_is_ringed_where_it_lies(rules: RuleSet, moment: Moment
     ringed = sorted(_face_in(table, ring) for ring in table.marked("winning"))
     assert ringed == sorted(format_tile(m.groups[m.winning[0]][m.winning[1]])
                             for m in seen.result.mahjongs if m.winning is not None)
+    last = seen.result.mahjongs[-1]
+    if last.discarder is not None and last.winning is not None:
+        tile = tile_name(last.groups[last.winning[0]][last.winning[1]])
+        assert f"{NAMES[last.seat]} called {NAMES[last.discarder]}'s {tile}" in _texts(table), (
+            "the discard that won is the last tile thrown")
 
 
 # -- the table -------------------------------------------------------------------------------
