@@ -1,7 +1,7 @@
-"""A hand analysis picture, for hints and `/analyze`: the player's tiles, the tiles that
-would finish the hand, and the nearest card hands laid out as on the card, with the tiles
-the player already has drawn normally and the ones still missing greyed out. What each hand
-still needs is written out in full under it.
+"""A hand analysis picture, for hints and `/analyze`: the player's tiles, its exposures, the
+tiles that would finish the hand, and the nearest card hands laid out as on the card, with
+the tiles the player already has drawn normally and the ones still missing greyed out (a
+legend says so when any are). What each hand still needs is written out in full under it.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from renderer.canvas import (
     TileRow,
     laid_hand,
     laid_lines_height,
+    plain_groups,
 )
 from renderer.codes import sort_tiles
 from renderer.fonts import Face
@@ -117,18 +118,20 @@ def _draw_block(canvas: Canvas, title: str, groups: tuple[LaidGroup, ...], y: in
 def render_analysis(scene: AnalysisScene, *, scale: float = 1.0) -> bytes:
     """The analysis picture as PNG bytes. `scale` 1 makes it 760 pixels wide."""
     m = _Metrics(Scale(scale))
-    hand = laid_hand(scene.hand, scene.exposures)
-    waits = (LaidGroup(sort_tiles(scene.waits)),) if scene.waits else ()
+    blocks = [(title, groups) for title, groups in (
+        ("Your hand", laid_hand(scene.hand, ())),
+        ("Exposed", plain_groups(scene.exposures)),
+        ("Waiting for", (LaidGroup(sort_tiles(scene.waits)),) if scene.waits else ()),
+    ) if groups]
+    greyed = any(any(group.missing) for near in scene.nearest for group in near.groups)
     title_height = m.px(40) + (_line(m) if scene.caption else 0) + m.px(10)
     height = m.margin + title_height
-    height += _block_height(hand, m) if hand else 0
-    height += _block_height(waits, m) if waits else 0
+    height += sum(_block_height(groups, m) for _, groups in blocks)
     height += m.heading + m.px(12)
     height += sum(_near_height(near, m) + m.px(12) for near in scene.nearest)
     if not scene.nearest:
         height += _line(m) + m.px(4)
-    legend = m.near_row.height + m.px(8)
-    height += legend + m.margin
+    height += (m.near_row.height + m.px(8) if greyed else 0) + m.margin
     canvas = Canvas(m.width, height, FELT)
     y = m.margin
     canvas.text((m.margin, y), scene.title or "Hand analysis", m.px(32), LIGHT,
@@ -139,10 +142,8 @@ def render_analysis(scene: AnalysisScene, *, scale: float = 1.0) -> bytes:
                     min_size=m.text)
         y += _line(m)
     y += m.px(10)
-    if hand:
-        y += _draw_block(canvas, "Your hand", hand, y, m)
-    if waits:
-        y += _draw_block(canvas, "Waiting for", waits, y, m)
+    for title, groups in blocks:
+        y += _draw_block(canvas, title, groups, y, m)
     canvas.text((m.margin, y), "Nearest hands", m.heading, MUTED, max_width=m.inner,
                 face=Face.BOLD)
     y += m.heading + m.px(12)
@@ -152,9 +153,10 @@ def render_analysis(scene: AnalysisScene, *, scale: float = 1.0) -> bytes:
         y += _line(m) + m.px(4)
     for near in scene.nearest:
         y += _draw_near(canvas, near, y, m) + m.px(12)
-    row = m.near_row
-    canvas.tile("5D", m.margin, y, row.width, dimmed=True)
-    canvas.text((m.margin + row.width + m.px(12), y + row.height // 2),
-                "Greyed tiles are the ones still needed", m.text, MUTED,
-                max_width=m.inner - row.width - m.px(12), anchor="lm", min_size=m.text)
+    if greyed:
+        row = m.near_row
+        canvas.tile("5D", m.margin, y, row.width, dimmed=True)
+        canvas.text((m.margin + row.width + m.px(12), y + row.height // 2),
+                    "Greyed tiles are the ones still needed", m.text, MUTED,
+                    max_width=m.inner - row.width - m.px(12), anchor="lm", min_size=m.text)
     return canvas.png()

@@ -17,7 +17,16 @@ from PIL import Image, ImageChops, ImageDraw
 from bot.engine.game import SIAMESE, Phase, RuleSet, spectator_view, view
 from bot.engine.tiles import format_tile, tile_name
 from bot.scenes import rack_scene, result_scene, table_scene
-from renderer import RackScene, render_rack, render_result, render_table
+from renderer import (
+    AnalysisScene,
+    LaidGroup,
+    NearestHand,
+    RackScene,
+    render_analysis,
+    render_rack,
+    render_result,
+    render_table,
+)
 from renderer.measure import Box, Drawing, recording
 from renderer.table import MULTIPLY
 from renderer.tiles import tile_sprite
@@ -236,3 +245,15 @@ def test_craks_print_one_wan_character_under_their_rank() -> None:
     uppers = {tile_sprite(f"{rank}C", width).crop(upper).tobytes() for rank in range(1, 10)}
     assert len(lowers) == 1, "the same 萬 on every Crak"
     assert len(uppers) == 9, "each rank in Chinese beside its index"
+
+
+def test_the_analysis_labels_exposures_and_explains_grey_only_when_it_shows_grey() -> None:
+    exposed = AnalysisScene(("2B", "2B", "J"), exposures=(("2D",) * 4,))
+    drawing, _ = _drawn(lambda: render_analysis(exposed))
+    headings = [text for text in _texts(drawing) if text in ("Your hand", "Exposed")]
+    assert headings == ["Your hand", "Exposed"]
+    assert "Greyed tiles are the ones still needed" not in _texts(drawing)
+    near = NearestHand("s1", 1, (LaidGroup(("3B", "3B"), (False, True)),))
+    drawing, _ = _drawn(lambda: render_analysis(AnalysisScene(("3B",), nearest=(near,))))
+    assert "Greyed tiles are the ones still needed" in _texts(drawing)
+    assert "Exposed" not in _texts(drawing)
