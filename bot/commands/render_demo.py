@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.analysis import analyze
+from bot.commands.options import output_folder
 from bot.engine.game import (
     SIAMESE,
     STANDARD,
@@ -67,7 +68,7 @@ CARD = "jongg-original"
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `jongg render-demo`."""
     parser = subparsers.add_parser("render-demo", help="write one of each picture to a folder")
-    parser.add_argument("--out", required=True, metavar="DIR",
+    parser.add_argument("--out", required=True, metavar="DIR", type=output_folder,
                         help="the folder to write the PNG files to (created if missing)")
     parser.add_argument("--measure", action="store_true",
                         help="also print each picture's smallest text and tile at 400 px wide")
@@ -228,7 +229,7 @@ def _figures(drawing: Drawing) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Write every demo picture and list them (with their phone figures if asked)."""
-    out = Path(args.out)
+    out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     for name, render in DEMOS.items():
         with recording() as drawings:
