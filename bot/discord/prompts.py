@@ -16,11 +16,11 @@ from dataclasses import dataclass
 import discord
 
 from bot.discord.components import ALL_BLIND, ActButton, GiveSelect, OptionSelect
-from bot.engine.game import Option, Phase, View
+from bot.engine.game import Option, View
 from bot.engine.game.actions import Call, CallMahjong, DeclareDead, Discard, Give, Mahjong, Pass
 from bot.engine.tiles import format_tile, tile_name
 from bot.scenes import rack_scene
-from bot.tables.narrate import action_label
+from bot.tables.narrate import action_label, headline
 from bot.tables.notifier import Table
 from renderer import render_rack
 
@@ -58,38 +58,16 @@ def _chunks(entries: list[discord.SelectOption]) -> list[list[discord.SelectOpti
     return [entries[i:i + MENU_LIMIT] for i in range(0, len(entries), MENU_LIMIT)]
 
 
-def _headline(view: View, table: Table, drawn: int | None) -> str:
-    names = table.names
-    if view.phase is Phase.OVER:
-        return "The game is over."
-    if not view.legal:
-        waiting = names[view.turn] if view.turn is not None else "the others"
-        return f"Nothing to do right now; waiting for {waiting}."
-    if view.phase is Phase.CLAIM and view.claim is not None:
-        return (f"{names[view.claim.discarder]} discarded {tile_name(view.claim.kind)}: "
-                "claim it or pass.")
-    if view.phase is Phase.TURN:
-        got = f" You drew {tile_name(drawn)}." if drawn is not None else ""
-        return f"Your turn.{got} Discard a tile (or declare Mah Jongg)."
-    if view.phase is Phase.VOTE:
-        return "The first Charleston is done: stop here, or keep passing?"
-    if view.phase is Phase.COURTESY_OFFER:
-        return "Courtesy pass: how many tiles would you trade with the player across?"
-    if view.charleston is not None and view.charleston.pass_name is not None:
-        blind = " You may pass blind (fewer tiles)." if view.charleston.blind_allowed else ""
-        return f"Charleston ({view.charleston.pass_name.value}): choose the tiles to pass.{blind}"
-    return "Your move."
-
-
 class PromptBuilder:
     """Builds prompts; rendering runs in a worker thread so the event loop never waits."""
 
     async def build(self, table: Table, view: View, *, drawn: int | None = None,
                     lines: tuple[str, ...] = (), deadline: float | None = None) -> Prompt:
         """The prompt for `view.seat`."""
-        scene = rack_scene(view, name=table.names[view.seat], drawn=drawn)
+        said = headline(view, table.names, drawn)
+        scene = rack_scene(view, name=table.names[view.seat], drawn=drawn, caption=said)
         png = await asyncio.to_thread(render_rack, scene)
-        text = "\n".join((*lines, f"**{_headline(view, table, drawn)}**"))
+        text = "\n".join((*lines, f"**{said}**"))
         if deadline is not None and view.legal:
             text += f" (time left: <t:{int(deadline)}:R>)"
         text = f"Table {table.game_id} · {text}" if len(text) < 1900 else text[:1900]

@@ -3,7 +3,7 @@
 `public_line` is what everyone may read (it never names a hidden tile, and it says nothing
 about hidden choices such as who passed on a discard, so a claim window's answers stay
 secret). `private_line` adds what only that seat may know: its deal, what a pass brought it,
-the tile it drew.
+the tile it drew. `headline` says what a seat is asked to do now.
 """
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ from bot.engine.game.events import (
     VoteResult,
     WallBuilt,
 )
+from bot.engine.game.state import Phase
+from bot.engine.game.view import View
 from bot.engine.tiles import tile_name
 
 _PASS_WORDS = {
@@ -157,3 +159,27 @@ def action_label(action: Action, names: Sequence[str], *, racks: int = 1) -> str
         case SwapBlank(kind=kind):
             label = f"Swap a blank for {tile_name(kind)}"
     return label
+
+
+def headline(view: View, names: Sequence[str], drawn: int | None = None) -> str:
+    """What a seat is asked to do now, in one line: over its prompt, and as the caption of
+    its rack picture."""
+    if view.phase is Phase.OVER:
+        return "The game is over."
+    if not view.legal:
+        waiting = names[view.turn] if view.turn is not None else "the others"
+        return f"Nothing to do right now; waiting for {waiting}."
+    if view.phase is Phase.CLAIM and view.claim is not None:
+        return (f"{names[view.claim.discarder]} discarded {tile_name(view.claim.kind)}: "
+                "claim it or pass.")
+    if view.phase is Phase.TURN:
+        got = f" You drew {tile_name(drawn)}." if drawn is not None else ""
+        return f"Your turn.{got} Discard a tile (or declare Mah Jongg)."
+    if view.phase is Phase.VOTE:
+        return "The first Charleston is done: stop here, or keep passing?"
+    if view.phase is Phase.COURTESY_OFFER:
+        return "Courtesy pass: how many tiles would you trade with the player across?"
+    if view.charleston is not None and view.charleston.pass_name is not None:
+        blind = " You may pass blind (fewer tiles)." if view.charleston.blind_allowed else ""
+        return f"Charleston ({view.charleston.pass_name.value}): choose the tiles to pass.{blind}"
+    return "Your move."

@@ -17,7 +17,7 @@ from bot.engine.game import Action, Option, View
 from bot.engine.game.actions import Discard, Give, Pass
 from bot.engine.tiles import format_tiles, parse_tiles
 from bot.scenes import rack_scene, result_scene, table_scene
-from bot.tables.narrate import action_label
+from bot.tables.narrate import action_label, headline
 from bot.tables.notifier import Delivery, SeatUpdate, Table, TableUpdate
 from renderer import render_rack, render_result, render_table
 
@@ -54,7 +54,8 @@ class TerminalNotifier:
         if update.must_act and any(not isinstance(o.action, Pass) for o in update.view.legal):
             print(f"Your rack: {format_tiles(update.view.concealed)}", file=self.out)
             self._picture("rack", render_rack(rack_scene(
-                update.view, name=table.names[seat], drawn=update.drawn)))
+                update.view, name=table.names[seat], drawn=update.drawn,
+                caption=headline(update.view, table.names, update.drawn))))
 
     async def game_over(self, table: Table, view: View, delivery: Delivery) -> None:
         """Write the result picture."""

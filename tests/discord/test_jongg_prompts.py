@@ -20,7 +20,9 @@ from bot.engine.game import (
 )
 from bot.engine.game.actions import Call, DeclareDead, Discard, Mahjong, Pass
 from bot.library import shipped_card_paths
+from bot.tables.narrate import headline
 from bot.tables.notifier import Table
+from renderer.measure import recording
 
 CARD = load_card(next(p for p in shipped_card_paths() if p.stem == "jongg-original")
                  .read_text())
@@ -97,3 +99,13 @@ async def test_few_options_are_all_buttons() -> None:
               if i.get("type") == 2]
     assert labels == ["Call pung of 6 Bam on rack 1", "Call pung of 6 Bam with 1 joker on rack 1",
                       "Call pung of 6 Bam with 2 jokers on rack 1", "Pass"]
+
+
+async def test_the_rack_picture_is_captioned_with_the_prompt_headline() -> None:
+    seen = view(new_game(SIAMESE, CARD, 1, ("Alice", "Carol")), 0)
+    with recording() as drawings:
+        prompt = await PromptBuilder().build(TABLE, seen)
+    (rack,) = drawings
+    said = headline(seen, TABLE.names)
+    assert f"**{said}**" in prompt.text
+    assert said in [run.text for run in rack.texts]

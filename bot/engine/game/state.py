@@ -112,6 +112,8 @@ class Declared:
     `exposures_before` counts the rack's exposures when the winning tile came (tournament
     scoring): for a win on a discard, those made before that discard was called.
     `ordinal` is 1 for a first Mah Jongg, 2 for a second, and 0 for two declared at once.
+    `winning_id` is the tile that completed it (the claimed discard, or the tile the seat
+    took last); None for a dealt hand.
     """
 
     seat: int
@@ -125,6 +127,7 @@ class Declared:
     discarder: int | None
     exposures_before: int
     ordinal: int = 1
+    winning_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -166,16 +169,18 @@ class CharlestonState:
 class TurnState:
     """The seat on turn (it holds one tile over its hand size and must discard, or win).
 
-    A turn begun by calling a discard for an exposure names who threw it (`called_from`) and
-    the tile (`called_id`). `shown` is set once the seat lays out a first Mah Jongg this turn
-    (Siamese-style): it must then discard before it can declare another.
+    A turn begun by calling a discard names who threw it (`called_from`). `tile` is the id of
+    the tile the seat took last: drawn, called, or the joker of an exchange that counts as
+    the pick (see `Took`); None on a turn that began with the deal. It is private until it
+    wins the hand or was a called discard. `shown` is set once the seat lays out a first Mah
+    Jongg this turn (Siamese-style): it must then discard before it can declare another.
     """
 
     seat: int
     took: Took
     called_from: int | None = None
     shown: bool = False
-    called_id: int | None = None
+    tile: int | None = None
 
 
 @dataclass(frozen=True)
