@@ -28,7 +28,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.engine.cards import Card
 from bot.engine.errors import IllegalAction, InvalidInput, NotYourTurn
@@ -86,6 +86,7 @@ from bot.tables.errors import NotSeated, StalePrompt
 from bot.tables.narrate import private_line, public_line
 from bot.tables.notifier import Notifier, Table
 from bot.tables.options import PACES, TableOptions, Timeout, read_table_options
+from bot.tables.seat_options import SeatOptions
 
 log = logging.getLogger(__name__)
 
@@ -720,10 +721,13 @@ class TableService:
         state, options, states = await asyncio.to_thread(
             _replayed, rules, matcher.card, game.seed, players, actions, reported)
         current = {seat.seat: seat for seat in record.seats}
+        kept = await self.db.seats.options(game_id)
         table = Table(game.id, game.guild_id, game.channel_id, game.thread_id,
                       tuple(current[s].display_name for s in range(rules.players)),
                       tuple(current[s].user_id for s in range(rules.players)),
-                      rules, matcher.card, game.hints)
+                      rules, matcher.card, game.hints,
+                      tuple(SeatOptions.from_json(kept.get(s, "{}"))
+                            for s in range(rules.players)))
         bots = {s: self._bot(table, game.seed, s) for s in range(rules.players)
                 if current[s].user_id is None}
         live = _Live(table, state, state, timeout, game.pace,
@@ -781,9 +785,9 @@ class TableService:
             users = list(table.user_ids)
             names[seat], users[seat] = name, user_id
             live.dm_closed.discard(seat)  # the new holder's DMs are not known to be closed
-            live.table = Table(table.game_id, table.guild_id, table.channel_id,
-                               table.thread_id, tuple(names), tuple(users), table.rules,
-                               table.card, table.hints)
+            # ... and they start from the default options.
+            live.table = replace(table, names=tuple(names), user_ids=tuple(users)
+                                 ).with_options(seat, SeatOptions())
             if user_id is None:
                 live.bots[seat] = self._bot(live.table, live.state.seed, seat)
             else:
@@ -813,6 +817,36 @@ class TableService:
         live.dm_closed.add(seat)
         await self.db.seats.set_dm_closed(game_id, seat, True)
         return True
+
+    async def seat_options(self, game_id: int, user_id: int) -> SeatOptions:
+        """The options of the seat this user holds (in the lobby or in play)."""
+        live = self._live.get(game_id)
+        if live is not None and not live.closed:
+            return live.table.options_of(self.seat_of(game_id, user_id))
+        seat = await self._stored_seat(game_id, user_id)
+        return SeatOptions.from_json((await self.db.seats.options(game_id)).get(seat, "{}"))
+
+    async def _stored_seat(self, game_id: int, user_id: int) -> int:
+        """The seat this user holds, as the store has it (for a game not in memory)."""
+        held = [s.seat for s in await self.db.seats.seats(game_id) if s.user_id == user_id]
+        if not held:
+            raise NotSeated("You're not at this table.")
+        return held[0]
+
+    async def set_seat_options(self, game_id: int, user_id: int,
+                               options: SeatOptions) -> SeatOptions:
+        """Keep the options of the seat this user holds (in the lobby or in play); they
+        shape the seat's prompts from its next one. Returns them."""
+        live = self._live.get(game_id)
+        if live is not None and not live.closed:
+            seat = self.seat_of(game_id, user_id)
+            async with live.lock:
+                await self.db.seats.set_options(game_id, seat, options.to_json())
+                live.table = live.table.with_options(seat, options)
+            return options
+        await self.db.seats.set_options(game_id, await self._stored_seat(game_id, user_id),
+                                        options.to_json())
+        return options
 
     def dm_closed(self, game_id: int, seat: int) -> bool:
         """Whether the seat's holder is known to refuse DMs (they play through "My rack")."""

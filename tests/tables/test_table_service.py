@@ -38,6 +38,7 @@ from bot.server_cards import parse_card
 from bot.store import Database, GameStatus, OutboxEntry, StoreError
 from bot.tables.errors import NotSeated, StalePrompt
 from bot.tables.options import TableOptions
+from bot.tables.seat_options import JokerCalls, SeatOptions
 from bot.tables.service import TableService
 
 
@@ -315,4 +316,33 @@ async def test_a_league_games_time_limit_stops_it_with_zero_for_everyone(
         assert any("Time's up" in line for u in recorder.tables for line in u.lines)
         with pytest.raises(Exception, match="isn't running"):
             service.view_for(game_id, HOST)
+        await service.close()
+
+
+async def test_seat_options_are_kept_through_a_restart_and_not_handed_over(
+        tmp_path: Path, clock: Clock) -> None:
+    offer = SeatOptions(joker_calls=JokerCalls.OFFER)
+    async with Database(tmp_path / "j.db") as db:
+        service = make_service(db, Recorder(), clock)
+        game = await service.open_table(
+            guild_id=1, channel_id=2, host_id=HOST, host_name="Host",
+            options=TableOptions(THREE_PLAYER, "jongg-original", CARD_TEXT))
+        await service.join(game.id, ANN, "Ann")
+        # Chosen in the lobby, they are the seat's from the start of play.
+        assert await service.seat_options(game.id, ANN) == SeatOptions()
+        await service.set_seat_options(game.id, ANN, offer)
+        await service.start_game(game.id, HOST)
+        assert service.table(game.id).options_of(1) == offer
+        await service.set_seat_options(game.id, HOST, offer)
+        await service.set_seat_options(game.id, HOST, SeatOptions())
+        with pytest.raises(NotSeated):
+            await service.set_seat_options(game.id, BO, offer)
+        await service.close()
+    async with Database(tmp_path / "j.db") as db:
+        service = make_service(db, Recorder(), clock)
+        await service.start(run_clocks=False)
+        assert service.table(game.id).seat_options == (SeatOptions(), offer, SeatOptions())
+        assert await service.seat_options(game.id, ANN) == offer
+        await service.replace_seat(game.id, HOST, 1, BO, "Bo")
+        assert service.table(game.id).options_of(1) == SeatOptions()
         await service.close()
