@@ -52,6 +52,7 @@ from bot.engine.game import (
     view,
 )
 from bot.engine.game.events import Discarded, Drew, EndReason, Exposed, MahjongShown
+from bot.engine.game.state import finishing
 from bot.league.record import record_finished_game
 from bot.league.tournament import TIME_UP, game_deadline, timeout_outcome
 from bot.players import Player, make_player
@@ -493,7 +494,9 @@ class TableService:
         state = live.state
         at = len(state.actions)
         names = live.table.names
-        lines = [line for e in events if (line := public_line(e, names)) is not None]
+        shown = state.result.declared if state.result is not None else ()
+        lines = [line for e in events if (line := public_line(
+            e, names, racks=live.table.rules.racks, shown=shown)) is not None]
         acting = set(seats_to_act(state))
         deadline = self._deadline(live)
         reports: list[NewDelivery] = []
@@ -525,7 +528,7 @@ class TableService:
     async def _finish(self, live: _Live) -> None:
         result = live.state.result
         assert result is not None
-        winner = next((d.seat for d in result.declared), None)
+        won = finishing(result.reason, result.declared)
         reason = {EndReason.MAHJONG: FinishReason.MAHJONG}.get(result.reason, FinishReason.WALL)
         scores = tuple(
             SeatScore(seat, result.totals[seat], json.dumps({
@@ -533,10 +536,13 @@ class TableService:
                           for line in result.lines if line.points[seat]],
                 "settlement": result.settlement[seat]}))
             for seat in range(live.table.rules.players))
-        details = json.dumps({"reason": result.reason.value,
-                              "hands": [d.hand_id for d in result.declared]})
+        # The winner's hand first: a result read without its log names it (see
+        # `bot.league.record`).
+        hands = [d.hand_id for d in result.declared if d is won]
+        hands += [d.hand_id for d in result.declared if d is not won]
+        details = json.dumps({"reason": result.reason.value, "hands": hands})
         await self.db.games.finish_game(live.table.game_id, Outcome(
-            reason, winner if reason is FinishReason.MAHJONG else None, scores, details))
+            reason, won.seat if won is not None else None, scores, details))
         try:
             await record_finished_game(self.db, live.table.game_id, state=live.state)
         except Exception:
