@@ -436,12 +436,12 @@ class TableService:
         that ended and hand the entries to the sender. If anything fails before the commit
         is done, the game is left as the store has it."""
         try:
-            collected = [*events, *self._run_bots(live)]
-            new_turn = new_turn or any(isinstance(e, Discarded | Exposed | MahjongShown)
-                                       for e in collected)
             options = live.options.copy()
             for _, _, state in live.unsaved:
                 options.update(state)
+            collected = [*events, *await self._run_bots(live, options)]
+            new_turn = new_turn or any(isinstance(e, Discarded | Exposed | MahjongShown)
+                                       for e in collected)
             outbox = self._reports(live, collected, options.changed, new_turn=new_turn)
             options.changed.clear()
             entries = await self._commit(live, outbox)
@@ -454,16 +454,22 @@ class TableService:
         if live.state.phase is Phase.OVER:
             await self._finish(live)
 
-    def _run_bots(self, live: _Live) -> list[Event]:
+    async def _run_bots(self, live: _Live, options: _Options) -> list[Event]:
+        """The bots' moves until a person must act or the game is over, noting in `options`
+        whose options each changes. Between moves the event loop gets its turn: once no
+        person is left to act (a hand declared dead), the bots play out the rest of the game
+        here, hundreds of moves."""
         events: list[Event] = []
         while live.state.phase is not Phase.OVER:
             bot_seats = [s for s in seats_to_act(live.state) if s in live.bots]
             if not bot_seats:
                 break
             seat = bot_seats[0]
-            options = legal_actions(live.state, seat)
-            action = live.bots[seat].choose(view(live.state, seat), options)
+            action = live.bots[seat].choose(view(live.state, seat),
+                                            legal_actions(live.state, seat))
             events.extend(self._apply(live, action, None))
+            options.update(live.state)
+            await asyncio.sleep(0)
         return events
 
     async def _commit(self, live: _Live, outbox: Sequence[NewDelivery]
