@@ -75,7 +75,8 @@ class Typist:
             blind = "may be blind" in shown
             if not blind:
                 yield "blind"
-            count = int(re.findall(r"give (\d+) tile", shown)[-1])
+            allowed = re.findall(r"Type the (\d+ tiles|tile) to pass", shown)[-1]
+            count = int(allowed.split()[0]) if allowed != "tile" else 1
             yield "blind" if blind else format_tiles([k for k in rack if k != JOKER][:count])
         elif kind == "vote":
             yield from ("3", "1")
