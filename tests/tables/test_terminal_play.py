@@ -126,6 +126,9 @@ def test_a_game_with_mistakes_at_every_question_finishes(
                    "Type a number from the list, or:", "Calls only jokers would fill"):
         assert answer in text, answer
     assert "Declare Bot 1's" in text and "If you're wrong" in text
+    # `pass` lets a discard go; on one's own turn it is explained (once per turn typed).
+    assert "I don't know the tile `pass`" not in text
+    assert text.count("There is no discard to let go") == typist.asked["turn"]
     # The call the typist made shows on its rack line from then on.
     assert re.search(r"^Your (rack|tiles): .*(exposed: |rack 1: [^—])", text, re.MULTILINE)
     if "pass" in kinds:
