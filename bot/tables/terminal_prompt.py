@@ -144,7 +144,7 @@ class Prompter:
             choice = self._declare(table, view, offered)
         elif word in ("joker-calls", "jokers"):
             choice = self._joker_calls(table, view, rest.strip().lower())
-        elif word in ("pass", "call", "mahjong", "mj") and not _gives(view):
+        elif word in ("mahjong", "mj") or (word in ("pass", "call") and not _gives(view)):
             choice = self._named(table, view, offered, word)
         elif answer.isdigit():
             choice = self._number(table, view, offered, entries, int(answer))
