@@ -21,6 +21,7 @@ Offers follow `bot.tables.menu` as on Discord: two or more calls on a discard si
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import groupby
 from typing import TextIO
 
 from bot.analysis import format_analysis, hint
@@ -109,21 +110,18 @@ class Prompter:
         """The question's headline, its numbered choices and what may be typed. Discards are
         listed by tile code, several to a line, so a 27-tile Siamese rack fits a screen."""
         self.say(_headline(table, view))
-        row: list[str] = []
-        for number, (label, index) in enumerate(_entries(table, view, offered), start=1):
-            action = view.legal[index].action if index is not None else None
-            if isinstance(action, Discard):
-                row.append(f"{number:>3}. {format_tile(action.kind):<3}")
-                if len(row) == DISCARDS_PER_LINE:
-                    self.say(" ".join(row).rstrip())
-                    row = []
+        numbered = [(number, label, None if index is None else view.legal[index].action)
+                    for number, (label, index)
+                    in enumerate(_entries(table, view, offered), start=1)]
+        for discards, run in groupby(numbered, key=lambda entry: isinstance(entry[2], Discard)):
+            if not discards:
+                for number, label, _ in run:
+                    self.say(f"{number:>3}. {label}")
                 continue
-            if row:
-                self.say(" ".join(row).rstrip())
-                row = []
-            self.say(f"{number:>3}. {label}")
-        if row:
-            self.say(" ".join(row).rstrip())
+            cells = [f"{number:>3}. {format_tile(action.kind):<3}" for number, _, action in run
+                     if isinstance(action, Discard)]
+            for start in range(0, len(cells), DISCARDS_PER_LINE):
+                self.say(" ".join(cells[start:start + DISCARDS_PER_LINE]).rstrip())
         self.say(_allowed(view))
 
     # -- answers ---------------------------------------------------------------------------
