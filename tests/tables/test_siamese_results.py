@@ -14,7 +14,7 @@ from bot.engine.game import SIAMESE, GameState, apply, new_game, seats_to_act, s
 from bot.engine.game.events import EndReason, Event, MahjongShown
 from bot.players import Player, make_player
 from bot.scenes import result_scene
-from bot.store import Database
+from bot.store import Database, GameResult
 from bot.tables.narrate import public_line
 from bot.tables.options import TableOptions
 from bot.tables.service import TableService
@@ -71,23 +71,39 @@ def test_the_mahjong_that_ends_the_game_names_the_winner() -> None:
     assert scene.winner == 1 and scene.caption.startswith("Bo ")
 
 
-async def test_the_store_keeps_the_winner_of_the_mahjong_that_ended_it(tmp_path: Path) -> None:
+async def through_the_service(tmp_path: Path, seed: int) -> tuple[Recorder, GameResult]:
+    """The same game played through the table service, Ann's seat moved by her bot: what the
+    table was told, and the result the store keeps."""
     async with Database(tmp_path / "j.db") as db:
         recorder = Recorder()
         service = TableService(db, recorder, now=Clock(),
                                make_bot=lambda card, rules, seed: make_player(
                                    "baseline", card, rules.counts, seed))
         game = await service.open_table(
-            guild_id=1, channel_id=2, host_id=HOST, host_name="Ann", seed=BO_WINS,
+            guild_id=1, channel_id=2, host_id=HOST, host_name="Ann", seed=seed,
             options=TableOptions(SIAMESE, "jongg-original", CARD_TEXT, pace="untimed"))
         await service.start_game(game.id, HOST)
-        ann = bots(BO_WINS)[0]
+        ann = bots(seed)[0]
         while service.in_play(game.id):
             seen = service.view_for(game.id, HOST)
             await service.act(game.id, HOST, ann.choose(seen, seen.legal), seen.action_count)
         await service.close()
         result = await db.games.result(game.id)
-    assert result is not None and result.winner_seat == 1
+    assert result is not None
+    return recorder, result
+
+
+async def test_the_table_is_told_who_laid_out_what(tmp_path: Path) -> None:
+    recorder, result = await through_the_service(tmp_path, RAN_OUT)
+    last = recorder.tables[-1].lines[-1]
+    assert last.startswith("The wall ran out with Mah Jonggs on the table: Ann laid out ")
+    assert "; Bot 1 laid out " in last
+    assert result.winner_seat is None
+
+
+async def test_the_store_keeps_the_winner_of_the_mahjong_that_ended_it(tmp_path: Path) -> None:
+    _, result = await through_the_service(tmp_path, BO_WINS)
+    assert result.winner_seat == 1
     state, _ = played(BO_WINS)
     assert state.result is not None
     won = [d.hand_id for d in state.result.declared if d.seat == 1 and d.ordinal == 2]
