@@ -14,9 +14,10 @@ from collections.abc import Iterable, Sequence
 from bot.analysis import Analysis
 from bot.engine.cards.model import FIXED_SUITS, SUIT_VARIABLES, Card, Group, Hand
 from bot.engine.game.events import EndReason, PassName
-from bot.engine.game.state import Phase
+from bot.engine.game.state import Phase, finishing
 from bot.engine.game.view import MahjongView, SeatView, View
 from bot.engine.tiles import GREEN, RED, SOAP, format_tile, is_suited, suit_of
+from bot.tables.narrate import laid_out_words
 from renderer import (
     AnalysisScene,
     CardGroup,
@@ -265,13 +266,24 @@ def result_scene(view: View, card: Card, *, bots: Sequence[bool]) -> ResultScene
     if result is None:
         raise ValueError("the game is not over")
     amounts = result.settlement if any(result.settlement) else result.totals
-    seats = tuple(ResultSeat(s.player, amounts[s.seat], (), (), all(s.dead), bots[s.seat])
-                  for s in view.seats)
+    names = [s.player for s in view.seats]
+    # Where a game plays on after a Mah Jongg (the Siamese-style game), each seat shows the
+    # Mah Jonggs it laid out: they are what is paid.
+    siamese = len(view.seats[0].dead) > 1
+    seats = tuple(ResultSeat(
+        s.player, amounts[s.seat], (),
+        tuple(codes(t for g in m.groups for t in g) for m in result.mahjongs
+              if siamese and m.seat == s.seat),
+        all(s.dead), bots[s.seat]) for s in view.seats)
     breakdown = tuple(ScoreItem(line.text, "") for line in result.lines)
-    if result.reason is not EndReason.MAHJONG or not result.mahjongs:
+    first = finishing(result.reason, result.mahjongs)
+    if first is None:
         title = "Wall game" if result.reason is EndReason.WALL else "Game over"
-        return ResultScene(seats, None, title, breakdown=breakdown)
-    first = result.mahjongs[0]
+        if not result.mahjongs:
+            return ResultScene(seats, None, title, breakdown=breakdown)
+        caption = laid_out_words(result.mahjongs, names) + "."
+        title = "Tiles ran out" if result.reason is EndReason.WALL else title
+        return ResultScene(seats, None, title, breakdown=breakdown, caption=caption)
     hand = card.hand(first.hand_id)
     how = ("picked the winning tile" if first.self_picked
            else f"took the winning tile from {view.seats[first.discarder].player}"

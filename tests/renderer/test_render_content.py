@@ -15,6 +15,7 @@ from gallery import GAMES, NAMES, Moment, moments
 from PIL import Image, ImageChops, ImageDraw
 
 from bot.engine.game import SIAMESE, Phase, RuleSet, spectator_view, view
+from bot.engine.game.state import finishing
 from bot.engine.tiles import format_tile, tile_name
 from bot.scenes import rack_scene, result_scene, table_scene
 from renderer import (
@@ -98,8 +99,8 @@ def test_the_winning_tile_is_ringed_where_it_lies(rules: RuleSet, moment: Moment
     state = moment.state
     seen = spectator_view(state)
     assert seen.result is not None
-    won = seen.result.mahjongs[0]
-    assert won.winning is not None
+    won = finishing(seen.result.reason, seen.result.mahjongs)  # the one the picture shows
+    assert won is not None and won.winning is not None
     group, place = won.winning
     scene = result_scene(seen, state.card, bots=(False,) * rules.players)
     drawing, _ = _drawn(lambda: render_result(scene))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from bot.engine.cards.model import Card
 from bot.engine.errors import IllegalAction, NotYourTurn
@@ -191,6 +191,23 @@ class ClaimState:
     tile_id: int
     waiting: tuple[int, ...]
     answers: tuple[Claim | None, ...]
+
+
+class _Laid(Protocol):
+    @property
+    def ordinal(self) -> int: ...
+
+
+_Mahjong = TypeVar("_Mahjong", bound=_Laid)
+
+
+def finishing(reason: EndReason, mahjongs: Sequence[_Mahjong]) -> _Mahjong | None:
+    """The Mah Jongg that ended the game (of `mahjongs`, a result's, in its order): the only
+    one in a one-rack game; in the Siamese-style game the one that is not a first Mah Jongg (a
+    second, or the first of two laid out at once). None when the game ended otherwise."""
+    if reason is not EndReason.MAHJONG or not mahjongs:
+        return None
+    return next((m for m in mahjongs if m.ordinal != 1), mahjongs[0])
 
 
 @dataclass(frozen=True)
