@@ -78,6 +78,9 @@ class _Plan:
     think: tuple[float, float]
     saturated: int
     saturated_moves: int
+    #: The fake Discord's rate-limit clock (`RateLimits.time_scale`): as much faster than
+    #: Discord's as the think times are faster than live play.
+    time_scale: float = 1.0
 
     @property
     def tables(self) -> int:
@@ -91,7 +94,8 @@ class _Plan:
 FULL = _Plan(levels=(1, 50, 100, 200, 300, 400), moves=8, think=THINK_SECONDS, saturated=50,
              saturated_moves=6)
 #: A smoke run: small levels and think times cut tenfold, so it takes seconds.
-QUICK = _Plan(levels=(1, 10), moves=3, think=(0.1, 0.5), saturated=10, saturated_moves=3)
+QUICK = _Plan(levels=(1, 10), moves=3, think=(0.1, 0.5), saturated=10, saturated_moves=3,
+              time_scale=0.1)
 #: The fake's waits (Discord's own 3 s acknowledgement window included) are stretched so
 #: that a saturated run measures latency instead of failing.
 PATIENCE = 300.0
@@ -320,15 +324,17 @@ class _Totals:
 
 
 async def _measure(tables: int, moves: int, think: Callable[[], float] | None,
-                   tick: Callable[[], None], folder: Path, totals: _Totals) -> _Level:
+                   tick: Callable[[], None], folder: Path, totals: _Totals,
+                   time_scale: float) -> _Level:
     """One load in a fresh process state: its own fake Discord, client and database, so a
     level's games are all the process holds (as a real bot's would be)."""
     fake_mod, table_mod = _checkout()
     from bot.discord.client import JonggClient
 
     seeds = itertools.count(SEED)
+    limits = fake_mod.RateLimits(time_scale=time_scale)
     async with fake_mod.FakeDiscord(interaction_ack_timeout=PATIENCE,
-                                    default_timeout=PATIENCE) as fake:
+                                    default_timeout=PATIENCE, limits=limits) as fake:
         guild = fake.add_guild("Jongg Bench Hall")
         channel = fake.add_channel(guild, "mahjong-tables")
         client = JonggClient(folder / f"bench-{tables}-{think is None}.sqlite3",
@@ -414,10 +420,10 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
         for level in plan.levels:
             gc.collect()  # the last level's garbage is not this one's to pay for
             paced[level] = asyncio.run(_measure(level, plan.moves, think, tick, folder,
-                                                totals))
+                                                totals, plan.time_scale))
         gc.collect()
         saturated = asyncio.run(_measure(plan.saturated, plan.saturated_moves, None, tick,
-                                         folder, totals))
+                                         folder, totals, plan.time_scale))
     if progress is not None:
         progress(total, total)
     figures, info = _report(plan, paced, saturated, totals)

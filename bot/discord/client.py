@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord.buckets import one_request_per_bucket
 from bot.discord.components import DYNAMIC_ITEMS, answer_error
 from bot.discord.mentions import NO_MENTIONS
 from bot.discord.notify import DiscordNotifier
@@ -42,7 +43,8 @@ class JonggClient(discord.Client):
     messages that failed and `watch_loop` runs a loop-lag watchdog from `setup_hook` to
     `close` that logs a warning when the event loop stalls (`jongg run` turns it on; the tests
     watch the loop themselves); other keyword options go to `discord.Client`. Messages ping
-    nobody unless they name whom (`bot.discord.mentions`)."""
+    nobody unless they name whom (`bot.discord.mentions`), and requests of one rate-limit
+    bucket go one at a time (`bot.discord.buckets`)."""
 
     def __init__(self, database: Path, *, dev_guild: int | None = None,
                  sync_commands: bool = True, make_bot: BotFactory = baseline_bot,
@@ -52,6 +54,7 @@ class JonggClient(discord.Client):
                  **options: Any) -> None:
         options.setdefault("allowed_mentions", NO_MENTIONS)
         super().__init__(intents=discord.Intents.default(), **options)
+        one_request_per_bucket(self.http)
         self.database = database
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands

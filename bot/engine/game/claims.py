@@ -142,9 +142,9 @@ def _win(state: GameState, claim: ClaimState, action: CallMahjong,
     plan = mahjong.check(state, action, claimed=state.tiles[claim.tile_id])
     state, shown = mahjong.lay_out(state, action.seat, plan, claimed_id=claim.tile_id,
                                    self_picked=False, discarder=claim.discarder,
-                                   won_on=claim.tile_id)
+                                   won_on=claim.tile_id, winning_id=claim.tile_id)
     events.extend(shown)
-    turn = TurnState(action.seat, Took.CALL, claim.discarder)
+    turn = TurnState(action.seat, Took.CALL, claim.discarder, tile=claim.tile_id)
     return after_mahjong(evolve(state, claim=None), action.seat, turn, events)
 
 
@@ -163,7 +163,7 @@ def _expose(state: GameState, claim: ClaimState, action: Call,
                       exposures=(*state.seats[action.seat].exposures, exposure))
     state = evolve(state, discards=state.discards[:-1], claim=None, phase=Phase.TURN,
                     turn=TurnState(action.seat, Took.CALL, claim.discarder,
-                                   called_id=claim.tile_id))
+                                   tile=claim.tile_id))
     events.append(Exposed(action.seat, action.kind, action.size, action.jokers, action.rack,
                           claim.discarder))
     return state

@@ -30,7 +30,8 @@ def draw(state: GameState, seat: int, events: list[Event]) -> GameState:
     concealed = tuple(sorted((*state.seats[seat].concealed, tile_id)))
     state = with_seat(evolve(state, wall=wall), seat, concealed=concealed)
     events.append(Drew(seat, state.tiles[tile_id]))
-    return evolve(state, phase=Phase.TURN, turn=TurnState(seat, Took.DRAW), claim=None)
+    return evolve(state, phase=Phase.TURN, turn=TurnState(seat, Took.DRAW, tile=tile_id),
+                  claim=None)
 
 
 def next_turn(state: GameState, after: int, events: list[Event]) -> GameState:

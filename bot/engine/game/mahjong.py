@@ -164,9 +164,11 @@ def _not_a_win(hand_id: str | None, claimed: int | None, where: str) -> str:
 
 def lay_out(state: GameState, seat: int, plan: Plan, *, claimed_id: int | None,
             self_picked: bool, discarder: int | None,
-            won_on: int | None) -> tuple[GameState, list[MahjongShown]]:
+            won_on: int | None,
+            winning_id: int | None) -> tuple[GameState, list[MahjongShown]]:
     """Move the tiles of each rack's Mah Jongg onto the table as a `Declared` record: the
     rack's exposures and the concealed tiles used (the claimed discard first of its kind).
+    `winning_id` is the tile that completed the hand, when one did.
 
     `won_on` is the discard a win off a discard is paid on. The exposure a call for it made
     does not count among the exposures the winner had: the tournament sheet charges "a
@@ -210,7 +212,7 @@ def lay_out(state: GameState, seat: int, plan: Plan, *, claimed_id: int | None,
             groups=tuple(groups), self_picked=self_picked, discarder=discarder,
             exposures_before=sum(1 for e in exposures
                                  if e.rack == win.rack and e.tile_ids[0] != won_on),
-            ordinal=ordinal, hot_wall=hot_wall))
+            ordinal=ordinal, winning_id=winning_id, hot_wall=hot_wall))
         exposures = [e for e in exposures if e.rack != win.rack]
         events.append(MahjongShown(seat, win.rack, hand.id,
                                    tuple(state.kinds(g) for g in groups), self_picked,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from bot.engine.cards.model import Card
 from bot.engine.errors import IllegalAction, NotYourTurn
@@ -112,8 +112,10 @@ class Declared:
     `exposures_before` counts the rack's exposures when the winning tile came (tournament
     scoring): for a win on a discard, those made before that discard was called.
     `ordinal` is 1 for a first Mah Jongg, 2 for a second, and 0 for two declared at once.
-    `hot_wall` marks a win on a discard thrown under the hot wall (see `WallEnd`): in the
-    last part of the wall, of a kind nobody had discarded before.
+    `winning_id` is the tile that completed it (the claimed discard, or the tile the seat
+    took last); None for a dealt hand. `hot_wall` marks a win on a discard thrown under the
+    hot wall (see `WallEnd`): in the last part of the wall, of a kind nobody had discarded
+    before.
     """
 
     seat: int
@@ -127,6 +129,7 @@ class Declared:
     discarder: int | None
     exposures_before: int
     ordinal: int = 1
+    winning_id: int | None = None
     hot_wall: bool = False
 
 
@@ -169,16 +172,18 @@ class CharlestonState:
 class TurnState:
     """The seat on turn (it holds one tile over its hand size and must discard, or win).
 
-    A turn begun by calling a discard for an exposure names who threw it (`called_from`) and
-    the tile (`called_id`). `shown` is set once the seat lays out a first Mah Jongg this turn
-    (Siamese-style): it must then discard before it can declare another.
+    A turn begun by calling a discard names who threw it (`called_from`). `tile` is the id of
+    the tile the seat took last: drawn, called, or the joker of an exchange that counts as
+    the pick (see `Took`); None on a turn that began with the deal. It is private until it
+    wins the hand or was a called discard. `shown` is set once the seat lays out a first Mah
+    Jongg this turn (Siamese-style): it must then discard before it can declare another.
     """
 
     seat: int
     took: Took
     called_from: int | None = None
     shown: bool = False
-    called_id: int | None = None
+    tile: int | None = None
 
 
 @dataclass(frozen=True)
@@ -189,6 +194,23 @@ class ClaimState:
     tile_id: int
     waiting: tuple[int, ...]
     answers: tuple[Claim | None, ...]
+
+
+class _Laid(Protocol):
+    @property
+    def ordinal(self) -> int: ...
+
+
+_Mahjong = TypeVar("_Mahjong", bound=_Laid)
+
+
+def finishing(reason: EndReason, mahjongs: Sequence[_Mahjong]) -> _Mahjong | None:
+    """The Mah Jongg that ended the game (of `mahjongs`, a result's, in its order): the only
+    one in a one-rack game; in the Siamese-style game the one that is not a first Mah Jongg (a
+    second, or the first of two laid out at once). None when the game ended otherwise."""
+    if reason is not EndReason.MAHJONG or not mahjongs:
+        return None
+    return next((m for m in mahjongs if m.ordinal != 1), mahjongs[0])
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,8 @@ def declare_mahjong(state: GameState, action: Mahjong, events: list[Event]) -> G
     state, shown = mahjong.lay_out(state, action.seat, plan, claimed_id=None,
                                    self_picked=self_picked,
                                    discarder=None if self_picked else turn.called_from,
-                                   won_on=None if self_picked else turn.called_id)
+                                   won_on=None if self_picked else turn.tile,
+                                   winning_id=turn.tile)
     events.extend(shown)
     return after_mahjong(state, action.seat, turn, events)
 

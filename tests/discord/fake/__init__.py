@@ -10,7 +10,7 @@ the real discord.py client.
 The fake runs in a thread of its own, on its own event loop (`loop`), so it keeps its own clock
 while the bot's loop is blocked. See `server.FakeDiscord` for the API tests use,
 `interactions.FakeInteraction` for awaiting the bot's answers, `models` for what is recorded,
-and `faults` for failure injection.
+`faults` for failure injection, and `ratelimits` for Discord's rate limits.
 """
 
 from .faults import Fault, RecordedRequest
@@ -39,6 +39,7 @@ from .models import (
     png,
     walk_components,
 )
+from .ratelimits import Bucket, RateLimits
 from .rest import remove_channel
 from .runner import ClientRun, IdentifyGate, run_client
 from .server import CLIENT_OPTIONS, FakeDiscord, Scheduled
@@ -47,6 +48,7 @@ from .world import World, build_world
 __all__ = [
     "CLIENT_OPTIONS",
     "Attachment",
+    "Bucket",
     "Callback",
     "CallbackType",
     "Channel",
@@ -66,6 +68,7 @@ __all__ = [
     "MessageFlag",
     "Perm",
     "Pings",
+    "RateLimits",
     "RecordedRequest",
     "Role",
     "Scheduled",
