@@ -116,6 +116,10 @@ def public_line(event: Event, names: Sequence[str], *, racks: int = 1,
     Jonggs on the table when the game ended (for the game's last line)."""
     line: str | None = None
     match event:
+        case WallBuilt(walls=False):
+            line = "No walls: the tiles lie face down in a pool, and everyone picks from it."
+        case WallBuilt(dice=()):
+            line = "The wall is built; no dice, so dealing starts at East's end of it."
         case WallBuilt(dice=dice):
             line = f"The wall is built and broken (dice {' + '.join(map(str, dice))})."
         case Passed(name=name):

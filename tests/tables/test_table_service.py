@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import itertools
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,7 @@ from bot.engine.game import (
     spectator_view,
 )
 from bot.engine.game.actions import DeclareDead, Discard
+from bot.engine.game.rules import Charleston, WallEnd, Walls
 from bot.server_cards import parse_card
 from bot.store import Database, GameStatus, OutboxEntry, StoreError
 from bot.tables.errors import NotSeated, StalePrompt
@@ -151,7 +153,13 @@ async def test_people_joining_at_once_each_get_a_seat_and_one_start_wins(
         await service.close()
 
 
-@pytest.mark.parametrize("rules", [STANDARD, THREE_PLAYER, SIAMESE], ids=lambda r: r.name)
+#: A table with the house options on: they reach the game through its stored options.
+HOUSE = replace(STANDARD, name="House", charleston=Charleston.NONE, walls=Walls.NONE, dice=0,
+                quarters_pot=True, pay_for_table=True, wall_end=WallEnd.HOT)
+
+
+@pytest.mark.parametrize("rules", [STANDARD, THREE_PLAYER, SIAMESE, HOUSE],
+                         ids=lambda r: r.name)
 async def test_a_restart_rebuilds_the_game_and_play_goes_on(tmp_path: Path, clock: Clock,
                                                             rules: RuleSet) -> None:
     humans = [HOST, ANN, BO, CY][:rules.players]
@@ -169,6 +177,7 @@ async def test_a_restart_rebuilds_the_game_and_play_goes_on(tmp_path: Path, cloc
         second = make_service(db, recorder, clock)
         assert await second.start(run_clocks=False) == 1
         assert second._live[game_id].state == before
+        assert second._live[game_id].state.rules == rules
         await play_out(second, game_id, humans)
         await second.close()
     assert recorder.over

@@ -6,6 +6,8 @@ quint (a sextet when the card has one), with jokers filling any of the other til
 Mah Jongg (the only way to claim a tile for a pair or a single, and the only claim a concealed
 hand makes). When all have answered, Mah Jongg beats an exposure, and between equal claims the
 seat nearest in turn order after the discarder wins. A discarded joker is dead: no window.
+Under the cold wall (a house rule, see `WallEnd`) nobody claims for Mah Jongg in the last part
+of the wall.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from bot.engine.game.actions import GROUP_NAMES, Call, CallMahjong, Claim, Optio
 from bot.engine.game.dead import call_deadens, visible_counts
 from bot.engine.game.events import Event, Exposed, Ready
 from bot.engine.game.flow import after_mahjong, next_turn
-from bot.engine.game.rules import ClaimWindow
+from bot.engine.game.rules import ClaimWindow, WallEnd
 from bot.engine.game.state import (
     ClaimState,
     GameState,
@@ -57,8 +59,10 @@ def claim_options(state: GameState, seat: int, tile_id: int) -> list[Option]:
     number of jokers), each flagged when it would leave the seat no card hand."""
     kind = state.tiles[tile_id]
     racks = state.rules.racks
-    found = [Option(mahjong.plan_request(CallMahjong(seat), plan, racks))
-             for plan in mahjong.plans(state, seat, claimed=kind)]
+    found: list[Option] = []
+    if state.wall_end() is not WallEnd.COLD:
+        found.extend(Option(mahjong.plan_request(CallMahjong(seat), plan, racks))
+                     for plan in mahjong.plans(state, seat, claimed=kind))
     found.append(Option(Pass(seat)))
     held = state.concealed_kinds(seat)
     naturals, jokers = held.count(kind), held.count(JOKER)
@@ -109,6 +113,7 @@ def answer(state: GameState, action: Claim, events: list[Event]) -> GameState:
     if isinstance(action, Call):
         _check_call(state, action, claim.tile_id)
     elif isinstance(action, CallMahjong):
+        mahjong.refuse_cold_wall(state, "Call it for an exposure, or pass.")
         mahjong.check(state, action, claimed=state.tiles[claim.tile_id])
     answers = list(claim.answers)
     answers[seat] = action

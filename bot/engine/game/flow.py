@@ -66,10 +66,10 @@ def finish(state: GameState, reason: EndReason, events: list[Event]) -> GameStat
     wins = tuple(sorted((d for seat in state.seats for d in seat.declared),
                         key=lambda d: (d.seat, d.ordinal == 0, d.ordinal, d.rack)))
     sheet = score(state.rules, state.card, reason, wins,
-                  tuple(seat.dead for seat in state.seats))
+                  tuple(seat.dead for seat in state.seats), state.pot)
     events.extend(sheet.lines)
     events.append(GameOver(reason, sheet.totals, sheet.settlement))
-    result = Result(reason, wins, sheet.lines, sheet.totals, sheet.settlement)
+    result = Result(reason, wins, sheet.lines, sheet.totals, sheet.settlement, sheet.pot)
     return evolve(state, phase=Phase.OVER, turn=None, claim=None, result=result)
 
 
