@@ -147,14 +147,19 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await play_option(interaction, self.game, self.seat, self.counter, self.index)
 
 
+def _check_own(interaction: discord.Interaction[Any], table: Table, seat: int) -> None:
+    """Refuse a click on a prompt made for another seat (a message seen by several people)."""
+    if table.seat_of(interaction.user.id) != seat:
+        raise StalePrompt("This prompt belongs to another seat.")
+
+
 async def play_option(interaction: discord.Interaction[Any], game: int, seat: int,
                       counter: int, index: int) -> None:
     """Apply option `index` for the clicker, after checking the prompt is theirs."""
     client = _client(interaction)
     try:
         table = client.service.table(game)
-        if table.seat_of(interaction.user.id) != seat:
-            raise StalePrompt("This prompt belongs to another seat.")
+        _check_own(interaction, table, seat)
         action, _ = await in_time(interaction, client.service.act_option(
             game, interaction.user.id, counter, index))
         await _acted(interaction, action_label(action, table.names, racks=table.rules.racks))
@@ -224,8 +229,7 @@ class GiveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                                  if value != ALL_BLIND))
             blind = self.item.max_values - len(kinds)
             table = client.service.table(self.game)
-            if table.seat_of(interaction.user.id) != self.seat:
-                raise StalePrompt("This prompt belongs to another seat.")
+            _check_own(interaction, table, self.seat)
             await in_time(interaction, client.service.act(
                 self.game, interaction.user.id, lambda seat: Give(seat, kinds, blind),
                 self.counter))
@@ -245,12 +249,8 @@ def _current_view(interaction: discord.Interaction[Any], game: int, seat: int,
                   counter: int) -> View:
     """The clicker's view, after checking the prompt is theirs and still current."""
     client = _client(interaction)
-    if client.service.table(game).seat_of(interaction.user.id) != seat:
-        raise StalePrompt("This prompt belongs to another seat.")
-    if not client.service.is_current(game, interaction.user.id, counter):
-        raise StalePrompt("This prompt is out of date; nothing was changed. Use the newest "
-                          "one (or My rack).")
-    return client.service.view_for(game, interaction.user.id)
+    _check_own(interaction, client.service.table(game), seat)
+    return client.service.prompt_view(game, interaction.user.id, counter)
 
 
 class FolderButton(discord.ui.DynamicItem[discord.ui.Button[Any]],

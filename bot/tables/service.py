@@ -358,6 +358,12 @@ class TableService:
         """The view of the seat this user holds (for "My rack" and slash commands)."""
         return view(self._get(game_id).state, self.seat_of(game_id, user_id))
 
+    def prompt_view(self, game_id: int, user_id: int, counter: int) -> View:
+        """The view behind a prompt made for this user at action count `counter`, after
+        checking it still shows their options (for a control that opens more of a prompt)."""
+        live = self._get(game_id)
+        return view(live.state, self._check_prompt(live, user_id, counter))
+
     def spectator(self, game_id: int) -> View:
         """What anyone may see of a game in play."""
         return spectator_view(self._get(game_id).state)

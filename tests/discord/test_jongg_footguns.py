@@ -109,6 +109,10 @@ async def test_the_calls_on_a_discard_open_from_one_button(
         await table.settle()
         said = "\n".join(m.content for m in fake_discord.messages_in(table.thread))
         assert f"calls Bot 1's {called}" in said
+        # The folder of a claim the game has moved past opens nothing.
+        stale = await (await fake_discord.click(alice, menu, folder)).reply()
+        assert stale.ephemeral and "out of date" in stale.content
+        assert not stale.custom_ids()
     assert_clean(fake_discord, caplog)
 
 
