@@ -1,0 +1,42 @@
+"""Reading Jongg's controls off a message the fake Discord recorded, as a person reads them:
+which buttons and menus it has, and which one is the first option.
+
+Kept apart from `jongg_table` (which imports it) so that the simulated people of
+`jongg bench discord` (`people.py`) load quickly in their own process.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fake import Message, walk_components
+
+#: What a person sees after an action went through, per kind of control.
+DONE = re.compile(r"^(You chose: \*\*.+\*\*\.|You passed\.)$")
+
+
+def components(message: Message) -> list[dict[str, Any]]:
+    return list(walk_components(message.components))
+
+
+def custom_ids(message: Message, prefix: str) -> list[str]:
+    return [c for c in message.custom_ids() if c.startswith(prefix)]
+
+
+def first_choice(prompt: Message) -> tuple[str, list[str] | None]:
+    """Option 0 on a prompt, as a person picks it: its button (values None), its
+    discard-menu entry, or the first tiles of its pass menu (the menu and the values)."""
+    for item in components(prompt):
+        custom_id = str(item.get("custom_id", ""))
+        if custom_id.startswith("jg:a:") and custom_id.endswith(":0"):
+            return custom_id, None
+    for item in components(prompt):
+        custom_id = str(item.get("custom_id", ""))
+        values = [str(o["value"]) for o in item.get("options") or []]
+        if custom_id.startswith("jg:d:") and "0" in values:
+            return custom_id, ["0"]
+        if custom_id.startswith("jg:g:"):
+            return custom_id, values[:int(item.get("max_values", 1))]
+    raise AssertionError(f"the prompt offers no first option: {prompt.text!r} "
+                         f"{prompt.components}")
