@@ -39,6 +39,7 @@ from .models import (
     png,
     walk_components,
 )
+from .remote import Address, point_discord
 from .rest import remove_channel
 from .runner import ClientRun, run_client
 from .server import CLIENT_OPTIONS, FakeDiscord, Scheduled
@@ -46,6 +47,7 @@ from .world import World, build_world
 
 __all__ = [
     "CLIENT_OPTIONS",
+    "Address",
     "Attachment",
     "Callback",
     "CallbackType",
@@ -74,6 +76,7 @@ __all__ = [
     "build_world",
     "pings",
     "png",
+    "point_discord",
     "remove_channel",
     "run_client",
     "walk_components",
