@@ -69,6 +69,11 @@ DEFAULT_BACKOFF = Backoff()
 SENT_BATCH = 20
 
 
+def delivery_key(entry: OutboxEntry) -> str:
+    """The key of an entry's `Delivery`: the same on every attempt, never another entry's."""
+    return f"jg{entry.id}"
+
+
 def entry_body(**fields: object) -> str:
     """An outbox entry's body: the fields the state alone does not give, as JSON."""
     return json.dumps(fields, separators=(",", ":"))
@@ -85,7 +90,7 @@ class _Pending:
     @classmethod
     def of(cls, entry: OutboxEntry, state: GameState) -> _Pending:
         """The entry, to deliver with a key of its own (the same on every attempt)."""
-        return cls(entry, state, Delivery(f"jg{entry.id}"))
+        return cls(entry, state, Delivery(delivery_key(entry)))
 
 
 @dataclass
