@@ -7,6 +7,7 @@ service, and answers (privately, for anything about one's own tiles).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 from typing import Any
 
@@ -17,7 +18,7 @@ from bot.discord.components import LobbyButton, answer_error, in_time, say_priva
 from bot.discord.league import register_league_commands
 from bot.discord.lookups import register_lookups
 from bot.discord.mentions import NO_MENTIONS, pinging
-from bot.discord.notify import thread_name
+from bot.discord.notify import archive_minutes, thread_name
 from bot.engine.errors import IllegalAction
 from bot.engine.game.actions import Discard
 from bot.engine.game.rules import Scoring, table_rules
@@ -117,7 +118,8 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
         allowed_mentions=NO_MENTIONS)
     # A follow-up message carries no guild for discord.py, so open the thread through the
     # channel (same request: a thread started from the lobby message).
-    thread = await channel.create_thread(name=thread_name(game.id), message=message)
+    thread = await channel.create_thread(name=thread_name(game.id), message=message,
+                                         auto_archive_duration=archive_minutes(game.pace))
     await client.db.games.set_thread(game.id, thread.id)
     await client.db.games.set_lobby_message(game.id, message.id)
     await thread.send("The game will be played here once the host presses Start.")
@@ -214,13 +216,28 @@ async def replace_seat(interaction: discord.Interaction[Any],
                                     allowed_mentions=pinging([user.id]))
 
 
-class _Confirm(discord.ui.View):
-    """A short-lived Yes/No for destructive commands."""
+#: How long a Yes/No question waits for its answer (seconds): well inside the 15 minutes an
+#: interaction's token lasts, so an unanswered question can still be tidied away with it.
+CONFIRM_SECONDS = 60.0
 
-    def __init__(self, owner: int) -> None:
-        super().__init__(timeout=60)
-        self.owner = owner
+
+class _Confirm(discord.ui.View):
+    """A short-lived Yes/No for destructive commands, asked in answer to `asked`."""
+
+    def __init__(self, asked: discord.Interaction[Any]) -> None:
+        super().__init__(timeout=CONFIRM_SECONDS)
+        self.asked = asked
+        self.owner = asked.user.id
         self.confirmed = False
+
+    async def on_timeout(self) -> None:
+        """Nobody answered: take the buttons away (they would no longer do anything) and
+        say that nothing changed."""
+        with contextlib.suppress(discord.HTTPException):  # then it stays as it was
+            await self.asked.edit_original_response(
+                content="No answer, so nothing changed. Run the command again if you still "
+                        "want to.",
+                view=None)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         return interaction.user.id == self.owner
@@ -246,7 +263,7 @@ async def abort(interaction: discord.Interaction[Any]) -> None:
     game_id = await _game_here(interaction)
     manager = _is_manager(interaction)
     await client.service.check_manages(game_id, interaction.user.id, manager=manager)
-    confirm = _Confirm(interaction.user.id)
+    confirm = _Confirm(interaction)
     await interaction.response.send_message("Abort this game? Nobody scores.", view=confirm,
                                             ephemeral=True)
     await confirm.wait()

@@ -35,6 +35,7 @@ from bot.discord.components import ClaimButton, HintButton, PassButton, RackButt
 from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.engine.game import Phase, View
 from bot.scenes import result_scene, table_scene
+from bot.store import Pace
 from bot.tables.notifier import (
     Delivery,
     NotAllowed,
@@ -48,6 +49,8 @@ from bot.tables.notifier import (
 from renderer import render_result, render_table
 
 if TYPE_CHECKING:
+    from discord.types.threads import ThreadArchiveDuration
+
     from bot.discord.client import JonggClient
 
 log = logging.getLogger(__name__)
@@ -71,6 +74,20 @@ PERMISSION_NAMES = {
 def thread_name(game_id: int) -> str:
     """The name of a table's thread."""
     return f"Mah Jongg table {game_id}"
+
+
+#: Turns this long or longer (seconds) make a slow table.
+SLOW_TURN = 3600
+
+
+def archive_minutes(pace: Pace) -> ThreadArchiveDuration:
+    """How long a table's thread may stay quiet before Discord archives it. A table whose
+    turns take hours (or have no clock) gets a week, the longest Discord offers: its clocks
+    post at least once a day, so its thread stays open for as long as it is played. Others
+    get a day: a server has room for only 1,000 active threads, and live tables come and go.
+    (An archived thread is no harm: the next post reopens it.)"""
+    slow = pace.turn_seconds is None or pace.turn_seconds >= SLOW_TURN
+    return 10080 if slow else 1440
 
 
 def _failure(error: Exception) -> NoReturn:
@@ -284,12 +301,14 @@ class DiscordNotifier:
 
     async def new_thread(self, table: Table) -> int | None:
         """Open a new public thread for the table in its channel."""
+        game = await self.client.db.games.game(table.game_id)
         try:
             with self._posting(table, table.channel_id):
                 channel = await self._channel(table.channel_id)
                 assert isinstance(channel, discord.TextChannel)
-                thread = await channel.create_thread(name=thread_name(table.game_id),
-                                                     type=discord.ChannelType.public_thread)
+                thread = await channel.create_thread(
+                    name=thread_name(table.game_id), type=discord.ChannelType.public_thread,
+                    auto_archive_duration=archive_minutes(game.pace))
         except discord.Forbidden as error:
             raise NotAllowed(await self._missing(
                 table.channel_id, ["create_public_threads"])) from error

@@ -186,8 +186,10 @@ async def test_clocks_pass_for_silent_seats(fake_discord: FakeDiscord, world: Wo
 async def test_a_dropped_gateway_connection_does_not_stall_the_game(
         fake_discord: FakeDiscord, world: World, tmp_path: Path,
         caplog: pytest.LogCaptureFixture, resumable: bool) -> None:
-    """The connection drops twice mid-game (a claim window, then a turn); clicks made while
-    the bot is away reach it when it is back, and the game plays to its end."""
+    """The connection drops twice mid-game (a claim window, then a turn) and the game plays to
+    its end. A bot that resumes gets the clicks made while it was away; one that must
+    IDENTIFY anew gets none of them, so people click once it is back (what happens to a
+    click made in between: test_jongg_expiry)."""
     async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
         table = await JonggTable.open(fake_discord, world, client, [world.alice, world.bob],
                                       bots=2)
@@ -198,6 +200,8 @@ async def test_a_dropped_gateway_connection_does_not_stall_the_game(
             if drops < 2 and phase is (Phase.CLAIM if drops == 0 else Phase.TURN):
                 drops += 1
                 await fake_discord.drop_gateway(resumable=resumable)
+                if not resumable:
+                    await fake_discord.wait_connected()
             await table.step(user)
         await table.result_post()
         await finished(client, table.game_id)

@@ -41,7 +41,7 @@ from .models import (
 )
 from .remote import Address, point_discord
 from .rest import remove_channel
-from .runner import ClientRun, run_client
+from .runner import ClientRun, IdentifyGate, run_client
 from .server import CLIENT_OPTIONS, FakeDiscord, Scheduled
 from .world import World, build_world
 
@@ -59,6 +59,7 @@ __all__ = [
     "FakeTimeout",
     "Fault",
     "Guild",
+    "IdentifyGate",
     "Intent",
     "InteractionFailed",
     "InteractionType",

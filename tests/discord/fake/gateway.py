@@ -4,7 +4,9 @@ It speaks gateway v10 in plain JSON text frames: HELLO, IDENTIFY -> READY and on
 per guild, heartbeats and their ACKs, RESUME (replaying what the session missed, then RESUMED),
 INVALID_SESSION, RECONNECT and REQUEST_GUILD_MEMBERS. A session outlives its connection: events
 dispatched while the bot is disconnected wait in the session's backlog and are replayed when it
-resumes. A client closing with 1000/1001 ends its session, as on Discord.
+resumes. A client closing with 1000/1001 ends its session, as on Discord. An event dispatched
+while no session is alive (the bot's ended and it has not identified anew) reaches nobody: a
+new IDENTIFY gets nothing from before it.
 """
 
 from __future__ import annotations

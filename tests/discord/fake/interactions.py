@@ -77,6 +77,10 @@ ALLOWED_CALLBACKS: dict[InteractionType, frozenset[int]] = {
     InteractionType.MODAL_SUBMIT: frozenset({4, 5, 6, 7}),
 }
 
+#: How long an interaction's token serves follow-ups and edits of its messages, in seconds of
+#: the fake's clock (`FakeDiscord.advance` moves it).
+TOKEN_LIFETIME = 15 * 60
+
 #: What an app may do in a DM with a user.
 DM_APP_PERMISSIONS = (Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES | Perm.EMBED_LINKS
                       | Perm.ATTACH_FILES | Perm.READ_MESSAGE_HISTORY | Perm.ADD_REACTIONS
@@ -123,6 +127,11 @@ class FakeInteraction:
         self.name = name
         self.created = time.monotonic()
         self.deadline = self.created + fake.interaction_ack_timeout
+        #: When it was sent, on the fake's clock: the token expires `TOKEN_LIFETIME` later.
+        self.issued = fake.clock.now()
+        #: No bot session was there to get it (the bot was away, and a new IDENTIFY does
+        #: not get what happened before it): the user is told it failed.
+        self.lost = False
         self.callback: Callback | None = None
         #: The message that is "the" response: created by callback 4/5, or the source
         #: message for 6/7. `PATCH .../@original` edits it.
@@ -143,6 +152,11 @@ class FakeInteraction:
     def expired(self) -> bool:
         """Past Discord's 3-second window without a callback."""
         return self.callback is None and time.monotonic() > self.deadline
+
+    @property
+    def token_expired(self) -> bool:
+        """Past the token's 15 minutes: follow-ups and edits with it are refused."""
+        return self.fake.clock.now() >= self.issued + TOKEN_LIFETIME
 
     @property
     def deferred(self) -> bool:
@@ -169,6 +183,8 @@ class FakeInteraction:
     def describe(self) -> str:
         lines = [f"{self.kind.name} interaction {self.id} by {self.user.username} in "
                  f"{self.channel!r}" + (f" (/{self.name})" if self.name else "")]
+        if self.lost:
+            lines.append("  lost: no bot session was connected to get it")
         if self.callback is None:
             lines.append("  no callback" + (" (Discord's 3 s window has passed)"
                                             if self.expired else ""))
@@ -186,7 +202,11 @@ class FakeInteraction:
 
     async def acked(self, timeout: float | None = None) -> Callback:
         """Wait for the bot's callback. Fails at once if Discord's 3-second window passes
-        first (the user would see "The application did not respond")."""
+        first (the user would see "The application did not respond"), and at once for an
+        interaction no bot session got (the user sees that after the 3 seconds)."""
+        if self.lost:
+            raise InteractionFailed(f"no bot session got the interaction (the bot was away)"
+                                    f"\n{self.describe()}")
         limit = self.fake.default_timeout if timeout is None else timeout
         window = max(0.0, self.deadline - time.monotonic()) + 0.05
         try:

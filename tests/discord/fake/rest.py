@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .archive import THREAD_ARCHIVED
 from .faults import RecordedRequest
 from .gateway import Intent
 from .interactions import (
@@ -45,14 +45,8 @@ from .models import (
     iso,
     png,
 )
-from .validate import (
-    Problem,
-    check_choices,
-    check_commands,
-    check_message,
-    check_modal,
-    error_body,
-)
+from .schema import RequestSchema
+from .validate import Problem, check_commands, check_message, error_body
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -61,6 +55,8 @@ API_PREFIX = "/api/v10"
 CATCH_ALL = "/{tail}"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RECORD = web.RequestKey("record", RecordedRequest)
+#: Set on a request whose JSON body or `payload_json` does not parse (Discord's 50109).
+MALFORMED = web.RequestKey("malformed", bool)
 
 #: Flags a bot may set when creating a message (ephemeral only through interactions).
 CREATE_FLAGS = int(MessageFlag.SUPPRESS_EMBEDS | MessageFlag.SUPPRESS_NOTIFICATIONS
@@ -68,8 +64,8 @@ CREATE_FLAGS = int(MessageFlag.SUPPRESS_EMBEDS | MessageFlag.SUPPRESS_NOTIFICATI
 EDIT_FLAGS = int(MessageFlag.SUPPRESS_EMBEDS | MessageFlag.IS_COMPONENTS_V2)
 #: How long an enforced nonce is remembered ("the past few minutes" in Discord's docs).
 NONCE_WINDOW = 300.0
-#: Longest string nonce (MessageCreateRequest in the OpenAPI document).
-MAX_NONCE = 25
+#: What Discord answers a webhook request whose interaction token has expired (401).
+INVALID_WEBHOOK_TOKEN = 50027
 
 
 class DiscordHTTPError(Exception):
@@ -143,8 +139,9 @@ async def remove_channel(fake: FakeDiscord, channel: Channel) -> None:
 class RestAPI:
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
-        #: (channel id, nonce) -> the bot's message created with it and `enforce_nonce`.
-        self.nonces: dict[tuple[int, str], Message] = {}
+        #: (channel id, nonce) -> the bot's message created with it and `enforce_nonce`, and
+        #: when (the fake's clock).
+        self.nonces: dict[tuple[int, str], tuple[Message, float]] = {}
 
     # -- plumbing -----------------------------------------------------------------------
 
@@ -202,13 +199,13 @@ class RestAPI:
             return
         if request.content_type == "application/json":
             text = await request.text()
-            record.json = json.loads(text) if text else None
+            record.json = self._parse(request, text) if text else None
         elif request.content_type.startswith("multipart/"):
             body = await request.read()
             for headers, data in _multipart(request.headers["Content-Type"], body):
                 name = str(headers.get_param("name", "", header="content-disposition"))
                 if name == "payload_json":
-                    record.json = json.loads(data)
+                    record.json = self._parse(request, data)
                 elif name.startswith("files[") and name.endswith("]"):
                     index = int(name[6:-1])
                     kind = headers.get("Content-Type")
@@ -216,6 +213,29 @@ class RestAPI:
                                                None if kind is None else str(kind), index))
         else:
             await request.read()
+
+    @staticmethod
+    def _parse(request: web.Request, text: str | bytes) -> Any:
+        try:
+            return json.loads(text)
+        except ValueError:
+            request[MALFORMED] = True
+            return None
+
+    def checked(self, method: str, route: str, handler: Handler) -> Handler:
+        """`handler` behind Discord's schema for `method route`: a body or query string the
+        OpenAPI document refuses is answered 400 / 50035 before the route runs (schema.py)."""
+        schema = RequestSchema.of(method, route)
+
+        async def check(request: web.Request) -> web.StreamResponse:
+            if request.get(MALFORMED):
+                raise DiscordHTTPError(400, 50109, "The request body contains invalid JSON.")
+            record = self._record(request)
+            problems = schema.problems(record.json, record.query)
+            if problems:
+                raise DiscordHTTPError.invalid(problems)
+            return await handler(request)
+        return check
 
     @staticmethod
     def _record(request: web.Request) -> RecordedRequest:
@@ -282,6 +302,17 @@ class RestAPI:
             if not have & permission:
                 raise DiscordHTTPError(403, 50013, "Missing Permissions")
         return have
+
+    async def _may_post(self, channel: Channel) -> None:
+        """Before a message the channel will show: an archived thread is unarchived, and
+        refuses if it is locked (see `archive`)."""
+        if not await self.fake.archiver.before_post(channel):
+            raise DiscordHTTPError(400, THREAD_ARCHIVED, "Thread is archived")
+
+    async def _may_change(self, channel: Channel) -> None:
+        """Before an edit, a reaction or a new member: not in an archived thread."""
+        if not await self.fake.archiver.before_change(channel):
+            raise DiscordHTTPError(400, THREAD_ARCHIVED, "Thread is archived")
 
     def _check_files(self, uploads: list[Upload]) -> None:
         for upload in uploads:
@@ -420,35 +451,20 @@ class RestAPI:
         self._require(channel, *needed)
         if channel.is_dm and channel.recipient is not None and channel.recipient.bot:
             raise DiscordHTTPError(403, 50007, "Cannot send messages to this user")
-        if channel.is_thread and channel.archived:
-            if channel.locked:
-                raise DiscordHTTPError(400, 50083, "Thread is archived")
-            channel.archived = False
-        nonce = self._nonce(body)
+        await self._may_post(channel)
+        nonce = body.get("nonce")  # an integer or up to 25 characters (schema.py checked)
         enforced = nonce is not None and bool(body.get("enforce_nonce"))
         if enforced:
-            earlier = self.nonces.get((channel.id, str(nonce)))
+            earlier, at = self.nonces.get((channel.id, str(nonce)), (None, 0.0))
             if (earlier is not None and not earlier.deleted
-                    and time.monotonic() - earlier.created < NONCE_WINDOW):
+                    and self.fake.clock.now() - at < NONCE_WINDOW):
                 # Discord answers a repeated create with the message it already made.
                 return self._ok(request, self.fake.message_payload(earlier))
         message = self._new_bot_message(channel, body, record.files)
         if enforced:
-            self.nonces[(channel.id, str(nonce))] = message
+            self.nonces[(channel.id, str(nonce))] = (message, self.fake.clock.now())
         await self.fake.dispatch_message("MESSAGE_CREATE", message)
         return self._ok(request, self.fake.message_payload(message))
-
-    @staticmethod
-    def _nonce(body: JSON) -> str | int | None:
-        """The create's nonce: an integer, or a string of at most 25 characters."""
-        nonce = body.get("nonce")
-        if nonce is None or (isinstance(nonce, int) and not isinstance(nonce, bool)):
-            return nonce
-        if not isinstance(nonce, str) or len(nonce) > MAX_NONCE:
-            raise DiscordHTTPError.invalid([Problem(
-                "nonce", f"Must be an integer or a string of {MAX_NONCE} or fewer in length.",
-                "BASE_TYPE_MAX_LENGTH")])
-        return nonce
 
     async def get_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
@@ -462,6 +478,7 @@ class RestAPI:
         message = self._message(channel, request.match_info["message_id"])
         if message.author is not self.fake.bot:
             raise DiscordHTTPError(403, 50005, "Cannot edit a message authored by another user")
+        await self._may_change(channel)
         self._edit(message, self._body(request), self._record(request).files)
         await self.fake.dispatch_message("MESSAGE_UPDATE", message)
         return self._ok(request, self.fake.message_payload(message))
@@ -505,6 +522,7 @@ class RestAPI:
         channel = self._channel(request)
         self._require(channel, int(Perm.ADD_REACTIONS), int(Perm.READ_MESSAGE_HISTORY))
         message = self._message(channel, request.match_info["message_id"])
+        await self._may_change(channel)
         message.reactions.setdefault(request.match_info["emoji"], set()).add(self.fake.bot.id)
         return self._no_content()
 
@@ -550,6 +568,8 @@ class RestAPI:
             for key in ("name", "archived", "locked", "invitable", "auto_archive_duration"):
                 if key in body and body[key] is not None:
                     setattr(channel, key, body[key])
+            if body.get("archived") is False or body.get("auto_archive_duration"):
+                self.fake.archiver.active(channel)
             event = "THREAD_UPDATE"
         else:
             self._require(channel, int(Perm.MANAGE_CHANNELS))
@@ -572,13 +592,6 @@ class RestAPI:
         await remove_channel(self.fake, channel)
         return self._ok(request, payload)
 
-    def _thread_name(self, body: JSON) -> str:
-        name = str(body.get("name") or "")
-        if not 1 <= len(name) <= 100:
-            raise DiscordHTTPError.invalid([Problem("name", "Must be between 1 and 100 in "
-                                                    "length.", "BASE_TYPE_BAD_LENGTH")])
-        return name
-
     async def _announce_thread(self, thread: Channel) -> None:
         payload = self._channel_payload(thread)
         payload["newly_created"] = True
@@ -593,7 +606,7 @@ class RestAPI:
         private = kind == ChannelType.PRIVATE_THREAD
         self._require(parent, int(Perm.CREATE_PRIVATE_THREADS if private
                                   else Perm.CREATE_PUBLIC_THREADS))
-        thread = self.fake.add_thread(parent, self._thread_name(body), private=private)
+        thread = self.fake.add_thread(parent, str(body["name"]), private=private)
         thread.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
         thread.invitable = bool(body.get("invitable", True))
         await self._announce_thread(thread)
@@ -609,7 +622,7 @@ class RestAPI:
         if message.thread is not None:
             raise DiscordHTTPError(400, 160004, "A thread has already been created for this "
                                    "message")
-        thread = self.fake.add_thread(parent, self._thread_name(body), thread_id=message.id)
+        thread = self.fake.add_thread(parent, str(body["name"]), thread_id=message.id)
         thread.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
         message.thread = thread
         message.flags |= MessageFlag.HAS_THREAD
@@ -633,6 +646,7 @@ class RestAPI:
             self._require(thread)
         else:
             self._require(thread, int(Perm.SEND_MESSAGES_IN_THREADS))
+        await self._may_change(thread)
         thread.thread_members.setdefault(user.id, iso())
         self.fake.notify()
         if user is self.fake.bot:
@@ -845,6 +859,12 @@ class RestAPI:
         callback_type = CallbackType(kind)
         ephemeral = bool(int(data.get("flags") or 0) & MessageFlag.EPHEMERAL)
         viewer = interaction.user if ephemeral else None
+        if callback_type in (CallbackType.CHANNEL_MESSAGE,
+                             CallbackType.DEFERRED_CHANNEL_MESSAGE) and not ephemeral:
+            await self._may_post(interaction.channel)
+        elif (callback_type == CallbackType.UPDATE_MESSAGE and interaction.source is not None
+              and not interaction.source.ephemeral):
+            await self._may_change(interaction.source.channel)
         created: Message | None = None
         updated: Message | None = None
         if callback_type == CallbackType.CHANNEL_MESSAGE:
@@ -867,15 +887,8 @@ class RestAPI:
             self._edit(interaction.source, data, record.files)
             updated = interaction.source
         elif callback_type == CallbackType.AUTOCOMPLETE_RESULT:
-            choices = list(data.get("choices") or [])
-            problems = check_choices(choices)
-            if problems:
-                raise DiscordHTTPError.invalid(problems)
-            interaction.choices_sent = choices
+            interaction.choices_sent = list(data.get("choices") or [])
         elif callback_type == CallbackType.MODAL:
-            problems = check_modal(data)
-            if problems:
-                raise DiscordHTTPError.invalid(problems)
             interaction.modal_sent = data
         interaction.mark_callback(Callback(callback_type, data))
         fake.notify()
@@ -901,6 +914,8 @@ class RestAPI:
 
     def _webhook_interaction(self, request: web.Request) -> FakeInteraction:
         interaction = self.fake.interactions_by_token.get(request.match_info["token"])
+        if interaction is not None and interaction.token_expired:
+            raise DiscordHTTPError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
         if (interaction is None
                 or request.match_info["application_id"] != str(self.fake.application_id)
                 or interaction.callback is None):
@@ -942,6 +957,8 @@ class RestAPI:
             await fake.dispatch_message("MESSAGE_UPDATE", message)
         else:
             ephemeral = bool(int(body.get("flags") or 0) & MessageFlag.EPHEMERAL)
+            if not ephemeral:
+                await self._may_post(channel)
             message = self._new_bot_message(channel, body, record.files,
                                             interaction=interaction,
                                             ephemeral_for=interaction.user if ephemeral
@@ -961,6 +978,8 @@ class RestAPI:
     async def edit_webhook_message(self, request: web.Request) -> web.Response:
         interaction = self._webhook_interaction(request)
         message = self._webhook_message(interaction, request.match_info["message_id"])
+        if not message.ephemeral:
+            await self._may_change(message.channel)
         self._edit(message, self._body(request), self._record(request).files)
         await self.fake.dispatch_message("MESSAGE_UPDATE", message)
         return self._ok(request, self.fake.message_payload(message))
@@ -1064,6 +1083,6 @@ def build_app(fake: FakeDiscord) -> web.Application:
          api.delete_webhook_message),
     ]
     for method, path, handler in routes:
-        app.router.add_route(method, API_PREFIX + path, handler)
+        app.router.add_route(method, API_PREFIX + path, api.checked(method, path, handler))
     app.router.add_route("*", "/{tail:.*}", api.unknown)
     return app

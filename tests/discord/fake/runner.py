@@ -91,6 +91,36 @@ async def _identify_now(shard_id: int | None, *, initial: bool = False) -> None:
     """`before_identify_hook` without discord.py's 5-second pause before a re-IDENTIFY."""
 
 
+class IdentifyGate:
+    """A `before_identify_hook` that holds every IDENTIFY after the first until the test
+    opens the gate: where discord.py pauses 5 s before identifying anew, a test gets a gap
+    as long as it wants, in which the bot has no gateway session at all.
+
+        gate = IdentifyGate()
+        client.before_identify_hook = gate
+        async with fake.run(client, fast_reidentify=False):
+            await fake.drop_gateway(resumable=False)
+            await gate.reached.wait()        # the bot is about to IDENTIFY anew
+            ...                              # what happens now, the bot never hears of
+            gate.open()
+            await fake.wait_connected()
+    """
+
+    def __init__(self) -> None:
+        #: Set once the bot waits at the gate.
+        self.reached = asyncio.Event()
+        self._opened = asyncio.Event()
+
+    async def __call__(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if not initial:
+            self.reached.set()
+            await self._opened.wait()
+
+    def open(self) -> None:
+        """Let the waiting (and every later) IDENTIFY through."""
+        self._opened.set()
+
+
 @asynccontextmanager
 async def run_client(fake: FakeDiscord, client: C, *, timeout: float = 10.0,
                      fast_reidentify: bool = True) -> AsyncIterator[C]:

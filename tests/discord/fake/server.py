@@ -38,6 +38,8 @@ from typing import Any, ClassVar, Generic, ParamSpec, TypeVar
 import discord
 from aiohttp import web
 
+from .archive import Archiver
+from .clock import Clock
 from .faults import Fault, Faults, RecordedRequest, parse_route, rate_limit_fault
 from .gateway import Gateway, Intent, Session
 from .interactions import (
@@ -173,6 +175,9 @@ class FakeDiscord:
         self._unhandled: list[RecordedRequest] = []
         self.faults = Faults()
         self.gateway = Gateway(self)
+        #: The fake's time for what lasts minutes or days (tokens, threads): `advance` it.
+        self.clock = Clock()
+        self.archiver = Archiver(self)
         #: When True, the conftest fails the test if the bot hit unknown routes.
         self.strict = True
         #: One record per `run()`: tasks and threads the client left behind.
@@ -367,6 +372,7 @@ class FakeDiscord:
             thread.thread_members[user.id] = iso()
         guild.channels.append(thread)
         self.channels[thread.id] = thread
+        self.archiver.active(thread)
         return thread
 
     @locked
@@ -640,6 +646,18 @@ class FakeDiscord:
     async def invalidate_session(self) -> None:
         await self.gateway.invalidate()
 
+    # -- time ---------------------------------------------------------------------------------
+
+    @on_fake_loop
+    async def advance(self, seconds: float) -> None:
+        """Let `seconds` pass at once for what Discord measures in minutes or days:
+        interaction tokens expire (15 minutes) and threads quiet for their whole
+        `auto_archive_duration` archive now (THREAD_UPDATE). The 3-second window for an
+        interaction's first answer keeps real time (see `clock`)."""
+        self.clock.advance(seconds)
+        await self.archiver.sweep()
+        self.notify()
+
     # -- state changes the REST layer and the actors share ----------------------------------
 
     def bot_user_payload(self) -> JSON:
@@ -665,6 +683,8 @@ class FakeDiscord:
         return attachment
 
     def add_message(self, message: Message) -> Message:
+        if message.channel.is_thread and not message.ephemeral:
+            self.archiver.active(message.channel)
         message.channel.messages.append(message)
         self._messages.append(message)
         self.notify()
@@ -726,7 +746,10 @@ class FakeDiscord:
 
     def find_command(self, name: str, channel: Channel, kind: int = 1) -> JSON:
         """The synced command a user in `channel` would get for `name`: the guild's own
-        first, then global ones usable there (DMs need the BOT_DM context)."""
+        first, then global ones usable there (DMs need the BOT_DM context). Discord lets
+        nobody use commands in an archived thread."""
+        if self.archiver.archived(channel):
+            raise ValueError(f"{channel!r} is archived: Discord lets nobody use commands there")
         guild = channel.guild
         if guild is not None:
             for command in self.commands.get(guild.id, []):
@@ -772,14 +795,13 @@ class FakeDiscord:
             # answer reaches it).
             changed = source.edits[-1].at if source.edits else source.created
             await asyncio.sleep(max(0.0, changed + REACTION_SECONDS - time.monotonic()))
-        if not self.gateway.live_sessions:
-            await self.wait_until(lambda: bool(self.gateway.live_sessions),
-                                  what="a bot session to send the interaction to")
         interaction.created = time.monotonic()
+        interaction.issued = self.clock.now()
         interaction.deadline = interaction.created + self.interaction_ack_timeout
+        # Only sessions alive now get it (one reconnecting gets it when it resumes); a bot
+        # that is away and comes back with a new IDENTIFY never does, as on Discord.
         sent = await self.gateway.dispatch("INTERACTION_CREATE", interaction.payload)
-        if not sent:
-            raise RuntimeError("no gateway session took the interaction")
+        interaction.lost = not sent
         self.notify()
         return interaction
 
@@ -943,6 +965,9 @@ class FakeDiscord:
             raise ValueError(f"{user!r} is not in {channel.guild!r}")
         if channel.is_dm and channel.recipient is not user:
             raise ValueError(f"{channel!r} is not {user.username}'s DM with the bot")
+        if not await self.archiver.before_post(channel):
+            raise ValueError(f"{channel!r} is archived and locked: only a moderator can "
+                             "reopen it")
         message = Message(self.ids.next(), channel, user, content=content,
                           type=MessageType.REPLY if reply_to else MessageType.DEFAULT,
                           reference=reply_to)
