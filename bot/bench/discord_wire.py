@@ -38,7 +38,9 @@ class Shape(Enum):
 class Kind(Enum):
     """What a request the bot made is, as Discord's limits see it."""
 
-    ANSWER = "interaction answers"
+    CALLBACK = "interaction callbacks"
+    FOLLOWUP = "follow-ups"
+    ANSWER_EDIT = "answer edits"
     POST = "channel posts"
     EDIT = "message edits"
     DM = "DMs"
@@ -46,21 +48,27 @@ class Kind(Enum):
 
     @property
     def global_limited(self) -> bool:
-        """Whether it counts against the bot's global limit (interaction answers do not)."""
-        return self is not Kind.ANSWER
+        """Whether it counts against the bot's global limit: everything but the requests
+        made with an interaction's token (its callback, follow-ups, edits of its messages)."""
+        return self not in ANSWERS
 
 
-#: Routes that answer an interaction (its callback, its follow-ups and their edits): they
-#: go by the interaction's token, and Discord leaves them out of the global limit.
-ANSWER_ROUTES = ("/interactions/", "/webhooks/")
+#: The requests made with an interaction's token, which Discord leaves out of the global
+#: limit (they have buckets of their own, per interaction).
+ANSWERS = frozenset({Kind.CALLBACK, Kind.FOLLOWUP, Kind.ANSWER_EDIT})
 MESSAGES_ROUTE = "/channels/{channel_id}/messages"
 MESSAGE_ROUTE = "/channels/{channel_id}/messages/{message_id}"
+FOLLOWUPS_ROUTE = "/webhooks/{application_id}/{token}"
 
 
 def kind_of(method: str, route: str, dm: bool) -> Kind:
-    """The kind of a request by its method and route template; `dm`: to a DM channel."""
-    if route.startswith(ANSWER_ROUTES):
-        return Kind.ANSWER
+    """The kind of a request by its method and route template (as the fake Discord names
+    them); `dm`: to a DM channel."""
+    if route.startswith("/interactions/"):
+        return Kind.CALLBACK
+    if route.startswith("/webhooks/"):
+        return Kind.FOLLOWUP if method == "POST" and route == FOLLOWUPS_ROUTE else (
+            Kind.ANSWER_EDIT)
     if method == "POST" and route == MESSAGES_ROUTE:
         return Kind.DM if dm else Kind.POST
     if method == "PATCH" and route == MESSAGE_ROUTE:

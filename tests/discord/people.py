@@ -31,14 +31,15 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from controls import DONE, custom_ids, first_choice
-from fake import Channel, FakeDiscord, FakeInteraction, Message, User
+from controls import custom_ids, first_choice, went_through
+from fake import Channel, FakeDiscord, FakeInteraction, Message, RecordedRequest, User
 
 from bot.bench.discord_wire import (
     MESSAGES_ROUTE,
     Click,
     Close,
     Failed,
+    Kind,
     Open,
     Opened,
     Play,
@@ -243,7 +244,7 @@ class Person:
             answer = await handle.reply()
         except AssertionError as error:  # no answer at all: recorded as unacknowledged
             self.crowd.problems.append(str(error)[:500])
-        refused = answer is None or (move and not DONE.match(answer.content))
+        refused = answer is None or (move and not went_through(handle, answer))
         callback = handle.callback
         self.crowd.clicks.append(Click(self.user.id, table.game, handle.created,
                                        None if callback is None else callback.at, move,
@@ -412,18 +413,16 @@ class Crowd:
         games = {table.thread.id: table.game for table in self.tables}
         games.update({person.dm.id: person.table.game for person in self.people
                       if person.table is not None})
+        answering = tokens(fake)
         found = []
         for request in fake.requests:
             if request.at < since:
                 continue
-            raw = request.params.get("channel_id")
-            channel = None if raw is None else fake.channels.get(int(raw))
-            route = request.route or request.path
+            kind, channel = request_kind(fake, request, answering)
             found.append(Sent(
-                request.at, kind_of(request.method, route, channel is not None and channel.is_dm),
-                None if channel is None else channel.id,
+                request.at, kind, None if channel is None else channel.id,
                 None if channel is None else games.get(channel.id),
-                request.method == "POST" and route == MESSAGES_ROUTE, request.status))
+                request.method == "POST" and request.route == MESSAGES_ROUTE, request.status))
         return tuple(found)
 
     def troubles(self, clicks: tuple[Click, ...]) -> tuple[str, ...]:
@@ -440,6 +439,26 @@ class Crowd:
         if self.missed:
             found.append(f"{self.missed} clicks on controls gone by the time they were made")
         return tuple(found)
+
+def tokens(fake: FakeDiscord) -> dict[str, FakeInteraction]:
+    """The interactions so far, by token (what an answer's route names)."""
+    return {handle.token: handle for handle in fake.interactions.values()}
+
+
+def request_kind(fake: FakeDiscord, request: RecordedRequest,
+                 answering: dict[str, FakeInteraction]) -> tuple[Kind, Channel | None]:
+    """What a request the bot made is, as Discord's limits see it (`discord_wire.kind_of`),
+    and the channel it shows something in: its route's, or for a request made with an
+    interaction's token (found in `answering`, see `tokens`), the interaction's."""
+    raw = request.params.get("channel_id")
+    channel = None if raw is None else fake.channels.get(int(raw))
+    handle = answering.get(request.params.get("token", ""))
+    if handle is not None:
+        channel = handle.channel
+    kind = kind_of(request.method, request.route or request.path,
+                   channel is not None and channel.is_dm)
+    return kind, channel
+
 
 async def _freeze_heap() -> None:
     """Keep what the fake has recorded out of garbage collection (see `FREEZE_SECONDS`)."""
