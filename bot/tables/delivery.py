@@ -32,6 +32,7 @@ from bot.store import (
     StoreError,
 )
 from bot.tables.notifier import (
+    Answer,
     Delivery,
     DeliveryFailed,
     NotAllowed,
@@ -146,10 +147,17 @@ class Sender:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    def queue(self, game: HeldGame, entries: Sequence[OutboxEntry], state: GameState) -> None:
+    def queue(self, game: HeldGame, entries: Sequence[OutboxEntry], state: GameState, *,
+              answer: Answer | None = None) -> None:
         """Hand committed entries (reporting `state`) to the game's sender, starting it if it
-        is not running."""
-        game.mail.queue.extend(_Pending.of(entry, state) for entry in entries)
+        is not running. `answer`: the click that made them, offered the table update among
+        them (`Delivery.answer`)."""
+        pending = [_Pending.of(entry, state) for entry in entries]
+        table = next((p for p in pending if p.entry.kind is DeliveryKind.TABLE), None)
+        if answer is not None and table is not None:
+            table.delivery.answer = answer
+            answer.take()
+        game.mail.queue.extend(pending)
         if game.mail.queue and game.mail.task is None:
             game.mail.idle.clear()
             game.mail.task = asyncio.create_task(self._deliver(game),

@@ -10,10 +10,25 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from fake import Message, walk_components
+from fake import FakeInteraction, Message, walk_components
 
 #: What a person sees after an action went through, per kind of control.
 DONE = re.compile(r"^(You chose: \*\*.+\*\*\.|You passed\.)$")
+
+
+def moved_on(handle: FakeInteraction, answer: Message) -> bool:
+    """Whether the answer to a click is the clicked message itself, moved on: the table post
+    under which Pass was pressed, showing the next picture with other buttons (the pass led
+    straight to it, `bot.discord.answers`)."""
+    clicked = str(handle.payload["data"].get("custom_id", ""))
+    controls = answer.custom_ids()
+    return answer is handle.source and bool(controls) and clicked not in controls
+
+
+def went_through(handle: FakeInteraction, answer: Message) -> bool:
+    """Whether the answer to a move's click says it went through: the prompt turned into
+    what was done, a private "You passed.", or the table post moved on."""
+    return bool(DONE.match(answer.content)) or moved_on(handle, answer)
 
 
 def components(message: Message) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from controls import DONE, components, custom_ids, first_choice
+from controls import DONE, components, custom_ids, first_choice, moved_on
 from fake import CLIENT_OPTIONS, Channel, FakeDiscord, FakeInteraction, Message, User, World
 from leak_watch import LeakWatch, kinds_named
 
@@ -245,8 +245,11 @@ class JonggTable:
         return answer
 
     async def done(self, handle: FakeInteraction) -> Message:
-        """The answer to a move: the prompt turned into "You chose …" or "You passed."."""
+        """The answer to a move: the prompt turned into "You chose …" or "You passed.", or
+        the table post moved on to the next picture (a Pass that led straight to it)."""
         answer = await self.reply(handle)
+        if moved_on(handle, answer):
+            return answer
         assert DONE.match(answer.content), answer.content
         assert answer.custom_ids() == [], "a used prompt keeps its controls"
         return answer
