@@ -19,6 +19,7 @@ from discord import app_commands
 from bot.discord.components import DYNAMIC_ITEMS, answer_error
 from bot.discord.mentions import NO_MENTIONS
 from bot.discord.notify import DiscordNotifier
+from bot.discord.pacing import GlobalLimit
 from bot.discord.prompts import PromptBuilder
 from bot.engine.errors import IllegalAction
 from bot.engine.game.rules import seat_names
@@ -42,16 +43,19 @@ class JonggClient(discord.Client):
     messages that failed and `watch_loop` runs a loop-lag watchdog from `setup_hook` to
     `close` that logs a warning when the event loop stalls (`jongg run` turns it on; the tests
     watch the loop themselves); other keyword options go to `discord.Client`. Messages ping
-    nobody unless they name whom (`bot.discord.mentions`)."""
+    nobody unless they name whom (`bot.discord.mentions`), and requests keep under Discord's
+    global rate limit (`global_limit`, `bot.discord.pacing`)."""
 
     def __init__(self, database: Path, *, dev_guild: int | None = None,
                  sync_commands: bool = True, make_bot: BotFactory = baseline_bot,
                  new_seed: Callable[[], int] = random_seed,
                  now: Callable[[], float] = time.time, run_clocks: bool = True,
                  backoff: Backoff = DEFAULT_BACKOFF, watch_loop: bool = False,
-                 **options: Any) -> None:
+                 global_limit: GlobalLimit | None = None, **options: Any) -> None:
         options.setdefault("allowed_mentions", NO_MENTIONS)
-        super().__init__(intents=discord.Intents.default(), **options)
+        self.pace = global_limit or GlobalLimit()
+        super().__init__(intents=discord.Intents.default(), http_trace=self.pace.trace(),
+                         **options)
         self.database = database
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands
