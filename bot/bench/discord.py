@@ -1,37 +1,43 @@
 """`jongg bench discord`: how many live games one bot token carries, with a fake Discord in a
-process of its own and Discord's rate limits counted.
+process of its own and Discord's rate limits in force.
 
 Two processes, as in production. This one runs only the bot: the real `JonggClient`, the
 table service and SQLite (in a temporary folder), with pictures stubbed (`render_table`,
 `render_result`, `render_rack` return a 1x1 PNG). A child process started by the bench runs
-the fake Discord of `tests/discord/fake` (REST and gateway on 127.0.0.1) and the simulated
-people of `tests/discord/people.py`, who act only on what Discord shows them: their DM
-prompts, the Claim…/Pass buttons under the table's posts (now and then Claim… and the first
+the fake Discord of `tests/discord/fake` (REST and gateway on 127.0.0.1, with Discord's rate
+limits: per-route buckets, the global 50 a second, the invalid-request counter) and the
+simulated people of `tests/discord/people.py`, who act only on what Discord shows them: their
+DM prompts, the Claim…/Pass buttons under the table's posts (now and then Claim… and the first
 choice it shows them). The two talk through a pipe (`discord_wire`); both clocks are
 CLOCK_MONOTONIC, so the child's timestamps (clicks, answers, requests) line up with this
 process's (commits, deliveries); `discord_measure` does the arithmetic.
 
-Runs, each on a fresh fake Discord, client and database:
+Worlds, each a fresh fake Discord, client and database:
 
 * census: tables played to the end with every person answering at once, for each table
   shape (four people; one person and three first-option bots). It gives the requests per
   move by kind over whole games (Charleston included) and the most moves per second the bot
-  carries (saturated: its latency is only queueing).
-* paced, the headline: N tables of four people, each answering 2-8 s after a prompt (live
-  pace: the table's clocks give 90 s a turn and 10 s a claim window). Every table plays
-  fast until play has begun and a few moves more, so the tables are spread over their games
-  rather than all in the Charleston at once, then `seconds` are measured. One paced level of
-  one-person tables is measured too.
+  carries (saturated: its latency is queueing, and the global limit paces it).
+* paced, the headline: as many tables of four people as the largest level are opened and
+  started; each plays fast until play has begun and a few moves more (so the tables are
+  spread over their games rather than all in the Charleston), then waits. Then level by
+  level, more of them play at the people's pace, each person answering 2-8 s after a prompt
+  (live pace: the table's clocks give 90 s a turn and 10 s a claim window): after a short
+  settling, `seconds` are measured at each level while the tables go on. One world of
+  one-person tables is measured the same way.
 
 "Concurrent games" is the largest paced level of four-person tables with click->commit and
-commit->messages p95 both under 100 ms, no request refused or answered 429, and Discord's
+commit->messages p95 both under 100 ms, no request refused (a 429 least of all), and Discord's
 budgets kept by the bot's own request log: at most 50 global-limited requests (everything but
 interaction answers) in any second, at most 5 messages in one channel in any 5 seconds. The
-info gives, at every level, requests per second by kind against those limits and each
-process's CPU; "budget" gives the arithmetic: requests per move x moves per second per table
-x tables against 50 a second.
+info gives, at every level, requests per second by kind against those limits, how many of the
+bot's requests its own pacing held back (`bot.discord.pacing`) and each process's CPU;
+"budget" gives the arithmetic: requests per move x moves per second per table x tables
+against the global limit.
 
-Run from a checkout: the fake and the people live in `tests/discord`, put on `sys.path`.
+`--quick` runs a few tables on a clock ten times as fast as Discord's (think times and every
+rate-limit window alike), its census games cut short, so it takes seconds. Run from a
+checkout: the fake and the people live in `tests/discord`, put on `sys.path`.
 """
 
 from __future__ import annotations
@@ -45,7 +51,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -65,14 +71,17 @@ from bot.bench.discord_measure import (
 from bot.bench.discord_wire import (
     Close,
     Failed,
+    Halt,
     Kind,
     Open,
     Play,
     Played,
     Shape,
+    Start,
     World,
 )
 from bot.commands.run import tune_process
+from bot.discord.pacing import GlobalLimit
 from bot.engine.errors import InvalidInput
 from bot.store import OutboxEntry
 from bot.tables.delivery import delivery_key
@@ -84,6 +93,8 @@ GAMES_GOAL = 200
 REQUESTS_PER_MOVE_GOAL = 1.0
 #: A person's think time before answering a prompt, in seconds (uniform between the two).
 THINK_SECONDS = (2.0, 8.0)
+#: People who answer at once (the census).
+AT_ONCE = (0.0, 0.0)
 SEED = 20261205
 #: How often this process's CPU time is sampled (to take its share over the child's span).
 CPU_SAMPLE_SECONDS = 0.1
@@ -91,29 +102,34 @@ CPU_SAMPLE_SECONDS = 0.1
 
 @dataclass(frozen=True)
 class _Plan:
-    """What a run measures: paced levels (tables at once) of four people and of one person,
-    the seconds measured at each, the think time and the warm-up (moves after play began),
-    and the census: tables of each shape played to the end (their moves capped, or not)."""
+    """What a run measures: paced levels (tables playing at once) of four people and of one
+    person, the seconds measured at each after `settle` seconds, the think time, the warm-up
+    (moves after play began), the census (tables of each shape played to the end, their
+    moves capped or not), and the clock of the rate limits (1: Discord's; think times are
+    scaled by the caller)."""
 
     levels: tuple[int, ...]
     ones: tuple[int, ...]
     seconds: float
+    settle: float
     think: tuple[float, float]
-    warmup: tuple[int, int] | None
+    warmup: tuple[int, int]
     census: int
     census_moves: int | None
+    scale: float
 
     @property
-    def runs(self) -> int:
-        return len(self.levels) + len(self.ones) + 2
+    def steps(self) -> int:
+        """Progress steps: each census, each paced world's start, each level."""
+        return 2 + 2 + len(self.levels) + len(self.ones)
 
 
-FULL = _Plan(levels=(50, 100, 150, 200, 250, 300), ones=(200,), seconds=45.0,
-             think=THINK_SECONDS, warmup=(0, 12), census=30, census_moves=None)
-#: A smoke run: a few tables measured from Start with think times cut tenfold, short
-#: census games; seconds.
-QUICK = _Plan(levels=(4,), ones=(2,), seconds=1.0, think=(0.2, 0.8), warmup=None,
-              census=2, census_moves=24)
+FULL = _Plan(levels=(50, 100, 150, 200, 250, 300), ones=(200,), seconds=45.0, settle=10.0,
+             think=THINK_SECONDS, warmup=(0, 12), census=10, census_moves=None, scale=1.0)
+#: A smoke run: a few tables, on a clock ten times as fast as Discord's (think times and
+#: rate limits alike), census games cut short; seconds.
+QUICK = _Plan(levels=(4,), ones=(2,), seconds=1.5, settle=0.3, think=(0.2, 0.8),
+              warmup=(0, 2), census=2, census_moves=60, scale=0.1)
 
 CHECKOUT_TESTS = Path(__file__).resolve().parents[2] / "tests" / "discord"
 
@@ -274,13 +290,13 @@ async def _connected(client: Any, token: str) -> AsyncIterator[None]:
 
 @dataclass(frozen=True)
 class _Run:
-    """One run's figures: latency percentiles (ms), moves and their rate, each process's
-    share of one core, the requests against Discord's budgets over the measured span and
-    per move (all of them, to the last delivery), and what went wrong."""
+    """One measure's figures: latency percentiles (ms), moves and their rate, each process's
+    share of one core, the requests against Discord's budgets over the measured span and per
+    move, the requests the bot's own pacing held back (and the longest wait, ms), and what
+    went wrong."""
 
     shape: Shape
     tables: int
-    paced: bool
     answer_p95: float
     commit_p50: float
     commit_p95: float
@@ -293,6 +309,8 @@ class _Run:
     fake_cpu: float
     budget: Budget
     per_move: dict[Kind, float]
+    held: int
+    longest_wait: float
     over: int
     problems: tuple[str, ...]
 
@@ -313,8 +331,10 @@ class _Run:
                 f"p50 {self.messages_p50:.1f} / p95 {self.messages_p95:.1f} ms (first "
                 f"message p95 {self.first_p95:.1f} ms); {self.moves} moves, "
                 f"{self.per_second:.1f} moves/s; CPU bot {self.bot_cpu:.0%}, fake and "
-                f"people {self.fake_cpu:.0%} of one core; {self.budget.describe()}; per "
-                f"move: {per_move} (global-limited {self.global_per_move:.2f})")
+                f"people {self.fake_cpu:.0%} of one core; {self.budget.describe()}; "
+                f"{self.held} requests held by the bot's pacing (longest "
+                f"{self.longest_wait:.0f} ms); per move: {per_move} (global-limited "
+                f"{self.global_per_move:.2f})")
         if self.over:
             text += f"; {self.over} games over"
         if self.problems:
@@ -322,62 +342,98 @@ class _Run:
         return text
 
 
-async def _measure(child: _Child, shape: Shape, tables: int, play: Play,
-                   database: Path) -> _Run:
-    """One run on a fresh fake Discord (in the child), client and database."""
+def _pacing(scale: float) -> GlobalLimit:
+    """The bot's own pacing of the global limit, on the rate limits' clock."""
+    usual = GlobalLimit()
+    return GlobalLimit(usual.limit, usual.per * scale, usual.margin * scale)
+
+
+async def _world(child: _Child, shape: Shape, tables: int, database: Path, scale: float,
+                 start: Start | None, plays: Sequence[Play], tick: Callable[[], None]
+                 ) -> list[_Run]:
+    """One world: a fresh fake Discord (in the child) with `tables` tables of `shape`, a
+    client and a database; the tables opened and (with `start`) started, then each of
+    `plays` measured in turn."""
     fake_mod, table_mod = _checkout()
     from bot.discord.client import JonggClient
 
-    address = await child.ask(World(tables, shape))
+    address = await child.ask(World(tables, shape, scale))
     saved = fake_mod.point_discord(address)
     seeds = itertools.count(SEED)
     clock = _CpuClock()
     sampler = asyncio.create_task(clock.sample(), name="bench: cpu")
+    runs: list[_Run] = []
     try:
+        pace = _pacing(scale)
         client = JonggClient(database, make_bot=table_mod.first_option_bot,
                              new_seed=lambda: next(seeds), now=table_mod.FrozenClock(),
-                             run_clocks=False, **fake_mod.CLIENT_OPTIONS)
+                             run_clocks=False, global_limit=pace, **fake_mod.CLIENT_OPTIONS)
         async with _connected(client, address.token):
             recorder = _Recorder(client)
             await child.ask(Open())
-            played: Played = await child.ask(play)
+            if start is not None:
+                await child.ask(start)
+                tick()
+            for play in plays:
+                held, longest = pace.held, pace.longest_wait
+                pace.longest_wait = 0.0
+                played: Played = await child.ask(play)
+                runs.append(_summary(shape, play, played, recorder, scale,
+                                     clock.share(played.start, played.end),
+                                     pace.held - held, pace.longest_wait))
+                pace.longest_wait = max(longest, pace.longest_wait)
+                tick()
+            await child.ask(Halt())
     finally:
         sampler.cancel()
         fake_mod.point_discord(saved)
         await child.ask(Close())
-    return _summary(shape, tables, play, played, recorder,
-                    clock.share(played.start, played.end))
+    return runs
 
 
-def _summary(shape: Shape, tables: int, play: Play, played: Played, recorder: _Recorder,
-             bot_cpu: float) -> _Run:
+def _summary(shape: Shape, play: Play, played: Played, recorder: _Recorder, scale: float,
+             bot_cpu: float, held: int, longest_wait: float) -> _Run:
     found = latencies(played, recorder.commits, recorder.delivered)
     seconds = max(played.end - played.start, 1e-9)
     moves = sum(c.move and not c.refused for c in played.clicks)
     problems = played.problems
     if found.lost:
         problems += (f"{found.lost} moves answered as done but never committed",)
+    # A census counts every request to its end; a paced measure, those of its span.
+    measured = played.sent if play.seconds is None else [
+        s for s in played.sent if s.at <= played.end]
+    spent = budget(measured, seconds, scale)
     return _Run(
-        shape, tables, play.seconds is not None, percentile(found.answer, 95),
+        shape, play.active, percentile(found.answer, 95),
         percentile(found.commit, 50), percentile(found.commit, 95),
         percentile(found.messages, 50), percentile(found.messages, 95),
         percentile(found.first, 95), moves, moves / seconds, bot_cpu, played.cpu / seconds,
-        budget([s for s in played.sent if s.at <= played.end], seconds),
-        budget(played.sent, seconds).per_move(moves), played.over, problems)
+        spent, spent.per_move(moves), held, longest_wait * 1000, played.over, problems)
 
 
-def _arithmetic(census: _Run, paced: dict[int, _Run]) -> str:
-    """Requests per move x moves per second per table x tables, against the global limit."""
+def _arithmetic(census: _Run, paced: dict[int, _Run], scale: float) -> str:
+    """Requests per move x moves per second per table x tables, against the global limit as
+    the bot keeps it (`GlobalLimit`, on the limits' clock `scale`)."""
     rates = [run.per_second / run.tables for run in paced.values() if run.tables]
     per_table = sum(rates) / len(rates) if rates else 0.0
-    per_move = census.global_per_move
-    load = per_move * per_table
-    most = GLOBAL_LIMIT[0] / load if load else float("inf")
-    return (f"four-person tables: {per_move:.2f} global-limited requests per move (whole "
-            f"games) x {per_table:.3f} moves/s per table (paced) = {load:.3f} requests/s "
-            f"per table, so {GLOBAL_LIMIT[0]} a second allow {most:.0f} tables on average; "
-            f"{GAMES_GOAL} tables need {GAMES_GOAL * load:.1f}/s (bursts above the mean "
-            "count too: see the peaks per level)")
+    whole = census.global_per_move
+    play = [run.global_per_move for run in paced.values() if run.moves]
+    in_play = sum(play) / len(play) if play else 0.0
+    kept = GlobalLimit()
+    window = (kept.per + kept.margin) * scale
+    allowed = kept.limit / window
+    load, load_in_play = whole * per_table, in_play * per_table
+    return (f"four-person tables: {whole:.2f} global-limited requests per move over whole "
+            f"games (Charleston included; {in_play:.2f} in the paced measures, in play) x "
+            f"{per_table:.3f} moves/s per table at the people's pace = {load:.3f} "
+            f"requests/s per table ({load_in_play:.3f} in play); Discord allows "
+            f"{GLOBAL_LIMIT[0]} per {GLOBAL_LIMIT[1] * scale:g} s, the bot keeps "
+            f"{kept.limit} per {window:g} s ({allowed:.1f}/s), enough for "
+            f"{allowed / load if load else float('inf'):.0f} tables over whole games, "
+            f"{allowed / load_in_play if load_in_play else float('inf'):.0f} in play; "
+            f"{GAMES_GOAL} tables need {GAMES_GOAL * load:.1f}/s over whole games, "
+            f"{GAMES_GOAL * load_in_play:.1f}/s in play (bursts above the mean count too: "
+            "see the peaks per level)")
 
 
 def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
@@ -407,18 +463,24 @@ def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
         "processes": "this one: the bot (client, table service, SQLite in a temporary "
                      "folder); a child: the fake Discord (REST + gateway on 127.0.0.1) and "
                      "the people, who act only on what Discord shows them",
-        "pace": f"each person answers {low:g}-{high:g} s (uniform) after a prompt; "
-                + ("paced tables are measured from Start" if plan.warmup is None else
-                   f"paced tables play fast until play has begun and {plan.warmup[0]}-"
-                   f"{plan.warmup[1]} moves more")
-                + f", for {plan.seconds:g} s",
+        "limits": "Discord's rate limits in the fake (per-route buckets, 50 a second in all "
+                  "but interaction answers, the invalid-request counter)"
+                  + ("" if plan.scale == 1 else f", on a clock {plan.scale:g} times "
+                                                 "Discord's"),
+        "pace": f"each person answers {low:g}-{high:g} s (uniform) after a prompt; the "
+                f"tables play fast until play has begun and {plan.warmup[0]}-"
+                f"{plan.warmup[1]} moves more, then level by level more of them play at "
+                f"that pace, each level measured for {plan.seconds:g} s after "
+                f"{plan.settle:g} s",
         "bots": "first-option bots fill the empty seats of one-person tables",
         "rendering": "stubbed (render_table, render_result, render_rack return a 1x1 PNG)",
         "figures": f"latencies and requests/s at {shown} four-person tables, paced; "
                    "requests per move over whole games (census)",
     }
+    played = ("to the end" if plan.census_moves is None
+              else f"for {plan.census_moves} moves each")
     for shape, run in census.items():
-        info[f"census, {shape.value}"] = (f"{run.tables} tables played to the end, people "
+        info[f"census, {shape.value}"] = (f"{run.tables} tables played {played}, people "
                                           f"answering at once: {run.describe()}")
     for level, run in paced.items():
         info[f"{level} tables of four people, paced"] = run.describe()
@@ -429,37 +491,38 @@ def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
         f"{LATENCY_GOAL_MS:g} ms, nothing refused, no 429, at most {GLOBAL_LIMIT[0]} "
         "global-limited requests in any second and 5 messages in a channel in any 5 s, "
         f"of {', '.join(map(str, plan.levels))}")
-    info["budget"] = _arithmetic(four, paced)
+    info["budget"] = _arithmetic(four, paced, plan.scale)
     return figures, info
 
 
 def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchResult:
     """The census of each table shape, then the paced levels; figures at the goal's load
-    (or the largest run), the largest level meeting the goal, requests per move and the
+    (or the largest level), the largest level meeting the goal, requests per move and the
     saturated throughput."""
     plan = QUICK if quick else FULL
     fake_mod, _ = _checkout()
-    tick = Steps(progress, plan.runs)
+    tick = Steps(progress, plan.steps)
     census: dict[Shape, _Run] = {}
-    paced: dict[int, _Run] = {}
-    ones: dict[int, _Run] = {}
-    runs: list[tuple[Shape, int, Play, dict[Any, _Run], Any]] = [
-        (shape, plan.census, Play(think=(0.0, 0.0), seconds=None, warmup=None,
-                                  moves=plan.census_moves, seed=SEED), census, shape)
-        for shape in Shape]
-    runs += [(Shape.FOUR, level, Play(think=plan.think, seconds=plan.seconds,
-                                      warmup=plan.warmup, seed=SEED + level), paced, level)
-             for level in plan.levels]
-    runs += [(Shape.ONE, level, Play(think=plan.think, seconds=plan.seconds,
-                                     warmup=plan.warmup, seed=SEED + level), ones, level)
-             for level in plan.ones]
     with tempfile.TemporaryDirectory(prefix="jongg-bench-discord-") as name, \
             _stub_renderers(fake_mod.png(1, 1)), _Child() as child:
         folder = Path(name)
-        for number, (shape, tables, play, into, key) in enumerate(runs):
-            tune_process()  # as `jongg run` does (the last run's garbage collected first)
-            into[key] = asyncio.run(_measure(child, shape, tables, play,
-                                             folder / f"bench-{number}.sqlite3"))
-            tick()
+
+        def world(shape: Shape, tables: int, start: Start | None, plays: list[Play]
+                  ) -> list[_Run]:
+            tune_process()  # as `jongg run` does (the last world's garbage collected first)
+            database = folder / f"bench-{shape.name.lower()}-{len(census)}-{tables}.sqlite3"
+            return asyncio.run(_world(child, shape, tables, database, plan.scale, start,
+                                      plays, tick))
+
+        for shape in Shape:
+            [census[shape]] = world(shape, plan.census, None, [Play(
+                plan.census, AT_ONCE, None, moves=plan.census_moves, seed=SEED)])
+        start = Start(plan.warmup, SEED)
+        paced = dict(zip(plan.levels, world(Shape.FOUR, max(plan.levels), start, [
+            Play(level, plan.think, plan.seconds, plan.settle, seed=SEED + level)
+            for level in plan.levels]), strict=True))
+        ones = dict(zip(plan.ones, world(Shape.ONE, max(plan.ones), start, [
+            Play(level, plan.think, plan.seconds, plan.settle, seed=SEED + level)
+            for level in plan.ones]), strict=True))
     figures, info = _report(plan, census, paced, ones)
     return BenchResult("discord", tuple(figures), {"quick": quick, **info})

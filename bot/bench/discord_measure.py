@@ -121,16 +121,18 @@ def latencies(played: Played, commits: Sequence[Commit],
 
 @dataclass(frozen=True)
 class Budget:
-    """The bot's requests over a span against Discord's limits."""
+    """The bot's requests over a span against Discord's limits, their windows on a clock
+    `scale` times Discord's (1: Discord's)."""
 
     seconds: float
     by_kind: dict[Kind, int]
-    #: Most global-limited requests in any second, and most messages in one channel in any
-    #: 5 seconds.
+    #: Most global-limited requests in any window of the global limit, and most messages in
+    #: one channel in any window of the channel limit.
     global_peak: int
     channel_peak: int
     #: Requests answered 429 (rate limited).
     throttled: int
+    scale: float = 1.0
 
     @property
     def global_count(self) -> int:
@@ -154,13 +156,15 @@ class Budget:
     def describe(self) -> str:
         rates = ", ".join(f"{kind.value} {self.rate(kind):.1f}" for kind in Kind)
         return (f"requests/s: {rates}; global-limited {self.rate():.1f}/s, at most "
-                f"{self.global_peak} in a second (limit {GLOBAL_LIMIT[0]}); at most "
-                f"{self.channel_peak} messages in a channel in {CHANNEL_LIMIT[1]:g} s "
-                f"(limit {CHANNEL_LIMIT[0]}); {self.throttled} answered 429")
+                f"{self.global_peak} in {GLOBAL_LIMIT[1] * self.scale:g} s (limit "
+                f"{GLOBAL_LIMIT[0]}); at most {self.channel_peak} messages in a channel in "
+                f"{CHANNEL_LIMIT[1] * self.scale:g} s (limit {CHANNEL_LIMIT[0]}); "
+                f"{self.throttled} answered 429")
 
 
-def budget(sent: Sequence[Sent], seconds: float) -> Budget:
-    """The requests in `sent` (over `seconds`) against Discord's limits."""
+def budget(sent: Sequence[Sent], seconds: float, scale: float = 1.0) -> Budget:
+    """The requests in `sent` (over `seconds`) against Discord's limits, their windows on a
+    clock `scale` times Discord's."""
     by_kind = Counter(s.kind for s in sent)
     creates: dict[int, list[float]] = defaultdict(list)
     for s in sent:
@@ -168,6 +172,7 @@ def budget(sent: Sequence[Sent], seconds: float) -> Budget:
             creates[s.channel].append(s.at)
     return Budget(
         seconds, dict(by_kind),
-        peak((s.at for s in sent if s.kind.global_limited), GLOBAL_LIMIT[1]),
-        max((peak(times, CHANNEL_LIMIT[1]) for times in creates.values()), default=0),
-        sum(s.status == 429 for s in sent))
+        peak((s.at for s in sent if s.kind.global_limited), GLOBAL_LIMIT[1] * scale),
+        max((peak(times, CHANNEL_LIMIT[1] * scale) for times in creates.values()),
+            default=0),
+        sum(s.status == 429 for s in sent), scale)

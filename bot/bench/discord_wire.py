@@ -4,12 +4,19 @@ The bot runs in the bench's own process; the fake Discord and the simulated peop
 child process (`tests/discord/people.py`). The bench sends the child a request at a time and
 waits for its answer:
 
-    World(tables, shape)   -> Address     a fresh fake Discord with a guild, a channel and
-                                          the people (the bot then logs in to it)
-    Open()                 -> Opened      the people open their tables: /mj new, Join, Start
-    Play(...)              -> Played      they play, and the fake says what it saw
-    Close()                -> None        the fake stops
-    None                   -> (exit)
+    World(tables, shape, scale) -> Address  a fresh fake Discord (Discord's rate limits, on
+                                            a clock `scale` times Discord's) with a guild, a
+                                            channel and the people; the bot logs in to it
+    Open()                      -> Opened   the people open their tables: /mj new, Join
+    Start(warmup)               -> Started  Start at every table, played fast to a point in
+                                            the game; then the tables wait
+    Play(active, ...)           -> Played   the first `active` tables play at the people's
+                                            pace (from Start, when not started yet), and
+                                            the fake says what it saw while it measured
+    Halt()                      -> None     the people stop where they are (before the
+                                            bot leaves, so it is never clicked meanwhile)
+    Close()                     -> None     the people stop, the fake stops
+    None                        -> (exit)
 
 A request that fails is answered `Failed` (the child's traceback).
 
@@ -78,15 +85,17 @@ def kind_of(method: str, route: str, dm: bool) -> Kind:
 
 @dataclass(frozen=True)
 class World:
-    """Start a fresh fake Discord for `tables` tables of `shape`, with their people."""
+    """Start a fresh fake Discord for `tables` tables of `shape`, with their people, and
+    Discord's rate limits on a clock `scale` times as long as Discord's (1: Discord's)."""
 
     tables: int
     shape: Shape
+    scale: float = 1.0
 
 
 @dataclass(frozen=True)
 class Open:
-    """The people open their tables (at most `at_once` at a time) and press Start."""
+    """The people open their tables (at most `at_once` at a time): /mj new, then Join."""
 
     at_once: int = 25
 
@@ -99,23 +108,45 @@ class Opened:
 
 
 @dataclass(frozen=True)
-class Play:
-    """Play. Each person answers a think time after a prompt reached them (uniform between
-    `think`'s two ends). Each table first plays fast (no think time) from Start until play
+class Start:
+    """Every table's host presses Start; its people play fast (answering at once) until play
     has begun (the first Claim…/Pass under a discard) and then `warmup` more moves (drawn
-    uniformly per table between its two ends), so the tables are spread over their games
-    instead of all in the Charleston; the measure starts once every table has warmed up
-    (with `warmup` None: at the first Start) and lasts `seconds`, or, with `seconds` None,
-    until every game is over. `peek` is the share
-    of claim windows a person answers through Claim… (their private choices) rather than
-    Pass. `moves` caps each table's measured moves (None: no cap)."""
+    uniformly per table between its two ends), so that the tables are spread over their
+    games rather than all in the Charleston; then the table waits for a `Play`."""
 
+    warmup: tuple[int, int]
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Started:
+    """Every table has warmed up, by `at`."""
+
+    at: float
+
+
+@dataclass(frozen=True)
+class Play:
+    """The first `active` tables play: each person answers a think time after a prompt
+    reached them (uniform between `think`'s two ends). Tables not started yet are started
+    and measured from Start. Otherwise the measure starts `settle` seconds on (the tables
+    just made active answer what waited for them meanwhile), and lasts `seconds`, or, with
+    `seconds` None, until every active game is over. The active tables go on playing after
+    it. `peek` is the share of claim windows a person answers through Claim… (their private
+    choices) rather than Pass; `moves` caps each table's moves at this pace (None: no cap)."""
+
+    active: int
     think: tuple[float, float]
     seconds: float | None
-    warmup: tuple[int, int] | None = (0, 0)
+    settle: float = 0.0
     peek: float = 0.125
     moves: int | None = None
     seed: int = 0
+
+
+@dataclass(frozen=True)
+class Halt:
+    """The people stop where they are."""
 
 
 @dataclass(frozen=True)
@@ -161,9 +192,9 @@ class Sent:
 
 @dataclass(frozen=True)
 class Played:
-    """What the child saw while the tables played: the measured span (`start`, `end`), the
-    clicks made in it, the bot's requests from `start` until everything was delivered, the
-    child's CPU seconds over the span, how many games ended, and what went wrong (refused
+    """What the child saw while it measured: the span (`start`, `end`), the clicks made in
+    it, the bot's requests from `start` until the messages about those clicks were out, the
+    child's CPU seconds over the span, how many games are over, and what went wrong (refused
     requests and late acknowledgements, in words)."""
 
     start: float

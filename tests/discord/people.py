@@ -39,6 +39,7 @@ from bot.bench.discord_wire import (
     Click,
     Close,
     Failed,
+    Halt,
     Kind,
     Open,
     Opened,
@@ -46,6 +47,8 @@ from bot.bench.discord_wire import (
     Played,
     Sent,
     Shape,
+    Start,
+    Started,
     World,
     kind_of,
 )
@@ -56,6 +59,9 @@ PATIENCE = 300.0
 DISCORD_ACK_SECONDS = 3.0
 #: Quiet time after the last click that means the bot has delivered everything.
 SETTLED_SECONDS = 0.3
+#: How long after a measure at the people's pace the messages about its last moves are
+#: waited for (they take milliseconds; the tables go on playing meanwhile).
+DELIVERED_SECONDS = 0.5
 #: How often the child's heap is frozen (`gc.freeze`): the fake keeps every request and
 #: message it saw, and a full garbage collection over all that would stall the fake (and
 #: with it the bot's requests) for a second at a time; the child is not what is measured.
@@ -82,12 +88,18 @@ class WatchedFake(FakeDiscord):
 
 
 class Stopped(Exception):
-    """The measure is over: a person stops where they are."""
+    """The people stop: a person stops where they are."""
+
+
+#: A table's people answer at once (the warm-up and the census).
+AT_ONCE = (0.0, 0.0)
 
 
 @dataclass(eq=False)
 class Table:
-    """One table as its people know it: its game, lobby and thread, and how far it is."""
+    """One table as its people know it: its game, lobby and thread, how far it is, and how
+    fast its people answer (`pace`: think times; None while it waits between warm-up and
+    play)."""
 
     crowd: Crowd
     game: int
@@ -95,40 +107,59 @@ class Table:
     lobby: Message
     thread: Channel
     people: list[Person] = field(default_factory=list)
-    #: Moves to play fast once play has begun, before the table counts as warmed up.
-    warmup: int | None = 0
+    pace: tuple[float, float] | None = None
+    #: Set while the people answer (`pace` is not None).
+    going: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Moves to play fast once play has begun (`Start`); whether a `Play` made it active.
+    warmup: int = 0
+    active: bool = False
     began: bool = False
     over: bool = False
-    moves: int = 0
     since_began: int = 0
+    #: Moves played while active (the cap of `Play.moves`).
+    moves: int = 0
+
+    def set_pace(self, pace: tuple[float, float] | None) -> None:
+        self.pace = pace
+        if pace is None:
+            self.going.clear()
+        else:
+            self.going.set()
 
     @property
     def warm(self) -> bool:
-        """Done warming up: it plays at the people's pace and its moves are measured."""
-        return (self.warmup is None or self.over
-                or (self.began and self.since_began >= self.warmup))
+        """Done warming up: play has begun and the warm-up's moves are played."""
+        return self.over or (self.began and self.since_began >= self.warmup)
 
     @property
     def done(self) -> bool:
-        """Nothing more to play: the game is over or the table played its measured moves."""
-        cap = self.crowd.plan.moves if self.crowd.plan is not None else None
-        return self.over or (cap is not None and self.moves >= cap)
+        """Nothing more to play: the game is over or the table played its capped moves."""
+        plan = self.crowd.plan
+        return self.over or (plan is not None and plan.moves is not None
+                             and self.moves >= plan.moves)
 
     def see(self, message: Message) -> None:
         """A post in the thread: play begins with the first discard open to claims; the
         result picture ends the game."""
         if not self.began and custom_ids(message, "jg:p:"):
             self.began = True
-            self.crowd.check()
+            self._warmed()
         if not self.over and "result.png" in message.files:
             self.over = True
             self.crowd.check()
 
-    def moved(self, measured: bool) -> None:
-        if measured:
+    def moved(self) -> None:
+        if self.active:
             self.moves += 1
         elif self.began:
             self.since_began += 1
+            self._warmed()
+        self.crowd.check()
+
+    def _warmed(self) -> None:
+        """A table that has warmed up waits, unless a `Play` made it active."""
+        if self.warm and not self.active:
+            self.set_pace(None)
         self.crowd.check()
 
 
@@ -146,7 +177,6 @@ class Person:
     newest_post: int = 0
     answered: set[str] = field(default_factory=set)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
-    busy: bool = False
 
     @property
     def name(self) -> str:
@@ -179,7 +209,8 @@ class Person:
         return self.prompt or self.window
 
     async def live(self) -> None:
-        """Answer whatever asks for an answer, a think time after it showed up."""
+        """Answer whatever asks for an answer, a think time after it showed up (once the
+        table plays)."""
         crowd = self.crowd
         table = self.table
         assert table is not None
@@ -189,15 +220,12 @@ class Person:
                 self.wake.clear()
                 if self.todo() is None:
                     continue
-                if table.warm:
-                    await crowd.until(asyncio.sleep(crowd.think()))
+                await crowd.until(table.going.wait())
+                if table.pace is not None and table.pace != AT_ONCE:
+                    await crowd.until(asyncio.sleep(crowd.rng.uniform(*table.pace)))
                 message = self.todo()
                 if message is not None and not table.done:
-                    self.busy = True
-                    try:
-                        await self.act(message)
-                    finally:
-                        self.busy = False
+                    await self.act(message)
         except Stopped:
             return
 
@@ -213,7 +241,8 @@ class Person:
         self.window = None
         passing = custom_ids(message, "jg:p:")[0]
         self.answered.add(passing)
-        if self.crowd.rng.random() >= self.crowd.plan_or_fail().peek:
+        plan = self.crowd.plan
+        if plan is None or self.crowd.rng.random() >= plan.peek:
             await self.press(message, passing, None, move=True)
             return
         claim = custom_ids(message, "jg:c:")[0]
@@ -231,26 +260,25 @@ class Person:
         what the person was shown, or None if the control was gone or nothing came."""
         fake, table = self.crowd.fake, self.table
         assert table is not None
-        measured = table.warm
         try:
             handle: FakeInteraction = (
                 await fake.click(self.user, message, custom_id) if values is None
                 else await fake.select(self.user, message, custom_id, values))
         except ValueError:  # the control went away while they were thinking
-            self.crowd.missed += 1
+            self.crowd.missed.append(time.monotonic())
             return None
         answer: Message | None = None
         try:
             answer = await handle.reply()
         except AssertionError as error:  # no answer at all: recorded as unacknowledged
-            self.crowd.problems.append(str(error)[:500])
+            self.crowd.problems.append((time.monotonic(), str(error)[:500]))
         refused = answer is None or (move and not went_through(handle, answer))
         callback = handle.callback
         self.crowd.clicks.append(Click(self.user.id, table.game, handle.created,
                                        None if callback is None else callback.at, move,
                                        refused))
         if move and not refused:
-            table.moved(measured)
+            table.moved()
         return answer
 
 
@@ -264,11 +292,13 @@ class Crowd:
         self.channel = channel
         self.people: list[Person] = []
         self.tables: list[Table] = []
+        self.lives: list[asyncio.Task[None]] = []
         self.plan: Play | None = None
         self.rng = random.Random(0)
         self.clicks: list[Click] = []
-        self.problems: list[str] = []
-        self.missed = 0
+        #: What went wrong, and when: answers that never came, clicks on vanished controls.
+        self.problems: list[tuple[float, str]] = []
+        self.missed: list[float] = []
         self.stop = asyncio.Event()
         self.warm = asyncio.Event()
         self.finished = asyncio.Event()
@@ -288,15 +318,8 @@ class Crowd:
             crowd.people.append(person)
         return crowd
 
-    def plan_or_fail(self) -> Play:
-        assert self.plan is not None, "not playing"
-        return self.plan
-
-    def think(self) -> float:
-        return self.rng.uniform(*self.plan_or_fail().think)
-
     async def until(self, waiting: Any) -> None:
-        """Wait for `waiting` (a coroutine), unless the measure ends first (`Stopped`)."""
+        """Wait for `waiting` (a coroutine), unless the people stop first (`Stopped`)."""
         task = asyncio.ensure_future(waiting)
         stop = asyncio.ensure_future(self.stop.wait())
         try:
@@ -308,24 +331,26 @@ class Crowd:
             raise Stopped
 
     def check(self) -> None:
-        """Note when every table has warmed up, and when every table is done."""
+        """Note when every table has warmed up, and when every active table is done."""
         if all(table.warm for table in self.tables):
             self.warm.set()
-        if all(table.done for table in self.tables):
+        active = [table for table in self.tables if table.active]
+        if active and all(table.done for table in active):
             self.finished.set()
 
     # -- the bench's requests ---------------------------------------------------------------
 
     async def handle(self, request: object) -> object:
-        """Answer `Open`, `Play` (both run on the fake's loop, with the people) or `Close`."""
+        """Answer `Open`, `Start`, `Play` or `Halt` (on the fake's loop, with the people)."""
         match request:
+            case Halt():
+                return await self.fake.loop_thread.run(self._stop_people())
             case Open():
                 return await self.fake.loop_thread.run(self.open(request))
+            case Start():
+                return await self.fake.loop_thread.run(self.start_tables(request))
             case Play():
                 return await self.fake.loop_thread.run(self.play(request))
-            case Close():
-                await self.fake.stop()
-                return None
         raise TypeError(f"unknown request {request!r}")
 
     async def open(self, request: Open) -> Opened:
@@ -370,42 +395,75 @@ class Crowd:
         if handle.followups:
             raise RuntimeError(f"{custom_id}: {handle.followups[0].content}")
 
-    async def play(self, plan: Play) -> Played:
-        """Start every table, warm up, then measure (see `Play`)."""
-        fake = self.fake
-        self.plan, self.rng = plan, random.Random(plan.seed)
-        for table in self.tables:
-            table.warmup = None if plan.warmup is None else self.rng.randint(*plan.warmup)
-        people = {person: asyncio.create_task(person.live(), name=f"person {person.name}")
-                  for person in self.people}
-        freezer = asyncio.create_task(_freeze_heap(), name="freeze the heap")
+    async def press_start(self) -> None:
+        """Start every table (the people live from now on)."""
+        if not self.lives:
+            self.lives = [asyncio.create_task(person.live(), name=f"person {person.name}")
+                          for person in self.people]
+            self.lives.append(asyncio.create_task(_freeze_heap(), name="freeze the heap"))
         gate = asyncio.Semaphore(25)
 
         async def start(table: Table) -> None:
             async with gate:
                 await self.lobby(table.host, table.lobby, f"jg:l:{table.game}:start")
 
-        start_at = time.monotonic()
         await asyncio.gather(*(start(table) for table in self.tables))
+
+    async def start_tables(self, request: Start) -> Started:
+        """Start every table and play it fast to its warm-up's end (see `Start`)."""
+        rng = random.Random(request.seed)
+        for table in self.tables:
+            table.warmup = rng.randint(*request.warmup)
+            table.set_pace(AT_ONCE)
+        await self.press_start()
         self.check()
         await asyncio.wait_for(self.warm.wait(), PATIENCE)
-        start = start_at if plan.warmup is None else time.monotonic()
+        return Started(time.monotonic())
+
+    async def play(self, plan: Play) -> Played:
+        """Make the first `plan.active` tables play at the plan's pace, then measure (see
+        `Play`)."""
+        fake = self.fake
+        self.plan, self.rng = plan, random.Random(plan.seed)
+        fresh = not self.lives
+        self.finished.clear()
+        for table in self.tables[:plan.active]:
+            table.active = True
+            table.set_pace(plan.think)
+        start = time.monotonic()
+        if fresh:
+            await self.press_start()
+        else:
+            await asyncio.sleep(plan.settle)
+            start = time.monotonic()
         first = len(self.clicks)
         cpu = time.process_time()
+        self.check()
         if plan.seconds is None:
-            await self.finished.wait()
+            await asyncio.wait_for(self.finished.wait(), PATIENCE)
         else:
-            await asyncio.wait([asyncio.ensure_future(self.finished.wait())],
-                               timeout=plan.seconds)
+            await asyncio.sleep(plan.seconds)
         end = time.monotonic()
         cpu = time.process_time() - cpu
-        self.stop.set()
-        freezer.cancel()
-        await asyncio.gather(*people.values(), freezer, return_exceptions=True)
-        await fake.wait_quiet(SETTLED_SECONDS, timeout=PATIENCE)
+        if plan.seconds is None:
+            await fake.wait_quiet(SETTLED_SECONDS, timeout=PATIENCE)
+        else:  # the messages about the last moves measured
+            await asyncio.sleep(DELIVERED_SECONDS)
         clicks = tuple(c for c in self.clicks[first:] if start <= c.created <= end)
         return Played(start, end, clicks, self.sent(start), cpu,
-                      sum(table.over for table in self.tables), self.troubles(clicks))
+                      sum(table.over for table in self.tables),
+                      self.troubles(clicks, start, end))
+
+    async def close(self) -> None:
+        """The people stop where they are; the fake stops."""
+        await self.fake.loop_thread.run(self._stop_people())
+        await self.fake.stop()
+
+    async def _stop_people(self) -> None:
+        self.stop.set()
+        for life in self.lives:
+            life.cancel()
+        await asyncio.gather(*self.lives, return_exceptions=True)
 
     def sent(self, since: float) -> tuple[Sent, ...]:
         """The bot's requests from `since` on, each with its kind and its table."""
@@ -425,20 +483,26 @@ class Crowd:
                 request.method == "POST" and request.route == MESSAGES_ROUTE, request.status))
         return tuple(found)
 
-    def troubles(self, clicks: tuple[Click, ...]) -> tuple[str, ...]:
-        """What went wrong, in words: refused requests, late or missing answers, clicks
-        on controls that had gone, errors."""
+    def troubles(self, clicks: tuple[Click, ...], start: float, end: float
+                 ) -> tuple[str, ...]:
+        """What went wrong between `start` and `end`, in words: refused requests, late or
+        missing answers, clicks on controls that had gone."""
         fake = self.fake
-        found = list(self.problems)
-        if fake.failed_requests or fake.unhandled:
-            found.append(fake.problems()[:2000])
+        found = [problem for at, problem in self.problems if start <= at <= end]
+        refused = [r for r in fake.failed_requests if start <= r.at <= end]
+        if refused or fake.unhandled:
+            found.append(f"{len(refused)} requests refused, {len(fake.unhandled)} unknown: "
+                         + "; ".join(f"{r.method} {r.path} -> {r.status}"
+                                     for r in [*refused, *fake.unhandled][:5]))
         late = sum(c.acked is None or c.acked - c.created > DISCORD_ACK_SECONDS
                    for c in clicks)
         if late:
             found.append(f"{late} clicks answered after Discord's 3 s window, or never")
-        if self.missed:
-            found.append(f"{self.missed} clicks on controls gone by the time they were made")
+        missed = sum(start <= at <= end for at in self.missed)
+        if missed:
+            found.append(f"{missed} clicks on controls gone by the time they were made")
         return tuple(found)
+
 
 def tokens(fake: FakeDiscord) -> dict[str, FakeInteraction]:
     """The interactions so far, by token (what an answer's route names)."""
@@ -477,20 +541,21 @@ async def _serve(connection: Connection) -> None:
     crowd: Crowd | None = None
     try:
         while (request := await asyncio.to_thread(connection.recv)) is not None:
-            reply: object
+            reply: object = None
             try:
+                if isinstance(request, World | Close) and crowd is not None:
+                    await crowd.close()
+                    crowd = None
                 if isinstance(request, World):
-                    if crowd is not None:
-                        await crowd.fake.stop()
                     crowd = await Crowd.start(request)
                     reply = crowd.fake.address
-                elif crowd is None:
-                    raise RuntimeError(f"{request!r} before any World")
-                else:
+                elif crowd is not None:
                     reply = await crowd.handle(request)
+                elif not isinstance(request, Close):
+                    raise RuntimeError(f"{request!r} before any World")
             except Exception:
                 reply = Failed(traceback.format_exc())
             connection.send(reply)
     finally:
         if crowd is not None:
-            await crowd.fake.stop()
+            await crowd.close()

@@ -1,8 +1,9 @@
-"""`jongg bench discord --quick` runs end to end, the fake Discord in a process of its own."""
+"""`jongg bench discord --quick` runs end to end, the fake Discord and the people in a process
+of their own, and reports every figure and every level's requests against the limits."""
 
 from __future__ import annotations
 
-from bot.bench.discord import run
+from bot.bench.discord import GAMES_GOAL, LATENCY_GOAL_MS, REQUESTS_PER_MOVE_GOAL, run
 
 
 def test_quick_bench_measures_every_figure() -> None:
@@ -12,12 +13,18 @@ def test_quick_bench_measures_every_figure() -> None:
     report = result.as_text()
     for name in ("click to commit p95", "commit to messages p95"):
         assert 0 < figures[name].value < 60_000, report
-        assert figures[name].goal == 100
-    assert figures["concurrent games"].goal == 200
+        assert figures[name].goal == LATENCY_GOAL_MS
+    assert figures["concurrent games"].goal == GAMES_GOAL
     assert not figures["concurrent games"].lower_is_better
+    assert figures["global requests per move, four people"].goal == REQUESTS_PER_MOVE_GOAL
     assert figures["global requests per move, four people"].value > 0, report
     assert figures["moves per second, saturated"].value > 0
-    assert "stubbed" in result.info["rendering"]
+    levels = [key for key in result.info if key.endswith(", paced") or "census" in key]
+    assert len(levels) == 4, report
+    for key in levels:
+        assert "requests/s: interaction callbacks" in result.info[key], report
+        assert " 0 answered 429" in result.info[key], report
     assert "PROBLEMS" not in report, report
+    assert "stubbed" in result.info["rendering"]
     assert ticks and ticks[-1][0] == ticks[-1][1]
     assert result.as_json()["target"] == "discord"
