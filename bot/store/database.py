@@ -106,7 +106,7 @@ class Database:
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
-            await conn.execute("PRAGMA journal_mode = WAL")
+            await self._enter_wal(conn)
             # WAL with NORMAL sync: a committed move survives the bot process crashing or
             # restarting (it is in the WAL, in the OS's hands); only a power loss or an OS
             # crash can lose the last few commits. That is what a chat bot needs, and it saves
@@ -121,6 +121,21 @@ class Database:
             raise
         self._conn = conn
         return self
+
+    async def _enter_wal(self, conn: aiosqlite.Connection) -> None:
+        """Switch the file to WAL mode. Switching takes an exclusive lock for which SQLite
+        does not call the busy handler, so when another process opens the same new file at
+        the same moment this answers "database is locked" at once, whatever the busy timeout:
+        try again, within that timeout."""
+        deadline = time.monotonic() + self._busy_timeout_ms / 1000
+        while True:
+            try:
+                await conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() >= deadline:
+                    raise
+            await asyncio.sleep(0.01)
 
     async def close(self) -> None:
         """Close the connection, once the appends asked for are written. Safe to call twice,

@@ -163,6 +163,24 @@ async def test_two_processes_opening_a_new_file_at_once(db_path: Path) -> None:
         await second.close()
 
 
+async def test_opening_waits_for_a_writer_of_a_new_file(db_path: Path) -> None:
+    # Another process writes the file, not yet in WAL mode: switching to WAL then answers
+    # "database is locked" at once, without the busy timeout (what made two processes
+    # opening a new file at once fail now and then); opening tries again until it is free.
+    other = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        other.execute("CREATE TABLE other_program_was_here (x)")
+        other.execute("BEGIN IMMEDIATE")
+        opening = asyncio.create_task(Database.open(db_path))
+        await asyncio.sleep(0.2)
+        assert not opening.done()
+        other.execute("COMMIT")
+    finally:
+        other.close()
+    db = await opening
+    await db.close()
+
+
 def test_statements_are_split_where_sqlite_says_they_end() -> None:
     script = """
         -- a comment; with a semicolon
