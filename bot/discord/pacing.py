@@ -5,9 +5,9 @@ with an interaction's token (callbacks, follow-ups, edits of answers). Nothing a
 much of it is left: the first a bot hears of it is a 429, and discord.py (2.7) only waits
 after one (`HTTPClient.request` holds every request once a 429 says `global`). Each 429 also
 counts towards the invalid requests that get a bot banned. So the bot paces itself:
-`GlobalLimit.trace` is an aiohttp trace that holds each request, just before it is sent
-(after discord.py's own per-route waits), until it fits under the limit. A game's messages
-then wait a little in a burst instead of being refused.
+`GlobalLimit.trace` is an aiohttp trace that holds each request, once it has its connection
+and just before it is written (after discord.py's own per-route waits), until it fits under
+the limit. A game's messages then wait a little in a burst instead of being refused.
 
 The bot's window is kept `margin` longer than Discord's: requests reach Discord a little after
 they leave, some later than others, and Discord's count is of arrivals.
@@ -43,15 +43,23 @@ class GlobalLimit:
     longest_wait: float = field(default=0.0, init=False)
 
     def trace(self) -> aiohttp.TraceConfig:
-        """An aiohttp trace (discord.py's `http_trace` option) that paces the requests."""
+        """An aiohttp trace (discord.py's `http_trace` option) that paces the requests: each
+        waits its turn once it has its connection, just before it is written (so the time
+        it is counted at is the time it leaves, however busy the event loop)."""
         config = aiohttp.TraceConfig()
         config.on_request_start.append(self._on_request_start)
+        config.on_connection_reuseconn.append(self._on_connection)
+        config.on_connection_create_end.append(self._on_connection)
         return config
 
     async def _on_request_start(self, session: aiohttp.ClientSession,
                                 context: SimpleNamespace,
                                 params: aiohttp.TraceRequestStartParams) -> None:
-        if not any(part in params.url.path for part in EXEMPT):
+        context.paced = not any(part in params.url.path for part in EXEMPT)
+
+    async def _on_connection(self, session: aiohttp.ClientSession, context: SimpleNamespace,
+                             params: object) -> None:
+        if getattr(context, "paced", False):
             await self.turn()
 
     async def turn(self) -> None:
