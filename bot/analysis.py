@@ -1,8 +1,8 @@
 """Hand analysis as plain text: what a hand completes, how far it is from the nearest card
 hands, and what it waits for.
 
-Shared by `jongg analyze` and (later) the `/analyze` command and hints, so every place tells a
-player the same thing in the same words.
+Shared by `jongg analyze`, the `/analyze` command and hints, so every place checks a typed
+hand the same way and tells a player the same thing in the same words.
 """
 
 from __future__ import annotations
@@ -10,9 +10,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.cards.compile import HAND_SIZE
+from bot.engine.errors import InvalidInput, echo
 from bot.engine.game import View
 from bot.engine.matcher import CardMatcher, Exposure, MahjongMatch, NearHand, PlayerHand, Wait
-from bot.engine.tiles import format_group, format_tiles, tile_name
+from bot.engine.tiles import (
+    BLANK,
+    STANDARD_COUNTS,
+    format_group,
+    format_tiles,
+    kind_counts,
+    soap_readings,
+    tile_name,
+)
+
+#: Tiles in a year written as one token (`2026B`), whose 0 every player reads as Soap.
+YEAR_TILES = 4
+#: Longest text accepted for tiles or exposures (a full hand is about 40 characters).
+MAX_TILES_TEXT = 200
 
 
 @dataclass(frozen=True)
@@ -24,6 +38,43 @@ class Analysis:
     matches: tuple[MahjongMatch, ...]
     nearest: tuple[NearHand, ...]
     waits: tuple[Wait, ...]
+
+
+def read_hand(tiles: str, exposed: str = "") -> PlayerHand:
+    """A hand typed by a person, checked against a real set: 1 to 14 tiles, no blanks, no
+    more copies of a tile than a set holds (exposures included). Raises `InvalidInput` saying
+    what to fix."""
+    if len(tiles) > MAX_TILES_TEXT or len(exposed) > MAX_TILES_TEXT:
+        raise InvalidInput("That is too long for one hand. A hand is 13 or 14 tiles, like "
+                           "`FF 2026B 222C 2222D J`.")
+    hand = PlayerHand.parse(tiles, exposed)
+    if hand.size == 0:
+        raise InvalidInput("Give the tiles in your hand, like `FF 2026B 222C 2222D J`.")
+    if hand.size > HAND_SIZE:
+        raise InvalidInput(f"That is {hand.size} tiles, but a hand holds 13 between turns and "
+                           f"{HAND_SIZE} to declare Mah Jongg. Check for a tile typed twice.")
+    counts = kind_counts(hand.concealed + tuple(t for e in hand.exposures for t in e.tiles))
+    if counts[BLANK]:
+        raise InvalidInput("Blanks (`X`) are never part of a hand; leave them out.")
+    where = " with its exposures" if hand.exposures else ""
+    for kind, count in enumerate(counts):
+        if count > STANDARD_COUNTS[kind]:
+            raise InvalidInput(f"That hand{where} has {tile_name(kind)} {count} times, but a "
+                               f"set has only {STANDARD_COUNTS[kind]}.")
+    return hand
+
+
+def soap_note(*texts: str) -> str | None:
+    """One line saying how tokens with a 0 among a suit's numbers were read (`10B` is a 1 Bam
+    and a Soap: there is no ten), or None when there are none. A year (`2026B`, four digits)
+    reads as players expect and needs no note. Each text must be readable by `parse_tiles`."""
+    readings = [(token, kinds) for text in texts for token, kinds in soap_readings(text)
+                if len(kinds) != YEAR_TILES]
+    if not readings:
+        return None
+    return "0 is Soap: " + "; ".join(
+        f"`{echo(token)}` is " + " + ".join(tile_name(kind) for kind in kinds)
+        for token, kinds in readings) + "."
 
 
 def analyze(matcher: CardMatcher, hand: PlayerHand, count: int = 5) -> Analysis:

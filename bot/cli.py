@@ -1,18 +1,32 @@
 """The `jongg` command: one entry point with a subcommand per job.
 
 Each feature lives in its own module under `bot.commands` with a `register(subparsers)`
-function that adds its subcommand and sets `handler`. Errors meant for people
-(`MahjongError`) are printed as they are, without a traceback.
+function that adds its subcommand and sets `handler`.
+
+Nothing a person can cause ends in a traceback. `main` is the one place that turns an error
+into what the person reads and the exit code a script sees (`failure`): bad input is one line
+and exit 2, a failure of the machine or of Discord (a file, the network, the token) one line
+and exit 1, a closed pipe (`jongg card show | head`) a quiet exit as Unix tools make. Anything
+else is a bug in Jongg: one line that says so and names a file holding the traceback
+(`report_bug`), so the person sees a sentence instead of a wall of code and the details are
+kept whole for the bug report.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import platform
+import sqlite3
 import sys
+import tempfile
+import traceback
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
-from bot.engine.errors import CardError, MahjongError
+from bot.engine.errors import CardError, MahjongError, echo
 
 COMMAND_MODULES = (
     "bot.commands.card",
@@ -24,10 +38,52 @@ COMMAND_MODULES = (
     "bot.commands.run",
 )
 
+#: Exit codes. 2 for what was typed, as argparse has it; 70 is EX_SOFTWARE from sysexits.h;
+#: 130 and 141 are what a shell reports for a tool stopped by Ctrl-C (SIGINT) or by a reader
+#: that went away (SIGPIPE).
+EXIT_FAILED = 1
+EXIT_BAD_INPUT = 2
+EXIT_BUG = 70
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+
+#: Most characters of an unexpected error's own text repeated on the one line.
+BUG_TEXT_LIMIT = 120
+
+TOKEN_REFUSED = ("Discord refused the bot token in DISCORD_TOKEN: it is wrong or has been "
+                 "reset. Press Reset Token under Bot at https://discord.com/developers/"
+                 "applications and put the new token in .env.")
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's layout, except that lines indented by two spaces (the examples at the end
+    of a command's help) stay as written, so each example is one line a person can copy."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        filled = []
+        for line in text.splitlines():
+            filled.append(line if line.startswith("  ") else
+                          super()._fill_text(line, width, indent))
+        return "\n".join(filled)
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose mistakes are one line: what is wrong and where help is
+    (argparse's own prints the whole usage first, which buries the line that matters).
+    Subcommands' parsers are of this class too (argparse makes them of the parent's)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(**kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        """Print the mistake and exit with `EXIT_BAD_INPUT`."""
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message}. See `{self.prog} --help`.\n")
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser, with every registered subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="jongg",
         description="Jongg runs American Mah Jongg (NMJL-style): cards, hand analysis, "
                     "games and leagues. Run a subcommand with --help for details.",
@@ -38,25 +94,107 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@dataclass(frozen=True)
+class Failure:
+    """What the person reads about an error that is theirs or their machine's, and the exit
+    code. `line` is printed on stderr after `jongg: `, then any `details`, indented."""
+
+    line: str
+    code: int
+    details: tuple[str, ...] = ()
+
+
+def failure(exc: BaseException) -> Failure | None:
+    """The failure an error stands for, or None when it is a bug in Jongg.
+
+    Discord's and aiohttp's errors are only looked for once something has imported them:
+    only `jongg run` does, and every other command starts faster without them.
+    """
+    if isinstance(exc, CardError):
+        return Failure(exc.message, EXIT_BAD_INPUT, tuple(str(p) for p in exc.problems))
+    if isinstance(exc, MahjongError):
+        return Failure(exc.message, EXIT_BAD_INPUT)
+    if isinstance(exc, KeyboardInterrupt):
+        return Failure("stopped.", EXIT_INTERRUPTED)
+    if "discord" in sys.modules:
+        import discord
+
+        if isinstance(exc, discord.LoginFailure):
+            return Failure(TOKEN_REFUSED, EXIT_FAILED)
+        if isinstance(exc, discord.DiscordException):
+            return Failure(f"Discord refused to start the bot: {exc}", EXIT_FAILED)
+    if "aiohttp" in sys.modules:
+        import aiohttp
+
+        if isinstance(exc, aiohttp.ClientError):
+            return Failure(f"can't reach Discord ({exc}). Check the network connection, "
+                           "then try again.", EXIT_FAILED)
+    if isinstance(exc, sqlite3.OperationalError):
+        # The sqlite3 module's own description: errors in the database's operation, "not
+        # necessarily under the control of the programmer" (a file it can't open, a full disk).
+        return Failure(f"the database can't be used: {exc}. (`jongg run` keeps it where "
+                       "JONGG_DB says, by default jongg.sqlite3 in the current folder.)",
+                       EXIT_FAILED)
+    if isinstance(exc, OSError):
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        if exc.filename is not None:
+            return Failure(f"can't use `{os.fsdecode(exc.filename)}`: {reason}.", EXIT_FAILED)
+        return Failure(f"{reason}.", EXIT_FAILED)
+    return None
+
+
+def report_bug(exc: BaseException, argv: Sequence[str]) -> int:
+    """Say in one line that Jongg failed, and write the traceback to a file named there.
+
+    If no file can be written, the traceback goes to stderr instead: better a wall of text
+    than details lost."""
+    details = "".join(traceback.format_exception(exc))
+    header = (f"jongg {' '.join(argv)}\nPython {platform.python_version()} on "
+              f"{platform.platform()}\n\n")
+    try:
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", prefix="jongg-error-",
+                                         suffix=".txt", delete=False) as file:
+            file.write(header + details)
+        where = f"the details are in {file.name}"
+    except OSError:
+        sys.stderr.write(details)
+        where = "the details are above"
+    text = echo(str(exc), BUG_TEXT_LIMIT)
+    shown = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    print(f"jongg: something went wrong inside Jongg ({shown}). That is a bug: {where}; "
+          "please include them when you report it.", file=sys.stderr)
+    return EXIT_BUG
+
+
+def _reader_gone() -> int:
+    """After stdout's reader went away: send what is left to /dev/null, so the interpreter's
+    last flush at exit does not fail again, and exit as a Unix tool would."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_BROKEN_PIPE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     if args.command is None:
         from bot.commands.overview import overview
 
         args.handler = lambda _: overview()
     try:
         code: int = args.handler(args)
-    except CardError as exc:
-        print(f"jongg: {exc.message}", file=sys.stderr)
-        for problem in exc.problems:
-            print(f"  {problem}", file=sys.stderr)
-        return 2
-    except MahjongError as exc:
-        print(f"jongg: {exc.message}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("jongg: stopped.", file=sys.stderr)
-        return 130
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+    except BrokenPipeError:
+        return _reader_gone()
+    except (Exception, KeyboardInterrupt) as exc:
+        known = failure(exc)
+        if known is None:
+            return report_bug(exc, arguments)
+        print(f"jongg: {known.line}", file=sys.stderr)
+        for detail in known.details:
+            print(f"  {detail}", file=sys.stderr)
+        return known.code
     return code

@@ -7,11 +7,13 @@ so no other code guesses paths.
 
 from __future__ import annotations
 
+import os
 import sys
 from functools import cache
 from pathlib import Path
 
 from bot.engine.cards import Card, load_card
+from bot.engine.cards.parser import MAX_FILE_BYTES, file_too_large
 from bot.engine.errors import InvalidInput
 
 CARD_SUFFIX = ".jongg"
@@ -34,10 +36,23 @@ def shipped_card_paths() -> list[Path]:
     return sorted((data_dir() / "cards").glob(f"*{CARD_SUFFIX}"))
 
 
+def card_file_bytes(path: Path) -> bytes:
+    """A card file's bytes. A file over the card size limit is refused by its size before
+    any of it is read, and reading stops past the limit, so neither a huge file nor one
+    without a size or an end (`/dev/zero`, a pipe) is read whole. Raises `CardError`."""
+    with path.open("rb") as file:
+        if os.fstat(file.fileno()).st_size > MAX_FILE_BYTES:
+            raise file_too_large()
+        data = file.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise file_too_large()
+    return data
+
+
 @cache
 def shipped_cards() -> dict[str, Card]:
     """Every shipped card by its short name (the file name without `.jongg`)."""
-    return {path.name.removesuffix(CARD_SUFFIX): load_card(path.read_bytes())
+    return {path.name.removesuffix(CARD_SUFFIX): load_card(card_file_bytes(path))
             for path in shipped_card_paths()}
 
 
@@ -60,7 +75,7 @@ def card_from_name_or_path(name_or_path: str) -> Card:
     path = Path(name_or_path)
     if path.suffix == CARD_SUFFIX or path.is_file():
         try:
-            return load_card(path.read_bytes())
+            return load_card(card_file_bytes(path))
         except OSError as exc:
             raise InvalidInput(f"I can't read the card file `{name_or_path}`: "
                                f"{exc.strerror}.") from None

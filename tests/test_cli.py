@@ -76,10 +76,9 @@ def test_analyze_finds_mahjong_on_a_card_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "good.jongg"
     path.write_text(GOOD_CARD)
-    assert main(["analyze", "FF 2026B 222C 22222D", "--card", str(path)]) == 0
+    assert main(["analyze", "FF 2026B 222C 2222D J", "--card", str(path)]) == 0
     out = capsys.readouterr().out
-    assert ("MAH JONGG: y1 (Year, 25, exposed) jokerless, worth 50: "
-            "FF  2026B  222C  222D  22D") in out
+    assert "MAH JONGG: y1 (Year, 25, exposed), worth 25: FF  2026B  222C  22D J  22D" in out
 
 
 def test_analyze_shows_waits_for_thirteen_tiles(

@@ -7,12 +7,13 @@ import dataclasses
 import json
 from pathlib import Path
 
+from bot.commands.options import positive_int
 from bot.engine.cards import Card, load_card
 from bot.engine.cards.balance import DEFAULT_DEALS, DEFAULT_SEED, estimate_balance
 from bot.engine.cards.cost import MAX_CARD_COMBINATIONS, card_combinations
-from bot.engine.errors import CardError, InvalidInput
+from bot.engine.errors import CardError
 from bot.engine.matcher import CardMatcher
-from bot.library import card_from_name_or_path, shipped_cards
+from bot.library import card_file_bytes, card_from_name_or_path, shipped_cards
 from bot.progress import Progress
 
 
@@ -31,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     balance = actions.add_parser(
         "balance", help="estimate how hard each hand is, to check that values follow difficulty")
     balance.add_argument("card", nargs="?", default="jongg-original", metavar="NAME_OR_FILE")
-    balance.add_argument("--deals", type=int, default=DEFAULT_DEALS,
+    balance.add_argument("--deals", type=positive_int, default=DEFAULT_DEALS,
                          help="random 13-tile deals to measure (default: %(default)s)")
     balance.add_argument("--seed", type=int, default=DEFAULT_SEED)
     balance.add_argument("--json", action="store_true", help="print JSON for machines")
@@ -53,7 +54,7 @@ def check_files(args: argparse.Namespace) -> int:
     for name in args.files:
         path = Path(name)
         try:
-            card = load_card(path.read_bytes())
+            card = load_card(card_file_bytes(path))
         except OSError as exc:
             print(f"{name}: can't read the file ({exc.strerror}).")
             failed += 1
@@ -98,8 +99,6 @@ def show_card(args: argparse.Namespace) -> int:
 
 def balance_card(args: argparse.Namespace) -> int:
     """Print each section's values beside its measured difficulty, and the correlation."""
-    if args.deals < 1:
-        raise InvalidInput("--deals must be at least 1.")
     card = card_from_name_or_path(args.card)
     result = estimate_balance(card, deals=args.deals, seed=args.seed,
                               progress=Progress(f"dealing for {card.name}", args.deals))

@@ -8,6 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bot.commands.options import game_seed, output_folder
 from bot.engine.game.rules import table_rules
 from bot.library import DEFAULT_CARD, shipped_card_paths
 from bot.players import make_player
@@ -24,9 +25,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser("play", help="play a game in the terminal against bots")
     parser.add_argument("--players", type=int, choices=(4, 3, 2), default=4,
                         help="table size; 2 is the Siamese-style game (default: 4)")
-    parser.add_argument("--seed", type=int, default=None, help="replay the same deal")
+    parser.add_argument("--seed", type=game_seed, default=None,
+                        help="replay the same deal (a whole number from 0 to 2**63 - 1)")
     parser.add_argument("--name", default="Player", help="your name at the table")
-    parser.add_argument("--images", metavar="DIR", type=Path, default=None,
+    parser.add_argument("--images", metavar="DIR", type=output_folder, default=None,
                         help="also write the table, your rack and the result as PNG files")
     parser.add_argument("--auto", action="store_true",
                         help="let the baseline bot play your seat too (a demo)")

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.analysis import analyze
+from bot.commands.options import output_folder
 from bot.engine.game import (
     SIAMESE,
     STANDARD,
@@ -62,7 +63,7 @@ CARD = "jongg-original"
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `jongg render-demo`."""
     parser = subparsers.add_parser("render-demo", help="write one of each picture to a folder")
-    parser.add_argument("--out", required=True, metavar="DIR",
+    parser.add_argument("--out", required=True, metavar="DIR", type=output_folder,
                         help="the folder to write the PNG files to (created if missing)")
     parser.set_defaults(handler=run)
 
@@ -170,7 +171,7 @@ DEMOS: dict[str, Callable[[], bytes]] = {
 
 def run(args: argparse.Namespace) -> int:
     """Write every demo picture and list them."""
-    out = Path(args.out)
+    out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     for name, render in DEMOS.items():
         path = out / name

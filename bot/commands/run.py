@@ -40,8 +40,15 @@ def run(args: argparse.Namespace) -> int:
     if settings is None:
         print(TOKEN_HELP, file=sys.stderr)
         return 1
+    import discord
+
     from bot.discord.client import JonggClient
 
+    # Jongg uses no voice: discord.py's start-up warnings that its voice libraries (PyNaCl,
+    # davey) are missing would only alarm whoever starts the bot. These flags are the ones
+    # discord.py itself clears after warning once.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
                                                     "%(message)s")
     tune_process()

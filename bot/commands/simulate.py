@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 
+from bot.commands.options import examples, positive_int
 from bot.engine.game.rules import SIAMESE, STANDARD, THREE_PLAYER, RuleSet, preset
 from bot.library import DEFAULT_CARD, card_from_name_or_path
 from bot.players import PLAYER_KINDS
@@ -30,8 +31,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "simulate", help="let bots play seeded games and report how they went",
         description="Bots play whole games through the engine, each seeing only its own "
-                    "seat. Example: jongg simulate --games 200 --players 4 --bot baseline")
-    parser.add_argument("--games", type=int, default=100, help="games to play (%(default)s)")
+                    "seat, and the report says how the games ended and how fast they ran.",
+        epilog=examples("jongg simulate --games 5 --players 4 --bot baseline",
+                        "jongg simulate --games 5 --players 2 --bot random --json"))
+    parser.add_argument("--games", type=positive_int, default=100,
+                        help="games to play (%(default)s)")
     parser.add_argument("--players", type=int, choices=(4, 3, 2), default=4,
                         help="table size: 4 (NMJL), 3, or 2 (Siamese-style); default 4")
     parser.add_argument("--rules", default=None,

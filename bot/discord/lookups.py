@@ -26,14 +26,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.analysis import analyze, format_analysis
+from bot.analysis import MAX_TILES_TEXT, analyze, format_analysis, read_hand
 from bot.discord.components import answer_error
 from bot.discord.mentions import NO_MENTIONS
 from bot.engine.cards import Card
-from bot.engine.cards.compile import HAND_SIZE
 from bot.engine.errors import CardError, IllegalAction, InvalidInput, echo
 from bot.engine.matcher import CardMatcher, PlayerHand
-from bot.engine.tiles import BLANK, STANDARD_COUNTS, kind_counts, tile_name
 from bot.rules import MESSAGE_LIMIT, Topic, full_messages, knowledge_base, short_answer
 from bot.rules import topics_list as rules_topics_list
 from bot.scenes import analysis_scene, card_sheet
@@ -56,8 +54,6 @@ from bot.store import Database
 from bot.store.cards import MAX_NAME
 from renderer import render_analysis, render_card
 
-#: Longest text accepted for tiles or exposures (a full hand is about 40 characters).
-MAX_TILES_TEXT = 200
 #: Text options, with the longest value Discord lets a person send.
 CardName = app_commands.Range[str, 1, MAX_NAME]
 TilesText = app_commands.Range[str, 1, MAX_TILES_TEXT]
@@ -400,28 +396,6 @@ async def _delete_names(interaction: discord.Interaction[Any],
 
 
 # -- /analyze ----------------------------------------------------------------------------
-
-def read_hand(tiles: str, exposed: str = "") -> PlayerHand:
-    """A hand typed by a person, checked against a real set: 1 to 14 tiles, no blanks, no
-    more copies of a tile than a set holds. Raises `InvalidInput` saying what to fix."""
-    if len(tiles) > MAX_TILES_TEXT or len(exposed) > MAX_TILES_TEXT:
-        raise InvalidInput("That is too long for one hand. A hand is 13 or 14 tiles, like "
-                           "`FF 2026B 222C 2222D J`.")
-    hand = PlayerHand.parse(tiles, exposed)
-    if hand.size == 0:
-        raise InvalidInput("Give the tiles in your hand, like `FF 2026B 222C 2222D J`.")
-    if hand.size > HAND_SIZE:
-        raise InvalidInput(f"That is {hand.size} tiles, but a hand holds 13 between turns and "
-                           f"{HAND_SIZE} to declare Mah Jongg. Check for a tile typed twice.")
-    counts = kind_counts(hand.concealed + tuple(t for e in hand.exposures for t in e.tiles))
-    if counts[BLANK]:
-        raise InvalidInput("Blanks (`X`) are never part of a hand; leave them out.")
-    for kind, count in enumerate(counts):
-        if count > STANDARD_COUNTS[kind]:
-            raise InvalidInput(f"That hand has {tile_name(kind)} {count} times, but a set has "
-                               f"only {STANDARD_COUNTS[kind]}.")
-    return hand
-
 
 def analysis_reply(matcher: CardMatcher, hand: PlayerHand,
                    chosen: ResolvedCard) -> tuple[str, bytes]:

@@ -245,6 +245,18 @@ def parse_tiles(text: str) -> tuple[int, ...]:
     return tuple(kinds)
 
 
+def soap_readings(text: str) -> list[tuple[str, tuple[int, ...]]]:
+    """Each token of `text` with a 0 among a suit's numbers (`10B`, `2026B`) and the tiles it
+    was read as. A 0 there is Soap, as in years; shown to a person, this says why `10B` (no
+    tile is a ten) became a 1 Bam and a Soap. `text` must be readable by `parse_tiles`."""
+    readings: list[tuple[str, tuple[int, ...]]] = []
+    for token in _tokens(text):
+        match = _SUITED_TOKEN.match(token.lower())
+        if match and "0" in match[1]:
+            readings.append((token, tuple(_parse_token(token))))
+    return readings
+
+
 def parse_tile(text: str) -> int:
     """Read exactly one tile (`3B`, `3 bam`, `red`, `J`)."""
     kinds = parse_tiles(text)

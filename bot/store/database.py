@@ -102,7 +102,15 @@ class Database:
                 f"Jongg needs SQLite {'.'.join(map(str, MIN_SQLITE))} or newer; this Python "
                 f"has {sqlite3.sqlite_version}."
             )
-        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        connecting = aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            conn = await connecting
+        except BaseException:
+            # aiosqlite stops its worker thread when the file can't be opened, but does not
+            # wait for it; the thread then reports to the event loop, which may be closed by
+            # then (a traceback at exit, after `jongg run` said what was wrong). Wait for it.
+            await asyncio.to_thread(connecting._thread.join)
+            raise
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")

@@ -46,8 +46,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from fake import FakeInteraction, Message, User
 from fake import walk_components as _walk
 
+from bot.analysis import read_hand
 from bot.discord.components import hint_reply
-from bot.discord.lookups import analysis_reply, read_hand
+from bot.discord.lookups import analysis_reply
 from bot.engine.errors import MahjongError
 from bot.engine.game import GameState, Phase, View, apply, parse_action, parse_event, public
 from bot.engine.game import view as seat_view

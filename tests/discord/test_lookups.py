@@ -18,9 +18,10 @@ from discord import app_commands
 from fake import CLIENT_OPTIONS, FakeDiscord, Perm, Upload, World
 from fake.models import Channel, Guild
 
+from bot.analysis import read_hand
 from bot.discord.client import JonggClient
 from bot.discord.commands import register_commands
-from bot.discord.lookups import card_problems, read_hand, register_lookups
+from bot.discord.lookups import card_problems, register_lookups
 from bot.engine.cards.cost import MAX_CARD_COMBINATIONS, costliest_card_text
 from bot.engine.errors import CardError, CardProblem, InvalidInput
 from bot.library import shipped_card_paths

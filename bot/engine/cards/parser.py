@@ -244,12 +244,18 @@ def _parse_hand(text: str, section: str, year: int | None, line: int,
     )
 
 
+def file_too_large() -> CardError:
+    """The error for a card file over `MAX_FILE_BYTES`, also raised by a reader that sees the
+    size before reading the whole file."""
+    return CardError("The card file is too large.",
+                     (CardProblem(0, f"a card file may be at most "
+                                     f"{MAX_FILE_BYTES // 1024} KiB."),))
+
+
 def _decode(data: bytes | str) -> str:
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     if len(raw) > MAX_FILE_BYTES:
-        raise CardError("The card file is too large.",
-                        (CardProblem(0, f"a card file may be at most "
-                                        f"{MAX_FILE_BYTES // 1024} KiB."),))
+        raise file_too_large()
     if isinstance(data, str):
         return data
     try:

@@ -1,0 +1,50 @@
+"""Option types and help pieces that several subcommands share, so the same kind of option
+is checked the same way everywhere and a mistake is refused while the arguments are read
+(one line, exit 2) instead of deep inside a command."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from bot.store.rows import INT64_MAX
+
+
+def examples(*commands: str) -> str:
+    """A help epilog listing example command lines, one per line as written (a test runs
+    every example a command's help shows)."""
+    return "Examples:\n" + "\n".join(f"  {command}" for command in commands)
+
+
+def _whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a whole number") from None
+
+
+def positive_int(text: str) -> int:
+    """A count of things to do or show (games, deals, hands): 1 or more. Zero is refused
+    rather than quietly read as one."""
+    number = _whole_number(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {number}")
+    return number
+
+
+def game_seed(text: str) -> int:
+    """The seed of a game's deal: 0 to 2**63 - 1, the range a game's seed is stored in."""
+    number = _whole_number(text)
+    if not 0 <= number <= INT64_MAX:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to {INT64_MAX}")
+    return number
+
+
+def output_folder(text: str) -> Path:
+    """A folder to write pictures to, created if missing. A file of that name is refused
+    here; a folder that can't be created is reported when the command creates it."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"`{text}` is a file; give a folder (it is created "
+                                         "if missing)")
+    return path
