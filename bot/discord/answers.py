@@ -13,6 +13,9 @@ the commit); the game's sender delivers it through `TableAnswer.carry`. The clic
 waits for that, within the time it has to answer, and then takes the answer back
 (`TableAnswer.carried`): if the sender did not answer by then (its queue was busy, the
 update did not fit), the handler answers "You passed." itself and the sender posts as usual.
+The answer lives in memory only: if the bot restarts after the post moved on but before the
+delivery was recorded, the update is posted after the restart, so the table sees that
+picture twice rather than never.
 """
 
 from __future__ import annotations
