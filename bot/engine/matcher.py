@@ -248,7 +248,8 @@ class _Layout:
 _NEAREST_CACHE = 256
 
 #: Exposure sets whose open rows are kept (per matcher): seats keep their exposures for many
-#: turns, and the same few sets are asked about again and again.
+#: turns, and the same few sets are asked about again and again. The same holds for the rows
+#: the set can still fill (`CardMatcher._real_rows`).
 _OPEN_ROWS_CACHE = 512
 
 
@@ -264,6 +265,15 @@ def _kind_counts(kinds: Sequence[int]) -> list[int]:
     for kind in kinds:
         counts[kind] += 1
     return counts
+
+
+def _exposed_naturals(exposures: Sequence[Exposure]) -> list[int]:
+    """The natural tiles a seat's own exposures hold, as a count per kind: tiles of the set
+    its concealed part can never get."""
+    seen = [0] * NUM_KINDS
+    for item in exposures:
+        seen[item.kind] += item.size - item.jokers
+    return seen
 
 
 def _count_rows(hands: Sequence[PlayerHand]) -> tuple[IntArray, npt.NDArray[np.int32]]:
@@ -320,6 +330,7 @@ class CardMatcher:
         # Evicted oldest first with `popitem`, one step that is safe while another thread
         # (a look-up answered in a worker) uses the same matcher.
         self._open_cache: OrderedDict[tuple[tuple[int, int, bool], ...], _Rows] = OrderedDict()
+        self._real_cache: OrderedDict[tuple[tuple[int, int, int], ...], _Rows] = OrderedDict()
         self._layouts: list[_Layout | None] = [None] * size
         self._near_cache: OrderedDict[tuple[PlayerHand, int], tuple[NearHand, ...]] = (
             OrderedDict())
@@ -351,6 +362,27 @@ class CardMatcher:
         wanted = np.zeros(len(self.variations), dtype=bool)
         wanted[index] = True
         return rows.take(wanted[rows.index])
+
+    def _real_rows(self, exposures: Sequence[Exposure]) -> _Rows:
+        """The open rows (see `_open_rows`) that some tiles of the set can still make, with
+        the exposures' naturals taken: each variation that needs more natural copies of a tile
+        than the set holds, or more jokers than it has, is dropped on its own, whatever the
+        hand's other variations need (a standard set: "three suits of 1 through 9 (four copies
+        each), four of each wind, four of each dragon, eight flowers and eight jokers"; the
+        matcher's `counts`). Hints (`nearest`, `waits`) count only these, with the same supply
+        count that judges dead hands (`_reachable`). Cached by exposure set."""
+        key = tuple(sorted((e.kind, e.size, e.jokers) for e in exposures))
+        rows = self._real_cache.get(key)
+        if rows is None:
+            rows = self._open_rows(exposures)
+            real = self._reachable(rows, _exposed_naturals(exposures))
+            if not real.all():
+                rows = rows.take(real)
+                rows.freeze()
+            if len(self._real_cache) >= _OPEN_ROWS_CACHE:
+                self._real_cache.popitem(last=False)
+            self._real_cache[key] = rows
+        return rows
 
     def _match_exposures(self, exposures: Sequence[tuple[int, int, bool]]) -> _Rows:
         """`_open_rows` for (kind, size, has jokers) exposures, computed: first the variations
@@ -491,7 +523,8 @@ class CardMatcher:
 
     def nearest(self, hand: PlayerHand, count: int = 5) -> list[NearHand]:
         """The `count` card hands closest to this hand (fewest tiles away, then highest value),
-        each with what it still needs. Concealed hands are left out once a seat has exposed."""
+        each with what it still needs. Concealed hands are left out once a seat has exposed,
+        and so is every way of making a hand that no set can supply (`_real_rows`)."""
         key = (hand, count)
         cached = self._near_cache.get(key)
         if cached is None:
@@ -503,7 +536,7 @@ class CardMatcher:
 
     def _nearest(self, hand: PlayerHand, count: int) -> list[NearHand]:
         naturals, jokers = _counts(hand.concealed)
-        rows = self._open_rows(hand.exposures)
+        rows = self._real_rows(hand.exposures)
         if not len(rows.index):
             return []
         missing = self._missing(rows, naturals, jokers)
@@ -529,19 +562,23 @@ class CardMatcher:
 
     def waits(self, hand: PlayerHand) -> list[Wait]:
         """Every tile that completes this 13-tile hand (a joker included, when one would), with
-        the card hands each completes."""
+        the card hands each completes. A tile the seat already holds every copy of (counting
+        its exposures) is never waited for: the set has no more of it."""
         if hand.size != HAND_SIZE - 1:
             return []
         naturals, jokers = _counts(hand.concealed)
-        rows = self._open_rows(hand.exposures)
+        rows = self._real_rows(hand.exposures)
         close = self._missing(rows, naturals, jokers) == 1
         # One more tile lowers the shortfall by at most one, so only rows one away can finish.
-        near = _Rows(rows.index[close], rows.fixed[close], rows.flex[close], rows.wild[close])
+        near = rows.take(close)
         if not len(near.index):
             return []
         wanted = (near.fixed + near.flex + near.wild).any(axis=0)
+        held = _kind_counts([*hand.concealed, *(t for e in hand.exposures for t in e.tiles)])
         found: dict[int, set[int]] = {}
         for tile in [*np.flatnonzero(wanted).tolist(), JOKER]:
+            if held[tile] >= self.counts[tile]:
+                continue
             if tile == JOKER:
                 missing = self._missing(near, naturals, jokers + 1)
             else:
@@ -562,6 +599,14 @@ class CardMatcher:
         rows = self._open_rows(exposures)
         if not len(rows.index):
             return []
+        ok = self._reachable(rows, visible)
+        starts, hands = rows.runs(self._hand_of)
+        return [self.card.hands[i] for i in hands[np.logical_or.reduceat(ok, starts)].tolist()]
+
+    def _reachable(self, rows: _Rows, visible: Sequence[int]) -> BoolArray:
+        """Which of these rows the rest of the set can still fill when `visible` (a count per
+        kind) holds tiles out of reach: their natural-only places from the naturals left, the
+        rest from naturals, spare flowers (where wild) and the jokers left."""
         sums = rows.sums
         supply = [self.counts[k] - visible[k] for k in range(CARD_KINDS)]
         # Nothing asks for more than 14 of a kind, so the supply is clipped to fit small ints.
@@ -577,9 +622,8 @@ class CardMatcher:
             wild_deficit = sums.need_wild - fill_all + fill_flex
             spare_flowers = np.maximum(supply[FLOWER] - sums.all_flower, 0)
             need -= np.minimum(spare_flowers, wild_deficit)
-        ok &= need <= joker_supply
-        starts, hands = rows.runs(self._hand_of)
-        return [self.card.hands[i] for i in hands[np.logical_or.reduceat(ok, starts)].tolist()]
+        reachable: BoolArray = ok & (need <= joker_supply)
+        return reachable
 
     def is_dead(self, exposures: Sequence[Exposure], visible: Sequence[int]) -> bool:
         """True when no card hand can still be completed (see `possible_hands`)."""
@@ -590,10 +634,7 @@ class CardMatcher:
         """Whether making this exposure still leaves some card hand possible for the seat."""
         exposures = (*hand.exposures, exposure)
         if visible is None:
-            seen = [0] * (JOKER + 1)
-            for item in exposures:
-                seen[item.kind] += item.size - item.jokers
-            visible = seen
+            visible = _exposed_naturals(exposures)
         return bool(self.possible_hands(exposures, visible))
 
     # -- laying out results ----------------------------------------------------------------

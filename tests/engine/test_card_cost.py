@@ -9,7 +9,12 @@ import pytest
 
 from bot.engine.cards import check as check_module
 from bot.engine.cards import load_card
-from bot.engine.cards.compile import MAX_VARIATIONS_PER_HAND, combinations, hand_variations
+from bot.engine.cards.compile import (
+    MAX_VARIATIONS_PER_HAND,
+    combinations,
+    hand_variations,
+    pattern_variations,
+)
 from bot.engine.cards.cost import (
     COSTLIEST_SHOWN,
     MAX_CARD_COMBINATIONS,
@@ -32,7 +37,10 @@ LARGEST_HAND = 2 ** (MAX_VARIATIONS_PER_HAND.bit_length() - 1)
 def test_the_count_bounds_what_compiling_builds(path: Path) -> None:
     card = load_card(path.read_bytes())
     for index, hand in enumerate(card.hands):
-        assert len(hand_variations(hand, index)) <= combinations(hand)
+        enumerated = sum(1 for pattern in hand.patterns
+                         for _ in pattern_variations(pattern, hand.shift))
+        assert combinations(hand) == enumerated, hand.id
+        assert len(hand_variations(hand, index)) <= enumerated
     assert card_combinations(card) <= MAX_CARD_COMBINATIONS // 5, "our cards leave headroom"
 
 

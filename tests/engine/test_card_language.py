@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine.cards import Card, Shift, load_card
-from bot.engine.cards.compile import TileGroup, Variation, hand_variations
+from bot.engine.cards.compile import TileGroup, Variation, combinations, hand_variations
 from bot.engine.cards.parser import MAX_FILE_BYTES, MAX_HANDS, MAX_LINE_CHARS
 from bot.engine.errors import CardError, CardProblem, InvalidInput
 from bot.engine.tiles import format_tiles, parse_tiles
@@ -255,6 +255,23 @@ def test_too_many_combinations() -> None:
     line = f"h1 {nine} {nine.replace('a', 'b')} {nine.replace('a', 'c')} {nine} 1111a 1111b 11c"
     problem = only_problem(HEADER + line + " = 25 X\n")
     assert "more than 5000 combinations" in problem.message and "split it" in problem.message
+
+
+#: Any four consecutive numbers in three suits, with alternatives: 6 suit assignments x the 6
+#: shifts that keep 1-4 within 1-9 x 54 alternatives = 1,944 variations, every one real (the
+#: 17 shifts counted whether or not they fit made it 5,508).
+REAL_1944 = "h1 FF|NN 1a 222b 333c RR|GG|00 EE|WW|SS 4a|4b|4c = 25 X shift=any"
+#: Two numbers (8 shifts fit) and 108 alternatives: 6 x 8 x 108 = 5,184 real combinations.
+REAL_5184 = "h1 FF|NN|SS|WW 1a 222b 111c RR|GG|00 EE|WW|SS 2a|2b|2c = 25 X shift=any"
+
+
+def test_only_real_combinations_count_against_the_hand_limit() -> None:
+    """Shifts that push a number outside 1-9 make no variation, so they cost nothing; a hand
+    with more real combinations than the limit is still refused."""
+    hand = card_of(REAL_1944).hands[0]
+    assert combinations(hand) == len(hand_variations(hand, 0)) == 1944
+    problem = only_problem(HEADER + REAL_5184 + "\n")
+    assert "more than 5000 combinations" in problem.message
 
 
 def _load_in_child(text: str, seconds: float) -> str:

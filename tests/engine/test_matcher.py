@@ -309,6 +309,37 @@ def test_no_waits_when_nothing_completes_or_size_is_wrong() -> None:
     assert waits("FF 1111B 2222B 33B") == {}
 
 
+# -- what a set can supply --------------------------------------------------------------------
+
+SUPPLY = CardMatcher(load_card("""\
+card: Supply Test
+year: 2026
+[Soap]
+y1  Ya 00 DDa 1111b 22b = 30 X  -- in Dots: five natural Soaps, more than a set holds
+y2  0000 Ya 1111b 22b   = 30 X  -- five Soaps, one of them natural: jokers make up the rest
+"""))
+
+
+def test_hints_leave_out_variations_no_set_can_make() -> None:
+    """y1 in Dots (2D 0 2D 6D, 00, the Dots' dragon 00) needs five natural Soaps: with all
+    four in hand it is not one tile away, nor waiting for a Soap. Its nearest real variation
+    is in Craks, five tiles away; only y2 waits (for a joker)."""
+    held = hand("2D 2D 6D 0000 1111B 22B")
+    found = {n.hand.id: n for n in SUPPLY.nearest(held, count=5)}
+    assert found["y1"].away == 5
+    assert found["y1"].need_natural == tiles("22C 6C RR")
+    assert {format_tiles([w.tile]): {h.id for h in w.hands}
+            for w in SUPPLY.waits(held)} == {"J": {"y2"}}
+
+
+def test_a_wait_needs_a_tile_the_set_still_has() -> None:
+    """y2 is real (four natural Soaps and a joker), but with all four Soaps in hand only a
+    joker completes it: there is no fifth Soap to wait for."""
+    held = hand("0000 2C 2C 6C 1111B 22B")
+    assert [n.away for n in SUPPLY.nearest(held, count=1)] == [1]
+    assert [format_tiles([w.tile]) for w in SUPPLY.waits(held)] == ["J"]
+
+
 # -- dead hands and exposures ------------------------------------------------------------------
 
 

@@ -55,11 +55,16 @@ def winners(draw: st.DrawFn) -> tuple[str, PlayerHand]:
         else:
             concealed.extend([group.kind] * naturals + [JOKER] * jokers + [FLOWER] * flowers)
     player = PlayerHand(tuple(draw(st.permutations(concealed))), tuple(exposures))
-    use = Counter(player.concealed)
-    for exposure in player.exposures:
-        use.update(exposure.tiles)
-    assume(all(use[kind] <= STANDARD_COUNTS[kind] for kind in use))
+    assume(real(player))
     return hand.id, player
+
+
+def real(hand: PlayerHand) -> bool:
+    """Whether a set holds the hand's tiles: no more of a kind than it has."""
+    use = Counter(hand.concealed)
+    for exposure in hand.exposures:
+        use.update(exposure.tiles)
+    return all(use[kind] <= STANDARD_COUNTS[kind] for kind in use)
 
 
 def ids(hand: PlayerHand) -> set[str]:
@@ -78,33 +83,38 @@ def with_tile(hand: PlayerHand, kind: int) -> PlayerHand:
 
 @st.composite
 def thirteen(draw: st.DrawFn) -> PlayerHand:
-    """A 13-tile hand: a winner with one tile out, sometimes with another tile swapped, or
-    13 tiles at random from a set."""
+    """A 13-tile hand a set can hold: a winner with one tile out, sometimes with another tile
+    swapped, or 13 tiles at random from a set."""
     how = draw(st.sampled_from(["near", "swapped", "random"]))
     if how == "random":
-        return PlayerHand(tuple(draw(st.lists(st.sampled_from(physical_tiles()), min_size=13,
+        hand = PlayerHand(tuple(draw(st.lists(st.sampled_from(physical_tiles()), min_size=13,
                                               max_size=13))))
-    _, winner = draw(winners())
-    assume(winner.concealed)
-    hand = without(winner, draw(st.sampled_from(winner.concealed)))
-    if how == "swapped" and hand.concealed:
-        hand = without(hand, draw(st.sampled_from(hand.concealed)))
-        hand = with_tile(hand, draw(st.sampled_from(KINDS)))
+    else:
+        _, winner = draw(winners())
+        assume(winner.concealed)
+        hand = without(winner, draw(st.sampled_from(winner.concealed)))
+        if how == "swapped" and hand.concealed:
+            hand = without(hand, draw(st.sampled_from(hand.concealed)))
+            hand = with_tile(hand, draw(st.sampled_from(KINDS)))
+    assume(real(hand))
     return hand
 
 
 @st.composite
 def fourteen(draw: st.DrawFn) -> PlayerHand:
-    """A 14-tile hand: a winner, a winner with one tile swapped, or random tiles."""
+    """A 14-tile hand a set can hold: a winner, a winner with one tile swapped, or random
+    tiles."""
     how = draw(st.sampled_from(["winner", "swapped", "random"]))
     if how == "random":
-        return PlayerHand(tuple(draw(st.lists(st.sampled_from(physical_tiles()), min_size=14,
+        hand = PlayerHand(tuple(draw(st.lists(st.sampled_from(physical_tiles()), min_size=14,
                                               max_size=14))))
-    _, winner = draw(winners())
-    if how == "swapped" and winner.concealed:
-        winner = with_tile(without(winner, draw(st.sampled_from(winner.concealed))),
-                           draw(st.sampled_from(KINDS)))
-    return winner
+    else:
+        _, hand = draw(winners())
+        if how == "swapped" and hand.concealed:
+            hand = with_tile(without(hand, draw(st.sampled_from(hand.concealed))),
+                             draw(st.sampled_from(KINDS)))
+    assume(real(hand))
+    return hand
 
 
 @SETTINGS
@@ -136,7 +146,8 @@ def test_one_tile_out_is_one_away_and_waits_for_that_tile(case: tuple[str, Playe
 def test_waits_equal_adding_every_tile_and_asking_mahjong(hand: PlayerHand) -> None:
     brute = {}
     for kind in KINDS:
-        found = ids(with_tile(hand, kind))
+        more = with_tile(hand, kind)
+        found = ids(more) if real(more) else set()
         if found:
             brute[kind] = found
     waiting = {w.tile: {h.id for h in w.hands} for w in MATCHER.waits(hand)}

@@ -88,15 +88,21 @@ def _suit_for(form: GroupForm, assignment: dict[str, Suit]) -> Suit | None:
     return assignment[form.suit]
 
 
+def _fits(form: GroupForm, shift: int) -> bool:
+    """Whether every number of a form stays within 1-9 when the hand moves by `shift`."""
+    return form.fixed_numbers or all(1 <= int(symbol) + shift <= 9 for symbol in form.body
+                                     if symbol.isdigit() and symbol != "0")
+
+
 def _concrete(form: GroupForm, assignment: dict[str, Suit], shift: int) -> TileGroup | None:
     """The tiles of one form under a suit assignment and shift; None if a number leaves 1-9."""
+    if not _fits(form, shift):
+        return None
     suit = _suit_for(form, assignment)
     tiles: list[int] = []
     for symbol in form.body:
         if symbol.isdigit() and symbol != "0":
             rank = int(symbol) + (0 if form.fixed_numbers else shift)
-            if not 1 <= rank <= 9:
-                return None
             assert suit is not None  # the parser requires a suit for numbers
             tiles.append(suited(suit, rank))
         elif symbol == "D":
@@ -127,15 +133,17 @@ def _suit_letters(pattern: Sequence[Group]) -> list[str]:
 
 
 def combinations(hand: Hand) -> int:
-    """How many raw combinations (suit assignments x shifts x alternatives) a hand spans,
-    counted without enumerating them, so an oversized hand is refused before any work."""
+    """How many combinations (suit assignments x shifts x alternatives) of a hand are real,
+    keeping every number within 1-9: exactly what `pattern_variations` yields. Counted
+    without enumerating them (at each shift, the alternatives that fit it multiply), so an
+    oversized hand is refused before any work. A shift that pushes a number out of 1-9
+    makes no variation, so it costs nothing."""
     total = 0
     for pattern in hand.patterns:
-        count = math.perm(len(Suit), len(_suit_letters(pattern)))
-        count *= len(_shifts(pattern, hand.shift))
-        for group in pattern:
-            count *= len(group.forms)
-        total += count
+        fitting = sum(math.prod(sum(1 for form in group.forms if _fits(form, amount))
+                                for group in pattern)
+                      for amount in _shifts(pattern, hand.shift))
+        total += math.perm(len(Suit), len(_suit_letters(pattern))) * fitting
     return total
 
 

@@ -1,19 +1,21 @@
 """What a card costs to compile, counted before any work, and the budget every card must fit.
 
-Compiling a card enumerates every combination of suit assignment, shift and alternative of
-every hand (see `bot.engine.cards.compile`), and the matcher keeps a row for each distinct
-one, so the time and memory a card takes grow with its number of combinations. Counting them
-is cheap (`combinations` multiplies, it enumerates nothing), so a card over the budget is
-refused before anything is built.
+Compiling a card enumerates every real combination of suit assignment, shift and alternative
+of every hand (numbers within 1-9; see `bot.engine.cards.compile`), and the matcher keeps a
+row for each distinct one, so the time and memory a card takes grow with its number of
+combinations. Counting them is cheap (`combinations` multiplies, it enumerates nothing), so a
+card over the budget is refused before anything is built.
 
-The budget: our own card spans 2,798 combinations (1,058 distinct variations; 53 hands), and a
-heavy real card, with runs and like numbers in any suits and a few alternatives, a few
-thousand. A card at the budget in the costliest shape (`costliest_card_text`: single tiles with
-alternatives, every combination distinct) compiles in 0.4-0.7 s of one core and keeps about
-10 MB: fine in a worker, once per card per process. A move in a game with it (a person's and
-the bots' answers) takes about 2.5 ms (p99 about 10 ms). Past it, cost grows without bound:
-the upload limits alone allow a card of a million combinations, which took 64 s to check,
-123 s to compile and 3 GB before this budget.
+The budget: our own card spans 1,412 combinations (1,058 distinct variations; 53 hands; 2,798
+when shifts were counted whether or not they fit), and a heavy real card, with runs and like
+numbers in any suits and a few alternatives, a few thousand at most. A card at the budget in
+the costliest shape (`costliest_card_text`: single tiles with alternatives, every combination
+distinct) compiles in 0.4-0.7 s of one core and keeps about 10 MB: fine in a worker, once per
+card per process. A card at the budget made of shifting hands with pungs and alternatives
+costs about the same (0.3-0.5 s, 11 MB). A move in a game with it (a person's and the bots'
+answers) takes about 2.5 ms (p99 about 10 ms). Past it, cost grows without bound: the upload
+limits alone allow a card of a million combinations, which took 64 s to check, 123 s to
+compile and 3 GB before this budget.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from bot.engine.cards.model import Card, Hand
 from bot.engine.errors import CardProblem
 
 #: Most combinations (suit assignments x shifts x alternatives, summed over the hands) a
-#: card may span: about 7 times our own card, 3 to 4 times a heavy real one.
+#: card may span: about 14 times our own card, several times a heavy real one.
 MAX_CARD_COMBINATIONS = 20_000
 #: Hands named in the message about a card over budget.
 COSTLIEST_SHOWN = 3

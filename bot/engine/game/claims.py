@@ -136,7 +136,8 @@ def _win(state: GameState, claim: ClaimState, action: CallMahjong,
          events: list[Event]) -> GameState:
     plan = mahjong.check(state, action, claimed=state.tiles[claim.tile_id])
     state, shown = mahjong.lay_out(state, action.seat, plan, claimed_id=claim.tile_id,
-                                   self_picked=False, discarder=claim.discarder)
+                                   self_picked=False, discarder=claim.discarder,
+                                   won_on=claim.tile_id)
     events.extend(shown)
     turn = TurnState(action.seat, Took.CALL, claim.discarder)
     return after_mahjong(evolve(state, claim=None), action.seat, turn, events)
@@ -146,12 +147,18 @@ def _expose(state: GameState, claim: ClaimState, action: Call,
             events: list[Event]) -> GameState:
     own_ids = state.take(action.seat, _own_kinds(action), "expose")
     concealed = tuple(t for t in state.seats[action.seat].concealed if t not in own_ids)
+    # Judged now, from what is visible now: a later declaration must know whether the hand
+    # was already dead when this exposure was made (see `dead.kill`).
+    dead_when_made = call_deadens(state, action.seat,
+                                  Exposure(action.kind, action.size, action.jokers),
+                                  action.rack, visible_counts(state))
     exposure = TableExposure(action.rack, action.kind, (claim.tile_id, *own_ids),
-                             claim.discarder)
+                             claim.discarder, dead_when_made=dead_when_made)
     state = with_seat(state, action.seat, concealed=concealed,
                       exposures=(*state.seats[action.seat].exposures, exposure))
     state = evolve(state, discards=state.discards[:-1], claim=None, phase=Phase.TURN,
-                    turn=TurnState(action.seat, Took.CALL, claim.discarder))
+                    turn=TurnState(action.seat, Took.CALL, claim.discarder,
+                                   called_id=claim.tile_id))
     events.append(Exposed(action.seat, action.kind, action.size, action.jokers, action.rack,
                           claim.discarder))
     return state

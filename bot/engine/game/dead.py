@@ -51,31 +51,28 @@ def call_deadens(state: GameState, seat: int, exposure: Exposure, rack: int,
     return not state.matcher.possible_hands(exposures, visible)
 
 
-def _locks(state: GameState, exposures: tuple[TableExposure, ...],
-           rack: int) -> tuple[TableExposure, ...]:
-    """Mark the exposure that made a rack unable to match the card (and any after it)."""
-    indexes = [i for i, e in enumerate(exposures) if e.rack == rack]
-    for count in range(1, len(indexes) + 1):
-        partial = [state.as_exposure(exposures[i]) for i in indexes[:count]]
-        own = [0] * NUM_KINDS
-        for item in partial:
-            own[item.kind] += item.size - item.jokers
-        if not state.matcher.possible_hands(partial, own):
-            bad = set(indexes[count - 1:])
-            return tuple(evolve(e, locked=True) if i in bad else e
-                         for i, e in enumerate(exposures))
-    return exposures
+def _locks(exposures: tuple[TableExposure, ...], rack: int) -> tuple[TableExposure, ...]:
+    """Lock a rack's exposures made when the hand could no longer match the card
+    (`dead_when_made`): the one that made it dead, and any made after it went dead.
+
+    Tournament sheet: "Jokers may be replaced from any exposure before a hand went 'dead'.
+    Jokers in an exposure that made the hand dead are not available." Siamese rule 15:
+    "Jokers may be exchanged from exposures in the 'dead' hand, but only if that exposure
+    containing the Joker did not cause the hand to be declared 'dead.'" When the hand went
+    dead counts what the discards had made impossible, not only its own exposures."""
+    return tuple(evolve(e, locked=True) if e.rack == rack and e.dead_when_made else e
+                 for e in exposures)
 
 
 def kill(state: GameState, seat: int, rack: int, cause: DeathCause) -> tuple[GameState, HandDead]:
-    """Make one rack of a seat dead. Under `VALID_EXPOSURES` the exposure that made it unable
-    to match the card keeps its jokers (Siamese rule 15, tournament rules)."""
+    """Make one rack of a seat dead. Under `VALID_EXPOSURES` the exposures made once it could
+    no longer match the card keep their jokers (Siamese rule 15, tournament rules)."""
     seat_state = state.seats[seat]
     dead = list(seat_state.dead)
     dead[rack] = True
     exposures = seat_state.exposures
     if state.rules.dead_jokers is DeadJokers.VALID_EXPOSURES:
-        exposures = _locks(state, exposures, rack)
+        exposures = _locks(exposures, rack)
     state = with_seat(state, seat, dead=tuple(dead), exposures=exposures)
     return state, HandDead(seat, rack, cause)
 

@@ -2,8 +2,10 @@
 
 A joker exchange trades a natural tile from the rack for a joker standing for that tile in any
 exposure on the table (the seat's own included, a dead hand's too unless that exposure made
-the hand dead). It cannot be refused and there is no limit per turn; a Mah Jongg right after
-an exchange counts as self-picked. Jokers in a laid-out Mah Jongg never come back.
+the hand dead). It cannot be refused and there is no limit per turn. A Mah Jongg after a
+drawn tile is self-picked anyway; after a called discard, an exchange makes it self-picked
+when it completes the hand (or, under the online client's option, any exchange does: see
+`ExchangeSelfPick`). Jokers in a laid-out Mah Jongg never come back.
 
 Blanks (a house rule, never NMJL): on its turn a seat may swap a blank from its rack for any
 natural tile in the discards; the blank takes the tile's place there.
@@ -12,8 +14,10 @@ natural tile in the discards; the blank takes the tile's place there.
 from __future__ import annotations
 
 from bot.engine.errors import IllegalAction
+from bot.engine.game import mahjong
 from bot.engine.game.actions import Exchange, Option, SwapBlank
 from bot.engine.game.events import BlankSwapped, Event, Exchanged
+from bot.engine.game.rules import ExchangeSelfPick
 from bot.engine.game.state import GameState, Took, evolve, sorted_ids, with_seat
 from bot.engine.tiles import BLANK, JOKER, tile_name
 
@@ -43,6 +47,7 @@ def exchange(state: GameState, action: Exchange, events: list[Event]) -> GameSta
     if exposure.locked:
         raise IllegalAction("That exposure made its hand dead: its jokers stay put.")
     natural_id = state.take(action.seat, (action.kind,), "exchange for the joker")[0]
+    before = state
     tile_ids = tuple(natural_id if t == joker_id else t for t in exposure.tile_ids)
     exposures = list(state.seats[action.owner].exposures)
     exposures[action.group] = evolve(exposure, tile_ids=tile_ids)
@@ -50,7 +55,19 @@ def exchange(state: GameState, action: Exchange, events: list[Event]) -> GameSta
     concealed = [t for t in state.seats[action.seat].concealed if t != natural_id]
     state = with_seat(state, action.seat, concealed=sorted_ids((*concealed, joker_id)))
     events.append(Exchanged(action.seat, action.kind, action.owner, action.group))
+    if turn.took is Took.CALL and not _picks(before, state, action.seat):
+        return state
     return evolve(state, turn=evolve(turn, took=Took.EXCHANGE))
+
+
+def _picks(before: GameState, after: GameState, seat: int) -> bool:
+    """Whether an exchange after a called discard makes a Mah Jongg self-picked: when it
+    completes the hand (the joker is the tile that makes it a Mah Jongg; standard rules: "If
+    it completes your hand, the win pays as self-picked"), or, under the online client's
+    option, always (see `ExchangeSelfPick`)."""
+    if before.rules.exchange_self_pick is ExchangeSelfPick.ANY:
+        return True
+    return not mahjong.plans(before, seat) and bool(mahjong.plans(after, seat))
 
 
 def exchange_options(state: GameState, seat: int) -> list[Option]:

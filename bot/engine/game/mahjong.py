@@ -154,9 +154,16 @@ def _not_a_win(hand_id: str | None, claimed: int | None, where: str) -> str:
 
 
 def lay_out(state: GameState, seat: int, plan: Plan, *, claimed_id: int | None,
-            self_picked: bool, discarder: int | None) -> tuple[GameState, list[MahjongShown]]:
+            self_picked: bool, discarder: int | None,
+            won_on: int | None) -> tuple[GameState, list[MahjongShown]]:
     """Move the tiles of each rack's Mah Jongg onto the table as a `Declared` record: the
-    rack's exposures and the concealed tiles used (the claimed discard first of its kind)."""
+    rack's exposures and the concealed tiles used (the claimed discard first of its kind).
+
+    `won_on` is the discard a win off a discard is paid on. The exposure a call for it made
+    does not count among the exposures the winner had: the tournament sheet charges "a
+    player who THROWS Mah Jongg to a hand with NO exposures or ONE exposure" by the hand the
+    tile was thrown to, so calling the winning tile for a pung, then declaring, costs the
+    thrower what calling it for Mah Jongg would."""
     if claimed_id is not None:
         discards = list(state.discards)
         discards.pop()
@@ -188,7 +195,9 @@ def lay_out(state: GameState, seat: int, plan: Plan, *, claimed_id: int | None,
             seat=seat, rack=win.rack, hand_id=hand.id, value=hand.value,
             jokerless=win.match.jokerless, singles_and_pairs=hand.singles_and_pairs,
             groups=tuple(groups), self_picked=self_picked, discarder=discarder,
-            exposures_before=sum(1 for e in exposures if e.rack == win.rack), ordinal=ordinal))
+            exposures_before=sum(1 for e in exposures
+                                 if e.rack == win.rack and e.tile_ids[0] != won_on),
+            ordinal=ordinal))
         exposures = [e for e in exposures if e.rack != win.rack]
         events.append(MahjongShown(seat, win.rack, hand.id,
                                    tuple(state.kinds(g) for g in groups), self_picked,

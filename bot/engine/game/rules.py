@@ -72,12 +72,28 @@ class DeadJokers(Enum):
     """Which jokers in a dead hand's exposures may still be exchanged.
 
     `VALID_EXPOSURES` (NMJL and tournament rules, Siamese rule 15): every exposure except the one
-    that made the hand unable to match the card (and any made after it). `ALL_EXPOSURES` (the
+    that made the hand unable to match the card and any made after it went dead, judged from
+    what was visible when each was made (discards included). `ALL_EXPOSURES` (the
     online-client notes): every exposure stays open.
     """
 
     VALID_EXPOSURES = "valid-exposures"
     ALL_EXPOSURES = "all-exposures"
+
+
+class ExchangeSelfPick(Enum):
+    """When a Mah Jongg declared after calling a discard counts as self-picked because of a
+    joker exchange made after the call.
+
+    `COMPLETING` (standard rules: "If it completes your hand, the win pays as self-picked";
+    tournament sheet: "If a Joker is exchanged and gives a player their MJ it is
+    self-picked"): only an exchange that turns a hand that was not a Mah Jongg into one. A
+    hand already complete with the called tile stays a win on that discard. `ANY` (the
+    online-client notes): any exchange between the call and the Mah Jongg.
+    """
+
+    COMPLETING = "completing"
+    ANY = "any"
 
 
 class Scoring(Enum):
@@ -116,6 +132,7 @@ class RuleSet:
     claim_window: ClaimWindow = ClaimWindow.EVERY_SEAT
     dead_hands: DeadHands = DeadHands.DECLARED
     dead_jokers: DeadJokers = DeadJokers.VALID_EXPOSURES
+    exchange_self_pick: ExchangeSelfPick = ExchangeSelfPick.COMPLETING
     scoring: Scoring = Scoring.NMJL
 
     def __post_init__(self) -> None:
@@ -272,5 +289,6 @@ def rules_from_json(text: str) -> RuleSet:
 
 _ENUM_FIELDS: dict[str, type[Enum]] = {
     "charleston": Charleston, "blind_order": BlindOrder, "claim_window": ClaimWindow,
-    "dead_hands": DeadHands, "dead_jokers": DeadJokers, "scoring": Scoring,
+    "dead_hands": DeadHands, "dead_jokers": DeadJokers,
+    "exchange_self_pick": ExchangeSelfPick, "scoring": Scoring,
 }

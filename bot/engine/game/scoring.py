@@ -5,7 +5,8 @@
   doubles its value first, except singles and pairs; a wall game pays nothing.
 * `tournament` (tournament scoring sheet): the card value, +10 self-picked, +20 jokerless (not
   singles and pairs); the discarder -10, -20 or -25 when the winner had 0-1, 2 or 3+
-  exposures; a wall game gives +10 to every hand that is not dead; a dead hand scores 0.
+  exposures before calling the tile; a wall game gives +10 to every hand that is not dead; a
+  dead hand scores 0.
 * `siamese` (Siamese rule 17): a first Mah Jongg scores its value (doubled if jokerless, not
   singles and pairs); a second is doubled, and doubled again if jokerless; two at once are
   both doubled; the discarder of the tile claimed for a second Mah Jongg loses 20; a wall game

@@ -78,7 +78,8 @@ class Phase(Enum):
 
 class Took(Enum):
     """How the seat on turn got its last tile: this decides whether a Mah Jongg is
-    self-picked (dealt, drawn or by a joker exchange) or off a discard (called)."""
+    self-picked (dealt, drawn, or by a joker exchange that counts as the pick) or off a
+    discard (called; an exchange after the call that does not count leaves it so)."""
 
     DEAL = "deal"
     DRAW = "draw"
@@ -90,7 +91,9 @@ class Took(Enum):
 class TableExposure:
     """An exposure on a rack: the called tile first, then the seat's naturals and jokers.
 
-    `locked` marks an exposure that made its (now dead) hand unable to match the card: its
+    `dead_when_made` records that the rack could match no card hand once this exposure was
+    made, judged from what was visible then (the exposure made the hand dead, or came after
+    the discards had). `locked` marks such an exposure once its hand is declared dead: its
     jokers can no longer be exchanged.
     """
 
@@ -99,13 +102,15 @@ class TableExposure:
     tile_ids: tuple[int, ...]
     discarder: int
     locked: bool = False
+    dead_when_made: bool = False
 
 
 @dataclass(frozen=True)
 class Declared:
     """A Mah Jongg laid out on a rack: the card hand, each group's tile ids, how it was won.
 
-    `exposures_before` counts the rack's exposures made before the win (tournament scoring).
+    `exposures_before` counts the rack's exposures when the winning tile came (tournament
+    scoring): for a win on a discard, those made before that discard was called.
     `ordinal` is 1 for a first Mah Jongg, 2 for a second, and 0 for two declared at once.
     """
 
@@ -161,14 +166,16 @@ class CharlestonState:
 class TurnState:
     """The seat on turn (it holds one tile over its hand size and must discard, or win).
 
-    `shown` is set once the seat lays out a first Mah Jongg this turn (Siamese-style): it must
-    then discard before it can declare another.
+    A turn begun by calling a discard for an exposure names who threw it (`called_from`) and
+    the tile (`called_id`). `shown` is set once the seat lays out a first Mah Jongg this turn
+    (Siamese-style): it must then discard before it can declare another.
     """
 
     seat: int
     took: Took
     called_from: int | None = None
     shown: bool = False
+    called_id: int | None = None
 
 
 @dataclass(frozen=True)

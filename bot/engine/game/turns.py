@@ -41,7 +41,8 @@ def heavenly_allowed(state: GameState, seat: int) -> bool:
 
 def declare_mahjong(state: GameState, action: Mahjong, events: list[Event]) -> GameState:
     """Mah Jongg on the seat's own turn: self-picked after a draw, the deal or a joker
-    exchange; after a claimed exposure it is paid as won on that discard."""
+    exchange that counts as the pick; after a claimed exposure it is paid as won on that
+    discard."""
     if heavenly_allowed(state, action.seat):
         turn = TurnState(0, Took.DEAL)
     else:
@@ -57,7 +58,8 @@ def declare_mahjong(state: GameState, action: Mahjong, events: list[Event]) -> G
     self_picked = turn.took is not Took.CALL
     state, shown = mahjong.lay_out(state, action.seat, plan, claimed_id=None,
                                    self_picked=self_picked,
-                                   discarder=None if self_picked else turn.called_from)
+                                   discarder=None if self_picked else turn.called_from,
+                                   won_on=None if self_picked else turn.called_id)
     events.extend(shown)
     return after_mahjong(state, action.seat, turn, events)
 

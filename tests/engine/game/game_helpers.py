@@ -54,7 +54,11 @@ def position(rules: RuleSet, racks: Sequence[str], *, card: Card | None = None,
 
     The seat `turn` is on turn (phase TURN), or, with `charleston_step`, the Charleston is at
     that pass. With `short_wall` the wall holds only `wall` and every other tile lies in the
-    discards (thrown by the seat before `turn`)."""
+    discards (thrown by the seat before `turn`).
+
+    Exposures written here count as made while their hand could still match the card (none
+    is `dead_when_made`, so none locks its jokers when the hand is declared dead): to test an
+    exposure that made a hand dead, make it with a call."""
     state = new_game(rules, card or engine_card(), 0, NAMES[:rules.players])
     ids = _Ids(state.tiles)
     seats: list[SeatState] = []

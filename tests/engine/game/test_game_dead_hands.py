@@ -69,27 +69,67 @@ def test_a_dead_hand_scores_nothing_in_a_tournament_wall_game() -> None:
     assert lines[-2].endswith("+10 to every hand that is not dead (West dead: 0).")
 
 
-LOCK_RACKS = ("N 5D 123C 456C 789C 12D 3D", "111B 222B 333B 444B 5B", "EE 66B 77B 8B",
-              "678D 9D FF R GG 0 WW E")
+# West shows NN J (f1); a pung of 5D fits no hand on the card, so calling it kills the hand.
+LOCK_RACKS = ("5D 123C 456C 789C 12D 3D E", "111B 222B 333B 444B 5B", "5D J EE 66B 77B 8B 9B",
+              "N 5D 678D 9D FF R GG 0 W")
+#: East throws the 5D, West calls it, and the turn comes round to North.
+WEST_CALLS_5D = ("East: discard 5D", "South: pass", "West: call pung 5D jokers=1",
+                 "North: pass", "West: discard 9B", "North: pass", "East: pass", "South: pass")
 
 
 @pytest.mark.parametrize("policy", list(DeadJokers))
 def test_jokers_in_the_exposure_that_killed_the_hand(policy: DeadJokers) -> None:
     rules = replace(STANDARD, dead_jokers=policy)
-    state = position(rules, LOCK_RACKS, card=dead_card(), exposures={2: ["NN J", "55D J"]})
-    state, _ = act(state, "East: dead West")
-    exchanges = [o.action for o in legal_actions(state, 0) if isinstance(o.action, Exchange)]
-    north, fives = Exchange(0, parse_tile("N"), 2, 0), Exchange(0, parse_tile("5D"), 2, 1)
+    state = position(rules, LOCK_RACKS, card=dead_card(), exposures={2: ["NN J"]}, wall="7B")
+    state, _ = act(state, *WEST_CALLS_5D, "North: dead West")
+    exchanges = [o.action for o in legal_actions(state, 3) if isinstance(o.action, Exchange)]
+    north, fives = Exchange(3, parse_tile("N"), 2, 0), Exchange(3, parse_tile("5D"), 2, 1)
     if policy is DeadJokers.VALID_EXPOSURES:
         assert exchanges == [north]
         assert [e.locked for e in view(state, 1).seats[2].exposures] == [False, True]
         with pytest.raises(IllegalAction, match="made its hand dead"):
-            act(state, "East: exchange 5D seat=West group=2")
+            act(state, "North: exchange 5D seat=West group=2")
     else:
         assert exchanges == [north, fives]
-        state, _ = act(state, "East: exchange 5D seat=West group=2")
-    state, lines = act(state, "East: exchange N seat=West group=1")
-    assert lines == ["East: exchanged N seat=West group=1"]
+        state, _ = act(state, "North: exchange 5D seat=West group=2")
+    state, lines = act(state, "North: exchange N seat=West group=1")
+    assert lines == ["North: exchanged N seat=West group=1"]
+
+
+# West may call East's discard with a joker: the exposure it makes comes after its hand can
+# no longer match the card (the three Souths leave f1's natural SS one short; a kong of 1C
+# leaves only f2, whose natural FF the seven discarded flowers leave one short).
+AFTER_DEAD = ("123C 456C 789C 123D 4D E", "111D 222D 333D 444D 5D", "E J 66B 77B 88B 9B R",
+              "678D 9D FF R GG 0 W N E")
+MADE_DEAD = ("123C 456C 789C 123D 4D E", "111D 222D 333D 444D 5D", "11C J 66B 77B 88B 9B R E N",
+             "678D 9D R GG 0 W N E S 1C")
+
+
+@pytest.mark.parametrize(("racks", "shown", "discards", "call", "kind"), [
+    (AFTER_DEAD, ["NN J"], THREE_SOUTHS, ("East: discard E", "South: pass",
+                                          "West: call pung E jokers=1"), "E"),
+    (MADE_DEAD, [], [(3, "F")] * 7, ("East: discard 1C", "South: pass",
+                                     "West: call kong 1C jokers=1"), "1C"),
+], ids=["made-after-the-discards-killed-it", "dead-only-with-the-discards"])
+def test_jokers_stay_put_in_exposures_made_once_the_hand_was_dead(
+        racks: tuple[str, ...], shown: list[str], discards: list[tuple[int, str]],
+        call: tuple[str, ...], kind: str) -> None:
+    """Tournament sheet, Siamese rule 15: only exposures made before the hand went dead give
+    up their jokers. Whether it went dead counts what the discards had made impossible, not
+    only the hand's own exposures."""
+    state = position(STANDARD, racks, card=dead_card(), exposures={2: shown},
+                     discards=discards, wall="7B")
+    state, _ = act(state, *call, "North: pass", "West: discard 9B", "North: pass",
+                   "East: pass", "South: pass", "North: dead West")
+    assert not state.is_live(2)
+    new = len(shown)
+    assert [e.locked for e in view(state, 0).seats[2].exposures] == [False] * new + [True]
+    exchanges = [o.action for o in legal_actions(state, 3) if isinstance(o.action, Exchange)]
+    assert Exchange(3, parse_tile(kind), 2, new) not in exchanges
+    with pytest.raises(IllegalAction, match="made its hand dead"):
+        act(state, f"North: exchange {kind} seat=West group={new + 1}")
+    if shown:
+        assert exchanges == [Exchange(3, parse_tile("N"), 2, 0)]
 
 
 def test_declaring_needs_the_rule_and_a_live_target() -> None:

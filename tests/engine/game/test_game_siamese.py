@@ -138,12 +138,13 @@ def test_a_wrong_declaration_kills_the_rack_with_exposures() -> None:
 
 
 def test_mahjong_and_dead_rack_leave_the_opponent_playing_alone() -> None:
-    east = "111B 222B 333B 44B J 55B 123C 456C 7C 8C"
+    east = "111B 222B 333B 44B J 55B 123C 456C 7C 8C F J 9C"
     west = "N F 4B EEE WWW SSS RRR GGG 000 345D 67D 8D"
-    state = position(SIAMESE, (east, west), exposures={0: [(1, "NN J"), (1, "FF J")]},
-                     wall="9D 9B 6B")
+    state = position(SIAMESE, (east, west), exposures={0: [(1, "NN J")]}, wall="6B 9D 9B")
+    # Calling a pung of flowers onto the second rack leaves it no card hand.
     state, lines = act(state, "East: mahjong hands=p1", "East: discard 1C", "West: pass",
-                       "West: dead East rack=2")
+                       "West: discard F", "East: call pung F jokers=1 rack=2",
+                       "East: discard 9C", "West: pass", "West: dead East rack=2")
     assert lines[-1] == "East: dead declared rack=2"
     assert not state.is_live(0)
     # The Mah Jongg's joker never comes back; the exposure that killed the rack keeps its

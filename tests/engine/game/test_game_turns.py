@@ -3,13 +3,15 @@ wall game."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from game_helpers import act, check_invariants, position
 
 from bot.engine.errors import IllegalAction, NotYourTurn
 from bot.engine.game import Discard, Exchange, Mahjong, Phase, legal_actions
 from bot.engine.game.events import Drew, for_seat, public
-from bot.engine.game.rules import STANDARD, TOURNAMENT
+from bot.engine.game.rules import STANDARD, TOURNAMENT, ExchangeSelfPick
 from bot.engine.game.state import Took
 from bot.engine.tiles import parse_tile
 
@@ -58,6 +60,44 @@ def test_exchange_after_a_call_makes_the_win_self_picked() -> None:
     state, lines = act(state, "East: exchange 6C seat=South group=1", "East: mahjong")
     assert lines[1] == "East: mahjong p1 groups=111B/222B/33B,J/444B/55B self-picked"
     assert state.result is not None and state.result.totals == (150, -50, -50, -50)
+
+
+# South shows 111B and needs one 4B for p1 (111B 222B 333B 444B 55B); East holds it.
+SOUTH_ON_4B = ("123D 456D 789D 4B NN EE", "222B 333B 44B 55B", WEST, NORTH)
+
+
+@pytest.mark.parametrize("claim", [
+    ("South: call pung 4B", "West: pass", "North: pass", "South: mahjong"),
+    ("South: call mahjong", "West: pass", "North: pass"),
+], ids=["call-pung-then-mahjong", "call-mahjong"])
+def test_the_throw_penalty_counts_exposures_before_the_call(claim: tuple[str, ...]) -> None:
+    """The tournament sheet charges the thrower by the exposures of the hand the tile was
+    thrown to: the pung the winning call makes is not one of them, however it is claimed."""
+    state = position(TOURNAMENT, SOUTH_ON_4B, exposures={1: ["111B"]})
+    state, lines = act(state, "East: discard 4B", *claim)
+    assert "South: mahjong p1 groups=111B/222B/333B/444B/55B from=East" in lines
+    assert ("Table: score East=-10 South=0 West=0 North=0 -- East threw Mah Jongg to a hand "
+            "with 1 exposure: -10.") in lines
+    assert state.result is not None and state.result.totals == (-10, 45, 0, 0)
+    assert state.result.declared[0].exposures_before == 1
+
+
+@pytest.mark.parametrize(("option", "how", "totals"), [
+    (ExchangeSelfPick.COMPLETING, "from=East", (-50, 100, -25, -25)),
+    (ExchangeSelfPick.ANY, "self-picked", (-50, 150, -50, -50)),
+])
+def test_an_exchange_after_a_complete_call_leaves_the_win_on_the_discard(
+        option: ExchangeSelfPick, how: str, totals: tuple[int, ...]) -> None:
+    """Standard rules: an exchange counts as self-picked when it completes the hand. Here the
+    hand is complete as soon as South calls the 4B, so the exchange after it changes nothing
+    (unless the table takes the online client's reading: any exchange)."""
+    rules = replace(STANDARD, exchange_self_pick=option)
+    racks = (SOUTH_ON_4B[0], SOUTH_ON_4B[1], "123C 4C 6C 7C 8C 9C N E", NORTH)
+    state = position(rules, racks, exposures={1: ["111B"], 2: ["2B J J"]})
+    state, lines = act(state, "East: discard 4B", "South: call pung 4B", "West: pass",
+                       "North: pass", "South: exchange 2B seat=West group=1", "South: mahjong")
+    assert f"South: mahjong p1 groups=111B/22B,J/333B/444B/55B {how}" in lines
+    assert state.result is not None and state.result.totals == totals
 
 
 def test_exchange_needs_a_matching_natural_and_a_joker() -> None:

@@ -37,7 +37,15 @@ from bot.engine.game import (
     seats_to_act,
 )
 from bot.engine.game.actions import Action
-from bot.engine.game.rules import SIAMESE, STANDARD, THREE_PLAYER, BlindOrder, ClaimWindow, RuleSet
+from bot.engine.game.rules import (
+    SIAMESE,
+    STANDARD,
+    THREE_PLAYER,
+    BlindOrder,
+    ClaimWindow,
+    ExchangeSelfPick,
+    RuleSet,
+)
 from bot.engine.game.state import GameState
 
 MAX_STEPS = 3000
@@ -46,7 +54,8 @@ CHECK_EVERY = 7
 TABLES = {
     "standard": STANDARD,
     "standard-house": replace(STANDARD, blind_order=BlindOrder.EAST_FIRST,
-                              claim_window=ClaimWindow.ABLE_SEATS, blanks=2),
+                              claim_window=ClaimWindow.ABLE_SEATS, blanks=2,
+                              exchange_self_pick=ExchangeSelfPick.ANY),
     "3-player": THREE_PLAYER,
     "siamese": SIAMESE,
 }
