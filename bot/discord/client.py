@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord.buckets import one_request_per_bucket
 from bot.discord.components import DYNAMIC_ITEMS, answer_error
 from bot.discord.mentions import NO_MENTIONS
 from bot.discord.notify import DiscordNotifier
@@ -43,7 +44,8 @@ class JonggClient(discord.Client):
     messages that failed and `watch_loop` runs a loop-lag watchdog from `setup_hook` to
     `close` that logs a warning when the event loop stalls (`jongg run` turns it on; the tests
     watch the loop themselves); other keyword options go to `discord.Client`. Messages ping
-    nobody unless they name whom (`bot.discord.mentions`), and requests keep under Discord's
+    nobody unless they name whom (`bot.discord.mentions`), requests of one rate-limit
+    bucket go one at a time (`bot.discord.buckets`), and requests keep under Discord's
     global rate limit (`global_limit`, `bot.discord.pacing`)."""
 
     def __init__(self, database: Path, *, dev_guild: int | None = None,
@@ -56,6 +58,7 @@ class JonggClient(discord.Client):
         self.pace = global_limit or GlobalLimit()
         super().__init__(intents=discord.Intents.default(), http_trace=self.pace.trace(),
                          **options)
+        one_request_per_bucket(self.http)
         self.database = database
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands

@@ -1,9 +1,13 @@
 """Fixtures for end-to-end tests of the Discord layer against the fake Discord.
 
 * `fake_discord`: a running `FakeDiscord` with a small world (see `World`): one guild, two text
-  channels, four players. At teardown it fails the test if the bot hit routes the fake does not
-  know (set `fake.strict = False` to allow that), left tasks or heartbeat threads running, or
-  left anything unclosed (ResourceWarning).
+  channels, four players, and Discord's rate limits on a clock 20 times as fast
+  (`TEST_LIMITS`; `@pytest.mark.rate_limits(RateLimits(...))` chooses others). At teardown it
+  fails the test if the bot hit routes the fake does not know (set `fake.strict = False` to
+  allow that), was refused by the rate limits (a 429 no fault injected; a test that provokes
+  them on purpose is marked `@pytest.mark.rate_limited`), made more invalid requests than a
+  game's share of Discord's ban limit (`ban_risk`), left tasks or heartbeat threads running,
+  or left anything unclosed (ResourceWarning).
 * `world`: that guild, its channels and players, by name.
 * `loopback_only` (automatic): the network is loopback-only during these tests.
 * `loop_lag` (automatic, `loop_lag.py`): a test whose event loop (the bot's) stalls over
@@ -36,10 +40,11 @@ HERE = str(Path(__file__).resolve().parent)
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-from fake import CLIENT_OPTIONS, FakeDiscord, World, build_world  # noqa: E402
+import loop_lag as lag_watch  # noqa: E402
+from fake import CLIENT_OPTIONS, FakeDiscord, RateLimits, World, build_world  # noqa: E402
+from fake.ratelimits import ban_risk, describe  # noqa: E402
 from loop_lag import (  # noqa: E402, F401 (the loop-lag watchdog: fixture and hooks)
     loop_lag,
-    pytest_configure,
     pytest_runtest_call,
     pytest_terminal_summary,
 )
@@ -48,6 +53,21 @@ ClientT = TypeVar("ClientT", bound=discord.Client)
 
 
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+#: Discord's limits on a clock 20 times as fast: the tests play whole games at machine speed
+#: (dozens of posts a second in one thread), and discord.py waits a twentieth of what Discord
+#: would make it wait, so the rules are kept and the suite stays quick.
+TEST_LIMITS = RateLimits(time_scale=0.05)
+#: Games one bot token is meant to carry at once (issue 12's goal). They share its invalid-
+#: request limit, so one test's game may use this share of it.
+GAMES_PER_BOT = 200
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    lag_watch.pytest_configure(config)
+    config.addinivalue_line("markers", "rate_limits(limits): the fake Discord's rate limits "
+                                       "for this test (a `RateLimits`)")
+    config.addinivalue_line("markers", "rate_limited: the test is refused by the fake's rate "
+                                       "limits on purpose; its 429s do not fail it")
 
 
 @pytest.fixture(autouse=True)
@@ -80,17 +100,25 @@ def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture
-async def fake_discord() -> AsyncIterator[FakeDiscord]:
+async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
     assert discord.__file__ is not None and "site-packages" in discord.__file__, (
         f"`discord` resolves to {discord.__file__}, not discord.py")
+    chosen = request.node.get_closest_marker("rate_limits")
+    limits: RateLimits = chosen.args[0] if chosen is not None else TEST_LIMITS
     before = set(asyncio.all_tasks())
-    async with FakeDiscord() as fake:
+    async with FakeDiscord(limits=limits) as fake:
         build_world(fake)
         yield fake
     problems: list[str] = []
     if fake.strict and fake.unhandled:
         problems.append("the bot called routes the fake does not know:\n  "
                         + "\n  ".join(f"{r.method} {r.path}" for r in fake.unhandled))
+    if fake.rate_limited and request.node.get_closest_marker("rate_limited") is None:
+        problems.append("Discord's rate limits refused the bot (429s no fault injected):\n  "
+                        + describe(fake.rate_limited))
+    risk = ban_risk(fake.limiter.invalid, limits, GAMES_PER_BOT)
+    if risk is not None:
+        problems.append(risk)
     if fake.loop_thread.alive:
         problems.append("the fake's thread is still running after it stopped")
     if fake.leftover_tasks:

@@ -32,7 +32,15 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from controls import custom_ids, first_choice, went_through
-from fake import Channel, FakeDiscord, FakeInteraction, Message, RecordedRequest, User
+from fake import (
+    Channel,
+    FakeDiscord,
+    FakeInteraction,
+    Message,
+    RateLimits,
+    RecordedRequest,
+    User,
+)
 
 from bot.bench.discord_wire import (
     MESSAGES_ROUTE,
@@ -306,7 +314,8 @@ class Crowd:
     @classmethod
     async def start(cls, world: World) -> Crowd:
         """A fresh fake Discord with a guild, a channel for the tables and the people."""
-        fake = WatchedFake(interaction_ack_timeout=PATIENCE, default_timeout=PATIENCE)
+        fake = WatchedFake(interaction_ack_timeout=PATIENCE, default_timeout=PATIENCE,
+                           limits=RateLimits(time_scale=world.scale))
         await fake.start()
         guild = fake.add_guild("Jongg Bench Hall")
         crowd = cls(fake, world.shape, fake.add_channel(guild, "mahjong-tables"))

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fake import FakeDiscord, World
+import pytest
+from fake import FakeDiscord, RateLimits, World
 from jongg_table import JonggTable, custom_ids, jongg_client
 
 
+# Discord's own windows (5 s per channel) and global limit: a table opened and played at
+# machine speed, the one game of the suite on Discord's clock, still refused nothing.
+@pytest.mark.rate_limits(RateLimits())
 async def test_pass_all_three_blind_on_the_first_left(fake_discord: FakeDiscord, world: World,
                                                       tmp_path: Path) -> None:
     async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:

@@ -34,20 +34,28 @@ QUICK = Backoff(first=0.01, cap=0.05, attempts=1000)
 
 
 class _QuickAsyncio(types.ModuleType):
-    """`asyncio` as discord.http sees it, with its own retry pauses (1 + 2n s after a 5xx)
-    a hundred times shorter, so five server errors in a row take a moment, not 25 s."""
+    """`asyncio` as discord.http sees it, with its own retry pauses (1 + 2n s after a 5xx) on
+    the fake's clock, so five server errors in a row take a moment, not 25 s, and come no
+    faster, counted in the fake's rate-limit windows, than on Discord. Those pauses are whole
+    seconds (ints); the waits the rate limits ask for (floats) are on the fake's clock
+    already."""
+
+    def __init__(self, time_scale: float) -> None:
+        super().__init__("asyncio")
+        self.time_scale = time_scale
 
     def __getattr__(self, name: str) -> Any:
         return getattr(asyncio, name)
 
-    @staticmethod
-    async def sleep(delay: float, result: Any = None) -> Any:
-        return await asyncio.sleep(delay / 100, result)
+    async def sleep(self, delay: float, result: Any = None) -> Any:
+        return await asyncio.sleep(delay * self.time_scale if isinstance(delay, int) else delay,
+                                   result)
 
 
 @pytest.fixture
-def quick_discord_retries(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(discord.http, "asyncio", _QuickAsyncio("asyncio"))
+def quick_discord_retries(monkeypatch: pytest.MonkeyPatch, fake_discord: FakeDiscord) -> None:
+    monkeypatch.setattr(discord.http, "asyncio",
+                        _QuickAsyncio(fake_discord.limits.time_scale))
 
 
 def _to(channel_id: int) -> Callable[[RecordedRequest], bool]:

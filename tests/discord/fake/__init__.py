@@ -10,7 +10,7 @@ the real discord.py client.
 The fake runs in a thread of its own, on its own event loop (`loop`), so it keeps its own clock
 while the bot's loop is blocked. See `server.FakeDiscord` for the API tests use,
 `interactions.FakeInteraction` for awaiting the bot's answers, `models` for what is recorded,
-and `faults` for failure injection.
+`faults` for failure injection, and `ratelimits` for Discord's rate limits.
 """
 
 from .faults import Fault, RecordedRequest
@@ -39,6 +39,7 @@ from .models import (
     png,
     walk_components,
 )
+from .ratelimits import Bucket, RateLimits
 from .remote import Address, point_discord
 from .rest import remove_channel
 from .runner import ClientRun, IdentifyGate, run_client
@@ -49,6 +50,7 @@ __all__ = [
     "CLIENT_OPTIONS",
     "Address",
     "Attachment",
+    "Bucket",
     "Callback",
     "CallbackType",
     "Channel",
@@ -68,6 +70,7 @@ __all__ = [
     "MessageFlag",
     "Perm",
     "Pings",
+    "RateLimits",
     "RecordedRequest",
     "Role",
     "Scheduled",

@@ -6,8 +6,9 @@ keeps one clock for them, which runs with real time and which a test moves forwa
 
     await fake.advance(24 * 3600)        # a day passes for the fake's tokens and threads
 
-Only what is measured in minutes reads it. Short windows keep real time (`time.monotonic`):
-the 3-second answer to an interaction must still be met by the bot as it runs, so a test that
+Only what is measured in minutes reads it, and the rate limits' windows (`ratelimits`): a
+skip can only end those early, as the time would have. The 3-second answer to an interaction
+keeps real time (`time.monotonic`): the bot must still meet it as it runs, so a test that
 skips a day cannot make an answer the bot gave on time late. Message ids and timestamps keep
 real time too: the bot's own clocks are not the fake's to move.
 """

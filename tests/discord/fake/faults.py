@@ -31,6 +31,8 @@ class RecordedRequest:
     status: int = 0
     response: Any = None
     fault: Fault | None = None
+    #: Refused by the fake's rate limits: "user", "shared" or "global" (a 429), or "ban".
+    limited: str | None = None
     at: float = field(default_factory=time.monotonic)
 
     @property
@@ -116,17 +118,16 @@ def parse_route(spec: str) -> tuple[str, str]:
 def rate_limit_fault(method: str, route: str, *, times: int, retry_after: float,
                      is_global: bool, when: Callable[[RecordedRequest], bool] | None) -> Fault:
     """A 429 exactly as discord.py reads it: JSON body with `retry_after` and `global`, the
-    `X-RateLimit-*` headers, and a `Via` header (without one discord.py takes the 429 for a
-    Cloudflare ban and raises instead of retrying)."""
+    `X-RateLimit-*` headers that say when to come back, and a `Via` header (without one
+    discord.py takes the 429 for a Cloudflare ban and raises instead of retrying). The
+    route's own limit and bucket hash are added by the rate limiter, as on every answer."""
     reset = time.time() + retry_after
     headers = {
         "Via": "1.1 google",
         "Retry-After": f"{retry_after:.3f}",
-        "X-RateLimit-Limit": "5",
         "X-RateLimit-Remaining": "0",
         "X-RateLimit-Reset": f"{reset:.3f}",
         "X-RateLimit-Reset-After": f"{retry_after:.3f}",
-        "X-RateLimit-Bucket": "fake-" + route.strip("/").replace("/", "-"),
         "X-RateLimit-Scope": "global" if is_global else "user",
     }
     if is_global:

@@ -2,8 +2,9 @@
 
 Every request is recorded (`fake.requests`) with its parsed JSON or multipart body (files keep
 their bytes). Requests to routes the fake does not know answer 404 with a Discord-style body and
-are also recorded in `fake.unhandled`. Injected faults (`fake.fail`, `fake.rate_limit`,
-`fake.block_dms`) answer before the route's handler runs.
+are also recorded in `fake.unhandled`. Discord's rate limits (`ratelimits.py`) are applied
+first, and their headers put on every API answer; then injected faults (`fake.fail`,
+`fake.rate_limit`, `fake.block_dms`) answer before the route's handler runs.
 
 JSON answers carry exactly `Content-Type: application/json`: discord.py compares the header to
 that string and treats anything else (even with `; charset=utf-8`) as text.
@@ -164,14 +165,18 @@ class RestAPI:
         fake.record_request(record, known=known)
         request[RECORD] = record
         response: web.StreamResponse
+        limited = path.startswith(API_PREFIX)  # the API, not files or the CDN
         try:
             self._authorize(request, rel, known)
-            fault = fake.faults.take(record)
+            refusal = fake.limiter.admit(record) if limited else None
+            fault = fake.faults.take(record) if refusal is None else None
             if fault is not None and fault.effective:
                 # The request takes effect; only its answer is the fault's.
                 with contextlib.suppress(DiscordHTTPError):
                     await handler(request)
-            if fault is not None:
+            if refusal is not None:
+                response = refusal
+            elif fault is not None:
                 record.fault = fault
                 record.response = fault.body
                 response = web.Response(status=fault.status, body=fault.body_bytes(),
@@ -182,6 +187,8 @@ class RestAPI:
         except DiscordHTTPError as error:
             record.response = error.body
             response = json_response(error.body, error.status)
+        if limited:
+            fake.limiter.answered(record, response)
         record.status = response.status
         fake.notify()
         return response

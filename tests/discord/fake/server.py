@@ -74,6 +74,7 @@ from .models import (
     iso,
     new_token,
 )
+from .ratelimits import RateLimiter, RateLimits
 from .remote import Address, point_discord
 from .rest import API_PREFIX, build_app
 from .runner import ClientRun, run_client
@@ -143,6 +144,7 @@ class FakeDiscord:
         attachment_size_limit: int = 10 * 1024 * 1024,
         privileged_intents: int = int(Intent.GUILD_MEMBERS | Intent.GUILD_PRESENCES
                                       | Intent.MESSAGE_CONTENT),
+        limits: RateLimits | None = None,
     ) -> None:
         self.ids = Snowflakes()
         self.token = token
@@ -175,8 +177,11 @@ class FakeDiscord:
         self._unhandled: list[RecordedRequest] = []
         self.faults = Faults()
         self.gateway = Gateway(self)
-        #: The fake's time for what lasts minutes or days (tokens, threads): `advance` it.
+        #: The fake's time for what lasts minutes or days (tokens, threads, rate-limit
+        #: windows): `advance` it.
         self.clock = Clock()
+        #: Discord's rate limits (its usual values unless `limits` says otherwise).
+        self.limiter = RateLimiter(limits or RateLimits(), self.clock.now)
         self.archiver = Archiver(self)
         #: When True, the conftest fails the test if the bot hit unknown routes.
         self.strict = True
@@ -473,6 +478,24 @@ class FakeDiscord:
         with self.lock:
             return [r for r in self._requests if r.status >= 400 and r.fault is None]
 
+    @property
+    def limits(self) -> RateLimits:
+        return self.limiter.limits
+
+    @property
+    def rate_limited(self) -> list[RecordedRequest]:
+        """Requests the rate limits refused (429s the bot was not meant to get, unlike
+        those of `rate_limit` faults), and those refused while banned."""
+        with self.lock:
+            return list(self.limiter.refused)
+
+    @property
+    def invalid_requests(self) -> list[RecordedRequest]:
+        """Requests Discord counts towards a ban: answered 401, 403 or 429 (except 429s of
+        scope "shared"), injected faults included."""
+        with self.lock:
+            return [request for _, request in self.limiter.invalid]
+
     @locked
     def problems(self) -> str:
         """A summary of what went wrong, for failure messages."""
@@ -651,9 +674,10 @@ class FakeDiscord:
     @on_fake_loop
     async def advance(self, seconds: float) -> None:
         """Let `seconds` pass at once for what Discord measures in minutes or days:
-        interaction tokens expire (15 minutes) and threads quiet for their whole
-        `auto_archive_duration` archive now (THREAD_UPDATE). The 3-second window for an
-        interaction's first answer keeps real time (see `clock`)."""
+        interaction tokens expire (15 minutes), threads quiet for their whole
+        `auto_archive_duration` archive now (THREAD_UPDATE), and rate-limit windows that
+        end within `seconds` are over. The 3-second window for an interaction's first
+        answer keeps real time (see `clock`)."""
         self.clock.advance(seconds)
         await self.archiver.sweep()
         self.notify()
