@@ -61,6 +61,7 @@ from typing import Any
 
 from bot.bench import BenchResult, Figure, ProgressCallback, Steps
 from bot.bench.discord_measure import (
+    CHANNEL_LIMIT,
     GLOBAL_LIMIT,
     Budget,
     Commit,
@@ -489,7 +490,8 @@ def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
     info["concurrent games"] = (
         f"largest paced level of four-person tables with both p95 under "
         f"{LATENCY_GOAL_MS:g} ms, nothing refused, no 429, at most {GLOBAL_LIMIT[0]} "
-        "global-limited requests in any second and 5 messages in a channel in any 5 s, "
+        f"global-limited requests in any {GLOBAL_LIMIT[1] * plan.scale:g} s and "
+        f"{CHANNEL_LIMIT[0]} messages in a channel in any {CHANNEL_LIMIT[1] * plan.scale:g} s, "
         f"of {', '.join(map(str, plan.levels))}")
     info["budget"] = _arithmetic(four, paced, plan.scale)
     return figures, info
