@@ -64,6 +64,10 @@ from bot.bench.discord_wire import (
 #: The fake's waits (Discord's 3 s acknowledgement window included) are stretched so that a
 #: saturated run measures latency instead of failing; late answers are counted instead.
 PATIENCE = 300.0
+#: How long tables may take to warm up or to play their games to the end: under Discord's
+#: limits a thread takes 5 posts per 5 s, so a game played fast lasts minutes, and hundreds
+#: of tables opening at once wait for their DM channels (one bucket for the whole bot).
+GAMES_PATIENCE = 3600.0
 DISCORD_ACK_SECONDS = 3.0
 #: Quiet time after the last click that means the bot has delivered everything.
 SETTLED_SECONDS = 0.3
@@ -426,7 +430,7 @@ class Crowd:
             table.set_pace(AT_ONCE)
         await self.press_start()
         self.check()
-        await asyncio.wait_for(self.warm.wait(), PATIENCE)
+        await asyncio.wait_for(self.warm.wait(), GAMES_PATIENCE)
         return Started(time.monotonic())
 
     async def play(self, plan: Play) -> Played:
@@ -449,7 +453,7 @@ class Crowd:
         cpu = time.process_time()
         self.check()
         if plan.seconds is None:
-            await asyncio.wait_for(self.finished.wait(), PATIENCE)
+            await asyncio.wait_for(self.finished.wait(), GAMES_PATIENCE)
         else:
             await asyncio.sleep(plan.seconds)
         end = time.monotonic()
