@@ -152,6 +152,11 @@ class JonggClient(discord.Client):
         elif op == "bot":
             await self.service.add_bot(game_id, user.id)
         else:
+            # /mj new shows the lobby before Discord has made the table's thread; a game
+            # started before the thread is recorded would be posted in the channel.
+            if (await self.db.games.game(game_id)).thread_id is None:
+                raise IllegalAction("The table's thread is still being opened: press Start "
+                                    "again in a moment.")
             await self.service.start_game(game_id, user.id)
         from bot.discord.commands import lobby_buttons
 
