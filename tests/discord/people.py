@@ -388,6 +388,8 @@ class Crowd:
         [join] = custom_ids(lobby, "jg:l:")[:1]
         game = int(join.split(":")[2])
         thread = await fake.wait_until(lambda: lobby.thread, what="the table's thread")
+        # Its first message says the bot has the thread: Start works from then on.
+        await fake.wait_for_message(channel=thread)
         table = Table(self, game, host, lobby, thread, list(seated))
         fake.watchers[thread.id].append(table.see)
         for person in seated:
