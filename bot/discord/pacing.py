@@ -67,6 +67,9 @@ class GlobalLimit:
         loop = asyncio.get_running_loop()
         window = self.per + self.margin
         asked = loop.time()
+        # The lock is only ever held across a wait for the limit: finding it taken means
+        # waiting behind a request that waits its turn.
+        held = self._lock.locked()
         async with self._lock:
             now = loop.time()
             while True:
@@ -74,9 +77,10 @@ class GlobalLimit:
                     self._sent.popleft()
                 if len(self._sent) < self.limit:
                     break
+                held = True
                 await asyncio.sleep(self._sent[0] + window - now)
                 now = loop.time()
             self._sent.append(now)
-        if now > asked:
+        if held:
             self.held += 1
             self.longest_wait = max(self.longest_wait, now - asked)
