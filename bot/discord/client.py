@@ -1,7 +1,9 @@
 """The Discord client: starts the store, the table service and the commands, and closes them.
 
-No privileged intents: everything arrives through interactions, and guild state is kept by id
-in the store, never as discord objects.
+No privileged intents, and of the others only guilds (the channels and threads the bot posts
+in): everything players do arrives through interactions, which come whatever the intents, so
+message, typing and reaction events would only be work for the bot (on a busy server, every
+message anyone writes). Guild state is kept by id in the store, never as discord objects.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ class JonggClient(discord.Client):
                  global_limit: GlobalLimit | None = None, **options: Any) -> None:
         options.setdefault("allowed_mentions", NO_MENTIONS)
         self.pace = global_limit or GlobalLimit()
-        super().__init__(intents=discord.Intents.default(), http_trace=self.pace.trace(),
+        super().__init__(intents=discord.Intents(guilds=True), http_trace=self.pace.trace(),
                          **options)
         one_request_per_bucket(self.http)
         self.database = database
