@@ -151,10 +151,10 @@ class Sender:
               answer: Answer | None = None) -> None:
         """Hand committed entries (reporting `state`) to the game's sender, starting it if it
         is not running. `answer`: the click that made them, offered the table update among
-        them (`Delivery.answer`)."""
+        them (`Delivery.answer`) when nothing is ahead of it (the click waits for it)."""
         pending = [_Pending.of(entry, state) for entry in entries]
         table = next((p for p in pending if p.entry.kind is DeliveryKind.TABLE), None)
-        if answer is not None and table is not None:
+        if answer is not None and table is not None and not game.mail.queue:
             table.delivery.answer = answer
             answer.take()
         game.mail.queue.extend(pending)
