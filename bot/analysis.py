@@ -1,18 +1,29 @@
 """Hand analysis as plain text: what a hand completes, how far it is from the nearest card
 hands, and what it waits for.
 
-Shared by `jongg analyze`, the `/analyze` command and hints, so every place checks a typed
-hand the same way and tells a player the same thing in the same words.
+Shared by `jongg analyze`, the `/analyze` command and hints (Discord's Hint button, the
+terminal game's `hint`), so every place checks a typed hand the same way and tells a player
+the same thing in the same words.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.engine.cards import Card
 from bot.engine.cards.compile import HAND_SIZE
 from bot.engine.errors import InvalidInput, echo
 from bot.engine.game import View
-from bot.engine.matcher import CardMatcher, Exposure, MahjongMatch, NearHand, PlayerHand, Wait
+from bot.engine.matcher import (
+    CardMatcher,
+    Exposure,
+    MahjongMatch,
+    NearHand,
+    PlayerHand,
+    Wait,
+    matcher_for,
+)
 from bot.engine.tiles import (
     BLANK,
     STANDARD_COUNTS,
@@ -82,6 +93,17 @@ def analyze(matcher: CardMatcher, hand: PlayerHand, count: int = 5) -> Analysis:
     matches = tuple(matcher.mahjong(hand)) if hand.size == HAND_SIZE else ()
     waits = tuple(matcher.waits(hand)) if hand.size == HAND_SIZE - 1 else ()
     return Analysis(hand, matcher.card.name, matches, tuple(matcher.nearest(hand, count)), waits)
+
+
+#: How many nearest hands a hint shows.
+HINT_HANDS = 3
+
+
+def hint(card: Card, counts: Sequence[int], view: View) -> Analysis:
+    """A hint for the seat whose view this is, from that view only: its nearest hands (with
+    what each needs) and its waits, against the table's card. Runs the matcher: off an
+    event loop, call it in a worker."""
+    return analyze(matcher_for(card, counts), seat_hand(view), count=HINT_HANDS)
 
 
 def seat_hand(view: View) -> PlayerHand:

@@ -14,8 +14,10 @@ from collections.abc import Iterable, Sequence
 from bot.analysis import Analysis
 from bot.engine.cards.model import FIXED_SUITS, SUIT_VARIABLES, Card, Group, Hand
 from bot.engine.game.events import EndReason, PassName
-from bot.engine.game.view import MahjongView, View
+from bot.engine.game.state import Phase, finishing
+from bot.engine.game.view import MahjongView, SeatView, View
 from bot.engine.tiles import GREEN, RED, SOAP, format_tile, is_suited, suit_of
+from bot.tables.narrate import laid_out_words
 from renderer import (
     AnalysisScene,
     CardGroup,
@@ -24,6 +26,7 @@ from renderer import (
     CardSheet,
     CharlestonStep,
     LaidGroup,
+    Latest,
     NearestHand,
     Rack,
     RackScene,
@@ -96,11 +99,11 @@ def card_sheet(card: Card, *, private: bool = False) -> CardSheet:
     return CardSheet(card.name, sections, subtitle=subtitle, notes=card.notes, private=private)
 
 
-def card_columns(sheet: CardSheet) -> int:
-    """Columns for a card sheet: two for a full card, so the picture stays readable on a
-    phone instead of becoming one very tall strip."""
-    hands = sum(len(section.hands) for section in sheet.sections)
-    return 2 if hands > 20 else 1
+def page_names(stem: str, pages: int) -> list[str]:
+    """File names for a picture of one page (`card.png`) or of several (`card-1.png`, …)."""
+    if pages == 1:
+        return [f"{stem}.png"]
+    return [f"{stem}-{number}.png" for number in range(1, pages + 1)]
 
 
 def _hand_label(hand: Hand) -> str:
@@ -154,58 +157,92 @@ def analysis_scene(analysis: Analysis) -> AnalysisScene:
 
 # -- a seat's views ----------------------------------------------------------------------
 
+def _laid(mahjong: MahjongView) -> tuple[LaidGroup, ...]:
+    """A Mah Jongg's groups in their card colours, the winning tile marked."""
+    winning_group, winning_place = mahjong.winning or (None, None)
+    return tuple(LaidGroup(codes(g), color=group_slot(g),
+                           winning=winning_place if index == winning_group else None)
+                 for index, g in enumerate(mahjong.groups))
+
+
+def _racks(seat: SeatView) -> tuple[Rack, ...]:
+    """What each of a seat's racks shows face up: its exposures, or its Mah Jongg."""
+    racks = []
+    for rack, dead in enumerate(seat.dead):
+        mahjong = next((m for m in seat.mahjongs if m.rack == rack), None)
+        racks.append(Rack(
+            exposures=tuple(codes(e.tiles) for e in seat.exposures if e.rack == rack),
+            mahjong=_laid(mahjong) if mahjong is not None else (),
+            hand=f"{mahjong.hand_id}, {mahjong.value} points" if mahjong is not None else "",
+            dead=dead))
+    return tuple(racks)
+
+
 def rack_scene(view: View, *, name: str, drawn: int | None = None,
                caption: str = "") -> RackScene:
-    """A seat's private rack. Two racks in the Siamese-style game: the concealed tiles are one
-    pool (they move freely) shared out over both racks; exposures stay on their own rack."""
-    me = view.seats[view.seat]
-    racks_count = len(me.dead)
+    """A seat's private rack: its concealed tiles (the tile just drawn apart) and what each
+    of its racks shows. In the Siamese-style game the concealed tiles are one pool that
+    serves both racks, as the game holds them; exposures belong to their rack."""
     concealed = list(view.concealed)
     if drawn is not None and drawn in concealed:
         concealed.remove(drawn)
     else:
         drawn = None
-    concealed.sort()
-    # Tiles move freely between a Siamese player's racks, so they are simply shared out in
-    # rack order to keep each rack about a phone's width.
-    share = -(-len(concealed) // racks_count)
-    racks = []
-    for rack in range(racks_count):
-        exposures = tuple(codes(e.tiles) for e in me.exposures if e.rack == rack)
-        exposures += tuple(codes(t for g in m.groups for t in g)
-                           for m in me.mahjongs if m.rack == rack)
-        label = f"Rack {rack + 1}" if racks_count > 1 else ""
-        last = rack == racks_count - 1
-        racks.append(Rack(codes(concealed[rack * share:(rack + 1) * share]), exposures,
-                          format_tile(drawn) if last and drawn is not None else None, label))
-    return RackScene(tuple(racks), name=name, caption=caption)
+    return RackScene(codes(concealed), format_tile(drawn) if drawn is not None else None,
+                     _racks(view.seats[view.seat]), name=name, caption=caption)
 
 
 def _charleston_step(view: View) -> CharlestonStep | None:
+    """Where the Charleston is, the vote and the courtesy offers included."""
+    order = list(PassName)
+    if view.phase is Phase.VOTE:
+        return CharlestonStep("First Charleston done: vote to go on or stop",
+                              order.index(PassName.FIRST_LEFT) + 1, len(order))
+    if view.phase is Phase.COURTESY_OFFER:
+        return CharlestonStep("Courtesy pass: agree how many tiles to trade",
+                              order.index(PassName.COURTESY) + 1, len(order))
     if view.charleston is None or view.charleston.pass_name is None:
         return None
-    order = list(PassName)
     name = view.charleston.pass_name
     return CharlestonStep(_PASS_LABELS[name], order.index(name) + 1, len(order))
+
+
+def _latest(view: View) -> Latest | None:
+    """The last tile thrown: the discard just called (it lies on the caller's rack), the
+    discard that ended the game with a Mah Jongg, or the last discard."""
+    if view.called is not None:
+        return Latest(format_tile(view.called.kind), view.called.discarder, view.called.seat)
+    won = view.result.mahjongs if view.result is not None else ()
+    if won and won[-1].discarder is not None and won[-1].winning is not None:
+        group, place = won[-1].winning
+        return Latest(format_tile(won[-1].groups[group][place]), won[-1].discarder, won[-1].seat)
+    if view.discards:
+        seat, kind = view.discards[-1]
+        return Latest(format_tile(kind), seat)
+    return None
+
+
+def _next_live(view: View, after: int) -> int:
+    """The seat that plays after `after` when nobody calls: the next live one."""
+    size = len(view.seats)
+    return next((seat for step in range(1, size + 1)
+                 if view.seats[seat := (after + step) % size].live), (after + 1) % size)
 
 
 def table_scene(view: View, *, bots: Sequence[bool], title: str = "") -> TableScene:
     """The public table as `view.seat` sees it (other racks only as counts); a spectator view
     (seat -1) gives the picture posted to the whole table."""
-    seats = []
-    for seat in view.seats:
-        racks = len(seat.dead)
-        counts = (seat.concealed_count,) if racks == 1 else (seat.concealed_count, 0)
-        exposures = tuple(codes(e.tiles) for e in seat.exposures)
-        exposures += tuple(codes(t for g in m.groups for t in g) for m in seat.mahjongs)
-        dead = all(seat.dead) if racks > 1 else seat.dead[0]
-        note = "one rack dead" if racks > 1 and any(seat.dead) and not dead else ""
-        seats.append(SeatScene(seat.player, seat.wind[:1] if seat.wind[:1] in "NEWS" else "",
-                               counts, exposures, dead, bots[seat.seat], note))
-    latest_by = view.discards[-1][0] if view.discards else None
+    seats = tuple(SeatScene(seat.player, seat.wind[:1] if seat.wind[:1] in "NEWS" else "",
+                            seat.concealed_count, _racks(seat), bots[seat.seat])
+                  for seat in view.seats)
+    calls_open = view.phase is Phase.CLAIM and view.claim is not None
+    turn = view.turn
+    if view.claim is not None and calls_open:
+        turn = _next_live(view, view.claim.discarder)
     viewer = view.seat if view.seat >= 0 else None
-    return TableScene(tuple(seats), codes(kind for _, kind in view.discards), view.wall_count,
-                      view.turn, latest_by, _charleston_step(view), viewer, title)
+    return TableScene(seats, codes(kind for _, kind in view.discards), view.wall_count, turn,
+                      _latest(view), calls_open, _charleston_step(view),
+                      view.phase is Phase.OVER, viewer, title)
 
 
 def _played_line(hand: Hand, groups: Sequence[Sequence[int]]) -> tuple[CardGroup, ...]:
@@ -222,10 +259,6 @@ def _played_line(hand: Hand, groups: Sequence[Sequence[int]]) -> tuple[CardGroup
     return card_line(hand)
 
 
-def _laid(mahjong: MahjongView) -> tuple[LaidGroup, ...]:
-    return tuple(LaidGroup(codes(g), color=group_slot(g)) for g in mahjong.groups)
-
-
 def result_scene(view: View, card: Card, *, bots: Sequence[bool]) -> ResultScene:
     """The end of a game as `view.seat` sees it: the winning hand and the breakdown, or a
     wall game summary. Amounts are each seat's total for the game."""
@@ -233,13 +266,24 @@ def result_scene(view: View, card: Card, *, bots: Sequence[bool]) -> ResultScene
     if result is None:
         raise ValueError("the game is not over")
     amounts = result.settlement if any(result.settlement) else result.totals
-    seats = tuple(ResultSeat(s.player, amounts[s.seat], (), (), all(s.dead), bots[s.seat])
-                  for s in view.seats)
+    names = [s.player for s in view.seats]
+    # Where a game plays on after a Mah Jongg (the Siamese-style game), each seat shows the
+    # Mah Jonggs it laid out: they are what is paid.
+    siamese = len(view.seats[0].dead) > 1
+    seats = tuple(ResultSeat(
+        s.player, amounts[s.seat], (),
+        tuple(codes(t for g in m.groups for t in g) for m in result.mahjongs
+              if siamese and m.seat == s.seat),
+        all(s.dead), bots[s.seat]) for s in view.seats)
     breakdown = tuple(ScoreItem(line.text, "") for line in result.lines)
-    if result.reason is not EndReason.MAHJONG or not result.mahjongs:
+    first = finishing(result.reason, result.mahjongs)
+    if first is None:
         title = "Wall game" if result.reason is EndReason.WALL else "Game over"
-        return ResultScene(seats, None, title, breakdown=breakdown)
-    first = result.mahjongs[0]
+        if not result.mahjongs:
+            return ResultScene(seats, None, title, breakdown=breakdown)
+        caption = laid_out_words(result.mahjongs, names) + "."
+        title = "Tiles ran out" if result.reason is EndReason.WALL else title
+        return ResultScene(seats, None, title, breakdown=breakdown, caption=caption)
     hand = card.hand(first.hand_id)
     how = ("picked the winning tile" if first.self_picked
            else f"took the winning tile from {view.seats[first.discarder].player}"

@@ -5,15 +5,18 @@ strings, ints and tuples, with tiles as text codes such as `3B`, `N`, `0`, `J`) 
 matching `render_*` function, which returns PNG bytes. The same scene always gives the same
 bytes. Sizes follow the keyword `scale` (1 by default).
 
-    render_rack(RackScene)          a player's private rack (one or two racks)
-    render_table(TableScene)        the public table: seats, discards, wall, turn, Charleston
-    render_card(CardSheet)          a card's hands by section, coloured like printed cards
-    render_analysis(AnalysisScene)  nearest hands with the missing tiles greyed
-    render_result(ResultScene)      the winning hand and scores, or a wall game summary
+    render_rack(RackScene)            a player's private rack (one or two racks)
+    render_table(TableScene)          the public table: seats, discards, wall, turn, Charleston
+    render_card_pages(CardSheet)      a card's hands by section, a few sections a page
+    render_analysis(AnalysisScene)    nearest hands with the missing tiles greyed
+    render_result(ResultScene)        the winning hand and scores, or a wall game summary
+
+Every picture is sized to be read on a phone, where Discord shows it about 400 pixels wide;
+`renderer.measure` states that rule and reports what a picture drew, so tests measure it.
 """
 
 from renderer.analysis import render_analysis
-from renderer.card import render_card
+from renderer.card import render_card_pages
 from renderer.codes import TILE_CODES, sort_tiles
 from renderer.rack import render_rack
 from renderer.result import render_result
@@ -25,6 +28,7 @@ from renderer.scenes import (
     CardSheet,
     CharlestonStep,
     LaidGroup,
+    Latest,
     NearestHand,
     Rack,
     RackScene,
@@ -45,6 +49,7 @@ __all__ = [
     "CardSheet",
     "CharlestonStep",
     "LaidGroup",
+    "Latest",
     "NearestHand",
     "Rack",
     "RackScene",
@@ -54,7 +59,7 @@ __all__ = [
     "SeatScene",
     "TableScene",
     "render_analysis",
-    "render_card",
+    "render_card_pages",
     "render_rack",
     "render_result",
     "render_table",

@@ -1,6 +1,7 @@
-"""A hand analysis picture, for hints and `/analyze`: the player's tiles, the tiles that
-would finish the hand, and the nearest card hands laid out as on the card, with the tiles
-the player already has drawn normally and the ones still missing greyed out.
+"""A hand analysis picture, for hints and `/analyze`: the player's tiles, its exposures, the
+tiles that would finish the hand, and the nearest card hands laid out as on the card, with
+the tiles the player already has drawn normally and the ones still missing greyed out (a
+legend says so when any are). What each hand still needs is written out in full under it.
 """
 
 from __future__ import annotations
@@ -22,13 +23,15 @@ from renderer.canvas import (
     TileRow,
     laid_hand,
     laid_lines_height,
+    plain_groups,
 )
 from renderer.codes import sort_tiles
 from renderer.fonts import Face
 from renderer.scenes import AnalysisScene, LaidGroup, NearestHand
+from renderer.text import wrap
 
 #: The picture's width at scale 1.
-BASE_WIDTH = 920
+BASE_WIDTH = 760
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,7 @@ class _Metrics(PageMetrics):
     """Every size in the analysis picture, derived from the scale."""
 
     WIDTH = BASE_WIDTH
-    MARGIN = 20
+    MARGIN = 18
     PAD = 14
 
     @property
@@ -45,26 +48,39 @@ class _Metrics(PageMetrics):
 
     @property
     def near_row(self) -> TileRow:
-        return TileRow(self.px(40), self.px(3), self.px(14))
+        return TileRow(self.px(44), self.px(3), self.px(14))
 
     @property
     def heading(self) -> int:
-        return self.px(19)
+        return self.px(25)
 
     @property
-    def small(self) -> int:
-        return self.px(16)
+    def text(self) -> int:
+        """The smallest text in the picture."""
+        return self.px(22)
+
+    @property
+    def room(self) -> int:
+        """The width inside a hand's panel."""
+        return self.inner - 2 * self.pad
 
 
 def _block_height(groups: tuple[LaidGroup, ...], m: _Metrics) -> int:
     return m.heading + m.px(10) + laid_lines_height(groups, m.hand_row, m.inner) + m.px(18)
 
 
+def _note_lines(near: NearestHand, m: _Metrics) -> list[str]:
+    return wrap(near.note, m.text, m.room, max_lines=6) if near.note else []
+
+
+def _line(m: _Metrics) -> int:
+    return m.text + m.px(8)
+
+
 def _near_height(near: NearestHand, m: _Metrics) -> int:
-    room = m.inner - 2 * m.pad
-    note = m.small + m.px(6) if near.note else 0
-    return (2 * m.pad + m.px(28) + m.px(10) + note
-            + laid_lines_height(near.groups, m.near_row, room))
+    notes = len(_note_lines(near, m)) * _line(m)
+    return (2 * m.pad + m.px(34) + m.px(8) + notes + m.px(4)
+            + laid_lines_height(near.groups, m.near_row, m.room))
 
 
 def _away_text(away: int) -> str:
@@ -80,14 +96,15 @@ def _draw_near(canvas: Canvas, near: NearestHand, y: int, m: _Metrics) -> int:
     x = left + m.pad
     top = y + m.pad
     fill = HIGHLIGHT if near.away <= 1 else "#e4dcc6"
-    badge = canvas.badge(x, top, _away_text(near.away), m.px(16), fill, PAPER_INK)
-    canvas.text((x + badge + m.px(12), top + m.px(13)), near.label, m.px(19), PAPER_INK,
-                max_width=right - m.pad - x - badge - m.px(12), face=Face.BOLD, anchor="lm")
-    top += m.px(28) + m.px(6)
-    if near.note:
-        canvas.text((x, top), near.note, m.small, PAPER_MUTED, max_width=m.inner - 2 * m.pad)
-        top += m.small + m.px(6)
-    canvas.laid_lines(near.groups, x, top + m.px(4), m.near_row, m.inner - 2 * m.pad)
+    badge = canvas.badge(x, top, _away_text(near.away), m.text, fill, PAPER_INK)
+    canvas.text((x + badge + m.px(12), top + m.px(17)), near.label, m.px(24), PAPER_INK,
+                max_width=right - m.pad - x - badge - m.px(12), face=Face.BOLD, anchor="lm",
+                min_size=m.text)
+    top += m.px(34) + m.px(8)
+    for line in _note_lines(near, m):
+        canvas.text((x, top), line, m.text, PAPER_MUTED, max_width=m.room, min_size=m.text)
+        top += _line(m)
+    canvas.laid_lines(near.groups, x, top + m.px(4), m.near_row, m.room)
     return height
 
 
@@ -99,45 +116,47 @@ def _draw_block(canvas: Canvas, title: str, groups: tuple[LaidGroup, ...], y: in
 
 
 def render_analysis(scene: AnalysisScene, *, scale: float = 1.0) -> bytes:
-    """The analysis picture as PNG bytes. `scale` 1 makes it 920 pixels wide."""
+    """The analysis picture as PNG bytes. `scale` 1 makes it 760 pixels wide."""
     m = _Metrics(Scale(scale))
-    hand = laid_hand(scene.hand, scene.exposures)
-    waits = (LaidGroup(sort_tiles(scene.waits)),) if scene.waits else ()
-    title_height = m.px(34) + (m.small + m.px(8) if scene.caption else 0) + m.px(10)
+    blocks = [(title, groups) for title, groups in (
+        ("Your hand", laid_hand(scene.hand, ())),
+        ("Exposed", plain_groups(scene.exposures)),
+        ("Waiting for", (LaidGroup(sort_tiles(scene.waits)),) if scene.waits else ()),
+    ) if groups]
+    greyed = any(any(group.missing) for near in scene.nearest for group in near.groups)
+    title_height = m.px(40) + (_line(m) if scene.caption else 0) + m.px(10)
     height = m.margin + title_height
-    height += _block_height(hand, m) if hand else 0
-    height += _block_height(waits, m) if waits else 0
+    height += sum(_block_height(groups, m) for _, groups in blocks)
     height += m.heading + m.px(12)
     height += sum(_near_height(near, m) + m.px(12) for near in scene.nearest)
     if not scene.nearest:
-        height += m.small + m.px(12)
-    legend = m.near_row.height * 3 // 4 + m.px(8)
-    height += legend + m.margin
+        height += _line(m) + m.px(4)
+    height += (m.near_row.height + m.px(8) if greyed else 0) + m.margin
     canvas = Canvas(m.width, height, FELT)
     y = m.margin
-    canvas.text((m.margin, y), scene.title or "Hand analysis", m.px(28), LIGHT,
-                max_width=m.inner, face=Face.BOLD, min_size=m.px(20))
-    y += m.px(34)
+    canvas.text((m.margin, y), scene.title or "Hand analysis", m.px(32), LIGHT,
+                max_width=m.inner, face=Face.BOLD, min_size=m.text)
+    y += m.px(40)
     if scene.caption:
-        canvas.text((m.margin, y), scene.caption, m.small, MUTED, max_width=m.inner)
-        y += m.small + m.px(8)
+        canvas.text((m.margin, y), scene.caption, m.text, MUTED, max_width=m.inner,
+                    min_size=m.text)
+        y += _line(m)
     y += m.px(10)
-    if hand:
-        y += _draw_block(canvas, "Your hand", hand, y, m)
-    if waits:
-        y += _draw_block(canvas, "Waiting for", waits, y, m)
+    for title, groups in blocks:
+        y += _draw_block(canvas, title, groups, y, m)
     canvas.text((m.margin, y), "Nearest hands", m.heading, MUTED, max_width=m.inner,
                 face=Face.BOLD)
     y += m.heading + m.px(12)
     if not scene.nearest:
-        canvas.text((m.margin, y), "No hand on this card fits these exposures.", m.small,
-                    LIGHT, max_width=m.inner)
-        y += m.small + m.px(12)
+        canvas.text((m.margin, y), "No hand on this card fits these exposures.", m.text,
+                    LIGHT, max_width=m.inner, min_size=m.text)
+        y += _line(m) + m.px(4)
     for near in scene.nearest:
         y += _draw_near(canvas, near, y, m) + m.px(12)
-    small = m.near_row.width * 3 // 4
-    canvas.tile("5D", m.margin, y, small, dimmed=True)
-    canvas.text((m.margin + small + m.px(10), y + m.near_row.height * 3 // 8),
-                "greyed tiles are the ones still needed", m.small, MUTED, max_width=m.inner,
-                anchor="lm")
+    if greyed:
+        row = m.near_row
+        canvas.tile("5D", m.margin, y, row.width, dimmed=True)
+        canvas.text((m.margin + row.width + m.px(12), y + row.height // 2),
+                    "Greyed tiles are the ones still needed", m.text, MUTED,
+                    max_width=m.inner - row.width - m.px(12), anchor="lm", min_size=m.text)
     return canvas.png()

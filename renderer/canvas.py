@@ -13,13 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from renderer.codes import sort_tiles
 from renderer.fonts import Face
+from renderer.measure import Mark, TextRun, TileFace, cap_height, start_drawing
 from renderer.scenes import LaidGroup
-from renderer.text import draw_text, fit
-from renderer.tiles import BAM, CRAK, DOT, back_sprite, tile_height, tile_sprite
+from renderer.text import fit
+from renderer.tiles import BAM, CRAK, DOT, back_sprite, index_cap, tile_height, tile_sprite
 
 FELT = "#1e5641"
 PANEL = "#174535"
@@ -33,6 +34,8 @@ RULE = "#d8cfb8"
 LIGHT = "#f6f0dc"
 MUTED = "#a9c7b8"
 HIGHLIGHT = "#ffc83d"
+#: The ring round a winning tile: it must show on the felt and on the paper panels alike.
+WINNING = "#f76707"
 DEAD = "#d64545"
 BOT = "#5b8def"
 GOOD = "#7ee08a"
@@ -144,21 +147,42 @@ class TileRow:
 
 
 class Canvas:
-    """An RGB picture being drawn, with helpers for the renderer's common pieces."""
+    """An RGB picture being drawn, with helpers for the renderer's common pieces.
+
+    Every text goes through `write` and every tile face through `tile`, so that inside
+    `renderer.measure.recording()` the picture reports everything it drew.
+    """
 
     def __init__(self, width: int, height: int, background: Color) -> None:
         self.image = Image.new("RGB", (max(1, width), max(1, height)), background)
         self.draw = ImageDraw.Draw(self.image)
+        self.drawing = start_drawing(self.image.width, self.image.height)
+
+    def write(self, xy: tuple[float, float], text: str, fnt: ImageFont.FreeTypeFont,
+              fill: Color, anchor: str = "la") -> None:
+        """Draw text already fitted and cleaned, in `fnt`, at `xy` (a Pillow anchor)."""
+        if not text:
+            return
+        self.draw.text(xy, text, font=fnt, fill=fill, anchor=anchor)
+        if self.drawing is not None and text.strip():
+            box = self.draw.textbbox(xy, text, font=fnt, anchor=anchor)
+            self.drawing.texts.append(TextRun(text, round(fnt.size), cap_height(fnt),
+                                              _int_box(box)))
 
     def tile(self, code: str, x: int, y: int, width: int, *, dimmed: bool = False) -> None:
         """Paste one tile face with its top-left corner at (x, y)."""
         sprite = tile_sprite(code, width, dimmed)
         self.image.paste(sprite, (x, y), sprite)
+        if self.drawing is not None:
+            self.drawing.tiles.append(TileFace(code, (x, y, x + width, y + sprite.height),
+                                               index_cap(code, width), dimmed))
 
     def back(self, x: int, y: int, width: int) -> None:
         """Paste one face-down tile."""
         sprite = back_sprite(width)
         self.image.paste(sprite, (x, y), sprite)
+        if self.drawing is not None:
+            self.drawing.backs.append((x, y, x + width, y + sprite.height))
 
     def tiles(self, codes: Sequence[str], x: int, y: int, row: TileRow,
               dimmed: Sequence[bool] = ()) -> int:
@@ -169,12 +193,17 @@ class Canvas:
         return x - row.gap if codes else x
 
     def laid(self, groups: Sequence[LaidGroup], x: int, y: int, row: TileRow) -> int:
-        """Draw tiles in groups, a wider gap between groups: missing tiles greyed, and a bar
-        in the group's card colour under each coloured group (`laid_height` tall in all).
-        Returns the end x."""
+        """Draw tiles in groups, a wider gap between groups: missing tiles greyed, the
+        winning tile ringed, and a bar in the group's card colour under each coloured group
+        (`laid_height` tall in all). Returns the end x."""
         bar = _bar(row)
         for group in groups:
             end = self.tiles(group.tiles, x, y, row, group.missing)
+            if group.winning is not None:
+                tile_x = x + group.winning * (row.width + row.gap)
+                self.ring((tile_x, y, tile_x + row.width, y + row.height), WINNING,
+                          max(3, row.width // 10), radius=max(2, row.width // 8),
+                          meaning="winning")
             if group.color is not None:
                 top = y + row.height + bar
                 self.draw.rounded_rectangle((x, top, end, top + bar), radius=bar // 2,
@@ -203,8 +232,9 @@ class Canvas:
              max_width: float, face: Face = Face.REGULAR, min_size: int | None = None,
              anchor: str = "la") -> float:
         """Fit and draw one line of text; returns its width."""
-        return draw_text(self.draw, xy, text, size, fill, max_width=max_width, face=face,
-                         min_size=min_size, anchor=anchor)
+        fitted = fit(text, size, max_width, face=face, min_size=min_size)
+        self.write(xy, fitted.text, fitted.font, fill, anchor)
+        return fitted.width
 
     def badge(self, x: int, y: int, label: str, size: int, fill: Color,
               text_fill: Color = LIGHT, *, max_width: float = 400) -> int:
@@ -215,20 +245,20 @@ class Canvas:
         height = badge_height(size)
         self.draw.rounded_rectangle((x, y, x + width, y + height), radius=height // 2,
                                     fill=fill)
-        self.draw.text((x + pad, y + height / 2), fitted.text, font=fitted.font,
-                       fill=text_fill, anchor="lm")
+        self.write((x + pad, y + height / 2), fitted.text, fitted.font, text_fill, "lm")
         return width
 
     def name_line(self, x: int, mid: int, name: str, size: int, badges: Sequence[Badge],
                   badge_size: int, max_width: int) -> int:
         """A player's name in bold, then its badges (TURN, BOT, DEAD, …), on one line
-        centred on `mid`. Badges keep their width; the name shrinks, then shortens, to fit
-        what is left of `max_width`. Returns the x after the last badge."""
+        centred on `mid`. Badges keep their width; the name shrinks (down to the badges'
+        size), then shortens, to fit what is left of `max_width`. Returns the x after the
+        last badge."""
         gap = max(3, badge_size * 2 // 3)
         badges_width = sum(badge_width(label, badge_size) + gap for label, _, _ in badges)
         room = max(size * 2, max_width - badges_width - gap)
         width = self.text((x, mid), name, size, LIGHT, max_width=room, face=Face.BOLD,
-                          min_size=size * 3 // 4, anchor="lm")
+                          min_size=badge_size, anchor="lm")
         x += round(width) + gap
         top = mid - badge_height(badge_size) // 2
         for label, fill, ink in badges:
@@ -236,11 +266,14 @@ class Canvas:
         return x
 
     def ring(self, box: tuple[int, int, int, int], color: Color, width: int,
-             radius: int = 8) -> None:
-        """An outline around a box, drawn outside it by `width` pixels."""
+             radius: int = 8, *, meaning: str = "") -> None:
+        """An outline around a box, drawn outside it by `width` pixels; `meaning` names
+        what it marks (the drawn tile, the winning tile) for `recording()`."""
         x0, y0, x1, y1 = box
         self.draw.rounded_rectangle((x0 - width, y0 - width, x1 + width, y1 + width),
                                     radius=radius + width, outline=color, width=width)
+        if self.drawing is not None and meaning:
+            self.drawing.marks.append(Mark(meaning, box))
 
     def panel(self, box: tuple[int, int, int, int], fill: Color = PANEL,
               outline: Color = PANEL_EDGE, width: int = 2, radius: int = 14) -> None:
@@ -265,6 +298,10 @@ class Canvas:
         buffer = io.BytesIO()
         indexed.save(buffer, format="PNG", compress_level=PNG_COMPRESS)
         return buffer.getvalue()
+
+
+def _int_box(box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+    return (round(box[0]), round(box[1]), round(box[2]), round(box[3]))
 
 
 def _bar(row: TileRow) -> int:

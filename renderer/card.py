@@ -1,9 +1,13 @@
-"""A card sheet: a card's hands grouped by section, coloured the way printed cards are.
+"""A card sheet: a card's hands grouped by section, coloured the way printed cards are, in
+pages a phone can read.
 
 Each group of a hand is printed in the colour of its suit variable (green, red, blue for the
-hand's first, second and third suit; black for neutral groups), followed by the small-print
-note, then the exposed (X) or concealed (C) mark and the value at the right, as on a printed
-card. A server's private card is labelled as such in the title band.
+hand's first, second and third suit; black for neutral groups), then the exposed (X) or
+concealed (C) mark and the value at the right, as on a printed card, and the small-print note
+in full under the line. A whole card is too tall to read at a phone's width in one picture,
+so it is cut into pages of whole sections (`render_card_pages`), each about as tall as a
+phone screen when shown 400 pixels wide; the card's notes end the last page. A server's
+private card is labelled as such on every page.
 """
 
 from __future__ import annotations
@@ -28,207 +32,234 @@ from renderer.canvas import (
 )
 from renderer.fonts import Face, font
 from renderer.scenes import CardGroup, CardHand, CardSection, CardSheet
-from renderer.text import clean, ellipsize, wrap
+from renderer.text import clean, fit, wrap
 
-#: The width of one column of hands at scale 1.
-BASE_COLUMN = 860
+#: The page width at scale 1.
+BASE_WIDTH = 800
+#: A page is cut before it grows taller than this many times its width.
+MAX_PAGE_RATIO = 2.0
 STRIPE = "#f3eee0"
 PRIVATE = "PRIVATE CARD"
 #: Space between groups on a card line, as a share of the text size.
 GROUP_GAP = 0.7
+#: A card line's height, as a multiple of its text size.
+LINE_HEIGHT = 1.3
 
 
 @dataclass(frozen=True)
 class _Metrics:
-    """Every size in the card sheet, derived from the scale."""
+    """Every size in a card page, derived from the scale."""
 
     px: Scale
 
     @property
-    def margin(self) -> int:
-        return self.px(24)
+    def width(self) -> int:
+        return self.px(BASE_WIDTH)
 
     @property
-    def column(self) -> int:
-        return self.px(BASE_COLUMN)
+    def margin(self) -> int:
+        return self.px(22)
 
     @property
     def group_size(self) -> int:
-        return self.px(26)
+        return self.px(30)
 
     @property
-    def row(self) -> int:
-        return self.px(44)
+    def text(self) -> int:
+        """Notes, labels and the smallest text on the page."""
+        return self.px(22)
 
     @property
-    def note_size(self) -> int:
-        return self.px(16)
+    def label_width(self) -> int:
+        return self.px(58)
 
     @property
     def value_column(self) -> int:
         """Room at the right of a row for the X/C mark and the value."""
-        return self.px(96)
+        return self.px(100)
 
     @property
     def section_head(self) -> int:
-        return self.px(50)
+        return self.px(56)
+
+    @property
+    def room(self) -> int:
+        """The width left for a hand's groups and note."""
+        return self.width - 2 * self.margin - 2 * self.px(10) - self.label_width - (
+            self.value_column)
 
 
-def _label_width(sheet: CardSheet, m: _Metrics) -> int:
-    has_labels = any(hand.label for section in sheet.sections for hand in section.hands)
-    return m.px(78) if has_labels else 0
-
-
-def _groups_room(sheet: CardSheet, m: _Metrics) -> int:
-    return m.column - 2 * m.px(10) - _label_width(sheet, m) - m.value_column
-
-
-def fit_card_line(groups: Sequence[CardGroup], size: int, room: float) -> tuple[int, float]:
-    """The largest font size from `size` down to two thirds of it that fits the groups in
-    `room`, and their width at that size (the room itself when nothing fits)."""
+def card_line_layout(groups: Sequence[CardGroup], size: int, room: float,
+                     min_size: int) -> tuple[int, list[list[CardGroup]]]:
+    """The largest font size from `size` down to `min_size` that puts a hand's groups on
+    one line of `room` pixels, and the groups by line: at `min_size` a line too long for the
+    room is broken between groups (never cut)."""
     texts = [clean(group.text, Face.BOLD) for group in groups]
-    for candidate in range(size, max(1, size * 2 // 3) - 1, -1):
+    for candidate in range(size, max(1, min_size) - 1, -1):
         fnt = font(candidate, Face.BOLD)
         width = sum(fnt.getlength(t) for t in texts) + candidate * GROUP_GAP * max(
             0, len(texts) - 1)
         if width <= room:
-            return candidate, width
-    return max(1, size * 2 // 3), room
+            return candidate, [list(groups)]
+    fnt = font(min_size, Face.BOLD)
+    lines: list[list[CardGroup]] = [[]]
+    used = 0.0
+    for group, text in zip(groups, texts, strict=True):
+        need = fnt.getlength(text) + (min_size * GROUP_GAP if lines[-1] else 0)
+        if lines[-1] and used + need > room:
+            lines.append([])
+            used, need = 0.0, fnt.getlength(text)
+        lines[-1].append(group)
+        used += need
+    return min_size, lines
 
 
 def draw_card_line(canvas: Canvas, groups: Sequence[CardGroup], x: int, mid: int, size: int,
-                   room: float) -> float:
+                   room: float, *, min_size: int) -> int:
     """Draw a hand's groups as a card prints them, each in its slot colour, left-aligned at
-    `x` and centred on `mid`; shrinks to fit `room`. Returns the width drawn."""
-    size, width = fit_card_line(groups, size, room)
-    fnt = font(size, Face.BOLD)
-    end = x + room
-    for group in groups:
-        text = ellipsize(clean(group.text, Face.BOLD), fnt, max(0.0, end - x))
-        canvas.draw.text((x, mid), text, font=fnt, fill=slot_color(group.color, PAPER_INK),
-                         anchor="lm")
-        x += round(fnt.getlength(text) + size * GROUP_GAP)
-    return width
+    `x` with the first line centred on `mid`; shrinks, then breaks between groups, to fit
+    `room`. Returns the number of lines drawn."""
+    size, lines = card_line_layout(groups, size, room, min_size)
+    for index, line in enumerate(lines):
+        gx = x
+        for group in line:
+            fitted = fit(group.text, size, max(1.0, x + room - gx), face=Face.BOLD)
+            canvas.write((gx, mid + round(index * size * LINE_HEIGHT)), fitted.text,
+                         fitted.font, slot_color(group.color, PAPER_INK), "lm")
+            gx += round(fitted.width + size * GROUP_GAP)
+    return len(lines)
 
 
-def _note_inline(hand: CardHand, room: int, m: _Metrics) -> bool:
-    if not hand.note:
-        return True
-    _, used = fit_card_line(hand.groups, m.group_size, room)
-    note = font(m.note_size).getlength(clean(hand.note))
-    return used + m.px(16) + note <= room
+def _note_lines(hand: CardHand, m: _Metrics) -> list[str]:
+    return wrap(hand.note, m.text, m.room, max_lines=6) if hand.note else []
 
 
-def _hand_height(hand: CardHand, room: int, m: _Metrics) -> int:
-    return m.row if _note_inline(hand, room, m) else m.row + m.note_size + m.px(6)
+def _hand_height(hand: CardHand, m: _Metrics) -> int:
+    size, lines = card_line_layout(hand.groups, m.group_size, m.room, m.text)
+    groups = round(len(lines) * size * LINE_HEIGHT)
+    notes = len(_note_lines(hand, m)) * round(m.text * LINE_HEIGHT)
+    return m.px(12) + max(groups, m.px(34)) + notes + m.px(10)
 
 
-def _section_height(section: CardSection, room: int, m: _Metrics) -> int:
-    return m.section_head + sum(_hand_height(hand, room, m) for hand in section.hands) + m.px(
-        12)
+def _section_height(section: CardSection, m: _Metrics) -> int:
+    return m.section_head + sum(_hand_height(hand, m) for hand in section.hands) + m.px(14)
 
 
-def _draw_hand(canvas: Canvas, hand: CardHand, x: int, y: int, sheet: CardSheet,
-               stripe: bool, m: _Metrics) -> int:
-    room = _groups_room(sheet, m)
-    height = _hand_height(hand, room, m)
-    right = x + m.column
+def _draw_hand(canvas: Canvas, hand: CardHand, y: int, stripe: bool, m: _Metrics) -> int:
+    height = _hand_height(hand, m)
+    x, right = m.margin, m.width - m.margin
     if stripe:
         canvas.draw.rectangle((x, y, right, y + height), fill=STRIPE)
-    mid = y + m.row // 2
-    gx = x + m.px(10)
+    mid = y + m.px(12) + round(m.group_size * LINE_HEIGHT / 2)
     if hand.label:
-        label_font = font(m.px(15))
-        canvas.draw.text((gx, mid), ellipsize(clean(hand.label), label_font,
-                                              _label_width(sheet, m) - m.px(8)),
-                         font=label_font, fill=PAPER_MUTED, anchor="lm")
-    gx += _label_width(sheet, m)
-    used = draw_card_line(canvas, hand.groups, gx, mid, m.group_size, room)
-    if hand.note:
-        note_font = font(m.note_size)
-        inline = _note_inline(hand, room, m)
-        nx = x + m.px(10) + _label_width(sheet, m) + (round(used) + m.px(16) if inline else 0)
-        ny = mid if inline else y + m.row - m.px(2) + m.note_size // 2
-        canvas.draw.text((nx, ny), ellipsize(clean(hand.note), note_font, room),
-                         font=note_font, fill=PAPER_MUTED, anchor="lm")
-    mark_font = font(m.px(18), Face.BOLD)
+        canvas.text((x + m.px(10), mid), hand.label, m.text, PAPER_MUTED,
+                    max_width=m.label_width - m.px(6), anchor="lm", min_size=m.text)
+    gx = x + m.px(10) + m.label_width
+    size, lines = card_line_layout(hand.groups, m.group_size, m.room, m.text)
+    draw_card_line(canvas, hand.groups, gx, mid, m.group_size, m.room, min_size=m.text)
+    note_y = mid + round((len(lines) - 0.5) * size * LINE_HEIGHT) + m.px(4)
+    for line in _note_lines(hand, m):
+        canvas.text((gx, note_y), line, m.text, PAPER_MUTED, max_width=m.room,
+                    min_size=m.text)
+        note_y += round(m.text * LINE_HEIGHT)
     mark_x = right - m.value_column + m.px(14)
-    box = m.px(26)
+    box = m.px(30)
     canvas.draw.rounded_rectangle((mark_x, mid - box // 2, mark_x + box, mid + box // 2),
                                   radius=m.px(5), outline=PAPER_INK, width=m.px(2),
                                   fill=PAPER_INK if hand.concealed else None)
-    canvas.draw.text((mark_x + box / 2, mid), "C" if hand.concealed else "X", font=mark_font,
-                     fill=PAPER if hand.concealed else PAPER_INK, anchor="mm")
-    canvas.draw.text((right - m.px(10), mid), str(hand.value), font=font(m.px(24), Face.BOLD),
-                     fill=PAPER_INK, anchor="rm")
+    canvas.text((mark_x + box / 2, mid), "C" if hand.concealed else "X", m.text,
+                PAPER if hand.concealed else PAPER_INK, max_width=box, face=Face.BOLD,
+                anchor="mm", min_size=m.text)
+    canvas.text((right - m.px(10), mid), str(hand.value), m.px(28), PAPER_INK,
+                max_width=m.value_column - box - m.px(20), face=Face.BOLD, anchor="rm",
+                min_size=m.text)
     return height
 
 
-def _draw_section(canvas: Canvas, section: CardSection, x: int, y: int, sheet: CardSheet,
-                  m: _Metrics) -> int:
+def _draw_section(canvas: Canvas, section: CardSection, y: int, m: _Metrics) -> int:
     head = m.section_head
-    canvas.draw.rectangle((x, y + head - m.px(12), x + m.column, y + head - m.px(10)),
+    x = m.margin
+    canvas.draw.rectangle((x, y + head - m.px(12), m.width - m.margin, y + head - m.px(10)),
                           fill=RULE)
-    canvas.text((x + m.px(10), y + head - m.px(16)), section.name.upper(), m.px(20),
-                FELT, max_width=m.column - m.px(20), face=Face.BOLD, anchor="ls")
-    y0 = y
+    canvas.text((x + m.px(10), y + head - m.px(18)), section.name.upper(), m.px(24), FELT,
+                max_width=m.width - 2 * m.margin - m.px(20), face=Face.BOLD, anchor="ls",
+                min_size=m.text)
+    top = y
     y += head
     for index, hand in enumerate(section.hands):
-        y += _draw_hand(canvas, hand, x, y, sheet, index % 2 == 1, m)
-    return y - y0 + m.px(12)
-
-
-def _columns(sheet: CardSheet, columns: int, m: _Metrics) -> list[list[CardSection]]:
-    """Sections split into columns of about equal height, in order, never splitting one."""
-    room = _groups_room(sheet, m)
-    heights = [_section_height(section, room, m) for section in sheet.sections]
-    target = sum(heights) / max(1, columns)
-    result: list[list[CardSection]] = [[]]
-    used = 0
-    for section, height in zip(sheet.sections, heights, strict=True):
-        if result[-1] and used + height / 2 > target and len(result) < columns:
-            result.append([])
-            used = 0
-        result[-1].append(section)
-        used += height
-    return result
+        y += _draw_hand(canvas, hand, y, index % 2 == 1, m)
+    return y - top + m.px(14)
 
 
 def _title_height(sheet: CardSheet, m: _Metrics) -> int:
-    return m.px(64) + (m.px(24) if sheet.subtitle else 0)
+    return m.margin + m.px(44) + m.px(34)
 
 
-def render_card(sheet: CardSheet, *, scale: float = 1.0, columns: int = 1) -> bytes:
-    """The card sheet as PNG bytes, in one column (best on phones) or more."""
+def _notes_lines(sheet: CardSheet, m: _Metrics) -> list[str]:
+    return wrap(sheet.notes, m.text, m.width - 2 * m.margin, max_lines=12) if sheet.notes else []
+
+
+def _notes_height(sheet: CardSheet, m: _Metrics) -> int:
+    lines = _notes_lines(sheet, m)
+    return len(lines) * round(m.text * LINE_HEIGHT) + (m.px(16) if lines else 0)
+
+
+def card_pages(sheet: CardSheet, *, scale: float = 1.0) -> list[list[CardSection]]:
+    """The card's sections cut into pages, in order, never splitting a section: a page takes
+    sections while it stays under `MAX_PAGE_RATIO` times its width (the last page keeps room
+    for the card's notes)."""
     m = _Metrics(Scale(scale))
-    room = _groups_room(sheet, m)
-    split = _columns(sheet, max(1, columns), m)
-    body = max(sum(_section_height(s, room, m) for s in column) for column in split)
-    width = len(split) * m.column + (len(split) - 1) * m.margin + 2 * m.margin
-    note_lines = wrap(sheet.notes, m.note_size, width - 2 * m.margin) if sheet.notes else []
-    notes_height = len(note_lines) * (m.note_size + m.px(6)) + (m.px(12) if note_lines else 0)
+    limit = m.width * MAX_PAGE_RATIO - _title_height(sheet, m) - 2 * m.margin
+    pages: list[list[CardSection]] = [[]]
+    used = 0
+    for index, section in enumerate(sheet.sections):
+        height = _section_height(section, m)
+        if index == len(sheet.sections) - 1:
+            height += _notes_height(sheet, m)
+        if pages[-1] and used + height > limit:
+            pages.append([])
+            used = 0
+        pages[-1].append(section)
+        used += height
+    return pages
+
+
+def _render_page(sheet: CardSheet, sections: Sequence[CardSection], number: int, pages: int,
+                 m: _Metrics) -> bytes:
+    notes = _notes_lines(sheet, m) if number == pages else []
+    body = sum(_section_height(section, m) for section in sections)
     title_height = _title_height(sheet, m)
-    canvas = Canvas(width, m.margin + title_height + m.px(8) + body + notes_height + m.margin,
-                    PAPER)
-    canvas.draw.rectangle((0, 0, width, m.margin + title_height), fill=FELT)
+    notes_height = _notes_height(sheet, m) if notes else 0
+    canvas = Canvas(m.width, title_height + m.px(8) + body + notes_height + m.margin, PAPER)
+    canvas.draw.rectangle((0, 0, m.width, title_height), fill=FELT)
     tag_width = 0
     if sheet.private:
-        tag_width = badge_width(PRIVATE, m.px(15)) + m.px(16)
-        canvas.badge(width - m.margin - tag_width + m.px(16), m.margin + m.px(6), PRIVATE,
-                     m.px(15), HIGHLIGHT, HIGHLIGHT_INK)
-    canvas.text((m.margin, m.margin + m.px(2)), sheet.title, m.px(32), LIGHT,
-                max_width=width - 2 * m.margin - tag_width, face=Face.BOLD, min_size=m.px(22))
+        tag_width = badge_width(PRIVATE, m.text) + m.px(16)
+        canvas.badge(m.width - m.margin - tag_width + m.px(16), m.margin + m.px(4), PRIVATE,
+                     m.text, HIGHLIGHT, HIGHLIGHT_INK)
+    canvas.text((m.margin, m.margin), sheet.title, m.px(34), LIGHT,
+                max_width=m.width - 2 * m.margin - tag_width, face=Face.BOLD, min_size=m.text)
+    names = ", ".join(section.name for section in sections)
+    line = f"Page {number} of {pages}: {names}" if pages > 1 else names
     if sheet.subtitle:
-        canvas.text((m.margin, m.margin + m.px(46)), sheet.subtitle, m.px(18), MUTED,
-                    max_width=width - 2 * m.margin)
-    top = m.margin + title_height + m.px(8)
-    for index, column in enumerate(split):
-        x = m.margin + index * (m.column + m.margin)
-        y = top
-        for section in column:
-            y += _draw_section(canvas, section, x, y, sheet, m)
-    y = top + body + m.px(6)
-    for line in note_lines:
-        canvas.draw.text((m.margin, y), line, font=font(m.note_size), fill=PAPER_MUTED)
-        y += m.note_size + m.px(6)
+        line = f"{sheet.subtitle} · {line}"
+    canvas.text((m.margin, m.margin + m.px(44)), line, m.text, MUTED,
+                max_width=m.width - 2 * m.margin, min_size=m.text)
+    y = title_height + m.px(8)
+    for section in sections:
+        y += _draw_section(canvas, section, y, m)
+    y += m.px(6)
+    for note in notes:
+        canvas.text((m.margin, y), note, m.text, PAPER_MUTED, max_width=m.width - 2 * m.margin,
+                    min_size=m.text)
+        y += round(m.text * LINE_HEIGHT)
     return canvas.png()
+
+
+def render_card_pages(sheet: CardSheet, *, scale: float = 1.0) -> tuple[bytes, ...]:
+    """The card sheet as PNG pages (see `card_pages`); a card with no sections is one page
+    with its title. `scale` 1 makes each page 800 pixels wide."""
+    m = _Metrics(Scale(scale))
+    pages = card_pages(sheet, scale=scale)
+    return tuple(_render_page(sheet, sections, number, len(pages), m)
+                 for number, sections in enumerate(pages, start=1))

@@ -28,6 +28,15 @@ class Face(Enum):
     REGULAR = "DejaVuSans.ttf"
     BOLD = "DejaVuSans-Bold.ttf"
     CONDENSED = "DejaVuSansCondensed-Bold.ttf"
+    #: The Chinese characters printed on tiles (萬, the Crak numerals, 中, 發, the winds):
+    #: a subset of Noto Serif CJK TC Bold, see scripts/subset_tile_font.py.
+    TILE_GLYPHS = "JonggTileGlyphs.otf"
+
+    @property
+    def licence(self) -> str:
+        """The file name of the face's licence, beside it in the fonts folder."""
+        return ("LICENSE-NotoSerifCJK.txt" if self is Face.TILE_GLYPHS
+                else "LICENSE-DejaVu.txt")
 
 
 def font_dirs() -> tuple[Path, ...]:

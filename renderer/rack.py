@@ -1,9 +1,12 @@
-"""A player's private rack picture: concealed tiles sorted on a wooden rack with each tile's
-code under it, the drawn tile set apart, and the exposures on a row above.
+"""A player's private rack picture: the concealed tiles sorted on a wooden rack with each
+tile's code under it, the drawn tile set apart and ringed, then what each of the player's
+racks shows face up, labelled.
 
 This is the picture a player looks at most, usually on a phone where a 14-tile rack shows
 about 400 pixels wide, so tiles are large and each carries its code (`3B`, `N`, `J`) to name
-it in a command.
+it in a command. In the Siamese-style game the concealed tiles are one pool serving both
+racks, as the game holds them; they are laid out in rows of 14 and said to serve both racks,
+and each rack's exposures or Mah Jongg are shown under its own name.
 """
 
 from __future__ import annotations
@@ -20,16 +23,17 @@ from renderer.canvas import (
     Canvas,
     Scale,
     TileRow,
-    plain_groups,
 )
 from renderer.codes import sort_tiles
+from renderer.faceup import draw_faceup, faceup_height
 from renderer.fonts import Face
-from renderer.scenes import Rack, RackScene
-from renderer.text import fit
+from renderer.scenes import RackScene
+from renderer.text import fit, wrap
 
 #: The tile width at scale 1.
 BASE_TILE = 64
-#: Room for a full rack, so a rack picture keeps its width from turn to turn.
+#: Tiles on one row of the rack; the picture keeps room for a full row and a drawn tile,
+#: so it keeps its width from turn to turn.
 FULL_RACK = 14
 
 
@@ -45,7 +49,7 @@ class _Metrics:
 
     @property
     def exposed_row(self) -> TileRow:
-        return TileRow(self.px(BASE_TILE * 0.78), self.px(3), self.px(14))
+        return TileRow(self.px(60), self.px(3), self.px(16))
 
     @property
     def drawn_gap(self) -> int:
@@ -56,105 +60,112 @@ class _Metrics:
         return self.px(22)
 
     @property
-    def label_size(self) -> int:
-        return self.px(20)
+    def text(self) -> int:
+        """Labels, the caption and the code under each tile: the smallest text."""
+        return self.px(29)
 
     @property
-    def code_size(self) -> int:
-        """Text size of the code under each tile."""
-        return self.px(24)
-
-    @property
-    def caption_size(self) -> int:
-        return self.px(24)
+    def title(self) -> int:
+        return self.px(36)
 
     @property
     def ledge(self) -> int:
         """Height of the wooden ledge under the tiles, which carries the codes."""
-        return self.px(38)
+        return self.px(42)
+
+    @property
+    def inner(self) -> int:
+        """The width of the rack."""
+        return self.row.tiles_width(FULL_RACK - 1) + self.drawn_gap + self.row.width
+
+    @property
+    def line_gap(self) -> int:
+        return self.px(16)
 
 
-def _rack_width(rack: Rack, m: _Metrics) -> int:
-    count = len(rack.concealed)
-    tiles = m.row.tiles_width(count)
-    if rack.drawn is not None:
-        tiles += m.drawn_gap + m.row.width
-    full = m.row.tiles_width(FULL_RACK - 1) + m.drawn_gap + m.row.width
-    exposed = m.exposed_row.groups_width([len(g) for g in rack.exposures])
-    return max(tiles, full, exposed)
-
-
-def _rack_height(rack: Rack, m: _Metrics) -> int:
-    height = m.row.height + m.ledge
-    if rack.label:
-        height += m.label_size + m.px(10)
-    if rack.exposures:
-        height += m.label_size + m.px(6) + m.exposed_row.height + m.px(14)
-    return height
-
-
-def _draw_rack(canvas: Canvas, rack: Rack, x: int, y: int, width: int, m: _Metrics) -> None:
-    small = m.label_size
-    if rack.label:
-        canvas.text((x, y), rack.label, small, MUTED, max_width=width, face=Face.BOLD)
-        y += small + m.px(10)
-    if rack.exposures:
-        canvas.text((x, y), "Exposed", small, MUTED, max_width=width)
-        y += small + m.px(6)
-        canvas.laid(plain_groups(rack.exposures), x, y, m.exposed_row)
-        y += m.exposed_row.height + m.px(14)
+def _places(scene: RackScene, m: _Metrics) -> list[tuple[str, int, int, bool]]:
+    """Where each concealed tile goes: (code, x offset, row, is it the drawn tile), in rows
+    of at most `FULL_RACK`, the drawn tile set apart after the last one."""
     row = m.row
-    ledge_top = y + row.height - m.px(10)
-    canvas.draw.rounded_rectangle(
-        (x - m.px(12), ledge_top, x + width + m.px(12), y + row.height + m.ledge),
-        radius=m.px(10), fill=WOOD, outline=WOOD_EDGE, width=m.px(2))
-    codes = list(sort_tiles(rack.concealed))
-    positions = [x + i * (row.width + row.gap) for i in range(len(codes))]
-    if rack.drawn is not None:
-        drawn_x = x + max(row.tiles_width(len(codes)), 0) + m.drawn_gap
-        codes.append(rack.drawn)
-        positions.append(drawn_x)
-    label_y = y + row.height + m.ledge // 2 - m.px(2)
-    for index, (code, tile_x) in enumerate(zip(codes, positions, strict=True)):
-        is_drawn = rack.drawn is not None and index == len(codes) - 1
-        tile_y = y - m.px(8) if is_drawn else y
-        if is_drawn:
-            canvas.ring((tile_x, tile_y, tile_x + row.width, tile_y + row.height), HIGHLIGHT,
-                        m.px(4), radius=m.px(9))
-        canvas.tile(code, tile_x, tile_y, row.width)
-        label = fit(code, m.code_size, row.width, face=Face.BOLD)
-        canvas.draw.text((tile_x + row.width / 2, label_y), label.text, font=label.font,
-                         fill=HIGHLIGHT if is_drawn else LIGHT, anchor="mm")
+    places = [(code, (i % FULL_RACK) * (row.width + row.gap), i // FULL_RACK, False)
+              for i, code in enumerate(sort_tiles(scene.concealed))]
+    if scene.drawn is not None:
+        last = places[-1][2] if places else 0
+        used = sum(1 for place in places if place[2] == last)
+        x = row.tiles_width(used) + m.drawn_gap if used else 0
+        if x + row.width > m.inner:
+            last, x = last + 1, 0
+        places.append((scene.drawn, x, last, True))
+    return places
+
+
+def _rows(scene: RackScene, m: _Metrics) -> int:
+    places = _places(scene, m)
+    return places[-1][2] + 1 if places else 1
+
+
+def _caption_lines(scene: RackScene, m: _Metrics) -> list[str]:
+    return wrap(scene.caption, m.text, m.inner, max_lines=3) if scene.caption else []
+
+
+def _pool_label(scene: RackScene) -> str:
+    if len(scene.racks) < 2:
+        return ""
+    count = len(scene.concealed) + (scene.drawn is not None)
+    return f"Your {count} concealed tiles serve both racks"
+
+
+def _header_height(scene: RackScene, m: _Metrics) -> int:
+    height = m.title + m.px(10) if scene.name else 0
+    height += len(_caption_lines(scene, m)) * (m.text + m.px(8))
+    height += m.text + m.px(10) if _pool_label(scene) else 0
+    return height + m.px(14) if height else 0
+
+
+def _rack_height(m: _Metrics) -> int:
+    return m.row.height + m.ledge
 
 
 def render_rack(scene: RackScene, *, scale: float = 1.0) -> bytes:
     """The rack picture as PNG bytes. `scale` 1 draws tiles 64 pixels wide."""
     m = _Metrics(Scale(scale))
-    inner = max(_rack_width(rack, m) for rack in scene.racks)
-    title_size = m.px(34)
-    header = 0
-    if scene.name:
-        header += title_size + m.px(8)
-    if scene.caption:
-        header += m.caption_size + m.px(8)
-    if header:
-        header += m.px(10)
-    gap = m.px(26)
-    body = sum(_rack_height(rack, m) for rack in scene.racks) + gap * (len(scene.racks) - 1)
+    rows = _rows(scene, m)
+    row = m.row
+    faceup = faceup_height(scene.racks, m.exposed_row, m.text, m.inner)
     top = m.margin + m.px(8)
-    canvas = Canvas(inner + 2 * m.margin, top + header + body + m.margin, FELT)
-    y = top
+    height = (top + _header_height(scene, m) + rows * _rack_height(m)
+              + (rows - 1) * m.line_gap + m.px(24) + faceup + m.margin)
+    canvas = Canvas(m.inner + 2 * m.margin, height, FELT)
+    x, y = m.margin, top
     if scene.name:
-        canvas.text((m.margin, y), scene.name, title_size, LIGHT, max_width=inner,
-                    face=Face.BOLD, min_size=m.px(22))
-        y += title_size + m.px(8)
-    if scene.caption:
-        canvas.text((m.margin, y), scene.caption, m.caption_size, HIGHLIGHT, max_width=inner,
-                    min_size=m.px(18))
-        y += m.caption_size + m.px(8)
-    if header:
-        y += m.px(10)
-    for rack in scene.racks:
-        _draw_rack(canvas, rack, m.margin, y, inner, m)
-        y += _rack_height(rack, m) + gap
+        canvas.text((x, y), scene.name, m.title, LIGHT, max_width=m.inner, face=Face.BOLD,
+                    min_size=m.text)
+        y += m.title + m.px(10)
+    for caption in _caption_lines(scene, m):
+        canvas.text((x, y), caption, m.text, HIGHLIGHT, max_width=m.inner, min_size=m.text)
+        y += m.text + m.px(8)
+    if _pool_label(scene):
+        canvas.text((x, y), _pool_label(scene), m.text, MUTED, max_width=m.inner,
+                    face=Face.BOLD, min_size=m.text)
+        y += m.text + m.px(10)
+    y += m.px(14) if _header_height(scene, m) else 0
+    for line in range(rows):
+        line_y = y + line * (_rack_height(m) + m.line_gap)
+        ledge_top = line_y + row.height - m.px(10)
+        canvas.draw.rounded_rectangle(
+            (x - m.px(12), ledge_top, x + m.inner + m.px(12), line_y + _rack_height(m)),
+            radius=m.px(10), fill=WOOD, outline=WOOD_EDGE, width=m.px(2))
+    for code, offset, line, is_drawn in _places(scene, m):
+        tile_x = x + offset
+        line_y = y + line * (_rack_height(m) + m.line_gap)
+        tile_y = line_y - m.px(8) if is_drawn else line_y
+        if is_drawn:
+            canvas.ring((tile_x, tile_y, tile_x + row.width, tile_y + row.height), HIGHLIGHT,
+                        m.px(4), radius=m.px(9), meaning="drawn")
+        canvas.tile(code, tile_x, tile_y, row.width)
+        label = fit(code, m.text, row.width, face=Face.BOLD)
+        canvas.write((tile_x + row.width / 2, line_y + row.height + m.ledge // 2 - m.px(2)),
+                     label.text, label.font, HIGHLIGHT if is_drawn else LIGHT, "mm")
+    y += rows * _rack_height(m) + (rows - 1) * m.line_gap + m.px(24)
+    draw_faceup(canvas, scene.racks, x, y, m.exposed_row, m.text, m.inner)
     return canvas.png()

@@ -6,6 +6,10 @@ values when built, so a mistake fails where the scene is made rather than deep i
 
 A `TableScene` holds only what any one seat may know: every seat's concealed tiles are a count
 (drawn as tile backs), never codes, so a table picture cannot leak a hidden tile.
+
+A seat has one or two racks (two in the Siamese-style game). Its concealed tiles are one pool,
+as the game holds them: in the Siamese game they serve either rack. What belongs to a rack is
+what lies face up on it (`Rack`): its exposures, or the Mah Jongg laid out on it.
 """
 
 from __future__ import annotations
@@ -41,58 +45,69 @@ def _groups(groups: tuple[Tiles, ...]) -> None:
 
 @dataclass(frozen=True)
 class Rack:
-    """One rack as its owner sees it: concealed tiles (any order; drawn sorted), exposures
-    above them, and the tile just drawn, shown apart at the right."""
+    """What one rack shows face up, to everyone: its exposures, or the Mah Jongg laid out on
+    it (`mahjong`, group by group, named by `hand`), and whether it is dead."""
 
-    concealed: Tiles
     exposures: tuple[Tiles, ...] = ()
-    drawn: str | None = None
-    label: str = ""
+    mahjong: tuple[LaidGroup, ...] = ()
+    hand: str = ""
+    dead: bool = False
 
     def __post_init__(self) -> None:
-        check_codes(self.concealed)
         _groups(self.exposures)
-        if self.drawn is not None:
-            check_code(self.drawn)
+
+
+def _racks(racks: tuple[Rack, ...]) -> None:
+    if not 1 <= len(racks) <= 2:
+        raise ValueError(f"a seat has one or two racks, not {len(racks)}")
+    for rack in racks:
+        if not isinstance(rack, Rack):
+            raise TypeError(f"racks must be Rack records, not {type(rack).__name__}")
 
 
 @dataclass(frozen=True)
 class RackScene:
-    """A player's private rack picture: one rack, or two for Siamese-style games."""
+    """A player's private rack picture: the concealed tiles (any order; drawn sorted, the
+    tile just drawn shown apart at the right), then what each of the player's racks shows
+    face up (one rack, or two in the Siamese-style game)."""
 
-    racks: tuple[Rack, ...]
+    concealed: Tiles
+    drawn: str | None = None
+    racks: tuple[Rack, ...] = (Rack(),)
     name: str = ""
     caption: str = ""
 
     def __post_init__(self) -> None:
-        if not 1 <= len(self.racks) <= 2:
-            raise ValueError(f"a rack scene has one or two racks, not {len(self.racks)}")
+        check_codes(self.concealed)
+        if self.drawn is not None:
+            check_code(self.drawn)
+        _racks(self.racks)
 
 
 # --- the table ---------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class SeatScene:
-    """One seat as every player sees it: name, seat wind, how many tiles it hides on each of
-    its racks, its exposures, and whether it is dead or played by a bot."""
+    """One seat as every player sees it: name, seat wind, how many concealed tiles it holds
+    (one pool, whatever its number of racks), what each of its racks shows, and whether a
+    bot plays it."""
 
     name: str
     wind: str = ""
-    concealed_counts: tuple[int, ...] = (13,)
-    exposures: tuple[Tiles, ...] = ()
-    dead: bool = False
+    concealed_count: int = 13
+    racks: tuple[Rack, ...] = (Rack(),)
     bot: bool = False
-    note: str = ""
 
     def __post_init__(self) -> None:
         if self.wind and self.wind not in WIND_CODES:
             raise ValueError(f"a seat wind is one of N E W S, not {self.wind!r}")
-        if not isinstance(self.concealed_counts, tuple) or not 1 <= len(
-                self.concealed_counts) <= 2:
-            raise TypeError("concealed_counts is a tuple of one or two counts (one per rack)")
-        for count in self.concealed_counts:
-            _count(count, "a concealed count")
-        _groups(self.exposures)
+        _count(self.concealed_count, "concealed_count")
+        _racks(self.racks)
+
+    @property
+    def dead(self) -> bool:
+        """True when every rack of the seat is dead."""
+        return all(rack.dead for rack in self.racks)
 
 
 @dataclass(frozen=True)
@@ -110,17 +125,34 @@ class CharlestonStep:
 
 
 @dataclass(frozen=True)
+class Latest:
+    """The last tile thrown: its code, the seat that threw it, and the seat that called it
+    (`taken_by`; it then lies on that seat's rack, not on the discards)."""
+
+    code: str
+    by: int
+    taken_by: int | None = None
+
+    def __post_init__(self) -> None:
+        check_code(self.code)
+
+
+@dataclass(frozen=True)
 class TableScene:
-    """The public table: 2-4 seats in turn order, the discards oldest first (the last one is
-    highlighted as the latest), the tiles left in the wall, whose turn it is, and the
-    Charleston step while passing. `viewer` marks the seat the picture is for, if any."""
+    """The public table: 2-4 seats in turn order, the discards oldest first, the tiles left
+    in the wall, the last tile thrown, and whose turn it is: `turn` is the seat to play, or,
+    while `calls_open` (the latest discard may still be called), the seat that plays next if
+    nobody calls. `charleston` is the step while passing; `over` says the game has ended;
+    `viewer` marks the seat the picture is for, if any."""
 
     seats: tuple[SeatScene, ...]
     discards: Tiles = ()
     wall: int = 0
     turn: int | None = None
-    latest_by: int | None = None
+    latest: Latest | None = None
+    calls_open: bool = False
     charleston: CharlestonStep | None = None
+    over: bool = False
     viewer: int | None = None
     title: str = ""
 
@@ -132,8 +164,10 @@ class TableScene:
                 raise TypeError(f"seats must be SeatScene records, not {type(seat).__name__}")
         check_codes(self.discards)
         _count(self.wall, "wall")
-        for value, what in ((self.turn, "turn"), (self.latest_by, "latest_by"),
-                            (self.viewer, "viewer")):
+        indexes = [(self.turn, "turn"), (self.viewer, "viewer")]
+        if self.latest is not None:
+            indexes += [(self.latest.by, "latest.by"), (self.latest.taken_by, "latest taker")]
+        for value, what in indexes:
             _seat_index(value, len(self.seats), what)
 
 
@@ -188,17 +222,22 @@ class CardSheet:
 class LaidGroup:
     """A group of tiles laid out as on the card. `missing` (same length as `tiles`, or
     empty for none) marks tiles the player does not have yet; they are drawn greyed.
-    `color` is the card colour slot, shown as a bar under the group."""
+    `color` is the card colour slot, shown as a bar under the group. `winning` is the place
+    in the group of the tile that completed the hand, which is marked."""
 
     tiles: Tiles
     missing: tuple[bool, ...] = ()
     color: int | None = None
+    winning: int | None = None
 
     def __post_init__(self) -> None:
         check_codes(self.tiles)
         if self.missing and len(self.missing) != len(self.tiles):
             raise ValueError("missing needs one flag per tile (or none at all)")
         _slot(self.color)
+        if self.winning is not None and not 0 <= self.winning < len(self.tiles):
+            raise ValueError(f"the winning tile is place {self.winning}, but the group has "
+                             f"{len(self.tiles)} tiles")
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from renderer.canvas import (
 from renderer.fonts import Face
 
 #: The picture's width at scale 1.
-BASE_WIDTH = 760
+BASE_WIDTH = 640
 MINUS = "\u2212"
 #: Disc colours of ranks 1, 2 and 3.
 MEDALS = (HIGHLIGHT, "#c9d1d9", "#d9915b")
@@ -55,7 +55,9 @@ class StandingsScene:
 
 
 #: Column (header, right edge at scale 1) after the name; the name fills the space left.
-_COLUMNS = (("G", 450), ("W", 510), ("Pts", 590), ("PPG", 660), ("Rating", 740))
+_COLUMNS = (("G", 342), ("W", 392), ("Pts", 460), ("PPG", 530), ("Rating", 622))
+#: The smallest text: legible when a phone shows the picture 400 pixels wide.
+TEXT = 18
 
 
 def _number(value: float, decimals: int = 0) -> str:
@@ -67,62 +69,62 @@ def render_standings(scene: StandingsScene, *, scale: float = 1.0) -> bytes:
     """Draw the standings; returns PNG bytes (the same scene always gives the same bytes)."""
     px = Scale(scale)
     width = px(BASE_WIDTH)
-    margin, row_h, head_h = px(20), px(34), px(78)
+    margin, row_h, head_h = px(18), px(38), px(88)
     rows = scene.rows or (StandingsRow(None, "No counted games yet", 0, 0, 0, 0.0),)
-    footer_h = px(34) if scene.footer else px(10)
-    height = margin + head_h + px(30) + row_h * len(rows) + footer_h + margin
+    footer_h = px(38) if scene.footer else px(10)
+    height = margin + head_h + px(34) + row_h * len(rows) + footer_h + margin
     canvas = Canvas(width, height, FELT)
     inner = width - 2 * margin
     canvas.panel((margin, margin, width - margin, margin + head_h), PANEL, PANEL_EDGE)
-    canvas.text((margin + px(16), margin + px(14)), scene.title, px(26), LIGHT,
-                max_width=inner - px(32), face=Face.BOLD, min_size=px(16))
-    canvas.text((margin + px(16), margin + px(48)), scene.subtitle, px(15), MUTED,
-                max_width=inner - px(32), min_size=px(11))
+    canvas.text((margin + px(16), margin + px(14)), scene.title, px(28), LIGHT,
+                max_width=inner - px(32), face=Face.BOLD, min_size=px(TEXT))
+    canvas.text((margin + px(16), margin + px(52)), scene.subtitle, px(TEXT), MUTED,
+                max_width=inner - px(32), min_size=px(TEXT))
 
     top = margin + head_h + px(8)
-    name_x = margin + px(56)
-    name_room = px(_COLUMNS[0][1] - 60) - name_x
-    canvas.text((margin + px(28), top + px(11)), "#", px(14), MUTED, max_width=px(40),
+    name_x = margin + px(52)
+    name_room = px(_COLUMNS[0][1] - 50) - name_x
+    canvas.text((margin + px(26), top + px(13)), "#", px(TEXT), MUTED, max_width=px(40),
                 face=Face.BOLD, anchor="mm")
-    canvas.text((name_x, top + px(11)), "Player", px(14), MUTED, max_width=name_room,
+    canvas.text((name_x, top + px(13)), "Player", px(TEXT), MUTED, max_width=name_room,
                 face=Face.BOLD, anchor="lm")
     for label, right in _COLUMNS:
-        canvas.text((px(right), top + px(11)), label, px(14), MUTED, max_width=px(70),
+        canvas.text((px(right), top + px(13)), label, px(TEXT), MUTED, max_width=px(74),
                     face=Face.BOLD, anchor="rm")
 
-    y = top + px(24)
+    y = top + px(28)
     for index, row in enumerate(rows):
         mid = y + row_h // 2
         if index % 2 == 0:
             canvas.draw.rounded_rectangle((margin, y, width - margin, y + row_h - px(2)),
                                           radius=px(8), fill=STRIPE)
         ink = LIGHT if row.rank is not None else MUTED
-        _rank(canvas, row.rank, margin + px(28), mid, px)
-        canvas.text((name_x, mid), row.name, px(17), ink, max_width=name_room,
+        _rank(canvas, row.rank, margin + px(26), mid, px)
+        canvas.text((name_x, mid), row.name, px(20), ink, max_width=name_room,
                     face=Face.BOLD if row.rank is not None else Face.REGULAR,
-                    min_size=px(12), anchor="lm")
+                    min_size=px(TEXT), anchor="lm")
         cells = (_number(row.games), _number(row.wins), _number(row.points),
                  _number(row.per_game, 1), "" if row.rating is None else _number(row.rating, 1))
         for (_, right), cell in zip(_COLUMNS, cells, strict=True):
-            canvas.text((px(right), mid), cell, px(17), ink, max_width=px(76), min_size=px(11),
-                        anchor="rm")
+            canvas.text((px(right), mid), cell, px(20), ink, max_width=px(84),
+                        min_size=px(TEXT), anchor="rm")
         y += row_h
     if scene.footer:
-        canvas.text((margin + px(4), y + px(12)), scene.footer, px(13), MUTED,
-                    max_width=inner - px(8), min_size=px(10))
+        canvas.text((margin + px(4), y + px(12)), scene.footer, px(TEXT), MUTED,
+                    max_width=inner - px(8), min_size=px(TEXT))
     return canvas.png()
 
 
 def _rank(canvas: Canvas, rank: int | None, x: int, mid: int, px: Scale) -> None:
     """The rank: a coloured disc for the top three, a number after that, a dash without."""
     if rank is None:
-        canvas.text((x, mid), "\u2013", px(17), MUTED, max_width=px(40), anchor="mm")
+        canvas.text((x, mid), "\u2013", px(20), MUTED, max_width=px(40), anchor="mm")
         return
     if rank <= len(MEDALS):
-        r = px(13)
+        r = px(15)
         canvas.draw.ellipse((x - r, mid - r, x + r, mid + r), fill=MEDALS[rank - 1])
-        canvas.text((x, mid), str(rank), px(15), HIGHLIGHT_INK, max_width=2 * r,
+        canvas.text((x, mid), str(rank), px(TEXT), HIGHLIGHT_INK, max_width=2 * r,
                     face=Face.BOLD, anchor="mm")
         return
-    canvas.text((x, mid), str(rank), px(16), LIGHT, max_width=px(44), min_size=px(10),
+    canvas.text((x, mid), str(rank), px(TEXT), LIGHT, max_width=px(44), min_size=px(TEXT),
                 face=Face.BOLD, anchor="mm")

@@ -1,14 +1,17 @@
-"""The public table picture: every seat with its name, wind, marks, hidden tile count and
-exposures; the discards in order with the latest one highlighted; the wall; whose turn it
-is; and the Charleston step while tiles are being passed.
+"""The public table picture, laid out for a phone: a header with whose turn it is and the
+last tile thrown, every seat with its name, wind, marks, hidden tiles and what its racks show,
+and the discards grouped by tile.
 
 Seats are stacked as rows rather than placed round a square, so names and exposures read
-the right way up on a phone. Hidden tiles are only ever drawn as backs from a count: the
-scene cannot carry their codes.
+the right way up on a phone. Discards are a fixed grid, one place per tile kind (Bams, Craks,
+Dots, then winds, dragons, flowers and jokers) with how many of each are out, so "how many 5
+Dots are gone?" is answered at a glance. Hidden tiles are only ever drawn as backs from a
+count: the scene cannot carry their codes.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from renderer.canvas import (
@@ -26,18 +29,27 @@ from renderer.canvas import (
     PageMetrics,
     Scale,
     TileRow,
-    laid_lines_height,
-    plain_groups,
 )
-from renderer.codes import tile_name
+from renderer.codes import DRAGON_CODES, SUITED_CODES, WIND_CODES, tile_name
+from renderer.faceup import draw_faceup, faceup_height
 from renderer.fonts import Face
-from renderer.scenes import CharlestonStep, SeatScene, TableScene
+from renderer.scenes import CharlestonStep, Latest, SeatScene, TableScene
 from renderer.text import short
 
 #: The picture's width at scale 1.
-BASE_WIDTH = 960
-#: Face-down tiles drawn per rack before the rest is left to the count.
-MAX_BACKS = 14
+BASE_WIDTH = 760
+#: The discards grid: one row per suit, then the honours; a place for every kind.
+GRID = (SUITED_CODES[0:9], SUITED_CODES[9:18], SUITED_CODES[18:27],
+        (*WIND_CODES, *DRAGON_CODES, "F", "J"))
+#: Face-down tiles per row of a seat's hidden tiles.
+BACKS_PER_ROW = 14
+#: The longest name quoted in the header's sentences.
+NAME_IN_LINE = 16
+MULTIPLY = "\u00d7"
+#: The outline of a discards grid place no tile of its kind has reached: barely there.
+EMPTY_PLACE = "#20503e"
+#: The badge of the seat that plays next while a discard may still be called.
+NEXT = "#efe0a8"
 
 
 @dataclass(frozen=True)
@@ -45,7 +57,7 @@ class _Metrics(PageMetrics):
     """Every size in the table picture, derived from the scale."""
 
     WIDTH = BASE_WIDTH
-    MARGIN = 18
+    MARGIN = 16
     PAD = 14
 
     @property
@@ -55,55 +67,66 @@ class _Metrics(PageMetrics):
 
     @property
     def exposed(self) -> TileRow:
-        return TileRow(self.px(44), self.px(3), self.px(14))
+        return TileRow(self.px(46), self.px(3), self.px(16))
 
     @property
     def discard(self) -> TileRow:
-        return TileRow(self.px(42), self.px(4), 0)
+        return TileRow(self.px(52), 0, 0)
+
+    @property
+    def latest_tile(self) -> TileRow:
+        return TileRow(self.px(50), 0, 0)
 
     @property
     def back_width(self) -> int:
-        return self.px(20)
+        return self.px(22)
 
     @property
-    def back_overlap(self) -> int:
-        return self.px(7)
+    def back_step(self) -> int:
+        """How far each face-down tile is from the one before (they overlap)."""
+        return self.px(12)
 
     @property
     def name_size(self) -> int:
-        return self.px(24)
+        return self.px(27)
 
     @property
-    def small(self) -> int:
-        return self.px(17)
+    def text(self) -> int:
+        """The smallest text in the picture."""
+        return self.px(22)
 
     @property
     def seat_head(self) -> int:
         """Height of a seat's first line (wind disc, name, marks)."""
-        return self.px(40)
+        return self.px(42)
+
+
+def _back_rows(count: int) -> int:
+    return max(1, -(-count // BACKS_PER_ROW))
 
 
 def _backs_height(seat: SeatScene, m: _Metrics) -> int:
     back = TileRow(m.back_width, 0, 0).height
-    return len(seat.concealed_counts) * back + (len(seat.concealed_counts) - 1) * m.px(4)
+    return _back_rows(seat.concealed_count) * (back + m.px(4)) - m.px(4)
 
 
-def _exposures_height(seat: SeatScene, m: _Metrics) -> int:
-    if not seat.exposures:
-        return m.small + m.px(4)
-    return laid_lines_height(plain_groups(seat.exposures), m.exposed, m.inner)
+def _head_height(seat: SeatScene, m: _Metrics) -> int:
+    return max(m.seat_head, _backs_height(seat, m))
 
 
 def _seat_height(seat: SeatScene, m: _Metrics) -> int:
-    head = max(m.seat_head, _backs_height(seat, m))
-    return m.pad * 2 + head + m.px(10) + _exposures_height(seat, m)
+    body = faceup_height(seat.racks, m.exposed, m.text, m.inner)
+    return m.pad * 2 + _head_height(seat, m) + m.px(10) + body
 
 
 def _badges(scene: TableScene, index: int) -> list[Badge]:
-    """The marks after a seat's name: whose turn, whose picture, bots and dead hands."""
+    """The marks after a seat's name: whose turn (or who is next while calls are open),
+    whose picture, bots and dead hands."""
     seat = scene.seats[index]
+    on_turn = scene.turn == index
     marks: list[tuple[bool, Badge]] = [
-        (scene.turn == index, ("TURN", HIGHLIGHT, HIGHLIGHT_INK)),
+        (on_turn and not scene.calls_open, ("TURN", HIGHLIGHT, HIGHLIGHT_INK)),
+        (on_turn and scene.calls_open, ("NEXT", NEXT, HIGHLIGHT_INK)),
         (scene.viewer == index, ("YOU", LIGHT, PANEL)),
         (seat.bot, ("BOT", BOT, LIGHT)),
         (seat.dead, ("DEAD", DEAD, LIGHT)),
@@ -112,25 +135,26 @@ def _badges(scene: TableScene, index: int) -> list[Badge]:
 
 
 def _draw_backs(canvas: Canvas, seat: SeatScene, right: int, y: int, m: _Metrics) -> int:
-    """Each rack's hidden tiles as backs, right-aligned at `right`; returns their left x."""
+    """The seat's hidden tiles as backs, every one of them, in rows right-aligned at
+    `right`, with their count to the left; returns the left x of the count."""
+    count = seat.concealed_count
     back_h = TileRow(m.back_width, 0, 0).height
-    step = m.back_width - m.back_overlap
-    widest = 0
-    for count in seat.concealed_counts:
-        widest = max(widest, min(count, MAX_BACKS) * step + m.back_overlap)
-    left = right - widest
-    for row, count in enumerate(seat.concealed_counts):
-        shown = min(count, MAX_BACKS)
-        row_y = y + row * (back_h + m.px(4))
-        canvas.backs(shown, right - shown * step - m.back_overlap, row_y, m.back_width,
-                     m.back_overlap)
-    total = sum(seat.concealed_counts)
-    counts = " + ".join(str(count) for count in seat.concealed_counts)
-    label = f"{counts} tile{'s' if total != 1 else ''}"
-    label_y = y + _backs_height(seat, m) // 2
-    width = canvas.text((left - m.px(10), label_y), label, m.small, MUTED,
-                        max_width=m.px(150), anchor="rm")
-    return left - m.px(10) - round(width)
+    per_row = min(count, BACKS_PER_ROW)
+    left = right - (max(0, per_row - 1) * m.back_step + m.back_width) if count else right
+    for row in range(_back_rows(count)):
+        shown = min(BACKS_PER_ROW, count - row * BACKS_PER_ROW)
+        canvas.backs(shown, left, y + row * (back_h + m.px(4)), m.back_width,
+                     m.back_width - m.back_step)
+    lines = [f"{count} tile{'s' if count != 1 else ''}"]
+    if len(seat.racks) > 1:
+        lines.append("both racks")
+    mid = y + _backs_height(seat, m) // 2
+    widest = 0.0
+    for index, line in enumerate(lines):
+        line_mid = mid + round((index - (len(lines) - 1) / 2) * m.text * 1.2)
+        widest = max(widest, canvas.text((left - m.px(10), line_mid), line, m.text, MUTED,
+                                         max_width=m.px(200), anchor="rm"))
+    return left - m.px(10) - round(widest)
 
 
 def _draw_seat(canvas: Canvas, scene: TableScene, index: int, y: int, m: _Metrics) -> int:
@@ -138,57 +162,65 @@ def _draw_seat(canvas: Canvas, scene: TableScene, index: int, y: int, m: _Metric
     height = _seat_height(seat, m)
     left = m.margin
     right = m.width - m.margin
-    is_turn = scene.turn == index
+    is_turn = scene.turn == index and not scene.calls_open
     canvas.panel((left, y, right, y + height), outline=HIGHLIGHT if is_turn else PANEL_EDGE,
                  width=m.px(4) if is_turn else m.px(2), radius=m.px(14))
     x = left + m.pad
     top = y + m.pad
-    head_mid = top + m.seat_head // 2
-    disc = m.px(36)
-    wind = seat.wind or "?"
+    head = _head_height(seat, m)
+    head_mid = top + head // 2
+    disc = m.px(40)
     canvas.draw.ellipse((x, head_mid - disc // 2, x + disc, head_mid + disc // 2),
                         fill=LIGHT if seat.wind else MUTED)
-    canvas.text((x + disc / 2, head_mid), wind, m.px(20), PANEL, max_width=disc,
+    canvas.text((x + disc / 2, head_mid), seat.wind or "?", m.px(24), PANEL, max_width=disc,
                 face=Face.BOLD, anchor="mm")
     x += disc + m.px(12)
-    backs_left = _draw_backs(canvas, seat, right - m.pad, top + max(
-        0, (m.seat_head - _backs_height(seat, m)) // 2), m)
-    room = backs_left - x - m.px(12)
-    note_room = min(m.px(220), room // 3) if seat.note else 0
-    x = canvas.name_line(x, head_mid, seat.name, m.name_size, _badges(scene, index),
-                         m.px(14), room - note_room)
-    if seat.note and backs_left - x > m.px(40):
-        canvas.text((x, head_mid), seat.note, m.small, MUTED, max_width=backs_left - x
-                    - m.px(12), anchor="lm")
-    body_y = top + max(m.seat_head, _backs_height(seat, m)) + m.px(10)
-    if seat.exposures:
-        canvas.laid_lines(plain_groups(seat.exposures), left + m.pad, body_y, m.exposed,
-                          m.inner)
-    else:
-        canvas.text((left + m.pad, body_y), "No exposures", m.small, MUTED, max_width=m.inner)
-    return height
-
-
-def _header_height(scene: TableScene, m: _Metrics) -> int:
-    height = m.px(30) + m.px(8) + m.px(20) + m.px(6)
-    if scene.charleston is not None:
-        height += m.small + m.px(16)
+    backs_left = _draw_backs(canvas, seat, right - m.pad,
+                             top + (head - _backs_height(seat, m)) // 2, m)
+    canvas.name_line(x, head_mid, seat.name, m.name_size, _badges(scene, index), m.text,
+                     backs_left - x - m.px(12))
+    draw_faceup(canvas, seat.racks, left + m.pad, top + head + m.px(10), m.exposed, m.text,
+                m.inner)
     return height
 
 
 def _status(scene: TableScene) -> str:
+    """The header's first line: what the table is waiting for."""
     if scene.charleston is not None:
         return "The Charleston: pass three tiles"
+    if scene.over:
+        return "The game is over"
     if scene.turn is None:
         return ""
-    seat = scene.seats[scene.turn]
-    return f"{short(seat.name)} to play"
+    name = short(scene.seats[scene.turn].name, NAME_IN_LINE)
+    return f"{name} plays next" if scene.calls_open else f"{name} to play"
+
+
+def _latest_text(scene: TableScene, latest: Latest) -> str:
+    """The header's second line: the last tile thrown, who took it if it was called, and
+    whether it may still be called."""
+    thrower = short(scene.seats[latest.by].name, NAME_IN_LINE)
+    tile = tile_name(latest.code)
+    if latest.taken_by is not None:
+        taker = short(scene.seats[latest.taken_by].name, NAME_IN_LINE)
+        return f"{taker} called {thrower}'s {tile}"
+    return f"{thrower} discarded {tile}" + (": calls are open" if scene.calls_open else "")
+
+
+def _header_height(scene: TableScene, m: _Metrics) -> int:
+    height = m.px(40) + m.px(34)
+    if scene.latest is not None:
+        height = max(height, m.px(40) + m.latest_tile.height)
+        height += m.px(6)
+    if scene.charleston is not None:
+        height += m.text + m.px(14)
+    return height + m.px(6)
 
 
 def _draw_charleston(canvas: Canvas, step: CharlestonStep, x: int, y: int, width: int,
                      m: _Metrics) -> None:
-    size = m.small
-    pip = m.px(14)
+    size = m.text
+    pip = m.px(16)
     gap = m.px(6)
     pips = step.steps * (pip + gap)
     for i in range(step.steps):
@@ -201,44 +233,65 @@ def _draw_charleston(canvas: Canvas, step: CharlestonStep, x: int, y: int, width
         else:
             canvas.draw.ellipse(box, outline=MUTED, width=m.px(2))
     canvas.text((x + pips + m.px(8), y), f"{step.label} (step {step.step} of {step.steps})",
-                size, HIGHLIGHT, max_width=width - pips - m.px(8), face=Face.BOLD)
+                size, HIGHLIGHT, max_width=width - pips - m.px(8), face=Face.BOLD,
+                min_size=size)
 
 
 def _draw_header(canvas: Canvas, scene: TableScene, m: _Metrics) -> int:
     x = m.margin + m.px(4)
     y = m.margin
     width = m.width - 2 * x
-    wall_w = m.px(200)
-    back_w = m.px(26)
+    wall_w = m.px(170)
+    back_w = m.px(28)
     back_h = TileRow(back_w, 0, 0).height
-    canvas.back(m.width - x - back_w, y, back_w)
-    canvas.text((m.width - x - back_w - m.px(10), y + back_h // 2 - m.px(9)), str(scene.wall),
-                m.px(26), LIGHT, max_width=wall_w, face=Face.BOLD, anchor="rm")
-    canvas.text((m.width - x - back_w - m.px(10), y + back_h // 2 + m.px(14)), "in the wall",
-                m.px(14), MUTED, max_width=wall_w, anchor="rm")
-    title = scene.title or "Table"
-    canvas.text((x, y), title, m.px(28), LIGHT, max_width=width - wall_w, face=Face.BOLD,
-                min_size=m.px(20))
-    y += m.px(30) + m.px(8)
-    canvas.text((x, y), _status(scene), m.px(20), LIGHT, max_width=width - wall_w)
-    y += m.px(20) + m.px(6)
+    right = m.width - x
+    canvas.back(right - back_w, y, back_w)
+    canvas.text((right - back_w - m.px(10), y + back_h // 2 - m.px(11)), str(scene.wall),
+                m.px(30), LIGHT, max_width=wall_w, face=Face.BOLD, anchor="rm")
+    canvas.text((right - back_w - m.px(10), y + back_h // 2 + m.px(16)), "in the wall",
+                m.text, MUTED, max_width=wall_w, anchor="rm")
+    canvas.text((x, y), scene.title or "Table", m.px(32), LIGHT, max_width=width - wall_w,
+                face=Face.BOLD, min_size=m.px(24))
+    y += m.px(40)
+    text_x = x
+    if scene.latest is not None:
+        row = m.latest_tile
+        canvas.tile(scene.latest.code, x, y, row.width)
+        if scene.latest.taken_by is None and scene.calls_open:
+            canvas.ring((x, y, x + row.width, y + row.height), HIGHLIGHT, m.px(3),
+                        radius=m.px(6), meaning="latest")
+        text_x = x + row.width + m.px(14)
+    room = width - (text_x - x) - (wall_w if scene.latest is None else 0)
+    canvas.text((text_x, y + m.px(2)), _status(scene), m.px(25), LIGHT, max_width=room,
+                face=Face.BOLD, min_size=m.text)
+    if scene.latest is not None:
+        canvas.text((text_x, y + m.px(36)), _latest_text(scene, scene.latest), m.text,
+                    HIGHLIGHT, max_width=room, min_size=m.text)
     if scene.charleston is not None:
-        y += m.px(10)
-        _draw_charleston(canvas, scene.charleston, x, y, width, m)
+        top = m.margin + _header_height(scene, m) - m.text - m.px(14)
+        _draw_charleston(canvas, scene.charleston, x, top, width, m)
     return _header_height(scene, m)
 
 
-def _discard_lines(scene: TableScene, m: _Metrics) -> tuple[int, int]:
-    per_line = max(1, (m.inner + m.discard.gap) // (m.discard.width + m.discard.gap))
-    return -(-len(scene.discards) // per_line), per_line
+def _grid(scene: TableScene) -> tuple[tuple[str, ...], ...]:
+    """The rows of the discards grid: the fixed rows, and Blanks if any were thrown."""
+    extra = tuple(sorted({code for code in scene.discards if code not in _GRID_CODES}))
+    return (*GRID, extra) if extra else GRID
+
+
+_GRID_CODES = frozenset(code for row in GRID for code in row)
+
+
+def _cell(m: _Metrics) -> tuple[int, int]:
+    """A grid place's width and height: a tile with its count under it."""
+    return m.inner // len(GRID[0]), m.discard.height + m.text + m.px(12)
 
 
 def _discards_height(scene: TableScene, m: _Metrics) -> int:
-    lines, _ = _discard_lines(scene, m)
-    head = 2 * m.pad + m.px(22) + m.px(12)
-    if not lines:
-        return head + m.small
-    return head + lines * (m.discard.height + m.px(8)) + m.small + m.px(4)
+    head = 2 * m.pad + m.px(26) + m.px(12)
+    if not scene.discards:
+        return head + m.text
+    return head + len(_grid(scene)) * _cell(m)[1]
 
 
 def _draw_discards(canvas: Canvas, scene: TableScene, y: int, m: _Metrics) -> None:
@@ -247,32 +300,38 @@ def _draw_discards(canvas: Canvas, scene: TableScene, y: int, m: _Metrics) -> No
     canvas.panel((left, y, m.width - m.margin, y + height), fill=PANEL, radius=m.px(14))
     x0 = left + m.pad
     top = y + m.pad
-    canvas.text((x0, top), f"Discards ({len(scene.discards)})", m.px(20), LIGHT,
+    canvas.text((x0, top), f"Discards ({len(scene.discards)})", m.px(25), LIGHT,
                 max_width=m.inner, face=Face.BOLD)
-    top += m.px(22) + m.px(12)
+    top += m.px(26) + m.px(12)
     if not scene.discards:
-        canvas.text((x0, top), "No discards yet", m.small, MUTED, max_width=m.inner)
+        canvas.text((x0, top), "No discards yet", m.text, MUTED, max_width=m.inner)
         return
-    _, per_line = _discard_lines(scene, m)
+    counts = Counter(scene.discards)
+    latest = scene.latest
+    lying = latest.code if latest is not None and latest.taken_by is None else None
+    cell_w, cell_h = _cell(m)
     row = m.discard
-    last = len(scene.discards) - 1
-    for i, code in enumerate(scene.discards):
-        tx = x0 + (i % per_line) * (row.width + row.gap)
-        ty = top + (i // per_line) * (row.height + m.px(8))
-        if i == last:
-            canvas.ring((tx, ty, tx + row.width, ty + row.height), HIGHLIGHT, m.px(4),
-                        radius=m.px(6))
-        canvas.tile(code, tx, ty, row.width)
-    lines, _ = _discard_lines(scene, m)
-    note_y = top + lines * (row.height + m.px(8)) + m.px(4)
-    latest = f"Latest: {tile_name(scene.discards[-1])}"
-    if scene.latest_by is not None:
-        latest += f" from {short(scene.seats[scene.latest_by].name)}"
-    canvas.text((x0, note_y), latest, m.small, HIGHLIGHT, max_width=m.inner, face=Face.BOLD)
+    for line, codes in enumerate(_grid(scene)):
+        for column, code in enumerate(codes):
+            tx = x0 + column * cell_w + (cell_w - row.width) // 2
+            ty = top + line * cell_h
+            if not counts[code]:
+                canvas.draw.rounded_rectangle((tx, ty, tx + row.width, ty + row.height),
+                                              radius=m.px(6), outline=EMPTY_PLACE,
+                                              width=m.px(2))
+                continue
+            canvas.tile(code, tx, ty, row.width)
+            if code == lying:
+                canvas.ring((tx, ty, tx + row.width, ty + row.height), HIGHLIGHT, m.px(4),
+                            radius=m.px(6), meaning="latest")
+            if counts[code] > 1:
+                canvas.text((tx + row.width / 2, ty + row.height + m.px(4)),
+                            f"{MULTIPLY}{counts[code]}", m.text, LIGHT, max_width=cell_w,
+                            face=Face.BOLD, anchor="ma")
 
 
 def render_table(scene: TableScene, *, scale: float = 1.0) -> bytes:
-    """The table picture as PNG bytes. `scale` 1 makes it 960 pixels wide."""
+    """The table picture as PNG bytes. `scale` 1 makes it 760 pixels wide."""
     m = _Metrics(Scale(scale))
     gap = m.px(10)
     seats_height = sum(_seat_height(seat, m) + gap for seat in scene.seats)

@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import ImageDraw, ImageFont
+from PIL import ImageFont
 
 from renderer.fonts import Face, covers, font
 
@@ -134,16 +134,6 @@ def fit(text: str, size: int, max_width: float, *, face: Face = Face.REGULAR,
     return Fitted(short, fnt, fnt.getlength(short))
 
 
-def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
-              fill: str | tuple[int, ...], *, max_width: float, face: Face = Face.REGULAR,
-              min_size: int | None = None, anchor: str = "la") -> float:
-    """Fit and draw text at `xy` (Pillow anchor, default left/ascender); returns its width."""
-    fitted = fit(text, size, max_width, face=face, min_size=min_size)
-    if fitted.text:
-        draw.text(xy, fitted.text, font=fitted.font, fill=fill, anchor=anchor)
-    return fitted.width
-
-
 def wrap(text: str, size: int, max_width: float, *, face: Face = Face.REGULAR,
          max_lines: int = 4) -> list[str]:
     """Clean text broken into lines no wider than `max_width`, at most `max_lines` of them
@@ -157,13 +147,13 @@ def wrap(text: str, size: int, max_width: float, *, face: Face = Face.REGULAR,
         if fnt.getlength(candidate) <= max_width:
             current = candidate
             continue
+        if len(lines) == max_lines - 1:
+            rest = " ".join(words[index:] if not current else [current, *words[index:]])
+            lines.append(ellipsize(rest, fnt, max_width))
+            return lines
         if current:
             lines.append(current)
         current = word if fnt.getlength(word) <= max_width else ellipsize(word, fnt, max_width)
-        if len(lines) == max_lines - 1:
-            rest = " ".join([current, *words[index + 1:]])
-            lines.append(ellipsize(rest, fnt, max_width))
-            return lines
     if current:
         lines.append(current)
     return lines

@@ -1,11 +1,13 @@
 """Tile art, drawn by our own code: one sprite per tile code and size, cached.
 
 Every tile is an ivory face on a coloured base, like a real tile seen from the front. Suited
-tiles carry their rank as a corner index, as American sets print it, above the suit's own
-shape, so suits differ by shape as well as colour: Dots are rings, Bams are sticks (the 1 Bam
-a bird), Craks a large numeral over a red crak mark. Winds show a compass needle pointing
-their way, the dragons a boxed stroke (Red), a sprout (Green) and an empty frame (Soap).
+tiles carry their rank as a large corner index, as American sets print it, above the suit's
+own art, so suits differ by shape as well as colour: Dots are rings, Bams are sticks (the 1 Bam
+a bird), Craks the character 萬 under the rank in Chinese. Winds are their letter, large, over
+their Chinese character, so no two winds look alike. The three dragons share one frame in
+three colours, as a set: Red holds 中, Green 發, and Soap, the white dragon, is the empty frame.
 
+The Chinese characters come from a small bundled subset of an open font (`Face.TILE_GLYPHS`).
 Sprites are drawn at four times their size and scaled down, which smooths every edge; they
 are cached per (code, width, dimmed), so composing a picture is mostly pasting.
 """
@@ -106,7 +108,21 @@ def _leaf(cx: float, cy: float, length: float, width: float, angle: float) -> li
 # --- the faces of the tiles --------------------------------------------------------------
 
 #: The art area under the corner index, in tile units.
-ART = (0.1, 0.42, 0.9, 1.2)
+ART = (0.1, 0.5, 0.9, 1.2)
+#: The corner index: its font size and the baseline it sits on, in tile units.
+INDEX_SIZE = 0.5
+INDEX_BASELINE = 0.47
+#: A wind's letter: its size and baseline; its Chinese character's size and centre.
+WIND_SIZE = 0.78
+WIND_BASELINE = 0.68
+WIND_CHAR = (0.46, 0.98)
+#: The dragons' frame (outer box) and the size of the character inside it.
+DRAGON_FRAME = (0.12, 0.1, 0.88, 1.16)
+DRAGON_CHAR = 0.62
+
+_CHINESE_NUMERALS = "一二三四五六七八九"
+_WIND_CHARACTERS = {"N": "北", "E": "東", "W": "西", "S": "南"}
+_DRAGON_CHARACTERS = {"R": "中", "G": "發", "0": ""}
 
 
 def _art_xy(u: float, v: float) -> Point:
@@ -115,7 +131,7 @@ def _art_xy(u: float, v: float) -> Point:
 
 
 def _corner_index(pen: _Pen, label: str, color: str) -> None:
-    pen.text(0.08, 0.02, label, 0.42, color, anchor="la")
+    pen.text(0.07, INDEX_BASELINE, label, INDEX_SIZE, color, anchor="ls")
 
 
 _DOT_LAYOUTS: dict[int, tuple[float, list[Point]]] = {
@@ -134,7 +150,7 @@ _DOT_LAYOUTS: dict[int, tuple[float, list[Point]]] = {
 
 def _dots(pen: _Pen, rank: int) -> None:
     radius, centres = _DOT_LAYOUTS[rank]
-    r = radius * (ART[2] - ART[0])
+    r = radius * (ART[3] - ART[1])
     for u, v in centres:
         x, y = _art_xy(u, v)
         pen.disc(x, y, r, DOT)
@@ -175,7 +191,7 @@ def _bams(pen: _Pen, rank: int) -> None:
         return
     height, sticks = _BAM_LAYOUTS[rank]
     length = height * (ART[3] - ART[1])
-    width = 0.12 if rank == 8 else 0.15
+    width = 0.12 if rank == 8 else 0.14
     for u, v, red in sticks:
         x, y = _art_xy(u, v)
         _stick(pen, x, y, length, width, red)
@@ -194,79 +210,49 @@ def _bird(pen: _Pen) -> None:
     x0, y0 = at(0.2, 0.35)
     x1, y1 = at(0.85, 0.82)
     pen.draw.ellipse(pen.box(x0, y0, x1, y1), fill=BAM)
-    pen.poly(_leaf(*at(0.38, 0.55), 0.3, 0.14, 70), "#0d5c2b")
+    pen.poly(_leaf(*at(0.38, 0.55), 0.26, 0.12, 70), "#0d5c2b")
     hx, hy = at(0.78, 0.3)
-    pen.disc(hx, hy, 0.11, BAM)
+    pen.disc(hx, hy, 0.1, BAM)
     pen.poly([at(0.9, 0.22), at(1.04, 0.3), at(0.9, 0.36)], CRAK)
-    pen.disc(hx + 0.03, hy - 0.02, 0.028, FACE)
-    pen.disc(hx + 0.035, hy - 0.02, 0.014, INK)
+    pen.disc(hx + 0.03, hy - 0.02, 0.026, FACE)
+    pen.disc(hx + 0.035, hy - 0.02, 0.013, INK)
 
 
 def _craks(pen: _Pen, rank: int) -> None:
-    pen.text(0.55, 0.6, str(rank), 0.42, INK, Face.BOLD)
-    _crak_mark(pen, 0.5, 1.0, 0.3, CRAK)
-
-
-def _crak_mark(pen: _Pen, cx: float, cy: float, size: float, color: str) -> None:
-    """Our crak mark: three brush strokes, a bar, a hooked turn and a falling sweep."""
-    def at(u: float, v: float) -> Point:
-        return (cx + (u - 0.5) * size * 2, cy + (v - 0.5) * size * 1.3)
-
-    stroke = size * 0.2
-    pen.line([at(0.1, 0.12), at(0.9, 0.08)], color, stroke)
-    pen.line([at(0.42, 0.16), at(0.4, 0.42), at(0.82, 0.42), at(0.8, 0.84), at(0.66, 0.78)],
-             color, stroke)
-    pen.line([at(0.42, 0.48), at(0.34, 0.72), at(0.12, 0.94)], color, stroke)
-
-
-_WIND_ANGLES = {"N": 0.0, "E": 90.0, "S": 180.0, "W": 270.0}
+    """A Crak as American sets print it: the rank in Chinese beside the corner index, over
+    the red 萬."""
+    pen.text(0.68, 0.29, _CHINESE_NUMERALS[rank - 1], 0.36, INK, Face.TILE_GLYPHS)
+    x, y = _art_xy(0.5, 0.53)
+    pen.text(x, y, "萬", 0.62, CRAK, Face.TILE_GLYPHS)
 
 
 def _wind(pen: _Pen, code: str) -> None:
-    cx, cy = _art_xy(0.5, 0.52)
-    r = 0.34
-    pen.draw.ellipse(pen.box(cx - r, cy - r, cx + r, cy + r), outline=INK,
-                     width=pen.px(0.035))
-    for tick in range(0, 360, 90):
-        rad = math.radians(tick)
-        pen.line([(cx + math.sin(rad) * r * 0.78, cy - math.cos(rad) * r * 0.78),
-                  (cx + math.sin(rad) * r, cy - math.cos(rad) * r)], INK, 0.03)
-    angle = _WIND_ANGLES[code]
-    pen.poly(_leaf(cx, cy, r * 0.95, 0.2, angle + 180), "#b9b2a0")
-    pen.poly(_leaf(cx, cy, r * 0.95, 0.2, angle), CRAK)
-    pen.disc(cx, cy, 0.045, INK)
+    """A wind: its letter, large, over its Chinese character."""
+    pen.text(0.5, WIND_BASELINE, code, WIND_SIZE, INK, anchor="ms")
+    pen.text(0.5, WIND_CHAR[1], _WIND_CHARACTERS[code], WIND_CHAR[0], INK, Face.TILE_GLYPHS)
 
 
-def _red_dragon(pen: _Pen) -> None:
-    x0, y0 = _art_xy(0.14, 0.22)
-    x1, y1 = _art_xy(0.86, 0.66)
-    pen.rect(x0, y0, x1, y1, None, radius=0.04, outline=CRAK, width=0.09)
-    top = _art_xy(0.5, 0.0)
-    bottom = _art_xy(0.5, 1.0)
-    pen.line([top, bottom], CRAK, 0.11)
-
-
-def _green_dragon(pen: _Pen) -> None:
-    cx, cy = _art_xy(0.5, 0.96)
-    pen.poly(_leaf(cx, cy, 0.66, 0.26, 0), BAM)
-    pen.poly(_leaf(cx, cy - 0.04, 0.55, 0.22, -38), BAM)
-    pen.poly(_leaf(cx, cy - 0.04, 0.55, 0.22, 38), BAM)
-    pen.line([(cx, cy - 0.02), (cx, cy - 0.5)], "#0d5c2b", 0.03)
-
-
-def _soap(pen: _Pen) -> None:
-    pen.rect(0.13, 0.12, 0.87, 1.16, None, radius=0.05, outline=SOAP, width=0.07)
-    pen.rect(0.24, 0.23, 0.76, 1.05, None, radius=0.02, outline=SOAP, width=0.03)
+def _dragon(color: str, character: str) -> Callable[[_Pen], None]:
+    """A dragon: the frame every dragon shares, in its colour, round its character."""
+    def draw(pen: _Pen) -> None:
+        x0, y0, x1, y1 = DRAGON_FRAME
+        pen.rect(x0, y0, x1, y1, None, radius=0.05, outline=color, width=0.07)
+        pen.rect(x0 + 0.1, y0 + 0.1, x1 - 0.1, y1 - 0.1, None, radius=0.02,
+                 outline=color, width=0.03)
+        if character:
+            pen.text((x0 + x1) / 2, (y0 + y1) / 2, character, DRAGON_CHAR, color,
+                     Face.TILE_GLYPHS)
+    return draw
 
 
 def _flower(pen: _Pen) -> None:
     cx, cy = _art_xy(0.5, 0.4)
     stem_end = _art_xy(0.5, 1.0)
     pen.line([(cx, cy), stem_end], BAM, 0.045)
-    pen.poly(_leaf(*_art_xy(0.5, 0.86), 0.28, 0.12, 55), BAM)
+    pen.poly(_leaf(*_art_xy(0.5, 0.86), 0.26, 0.12, 55), BAM)
     for i in range(5):
-        pen.poly(_leaf(cx, cy, 0.27, 0.2, i * 72), FLOWER)
-    pen.disc(cx, cy, 0.08, GOLD)
+        pen.poly(_leaf(cx, cy, 0.25, 0.19, i * 72), FLOWER)
+    pen.disc(cx, cy, 0.075, GOLD)
 
 
 def _joker(pen: _Pen) -> None:
@@ -279,9 +265,9 @@ def _joker(pen: _Pen) -> None:
         pen.poly([_art_xy(left, 0.52), tip, _art_xy(right, 0.52)], colour)
     pen.rect(x0, y0, x1, y1, JOKER, radius=0.03)
     for tip in tips:
-        pen.disc(*tip, 0.055, GOLD)
-        pen.disc(*tip, 0.025, JOKER)
-    pen.text(0.5, ART[3] - 0.1, "JOKER", 0.2, JOKER)
+        pen.disc(*tip, 0.05, GOLD)
+        pen.disc(*tip, 0.022, JOKER)
+    pen.text(0.5, ART[3] - 0.08, "JOKER", 0.2, JOKER)
 
 
 def _blank_face(pen: _Pen) -> None:
@@ -290,9 +276,9 @@ def _blank_face(pen: _Pen) -> None:
 
 #: The corner index (if any), its colour and the art of each tile that has no rank.
 _HONOR_FACES: dict[str, tuple[str, str, Callable[[_Pen], None]]] = {
-    "R": ("R", CRAK, _red_dragon),
-    "G": ("G", BAM, _green_dragon),
-    "0": ("", SOAP, _soap),
+    "R": ("", CRAK, _dragon(CRAK, _DRAGON_CHARACTERS["R"])),
+    "G": ("", BAM, _dragon(BAM, _DRAGON_CHARACTERS["G"])),
+    "0": ("", SOAP, _dragon(SOAP, _DRAGON_CHARACTERS["0"])),
     "F": ("F", FLOWER, _flower),
     "J": ("J", JOKER, _joker),
     "X": ("", INK, _blank_face),
@@ -305,14 +291,36 @@ def _draw_face(pen: _Pen, code: str) -> None:
         rank, suit = int(code[0]), code[1]
         _corner_index(pen, code[0], SUIT_COLORS[suit])
         {"B": _bams, "C": _craks, "D": _dots}[suit](pen, rank)
-    elif code in _WIND_ANGLES:
-        _corner_index(pen, code, INK)
+    elif code in _WIND_CHARACTERS:
         _wind(pen, code)
     else:
         index, color, art = _HONOR_FACES[code]
         if index:
             _corner_index(pen, index, color)
         art(pen)
+
+
+def index_cap(code: str, width: int) -> float | None:
+    """The height in pixels of the glyph that names a tile `width` pixels wide: its corner
+    index, a wind's letter, a dragon's character; None for Soap and the Blank."""
+    check_code(code)
+    if code in SUITED_CODES:
+        return _ink_height(code[0], INDEX_SIZE, Face.CONDENSED, width)
+    if code in _WIND_CHARACTERS:
+        return _ink_height(code, WIND_SIZE, Face.CONDENSED, width)
+    if _DRAGON_CHARACTERS.get(code):
+        return _ink_height(_DRAGON_CHARACTERS[code], DRAGON_CHAR, Face.TILE_GLYPHS, width)
+    index = _HONOR_FACES[code][0]
+    return _ink_height(index, INDEX_SIZE, Face.CONDENSED, width) if index else None
+
+
+@lru_cache(maxsize=1024)
+def _ink_height(text: str, size: float, face: Face, width: int) -> float:
+    """The inked height of `text` drawn `size` tile widths tall on a tile `width` pixels
+    wide, as the sprite draws it (at four times the size, then scaled down)."""
+    fnt = font(round(size * width * SUPERSAMPLE), face)
+    _, top, _, bottom = fnt.getbbox(text)
+    return (bottom - top) / SUPERSAMPLE
 
 
 # --- whole tiles -------------------------------------------------------------------------

@@ -65,5 +65,6 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
 def _summary(report: SimulationReport) -> str:
     return (f"{report.games_per_second:.1f} games/s wall clock, "
             f"{report.mean_actions:.0f} actions/game, {report.mean_turns:.0f} turns, "
-            f"{report.mahjong_games} Mah Jongg / {report.wall_games} wall / "
+            f"{report.mahjong_games} Mah Jongg / {report.laid_out_games} laid out / "
+            f"{report.wall_games} wall / "
             f"{report.dead_hand_games} dead-hand endings")

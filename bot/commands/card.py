@@ -81,19 +81,7 @@ def list_cards(args: argparse.Namespace) -> int:
 
 def show_card(args: argparse.Namespace) -> int:
     """Print a card's hands, section by section, as written."""
-    card = card_from_name_or_path(args.card)
-    print(card.name + (f" ({card.year})" if card.year else ""))
-    if card.notes:
-        print(card.notes)
-    width = max(len(hand.text) for hand in card.hands)
-    for section in card.sections:
-        print(f"\n[{section}]")
-        for hand in card.hands:
-            if hand.section != section:
-                continue
-            mark = "C" if hand.concealed else "X"
-            note = f"  {hand.note}" if hand.note else ""
-            print(f"  {hand.id:<8} {hand.text:<{width}}  {hand.value:>3} {mark}{note}")
+    print("\n".join(card_from_name_or_path(args.card).listing()))
     return 0
 
 

@@ -9,13 +9,16 @@ import tempfile
 from pathlib import Path
 
 from bot.commands.options import game_seed, output_folder
+from bot.engine.errors import MahjongError
 from bot.engine.game.rules import table_rules
 from bot.library import DEFAULT_CARD, shipped_card_paths
-from bot.players import make_player
+from bot.players import Player, make_player
 from bot.store import Database
 from bot.tables.options import TableOptions
+from bot.tables.seat_options import JokerCalls, SeatOptions
 from bot.tables.service import TableService
-from bot.tables.terminal import TerminalNotifier, choose_in_terminal
+from bot.tables.terminal import TerminalNotifier
+from bot.tables.terminal_prompt import Choice, Prompter
 
 HUMAN = 1
 
@@ -32,6 +35,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="also write the table, your rack and the result as PNG files")
     parser.add_argument("--auto", action="store_true",
                         help="let the baseline bot play your seat too (a demo)")
+    parser.add_argument("--joker-calls", choices=[c.value for c in JokerCalls],
+                        default=JokerCalls.SKIP.value,
+                        help="skip (default) or offer calls that only jokers would fill; "
+                             "`joker-calls` changes it during the game")
     parser.set_defaults(handler=run)
 
 
@@ -53,22 +60,15 @@ async def _play(args: argparse.Namespace) -> int:
                 guild_id=0, channel_id=0, host_id=HUMAN, host_name=args.name, seed=args.seed,
                 options=TableOptions(rules, DEFAULT_CARD, card_path.read_text(),
                                      pace="untimed"))
-            print(f"{rules.name}, card {DEFAULT_CARD}, seed {game.seed}. You are East.",
-                  file=out)
+            await service.set_seat_options(game.id, HUMAN, SeatOptions(
+                joker_calls=JokerCalls(args.joker_calls)))
+            print(f"{rules.name}, card {DEFAULT_CARD}, seed {game.seed}. You are East. "
+                  "Type `help` at any question.", file=out)
             table = await service.start_game(game.id, HUMAN)
             helper = make_player("baseline", table.card, rules.counts, game.seed)
             try:
-                while True:
-                    await service.flush(game.id)
-                    if not service.in_play(game.id):
-                        break
-                    seen = service.view_for(game.id, HUMAN)
-                    if args.auto:
-                        action = helper.choose(seen, seen.legal)
-                    else:
-                        action = choose_in_terminal(seen, seen.legal, table.names, input, out,
-                                                    rules.racks)
-                    await service.act(game.id, HUMAN, action, seen.action_count)
+                await _turns(service, game.id, Prompter(input, out),
+                             helper if args.auto else None)
             except EOFError:
                 print("\nStopped. (Terminal games are not saved.)", file=out)
             finally:
@@ -76,3 +76,27 @@ async def _play(args: argparse.Namespace) -> int:
     if args.images is not None:
         print(f"Pictures are in {args.images}.", file=out)
     return 0
+
+
+async def _turns(service: TableService, game_id: int, prompter: Prompter,
+                 helper: Player | None) -> None:
+    """Play the human seat until the game is over: a move the table refuses is explained and
+    asked for again, never the end of the game."""
+    while True:
+        await service.flush(game_id)
+        if not service.in_play(game_id):
+            return
+        seen = service.view_for(game_id, HUMAN)
+        # With one person at the table, the bots move until that person must.
+        assert seen.legal, "the game waits, but not for the person playing"
+        if helper is not None:
+            choice: Choice = helper.choose(seen, seen.legal)
+        else:
+            choice = prompter.choose(service.table(game_id), seen)
+        if isinstance(choice, SeatOptions):
+            await service.set_seat_options(game_id, HUMAN, choice)
+            continue
+        try:
+            await service.act(game_id, HUMAN, choice, seen.action_count)
+        except MahjongError as error:
+            prompter.refused(seen, error.message)

@@ -3,7 +3,8 @@
 Every picture comes the way the bot makes it: baseline bots play seeded games through the
 engine, and each scene is built by `bot.scenes` from a seat's view (or the spectator view).
 The same seeds give the same pictures on every run, so this is also what `jongg bench render`
-times and what to look at after changing the art.
+times and what to look at after changing the art. `--measure` also prints, per picture, its
+smallest text and tile at a phone's width (see `renderer.measure`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from bot.commands.options import output_folder
 from bot.engine.game import (
     SIAMESE,
     STANDARD,
+    THREE_PLAYER,
     GameState,
     Phase,
     RuleSet,
@@ -28,18 +30,20 @@ from bot.engine.game import (
     spectator_view,
     view,
 )
-from bot.engine.game.events import Discarded, Drew, EndReason
+from bot.engine.game.events import Discarded, Drew, EndReason, Exposed
+from bot.engine.game.state import Took
 from bot.engine.matcher import CardMatcher, PlayerHand
 from bot.library import shipped_card
 from bot.players import make_player
 from bot.scenes import (
     analysis_scene,
-    card_columns,
     card_sheet,
+    page_names,
     rack_scene,
     result_scene,
     table_scene,
 )
+from bot.tables.narrate import headline
 from renderer import (
     AnalysisScene,
     CardSheet,
@@ -47,11 +51,12 @@ from renderer import (
     ResultScene,
     TableScene,
     render_analysis,
-    render_card,
+    render_card_pages,
     render_rack,
     render_result,
     render_table,
 )
+from renderer.measure import PHONE_WIDTH, Drawing, recording
 
 SEED = 2026
 #: Names that exercise the fonts: accents, an emoji and a long one.
@@ -65,20 +70,25 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser("render-demo", help="write one of each picture to a folder")
     parser.add_argument("--out", required=True, metavar="DIR", type=output_folder,
                         help="the folder to write the PNG files to (created if missing)")
+    parser.add_argument("--measure", action="store_true",
+                        help="also print each picture's smallest text and tile at 400 px wide")
     parser.set_defaults(handler=run)
 
 
 @functools.cache
-def _game(rules: RuleSet, seed: int, discards: int | None) -> tuple[GameState, int | None]:
+def _game(rules: RuleSet, seed: int, discards: int | None, *, call: bool = False,
+          own_turn: bool = False) -> tuple[GameState, int | None]:
     """A seeded game played by baseline bots, stopped after `discards` discards (or at its
-    end), and the kind of seat 0's last draw."""
+    end; with `call`, just after its first called discard; with `own_turn`, at seat 0's next
+    turn after them), and the kind of seat 0's last draw."""
     card = shipped_card(CARD)
     state = new_game(rules, card, seed, NAMES[:rules.players])
     players = [make_player("baseline", card, rules.counts, seed * 8 + s)
                for s in range(rules.players)]
     seen = 0
     drawn: int | None = None
-    while state.phase is not Phase.OVER and (discards is None or seen < discards):
+    while state.phase is not Phase.OVER and (discards is None or seen < discards or (
+            own_turn and not (state.phase is Phase.TURN and seats_to_act(state) == (0,)))):
         seat = seats_to_act(state)[0]
         action = players[seat].choose(view(state, seat), legal_actions(state, seat))
         state, events = apply(state, action)
@@ -87,6 +97,8 @@ def _game(rules: RuleSet, seed: int, discards: int | None) -> tuple[GameState, i
                 seen += 1
             if isinstance(event, Drew) and event.seat == 0:
                 drawn = event.kind
+        if call and any(isinstance(event, Exposed) for event in events):
+            break
     return state, drawn
 
 
@@ -99,22 +111,39 @@ def _ended(reason: EndReason) -> GameState:
     raise RuntimeError(f"no seeded game ended in {reason.value}")
 
 
+def _called() -> GameState:
+    """The first seeded game from SEED on with a discard called for an exposure, stopped
+    just after the call."""
+    for seed in range(SEED, SEED + 200):
+        state, _ = _game(STANDARD, seed, None, call=True)
+        if state.phase is Phase.TURN and state.turn is not None and state.turn.took is Took.CALL:
+            return state
+    raise RuntimeError("no seeded game has a call")
+
+
 def demo_rack() -> RackScene:
     """Seat 0's rack on its turn, mid-game, with the tile it just drew."""
-    state, drawn = _game(STANDARD, SEED, 21)
-    return rack_scene(view(state, 0), name=NAMES[0], drawn=drawn,
-                      caption="Your turn: discard a tile.")
+    state, drawn = _game(STANDARD, SEED, 21, own_turn=True)
+    seen = view(state, 0)
+    return rack_scene(seen, name=NAMES[0], drawn=drawn, caption=headline(seen, NAMES, drawn))
 
 
 def demo_siamese_rack() -> RackScene:
-    """A Siamese-style rack: two racks, one pool of concealed tiles."""
-    state, drawn = _game(SIAMESE, SEED, 15)
-    return rack_scene(view(state, 0), name=NAMES[0], drawn=drawn)
+    """A Siamese-style rack on its turn: one pool of concealed tiles for two racks."""
+    state, drawn = _game(SIAMESE, SEED, 15, own_turn=True)
+    seen = view(state, 0)
+    return rack_scene(seen, name=NAMES[0], drawn=drawn, caption=headline(seen, NAMES, drawn))
 
 
 def demo_table() -> TableScene:
-    """The public table mid-game, as the thread sees it."""
-    state, _ = _game(STANDARD, SEED, 41)
+    """The public table mid-game, calls open on the last discard, as the thread sees it."""
+    state, _ = _game(STANDARD, SEED, 25)
+    return table_scene(spectator_view(state), bots=BOTS, title="Table 7")
+
+
+def demo_called_table() -> TableScene:
+    """The table just after a discard was called: the caller is to discard."""
+    state = _called()
     return table_scene(spectator_view(state), bots=BOTS, title="Table 7")
 
 
@@ -122,6 +151,12 @@ def demo_charleston_table() -> TableScene:
     """The table during the first Charleston pass."""
     state, _ = _game(STANDARD, SEED, 0)
     return table_scene(view(state, 0), bots=BOTS, title="Table 7")
+
+
+def demo_three_player_table() -> TableScene:
+    """A three-player table mid-game."""
+    state, _ = _game(THREE_PLAYER, SEED, 30)
+    return table_scene(spectator_view(state), bots=BOTS[:3], title="Table 9")
 
 
 def demo_siamese_table() -> TableScene:
@@ -137,7 +172,7 @@ def demo_card(private: bool = False) -> CardSheet:
 
 def demo_analysis() -> AnalysisScene:
     """Seat 0's hand mid-game against the card."""
-    state, _ = _game(STANDARD, SEED, 21)
+    state, _ = _game(STANDARD, SEED, 21, own_turn=True)
     hand = PlayerHand(view(state, 0).concealed)
     return analysis_scene(analyze(CardMatcher(shipped_card(CARD)), hand, count=3))
 
@@ -154,28 +189,55 @@ def demo_wall_game() -> ResultScene:
     return result_scene(spectator_view(state), state.card, bots=BOTS)
 
 
-#: File name -> the function that renders it.
-DEMOS: dict[str, Callable[[], bytes]] = {
-    "rack.png": lambda: render_rack(demo_rack()),
-    "rack-siamese.png": lambda: render_rack(demo_siamese_rack()),
-    "table.png": lambda: render_table(demo_table()),
-    "table-charleston.png": lambda: render_table(demo_charleston_table()),
-    "table-siamese.png": lambda: render_table(demo_siamese_table()),
-    "card.png": lambda: render_card(demo_card(), columns=card_columns(demo_card())),
-    "card-private.png": lambda: render_card(demo_card(private=True)),
-    "analysis.png": lambda: render_analysis(demo_analysis()),
-    "result.png": lambda: render_result(demo_result()),
-    "wall-game.png": lambda: render_result(demo_wall_game()),
+def _one(png: bytes) -> tuple[bytes, ...]:
+    return (png,)
+
+
+#: Picture name -> the function that renders it: one PNG, or the pages of a card sheet.
+DEMOS: dict[str, Callable[[], tuple[bytes, ...]]] = {
+    "rack": lambda: _one(render_rack(demo_rack())),
+    "rack-siamese": lambda: _one(render_rack(demo_siamese_rack())),
+    "table": lambda: _one(render_table(demo_table())),
+    "table-called": lambda: _one(render_table(demo_called_table())),
+    "table-charleston": lambda: _one(render_table(demo_charleston_table())),
+    "table-3-players": lambda: _one(render_table(demo_three_player_table())),
+    "table-siamese": lambda: _one(render_table(demo_siamese_table())),
+    "card": lambda: render_card_pages(demo_card()),
+    "card-private": lambda: render_card_pages(demo_card(private=True)),
+    "analysis": lambda: _one(render_analysis(demo_analysis())),
+    "result": lambda: _one(render_result(demo_result())),
+    "wall-game": lambda: _one(render_result(demo_wall_game())),
 }
 
 
+def _figures(drawing: Drawing) -> str:
+    """A picture's smallest text and tile when shown `PHONE_WIDTH` pixels wide."""
+    scale = drawing.phone_scale
+    text, index, tile = (drawing.smallest_text(), drawing.smallest_index(),
+                         drawing.narrowest_tile())
+    parts = [f"{drawing.width}x{drawing.height}"]
+    if text is not None:
+        parts.append(f"text {text.cap * scale:.1f} px ({text.text[:20]!r})")
+    if index is not None and index.index_cap is not None:
+        parts.append(f"tile index {index.index_cap * scale:.1f} px")
+    if tile is not None:
+        parts.append(f"tile {tile.width * scale:.1f} px wide")
+    problems = drawing.problems()
+    parts.append(f"{len(problems)} below the rule" if problems else "legible")
+    return ", ".join(parts)
+
+
 def run(args: argparse.Namespace) -> int:
-    """Write every demo picture and list them."""
+    """Write every demo picture and list them (with their phone figures if asked)."""
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     for name, render in DEMOS.items():
-        path = out / name
-        data = render()
-        path.write_bytes(data)
-        print(f"{path}  ({len(data) // 1024} KB)")
+        with recording() as drawings:
+            pages = render()
+        for path, data, drawing in zip([out / f for f in page_names(name, len(pages))],
+                                       pages, drawings, strict=True):
+            path.write_bytes(data)
+            print(f"{path}  ({len(data) // 1024} KB)")
+            if args.measure:
+                print(f"    at {PHONE_WIDTH} px: {_figures(drawing)}")
     return 0

@@ -29,6 +29,7 @@ from bot.store import GameStatus
 from bot.store.cards import MAX_NAME
 from bot.tables.options import PACES, TableOptions, Timeout
 from bot.tables.replay import LogKind, game_log, log_kind
+from bot.tables.seat_options import JokerCalls, SeatOptions
 
 
 def _client(interaction: discord.Interaction[Any]) -> Any:
@@ -166,6 +167,28 @@ async def discard_tiles(interaction: discord.Interaction[Any],
     wanted = current.strip().lower()
     return [app_commands.Choice(name=tile_name(k), value=format_tile(k)) for k in kinds
             if wanted in tile_name(k).lower() or wanted in format_tile(k).lower()][:25]
+
+
+@mj.command(name="options", description="How you're asked at this table (only you see it)")
+@app_commands.describe(joker_calls="offer or skip calls that only jokers would fill "
+                                   "(skipped at first)")
+@app_commands.choices(joker_calls=[
+    app_commands.Choice(name="skip calls only jokers would fill", value=JokerCalls.SKIP.value),
+    app_commands.Choice(name="offer every call", value=JokerCalls.OFFER.value)])
+async def seat_options(interaction: discord.Interaction[Any],
+                       joker_calls: ChoiceText | None = None) -> None:
+    """Show the caller's options at this table, or change them."""
+    client = _client(interaction)
+    game_id = await _game_here(interaction)
+    if joker_calls is None:
+        options = await client.service.seat_options(game_id, interaction.user.id)
+        tail = " Change it with `/mj options joker_calls:`."
+    else:
+        options = await client.service.set_seat_options(
+            game_id, interaction.user.id, SeatOptions(joker_calls=JokerCalls(joker_calls)))
+        tail = " It applies from your next prompt."
+    await interaction.response.send_message(f"Table {game_id}: {options.describe()}{tail}",
+                                            ephemeral=True)
 
 
 @mj.command(name="status", description="Where this table's game is")
@@ -318,9 +341,13 @@ async def help_command(interaction: discord.Interaction[Any]) -> None:
         "(empty seats get bots).\n"
         "• Your rack comes by DM with buttons; if your DMs are closed, use **My rack** under "
         "the table.\n"
-        "• Under each discard, **Claim…** shows your own calls privately; **Pass** lets it go.\n"
-        "• `/mj discard`, `/mj rack`, `/mj status`, `/mj resign`, `/mj replay` help along the "
-        "way.\n"
+        "• Under each discard, **Claim…** shows your own calls privately; **Pass** lets it go. "
+        "Calls only jokers would fill are skipped unless you ask for them with `/mj options`."
+        "\n"
+        "• Declaring another hand dead is on your turn, under **Declare a hand dead…**: you "
+        "are asked to confirm, since a wrong call kills your own hand.\n"
+        "• `/mj discard`, `/mj rack`, `/mj status`, `/mj options`, `/mj resign`, `/mj replay` "
+        "help along the way.\n"
         "• `/rules` answers rules questions; `/card show` draws a card; `/analyze` checks a "
         "hand (only you see it); `/league` keeps a server's standings.", ephemeral=True)
 

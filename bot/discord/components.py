@@ -7,6 +7,10 @@ and a click on an old one says it is out of date instead of acting.
                                    discards, and moves too many for buttons (PART numbers
                                    the second menu on and up)
     jg:g:GAME:SEAT:COUNTER         the pass menu (values are positions in the tile choice)
+    jg:f:GAME:SEAT:COUNTER:WHICH   "Call…" (calls) or "Declare a hand dead…" (dead): opens
+                                   those options privately
+    jg:x:GAME:SEAT:COUNTER:INDEX   a hand to declare dead: asks to confirm option INDEX
+    jg:n:GAME                      Cancel on that question: nothing is declared
     jg:c:GAME:COUNTER              "Claim…" under a discard: shows the clicker's own choices
     jg:p:GAME:COUNTER              "Pass" under a discard
     jg:r:GAME                      "My rack": the clicker's rack and controls, ephemerally
@@ -20,16 +24,16 @@ import io
 import logging
 import re
 from collections.abc import Awaitable
+from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import discord
 
-from bot.analysis import analyze, format_analysis, seat_hand
+from bot.analysis import format_analysis, hint
 from bot.discord.answers import TableAnswer
 from bot.engine.errors import IllegalAction, MahjongError
 from bot.engine.game import Pass, View
 from bot.engine.game.actions import Give
-from bot.engine.matcher import matcher_for
 from bot.scenes import analysis_scene
 from bot.tables.errors import StalePrompt, describe_error
 from bot.tables.narrate import action_label
@@ -231,6 +235,117 @@ class GiveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             await answer_error(interaction, error)
 
 
+class Folder(Enum):
+    """Options offered behind one button (see `bot.tables.menu`)."""
+
+    CALLS = "calls"
+    DEAD = "dead"
+
+
+def _current_view(interaction: discord.Interaction[Any], game: int, seat: int,
+                  counter: int) -> View:
+    """The clicker's view, after checking the prompt is theirs and still current."""
+    client = _client(interaction)
+    if client.service.table(game).seat_of(interaction.user.id) != seat:
+        raise StalePrompt("This prompt belongs to another seat.")
+    if not client.service.is_current(game, interaction.user.id, counter):
+        raise StalePrompt("This prompt is out of date; nothing was changed. Use the newest "
+                          "one (or My rack).")
+    return client.service.view_for(game, interaction.user.id)
+
+
+class FolderButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"jg:f:(?P<game>\d+):(?P<seat>\d+):(?P<counter>\d+)"
+                            r":(?P<which>calls|dead)"):
+    """"Call…" or "Declare a hand dead…": opens those options, privately."""
+
+    def __init__(self, game: int, seat: int, counter: int, which: Folder, *,
+                 label: str = "…") -> None:
+        style = (discord.ButtonStyle.primary if which is Folder.CALLS
+                 else discord.ButtonStyle.secondary)
+        super().__init__(discord.ui.Button(
+            label=label[:80], style=style,
+            custom_id=f"jg:f:{game}:{seat}:{counter}:{which.value}"))
+        self.game, self.seat, self.counter, self.which = game, seat, counter, which
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> FolderButton:
+        """Rebuild the button from its custom id."""
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["game"]), int(match["seat"]), int(match["counter"]),
+                   Folder(match["which"]), label=item.label or "…")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer with the folder's options, only for the clicker."""
+        client = _client(interaction)
+        try:
+            seen = _current_view(interaction, self.game, self.seat, self.counter)
+            text, controls = client.prompts.folder(client.service.table(self.game), seen,
+                                                   self.which)
+            await interaction.response.send_message(text, view=controls, ephemeral=True)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+class DeadTargetButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                       template=r"jg:x:(?P<game>\d+):(?P<seat>\d+):(?P<counter>\d+)"
+                                r":(?P<index>\d+)"):
+    """One hand that may be declared dead: asks to confirm, naming the hand and the cost of
+    being wrong (nothing is declared by this click)."""
+
+    def __init__(self, game: int, seat: int, counter: int, index: int, *,
+                 label: str = "…") -> None:
+        super().__init__(discord.ui.Button(
+            label=label[:80], style=discord.ButtonStyle.secondary,
+            custom_id=f"jg:x:{game}:{seat}:{counter}:{index}"))
+        self.game, self.seat, self.counter, self.index = game, seat, counter, index
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> DeadTargetButton:
+        """Rebuild the button from its custom id."""
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["game"]), int(match["seat"]), int(match["counter"]),
+                   int(match["index"]), label=item.label or "…")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Turn the list of hands into the question about this one."""
+        client = _client(interaction)
+        try:
+            seen = _current_view(interaction, self.game, self.seat, self.counter)
+            text, controls = client.prompts.confirm_dead(client.service.table(self.game),
+                                                         seen, self.index)
+            await interaction.response.edit_message(content=text, view=controls)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"jg:n:(?P<game>\d+)"):
+    """Cancel on the dead-hand question: nothing is declared."""
+
+    def __init__(self, game: int) -> None:
+        super().__init__(discord.ui.Button(label="Cancel", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"jg:n:{game}"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> CancelButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Take the question away."""
+        try:
+            await interaction.response.edit_message(
+                content="Nothing declared; your turn goes on.", view=None)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
 class ClaimButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"jg:c:(?P<game>\d+):(?P<counter>\d+)"):
     """Under a discard: "Claim…" shows the clicker's own claim options, privately."""
@@ -353,16 +468,11 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await answer_error(interaction, error)
 
 
-#: How many nearest hands a Hint shows.
-HINT_HANDS = 3
-
-
 def hint_reply(table: Table, seen: View) -> tuple[str, bytes]:
     """A Hint for the seat whose view `seen` is, built from that view only: its nearest hands
     and waits as text and a picture. Runs the matcher and the renderer: call it off the
     event loop."""
-    found = analyze(matcher_for(table.card, table.rules.counts), seat_hand(seen),
-                    count=HINT_HANDS)
+    found = hint(table.card, table.rules.counts, seen)
     return format_analysis(found)[:1900], render_analysis(analysis_scene(found))
 
 
@@ -399,5 +509,5 @@ class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ActButton, OptionSelect, GiveSelect, ClaimButton, PassButton, RackButton, HintButton,
-    LobbyButton)
+    ActButton, OptionSelect, GiveSelect, FolderButton, DeadTargetButton, CancelButton,
+    ClaimButton, PassButton, RackButton, HintButton, LobbyButton)

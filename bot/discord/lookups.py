@@ -34,7 +34,7 @@ from bot.engine.errors import CardError, IllegalAction, InvalidInput, echo
 from bot.engine.matcher import CardMatcher, PlayerHand
 from bot.rules import MESSAGE_LIMIT, Topic, full_messages, knowledge_base, short_answer
 from bot.rules import topics_list as rules_topics_list
-from bot.scenes import analysis_scene, card_sheet
+from bot.scenes import analysis_scene, card_sheet, page_names
 from bot.server_cards import (
     MAX_UPLOAD_BYTES,
     ResolvedCard,
@@ -52,7 +52,7 @@ from bot.server_cards import (
 )
 from bot.store import Database
 from bot.store.cards import MAX_NAME
-from renderer import render_analysis, render_card
+from renderer import render_analysis, render_card_pages
 
 #: Text options, with the longest value Discord lets a person send.
 CardName = app_commands.Range[str, 1, MAX_NAME]
@@ -60,6 +60,8 @@ TilesText = app_commands.Range[str, 1, MAX_TILES_TEXT]
 TopicText = app_commands.Range[str, 1, 200]
 #: Most related-topic buttons under an answer.
 MAX_RELATED = 3
+#: Discord takes at most ten files in one message; a longer card goes in several.
+MAX_FILES = 10
 
 
 def _db(interaction: discord.Interaction[Any]) -> Database:
@@ -221,10 +223,10 @@ card_group = app_commands.Group(name="card",
 
 
 @lru_cache(maxsize=8)
-def card_picture(text: str, private: bool) -> bytes:
-    """A card sheet as PNG (cached by the card's text). Checks the card and draws it, so
-    call it off the event loop."""
-    return render_card(card_sheet(parse_card(text), private=private))
+def card_pictures(text: str, private: bool) -> tuple[bytes, ...]:
+    """A card sheet as PNG pages (cached by the card's text). Checks the card and draws it,
+    so call it off the event loop."""
+    return render_card_pages(card_sheet(parse_card(text), private=private))
 
 
 def _card_line(chosen: ResolvedCard, card: Card) -> str:
@@ -261,10 +263,14 @@ async def card_show(interaction: discord.Interaction[Any], name: CardName | None
     chosen = await resolve_card(_db(interaction), interaction.guild_id, name)
     card = await usable_card(chosen.name, chosen.text)
     await interaction.response.defer(ephemeral=private, thinking=True)
-    picture = await asyncio.to_thread(card_picture, chosen.text, chosen.is_private)
-    await interaction.followup.send(_card_line(chosen, card), ephemeral=private,
-                                    file=discord.File(io.BytesIO(picture), filename="card.png"),
-                                    allowed_mentions=NO_MENTIONS)
+    pages = await asyncio.to_thread(card_pictures, chosen.text, chosen.is_private)
+    files = [discord.File(io.BytesIO(page), filename=name)
+             for page, name in zip(pages, page_names("card", len(pages)), strict=True)]
+    for start in range(0, len(files), MAX_FILES):
+        text = _card_line(chosen, card) if not start else f"**{card.name}**, more pages"
+        await interaction.followup.send(text, ephemeral=private,
+                                        files=files[start:start + MAX_FILES],
+                                        allowed_mentions=NO_MENTIONS)
 
 
 @card_group.command(name="list", description="The cards you can use here")

@@ -1,10 +1,14 @@
 """A seat's private message: text, the rack picture and controls, built from its view only.
 
-The controls come from the view's legal options: the discard menu, the pass menu (with blind
-passes where allowed), and a button for every other option (Mah Jongg first). When there are
-more moves than buttons fit (many ways to call a tile, two racks), Mah Jongg and Pass stay
-buttons and the rest go into menus, so every option is offered within Discord's five rows.
-A call that would leave no hand possible is marked, so the player is warned before choosing.
+The controls come from the view's legal options as `bot.tables.menu` lays them out for the
+seat: the discard menu, the pass menu (with blind passes where allowed), a button for every
+other option (Mah Jongg first, Pass last), one "Call…" button when a discard can be called
+two or more ways (it opens the calls, privately) and, last, "Declare a hand dead…" (it opens
+a question naming the hand and what a wrong declaration costs, answered Yes or Cancel). When
+there are more moves than buttons fit (many joker exchanges), Mah Jongg, Pass and those two
+stay buttons and the rest go into menus, so every option is offered within Discord's five
+rows. A call that would leave no hand possible is marked, so the player is warned before
+choosing.
 """
 
 from __future__ import annotations
@@ -12,15 +16,33 @@ from __future__ import annotations
 import asyncio
 import io
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
-from bot.discord.components import ALL_BLIND, ActButton, GiveSelect, OptionSelect
-from bot.engine.game import Option, Phase, View
+from bot.discord.components import (
+    ALL_BLIND,
+    ActButton,
+    CancelButton,
+    DeadTargetButton,
+    Folder,
+    FolderButton,
+    GiveSelect,
+    OptionSelect,
+)
+from bot.engine.game import Option, View
 from bot.engine.game.actions import Call, CallMahjong, DeclareDead, Discard, Give, Mahjong, Pass
 from bot.engine.tiles import format_tile, tile_name
 from bot.scenes import rack_scene
-from bot.tables.narrate import action_label
+from bot.tables.menu import (
+    DEAD_CHOICE,
+    calls_choice,
+    calls_heading,
+    dead_question,
+    dead_target,
+    layout,
+)
+from bot.tables.narrate import action_label, headline
 from bot.tables.notifier import Table
 from renderer import render_rack
 
@@ -58,66 +80,56 @@ def _chunks(entries: list[discord.SelectOption]) -> list[list[discord.SelectOpti
     return [entries[i:i + MENU_LIMIT] for i in range(0, len(entries), MENU_LIMIT)]
 
 
-def _headline(view: View, table: Table, drawn: int | None) -> str:
-    names = table.names
-    if view.phase is Phase.OVER:
-        return "The game is over."
-    if not view.legal:
-        waiting = names[view.turn] if view.turn is not None else "the others"
-        return f"Nothing to do right now; waiting for {waiting}."
-    if view.phase is Phase.CLAIM and view.claim is not None:
-        return (f"{names[view.claim.discarder]} discarded {tile_name(view.claim.kind)}: "
-                "claim it or pass.")
-    if view.phase is Phase.TURN:
-        got = f" You drew {tile_name(drawn)}." if drawn is not None else ""
-        return f"Your turn.{got} Discard a tile (or declare Mah Jongg)."
-    if view.phase is Phase.VOTE:
-        return "The first Charleston is done: stop here, or keep passing?"
-    if view.phase is Phase.COURTESY_OFFER:
-        return "Courtesy pass: how many tiles would you trade with the player across?"
-    if view.charleston is not None and view.charleston.pass_name is not None:
-        blind = " You may pass blind (fewer tiles)." if view.charleston.blind_allowed else ""
-        return f"Charleston ({view.charleston.pass_name.value}): choose the tiles to pass.{blind}"
-    return "Your move."
-
-
 class PromptBuilder:
     """Builds prompts; rendering runs in a worker thread so the event loop never waits."""
 
     async def build(self, table: Table, view: View, *, drawn: int | None = None,
                     lines: tuple[str, ...] = (), deadline: float | None = None) -> Prompt:
         """The prompt for `view.seat`."""
-        scene = rack_scene(view, name=table.names[view.seat], drawn=drawn)
+        said = headline(view, table.names, drawn)
+        scene = rack_scene(view, name=table.names[view.seat], drawn=drawn, caption=said)
         png = await asyncio.to_thread(render_rack, scene)
-        text = "\n".join((*lines, f"**{_headline(view, table, drawn)}**"))
+        text = "\n".join((*lines, f"**{said}**"))
         if deadline is not None and view.legal:
             text += f" (time left: <t:{int(deadline)}:R>)"
         text = f"Table {table.game_id} · {text}" if len(text) < 1900 else text[:1900]
         return Prompt(text, png, self.controls(table, view))
 
     def controls(self, table: Table, view: View) -> discord.ui.View:
-        """The seat's options as menus and buttons, every one of them offered."""
+        """The seat's options as menus and buttons, every one of them offered: directly, or
+        behind "Call…" (two or more calls) and "Declare a hand dead…" (see
+        `bot.tables.menu`)."""
         controls = discord.ui.View(timeout=None)
         game, seat, counter = table.game_id, view.seat, view.action_count
-        names, racks = table.names, table.rules.racks
-        discards = [discord.SelectOption(label=tile_name(o.action.kind), value=str(i),
-                                         description=format_tile(o.action.kind))
-                    for i, o in enumerate(view.legal) if isinstance(o.action, Discard)]
+        offered = layout(view, table.options_of(seat))
+        discards: list[discord.SelectOption] = []
+        buttons: list[discord.ui.Item[Any]] = []
+        for index in offered.direct:
+            action = view.legal[index].action
+            if isinstance(action, Discard):
+                discards.append(discord.SelectOption(
+                    label=tile_name(action.kind), value=str(index),
+                    description=format_tile(action.kind)))
+            elif not isinstance(action, Give):
+                buttons.append(self._button(table, view, index))
         menus = [("Discard a tile…", chunk) for chunk in _chunks(discards)]
         give = next((o.choice for o in view.legal
                      if isinstance(o.action, Give) and o.choice and o.choice.count), None)
         give_rows = 0 if give is None else 1
-        buttons = [(i, o) for i, o in enumerate(view.legal)
-                   if not isinstance(o.action, Discard)
-                   and not (isinstance(o.action, Give) and o.choice and o.choice.count)]
-        buttons.sort(key=lambda item: (not isinstance(item[1].action, Mahjong | CallMahjong),
-                                       isinstance(item[1].action, Pass)))
+        if offered.calls:
+            buttons.append(FolderButton(game, seat, counter, Folder.CALLS,
+                                        label=calls_choice(view, offered)))
+        buttons.sort(key=lambda item: _rank(item, view))
+        if offered.dead:
+            buttons.append(FolderButton(game, seat, counter, Folder.DEAD, label=DEAD_CHOICE))
         if len(buttons) > (ROWS - len(menus) - give_rows) * PER_ROW:
-            # Too many for buttons: Mah Jongg and Pass stay buttons, the rest go in menus.
-            key = [(i, o) for i, o in buttons
-                   if isinstance(o.action, Mahjong | CallMahjong | Pass)]
-            more = [_entry(i, o, names, racks) for i, o in buttons if (i, o) not in key]
-            menus += [("Call, swap or declare…", chunk) for chunk in _chunks(more)]
+            # Too many for buttons (many joker exchanges): Mah Jongg, Pass and the folders
+            # stay buttons, the rest go in menus.
+            key = [b for b in buttons if not isinstance(b, ActButton)
+                   or isinstance(view.legal[b.index].action, Mahjong | CallMahjong | Pass)]
+            more = [_entry(b.index, view.legal[b.index], table.names, table.rules.racks)
+                    for b in buttons if isinstance(b, ActButton) and b not in key]
+            menus += [("Swap or play…", chunk) for chunk in _chunks(more)]
             buttons = key
         menus = menus[:ROWS - give_rows]
         for part, (placeholder, entries) in enumerate(menus):
@@ -134,13 +146,67 @@ class PromptBuilder:
             controls.add_item(GiveSelect(game, seat, counter, entries, low=low,
                                          high=give.count))
         free = ROWS - len(menus) - give_rows
-        for index, option in buttons[:free * PER_ROW]:
-            label = action_label(option.action, names, racks=racks)
+        for button in buttons[:free * PER_ROW]:
+            controls.add_item(button)
+        return controls
+
+    def _button(self, table: Table, view: View, index: int,
+                label: str | None = None) -> ActButton:
+        """Option `index` as a button (a call that leaves no hand possible says so)."""
+        option = view.legal[index]
+        if label is None:
+            label = action_label(option.action, table.names, racks=table.rules.racks)
             if option.deadens:
                 label = f"⚠ {label} (leaves no hand possible)"
-            controls.add_item(ActButton(game, seat, counter, index, label=label,
-                                        style=_style(option.action)))
-        return controls
+        return ActButton(table.game_id, view.seat, view.action_count, index, label=label,
+                         style=_style(option.action))
+
+    def folder(self, table: Table, view: View, which: Folder) -> tuple[str, discord.ui.View]:
+        """What a folder opens, privately: the calls on the discard, or the hands that may
+        be declared dead (straight to the confirmation when there is one)."""
+        offered = layout(view, table.options_of(view.seat))
+        controls = discord.ui.View(timeout=None)
+        if which is Folder.CALLS:
+            indexes = offered.calls
+            if len(indexes) > ROWS * PER_ROW:
+                for part, chunk in enumerate(_chunks(
+                        [_entry(i, view.legal[i], table.names, table.rules.racks)
+                         for i in indexes])[:ROWS]):
+                    controls.add_item(OptionSelect(table.game_id, view.seat, view.action_count,
+                                                   chunk, part=part, placeholder="Call…"))
+            else:
+                for index in indexes:
+                    controls.add_item(self._button(table, view, index))
+            return calls_heading(view, table.names, offered), controls
+        if len(offered.dead) == 1:
+            return self.confirm_dead(table, view, offered.dead[0])
+        for index in offered.dead[:ROWS * PER_ROW]:
+            action = view.legal[index].action
+            assert isinstance(action, DeclareDead)
+            controls.add_item(DeadTargetButton(
+                table.game_id, view.seat, view.action_count, index,
+                label=dead_target(view, action, table.names)))
+        return ("Whose hand? You'll be asked to confirm; a wrong declaration costs you "
+                "your own hand."), controls
+
+    def confirm_dead(self, table: Table, view: View,
+                     index: int) -> tuple[str, discord.ui.View]:
+        """The question that confirms declaring option `index`'s hand dead, with Yes and
+        Cancel."""
+        action = view.legal[index].action
+        assert isinstance(action, DeclareDead)
+        controls = discord.ui.View(timeout=None)
+        controls.add_item(self._button(table, view, index, label="Yes, declare it dead"))
+        controls.add_item(CancelButton(table.game_id))
+        return dead_question(view, action, table.names), controls
+
+
+def _rank(item: discord.ui.Item[Any], view: View) -> tuple[bool, bool]:
+    """Buttons in order: Mah Jongg first, Pass last, the rest as the engine lists them."""
+    if not isinstance(item, ActButton):
+        return (True, False)
+    action = view.legal[item.index].action
+    return (not isinstance(action, Mahjong | CallMahjong), isinstance(action, Pass))
 
 
 def _entry(index: int, option: Option, names: tuple[str, ...],

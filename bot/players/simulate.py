@@ -76,13 +76,21 @@ class GameSummary:
     turns: int
     actions: tuple[Action, ...]
 
+    @property
+    def laid_out(self) -> bool:
+        """The wall ran out with Mah Jonggs on the table (the Siamese-style game plays on
+        after a player's first one): they are scored, so it is no plain wall game."""
+        return self.reason is EndReason.WALL and any(self.mahjongs)
+
 
 @dataclass(frozen=True)
 class SimulationReport:
     """Totals over a simulation.
 
-    `games` = `mahjong_games` + `wall_games` + `dead_hand_games` (every game ends one of these
-    ways); `wins_by_seat` counts, per seat, the games it ended with a Mah Jongg (so it sums to
+    `games` = `mahjong_games` + `laid_out_games` + `wall_games` + `dead_hand_games` (every
+    game ends one of these ways: a Mah Jongg that finishes it; the wall running out after Mah
+    Jonggs were laid out, which are scored; a wall game with none; too few live hands);
+    `wins_by_seat` counts, per seat, the games it ended with a Mah Jongg (so it sums to
     `mahjong_games`); `mahjongs_by_seat` counts every Mah Jongg declared, a first Siamese one
     included. `dead_declared` are hands rightly declared dead, `dead_wrong` hands lost to a
     wrong declaration.
@@ -94,6 +102,7 @@ class SimulationReport:
     seed: int
     games: int
     mahjong_games: int
+    laid_out_games: int
     wall_games: int
     dead_hand_games: int
     wins_by_seat: tuple[int, ...]
@@ -163,6 +172,9 @@ class SimulationReport:
             shown = ", ".join(f"{w} {n}" for w, n in zip(winds, self.mahjongs_by_seat,
                                                           strict=True))
             lines.insert(5, f"  Mah Jonggs shown  {shown}")
+        if self.laid_out_games:
+            lines.insert(2, f"  laid-out endings  {share(self.laid_out_games)} (the wall ran "
+                            "out after Mah Jonggs were laid out)")
         return "\n".join(lines)
 
 
@@ -315,6 +327,7 @@ def simulate(rules: RuleSet, card: Card, games: int, player_kind: str | Sequence
     wins = [0] * rules.players
     mahjongs = [0] * rules.players
     reasons = dict.fromkeys(EndReason, 0)
+    laid_out = 0
     self_picks = dead_declared = dead_wrong = turns = actions = max_actions = 0
     start = time.perf_counter()
     with _log_stream(log) as stream:
@@ -322,7 +335,10 @@ def simulate(rules: RuleSet, card: Card, games: int, player_kind: str | Sequence
             players = [make_player(kind, card, rules.counts, game_seed * 8 + seat)
                        for seat, kind in enumerate(kinds)]
             summary = play_game(rules, card, game_seed, players, names)
-            reasons[summary.reason] += 1
+            if summary.laid_out:
+                laid_out += 1
+            else:
+                reasons[summary.reason] += 1
             if summary.winner is not None:
                 wins[summary.winner] += 1
             for seat, count in enumerate(summary.mahjongs):
@@ -339,7 +355,8 @@ def simulate(rules: RuleSet, card: Card, games: int, player_kind: str | Sequence
                 progress(number, games)
     return SimulationReport(
         rules=rules_key(rules), card=card.name, players=kinds, seed=seed, games=games,
-        mahjong_games=reasons[EndReason.MAHJONG], wall_games=reasons[EndReason.WALL],
+        mahjong_games=reasons[EndReason.MAHJONG], laid_out_games=laid_out,
+        wall_games=reasons[EndReason.WALL],
         dead_hand_games=reasons[EndReason.DEAD_HANDS], wins_by_seat=tuple(wins),
         mahjongs_by_seat=tuple(mahjongs), self_picks=self_picks, dead_declared=dead_declared,
         dead_wrong=dead_wrong, turns=turns, actions=actions, max_actions=max_actions,

@@ -14,6 +14,7 @@ from bot.store.rows import (
     SEAT_COLUMNS,
     Part,
     check_int,
+    check_json,
     check_name,
     check_opt_int,
     fetch_game,
@@ -111,6 +112,30 @@ class Seats(Part):
             await tx.execute("UPDATE seats SET dm_closed = ? WHERE game_id = ? AND seat = ? "
                              "AND left_at IS NULL", (int(closed), game_id, seat))
             return await _holder(tx, game_id, seat)
+
+    async def set_options(self, game_id: int, seat: int, options: str) -> None:
+        """Keep the options (JSON, written by the table layer) of the seat's current holder;
+        a later holder of the seat starts without them. Raises `SeatEmpty`."""
+        check_json(options, "seat options")
+        async with self._db.transaction() as tx:
+            await fetch_game(tx, game_id)
+            await _holder(tx, game_id, seat)
+            await tx.execute(
+                "INSERT INTO seat_options (seat_id, options) SELECT id, ? FROM seats "
+                "WHERE game_id = ? AND seat = ? AND left_at IS NULL "
+                "ON CONFLICT (seat_id) DO UPDATE SET options = excluded.options",
+                (options, game_id, seat))
+
+    async def options(self, game_id: int) -> dict[int, str]:
+        """The options kept for the current holders of a game's seats, by seat (a seat
+        whose holder has none kept is left out)."""
+        async with self._db.read() as tx:
+            await fetch_game(tx, game_id)
+            rows = await tx.fetchall(
+                "SELECT seats.seat, seat_options.options FROM seats JOIN seat_options "
+                "ON seat_options.seat_id = seats.id "
+                "WHERE seats.game_id = ? AND seats.left_at IS NULL", (game_id,))
+        return {int(row["seat"]): str(row["options"]) for row in rows}
 
 
 async def _holder(tx: Tx, game_id: int, seat: int) -> Seat:

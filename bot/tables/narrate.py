@@ -3,12 +3,13 @@
 `public_line` is what everyone may read (it never names a hidden tile, and it says nothing
 about hidden choices such as who passed on a discard, so a claim window's answers stay
 secret). `private_line` adds what only that seat may know: its deal, what a pass brought it,
-the tile it drew.
+the tile it drew. `headline` says what a seat is asked to do now.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from bot.engine.game.actions import (
     Action,
@@ -24,6 +25,7 @@ from bot.engine.game.actions import (
     SwapBlank,
     Vote,
 )
+from bot.engine.game.charleston import ACROSS, PASSES
 from bot.engine.game.events import (
     BlankSwapped,
     CourtesyAgreed,
@@ -47,6 +49,8 @@ from bot.engine.game.events import (
     VoteResult,
     WallBuilt,
 )
+from bot.engine.game.state import Phase
+from bot.engine.game.view import View
 from bot.engine.tiles import tile_name
 
 _PASS_WORDS = {
@@ -69,11 +73,53 @@ def _jokers(count: int) -> str:
     return "" if not count else f" with {count} joker{'s' if count > 1 else ''}"
 
 
-def public_line(event: Event, names: Sequence[str]) -> str | None:
+class LaidOut(Protocol):
+    """A Mah Jongg laid out on the table: the engine's record of it or a view's."""
+
+    @property
+    def seat(self) -> int:
+        """Who laid it out."""
+
+    @property
+    def hand_id(self) -> str:
+        """The card hand it makes."""
+
+
+def laid_out_words(shown: Sequence[LaidOut], names: Sequence[str]) -> str:
+    """Who laid out which hands: `Ann laid out e2; Bo laid out o4 and l1`."""
+    hands: dict[int, list[str]] = {}
+    for mahjong in shown:
+        hands.setdefault(mahjong.seat, []).append(mahjong.hand_id)
+    return "; ".join(f"{names[seat]} laid out {' and '.join(ids)}"
+                     for seat, ids in hands.items())
+
+
+def ending(reason: EndReason, shown: Sequence[LaidOut], names: Sequence[str]) -> str:
+    """How a game ended, in a few words. A game that ends without a Mah Jongg that finishes
+    it may still have Mah Jonggs on the table (the Siamese-style game plays on after a
+    player's first one): they are named, since they are what is paid."""
+    if reason is EndReason.MAHJONG:
+        return "Game over"
+    if reason is EndReason.WALL:
+        if not shown:
+            return "Wall game: no winner"
+        return f"The wall ran out with Mah Jonggs on the table: {laid_out_words(shown, names)}"
+    if not shown:
+        return "Game over: too few live hands"
+    return f"Game over: too few live hands ({laid_out_words(shown, names)})"
+
+
+def public_line(event: Event, names: Sequence[str], *, racks: int = 1,
+                shown: Sequence[LaidOut] = ()) -> str | None:
     """The line the whole table reads for this event, or None when it is not worth a line
-    (draws, hidden choices, private tiles)."""
+    (draws, hidden choices, private tiles). `racks` is each player's racks; `shown` the Mah
+    Jonggs on the table when the game ended (for the game's last line)."""
     line: str | None = None
     match event:
+        case WallBuilt(walls=False):
+            line = "No walls: the tiles lie face down in a pool, and everyone picks from it."
+        case WallBuilt(dice=()):
+            line = "The wall is built; no dice, so dealing starts at East's end of it."
         case WallBuilt(dice=dice):
             line = f"The wall is built and broken (dice {' + '.join(map(str, dice))})."
         case Passed(name=name):
@@ -97,23 +143,48 @@ def public_line(event: Event, names: Sequence[str]) -> str | None:
             line = f"{names[seat]} swaps a {tile_name(kind)} for a joker in {whose} exposure."
         case BlankSwapped(seat=seat, kind=kind):
             line = f"{names[seat]} swaps a blank for the {tile_name(kind)} in the discards."
-        case DeclaredDead(seat=seat, target=target):
-            line = f"{names[seat]} declares {names[target]}'s hand dead."
-        case HandDead(seat=seat, cause=cause):
+        case DeclaredDead(seat=seat, target=target, rack=rack):
+            line = f"{names[seat]} declares {hand_name(names, target, rack, racks)} dead."
+        case HandDead(seat=seat, rack=rack, cause=cause):
             why = ("the call was right" if cause is DeathCause.DECLARED
                    else "they called a live hand dead")
-            line = f"{names[seat]}'s hand is dead ({why}). They stop playing but still pay."
-        case MahjongShown(seat=seat, hand_id=hand_id, self_picked=picked, discarder=by):
+            line = (f"{hand_name(names, seat, rack, racks)} is dead ({why}). "
+                    + ("They stop playing but still pay." if racks == 1
+                       else "It stops playing."))
+        case MahjongShown(seat=seat, rack=rack, hand_id=hand_id, self_picked=picked,
+                          discarder=by):
             how = ("self-picked" if picked
                    else f"on {names[by]}'s discard" if by is not None else "")
-            line = f"MAH JONGG! {names[seat]} wins with {hand_id}, {how}.".replace(", .", ".")
+            did = (f"wins with {hand_id}" if racks == 1
+                   else f"lays out {hand_id} on rack {rack + 1}")
+            line = f"MAH JONGG! {names[seat]} {did}, {how}.".replace(", .", ".")
         case ScoreLine(text=text):
             line = text
         case GameOver(reason=reason, totals=totals):
-            what = {EndReason.MAHJONG: "Game over", EndReason.WALL: "Wall game: no winner",
-                    EndReason.DEAD_HANDS: "Game over: too few live hands"}[reason]
             scores = ", ".join(f"{names[s]} {totals[s]:+d}" for s in range(len(names)))
-            line = f"{what}. {scores}."
+            line = f"{ending(reason, shown, names)}. {scores}."
+    return line
+
+
+_SHIFTS = {step.name: step.shift for step in PASSES} | {PassName.COURTESY: ACROSS}
+
+
+def pass_heading(view: View, names: Sequence[str]) -> str | None:
+    """What the seat's pass is, said before it is made: `First Charleston, pass right: give 3
+    tiles to Bo.`, and how a blind pass works when one is allowed. None outside a pass."""
+    charleston = view.charleston
+    give = next((o.choice for o in view.legal if isinstance(o.action, Give) and o.choice),
+                None)
+    if charleston is None or charleston.pass_name is None or give is None:
+        return None
+    name = charleston.pass_name
+    to = names[(view.seat + _SHIFTS[name]) % len(names)]
+    count = f"{give.count} tile{'s' if give.count != 1 else ''}"
+    line = f"{_PASS_WORDS[name][:1].upper()}{_PASS_WORDS[name][1:]}: give {count} to {to}."
+    if give.blind_max:
+        line += (f" This pass may be blind: give fewer than {give.count} of your own tiles "
+                 "(even none), and the rest are passed on unseen from the tiles coming to "
+                 "you.")
     return line
 
 
@@ -127,6 +198,12 @@ def private_line(event: Event, seat: int, names: Sequence[str]) -> str | None:
         case Drew(seat=who, kind=kind) if who == seat and kind is not None:
             return f"You drew {tile_name(kind)}."
     return None
+
+
+def hand_name(names: Sequence[str], seat: int, rack: int, racks: int) -> str:
+    """A hand as a player names it: `Bo's hand`, or `Bo's rack 2` where each player has two
+    racks (the Siamese-style game)."""
+    return f"{names[seat]}'s hand" if racks == 1 else f"{names[seat]}'s rack {rack + 1}"
 
 
 def action_label(action: Action, names: Sequence[str], *, racks: int = 1) -> str:
@@ -150,10 +227,34 @@ def action_label(action: Action, names: Sequence[str], *, racks: int = 1) -> str
             label = "Pass"
         case Exchange(kind=kind, owner=owner):
             label = f"Swap {tile_name(kind)} for {names[owner]}'s joker"
-        case DeclareDead(target=target):
-            label = f"Declare {names[target]}'s hand dead"
+        case DeclareDead(target=target, rack=target_rack):
+            label = f"Declare {hand_name(names, target, target_rack, racks)} dead"
         case Mahjong(both=both) | CallMahjong(both=both):
             label = "Mah Jongg!" + (" (both racks)" if both else rack)
         case SwapBlank(kind=kind):
             label = f"Swap a blank for {tile_name(kind)}"
     return label
+
+
+def headline(view: View, names: Sequence[str], drawn: int | None = None) -> str:
+    """What a seat is asked to do now, in one line: over its prompt, and as the caption of
+    its rack picture."""
+    if view.phase is Phase.OVER:
+        return "The game is over."
+    if not view.legal:
+        waiting = names[view.turn] if view.turn is not None else "the others"
+        return f"Nothing to do right now; waiting for {waiting}."
+    if view.phase is Phase.CLAIM and view.claim is not None:
+        return (f"{names[view.claim.discarder]} discarded {tile_name(view.claim.kind)}: "
+                "claim it or pass.")
+    if view.phase is Phase.TURN:
+        got = f" You drew {tile_name(drawn)}." if drawn is not None else ""
+        return f"Your turn.{got} Discard a tile (or declare Mah Jongg)."
+    if view.phase is Phase.VOTE:
+        return "The first Charleston is done: stop here, or keep passing?"
+    if view.phase is Phase.COURTESY_OFFER:
+        return "Courtesy pass: how many tiles would you trade with the player across?"
+    heading = pass_heading(view, names)
+    if heading is not None:
+        return f"{heading} Choose them below."
+    return "Your move."

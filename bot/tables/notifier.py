@@ -13,11 +13,12 @@ host, or gives the entry up accordingly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from bot.engine.cards.model import Card
 from bot.engine.game import RuleSet, View
+from bot.tables.seat_options import SeatOptions
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,18 @@ class Table:
     rules: RuleSet
     card: Card
     hints: bool
+    #: Each seat's options (how its holder likes to be asked); defaults where missing.
+    seat_options: tuple[SeatOptions, ...] = ()
+
+    def options_of(self, seat: int) -> SeatOptions:
+        """The options of `seat`'s holder."""
+        return self.seat_options[seat] if seat < len(self.seat_options) else SeatOptions()
+
+    def with_options(self, seat: int, options: SeatOptions) -> Table:
+        """The table with `seat`'s options changed."""
+        kept = [self.options_of(s) for s in range(len(self.names))]
+        kept[seat] = options
+        return replace(self, seat_options=tuple(kept))
 
     @property
     def bots(self) -> tuple[bool, ...]:

@@ -28,7 +28,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.engine.cards import Card
 from bot.engine.errors import IllegalAction, InvalidInput, NotYourTurn
@@ -52,6 +52,7 @@ from bot.engine.game import (
     view,
 )
 from bot.engine.game.events import Discarded, Drew, EndReason, Exposed, MahjongShown
+from bot.engine.game.state import finishing
 from bot.league.record import record_finished_game
 from bot.league.tournament import TIME_UP, game_deadline, timeout_outcome
 from bot.players import Player, make_player
@@ -86,6 +87,7 @@ from bot.tables.errors import NotSeated, StalePrompt
 from bot.tables.narrate import private_line, public_line
 from bot.tables.notifier import Answer, Notifier, Table
 from bot.tables.options import PACES, TableOptions, Timeout, read_table_options
+from bot.tables.seat_options import SeatOptions
 
 log = logging.getLogger(__name__)
 
@@ -437,12 +439,12 @@ class TableService:
         `answer`). If anything fails before the commit is done, the game is left as the
         store has it."""
         try:
-            collected = [*events, *self._run_bots(live)]
-            new_turn = new_turn or any(isinstance(e, Discarded | Exposed | MahjongShown)
-                                       for e in collected)
             options = live.options.copy()
             for _, _, state in live.unsaved:
                 options.update(state)
+            collected = [*events, *await self._run_bots(live, options)]
+            new_turn = new_turn or any(isinstance(e, Discarded | Exposed | MahjongShown)
+                                       for e in collected)
             outbox = self._reports(live, collected, options.changed, new_turn=new_turn)
             options.changed.clear()
             entries = await self._commit(live, outbox)
@@ -455,16 +457,22 @@ class TableService:
         if live.state.phase is Phase.OVER:
             await self._finish(live)
 
-    def _run_bots(self, live: _Live) -> list[Event]:
+    async def _run_bots(self, live: _Live, options: _Options) -> list[Event]:
+        """The bots' moves until a person must act or the game is over, noting in `options`
+        whose options each changes. Between moves the event loop gets its turn: once no
+        person is left to act (a hand declared dead), the bots play out the rest of the game
+        here, hundreds of moves."""
         events: list[Event] = []
         while live.state.phase is not Phase.OVER:
             bot_seats = [s for s in seats_to_act(live.state) if s in live.bots]
             if not bot_seats:
                 break
             seat = bot_seats[0]
-            options = legal_actions(live.state, seat)
-            action = live.bots[seat].choose(view(live.state, seat), options)
+            action = live.bots[seat].choose(view(live.state, seat),
+                                            legal_actions(live.state, seat))
             events.extend(self._apply(live, action, None))
+            options.update(live.state)
+            await asyncio.sleep(0)
         return events
 
     async def _commit(self, live: _Live, outbox: Sequence[NewDelivery]
@@ -495,7 +503,9 @@ class TableService:
         state = live.state
         at = len(state.actions)
         names = live.table.names
-        lines = [line for e in events if (line := public_line(e, names)) is not None]
+        shown = state.result.declared if state.result is not None else ()
+        lines = [line for e in events if (line := public_line(
+            e, names, racks=live.table.rules.racks, shown=shown)) is not None]
         acting = set(seats_to_act(state))
         deadline = self._deadline(live)
         reports: list[NewDelivery] = []
@@ -527,7 +537,7 @@ class TableService:
     async def _finish(self, live: _Live) -> None:
         result = live.state.result
         assert result is not None
-        winner = next((d.seat for d in result.declared), None)
+        won = finishing(result.reason, result.declared)
         reason = {EndReason.MAHJONG: FinishReason.MAHJONG}.get(result.reason, FinishReason.WALL)
         scores = tuple(
             SeatScore(seat, result.totals[seat], json.dumps({
@@ -535,10 +545,13 @@ class TableService:
                           for line in result.lines if line.points[seat]],
                 "settlement": result.settlement[seat]}))
             for seat in range(live.table.rules.players))
-        details = json.dumps({"reason": result.reason.value,
-                              "hands": [d.hand_id for d in result.declared]})
+        # The winner's hand first: a result read without its log names it (see
+        # `bot.league.record`).
+        hands = [d.hand_id for d in result.declared if d is won]
+        hands += [d.hand_id for d in result.declared if d is not won]
+        details = json.dumps({"reason": result.reason.value, "hands": hands})
         await self.db.games.finish_game(live.table.game_id, Outcome(
-            reason, winner if reason is FinishReason.MAHJONG else None, scores, details))
+            reason, won.seat if won is not None else None, scores, details))
         try:
             await record_finished_game(self.db, live.table.game_id, state=live.state)
         except Exception:
@@ -723,10 +736,13 @@ class TableService:
         state, options, states = await asyncio.to_thread(
             _replayed, rules, matcher.card, game.seed, players, actions, reported)
         current = {seat.seat: seat for seat in record.seats}
+        kept = await self.db.seats.options(game_id)
         table = Table(game.id, game.guild_id, game.channel_id, game.thread_id,
                       tuple(current[s].display_name for s in range(rules.players)),
                       tuple(current[s].user_id for s in range(rules.players)),
-                      rules, matcher.card, game.hints)
+                      rules, matcher.card, game.hints,
+                      tuple(SeatOptions.from_json(kept.get(s, "{}"))
+                            for s in range(rules.players)))
         bots = {s: self._bot(table, game.seed, s) for s in range(rules.players)
                 if current[s].user_id is None}
         live = _Live(table, state, state, timeout, game.pace,
@@ -784,9 +800,9 @@ class TableService:
             users = list(table.user_ids)
             names[seat], users[seat] = name, user_id
             live.dm_closed.discard(seat)  # the new holder's DMs are not known to be closed
-            live.table = Table(table.game_id, table.guild_id, table.channel_id,
-                               table.thread_id, tuple(names), tuple(users), table.rules,
-                               table.card, table.hints)
+            # ... and they start from the default options.
+            live.table = replace(table, names=tuple(names), user_ids=tuple(users)
+                                 ).with_options(seat, SeatOptions())
             if user_id is None:
                 live.bots[seat] = self._bot(live.table, live.state.seed, seat)
             else:
@@ -816,6 +832,36 @@ class TableService:
         live.dm_closed.add(seat)
         await self.db.seats.set_dm_closed(game_id, seat, True)
         return True
+
+    async def seat_options(self, game_id: int, user_id: int) -> SeatOptions:
+        """The options of the seat this user holds (in the lobby or in play)."""
+        live = self._live.get(game_id)
+        if live is not None and not live.closed:
+            return live.table.options_of(self.seat_of(game_id, user_id))
+        seat = await self._stored_seat(game_id, user_id)
+        return SeatOptions.from_json((await self.db.seats.options(game_id)).get(seat, "{}"))
+
+    async def _stored_seat(self, game_id: int, user_id: int) -> int:
+        """The seat this user holds, as the store has it (for a game not in memory)."""
+        held = [s.seat for s in await self.db.seats.seats(game_id) if s.user_id == user_id]
+        if not held:
+            raise NotSeated("You're not at this table.")
+        return held[0]
+
+    async def set_seat_options(self, game_id: int, user_id: int,
+                               options: SeatOptions) -> SeatOptions:
+        """Keep the options of the seat this user holds (in the lobby or in play); they
+        shape the seat's prompts from its next one. Returns them."""
+        live = self._live.get(game_id)
+        if live is not None and not live.closed:
+            seat = self.seat_of(game_id, user_id)
+            async with live.lock:
+                await self.db.seats.set_options(game_id, seat, options.to_json())
+                live.table = live.table.with_options(seat, options)
+            return options
+        await self.db.seats.set_options(game_id, await self._stored_seat(game_id, user_id),
+                                        options.to_json())
+        return options
 
     def dm_closed(self, game_id: int, seat: int) -> bool:
         """Whether the seat's holder is known to refuse DMs (they play through "My rack")."""

@@ -1,25 +1,75 @@
 """A game in the terminal against bots, through the same table service the Discord bot uses.
 
 It is how a newcomer without a Discord token sees the game, and it keeps the table service
-honest: nothing here knows about Discord. The human seat answers a numbered menu (or types a
-tile to discard, or the tiles to pass); `--auto` lets the baseline bot play that seat too.
-With an images folder, the table and the rack are also written as PNG files.
+honest: nothing here knows about Discord. This module is what the terminal shows: the table's
+lines, the human seat's own lines and rack (with its exposures), and, on request, the
+discards and everyone's exposures; with an images folder, the table, the rack and the result
+as PNG files. What the human is asked is `bot.tables.terminal_prompt`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
-from bot.engine.errors import MahjongError
-from bot.engine.game import Action, Option, View
-from bot.engine.game.actions import Discard, Give, Pass
-from bot.engine.tiles import format_tiles, parse_tiles
+from bot.engine.game import View
+from bot.engine.game.view import SeatView
+from bot.engine.tiles import format_group, format_tile, format_tiles
 from bot.scenes import rack_scene, result_scene, table_scene
-from bot.tables.narrate import action_label
+from bot.tables.menu import layout
+from bot.tables.narrate import headline
 from bot.tables.notifier import Delivery, SeatUpdate, Table, TableUpdate
 from renderer import render_rack, render_result, render_table
+
+
+def _shown(seat: SeatView, rack: int) -> list[str]:
+    """What a rack shows: its exposures (jokers as J) and any Mah Jongg laid out on it."""
+    found = [format_group(e.tiles) for e in seat.exposures if e.rack == rack]
+    found += [f"Mah Jongg {m.hand_id}" for m in seat.mahjongs if m.rack == rack]
+    return found
+
+
+def _racks(seat: SeatView) -> str:
+    """A seat's racks as the table sees them: `666B, 55D J`, `rack 1: 666B · rack 2: —`."""
+    if len(seat.dead) == 1:
+        shown = ", ".join(_shown(seat, 0)) or "nothing exposed"
+        return shown + (" (dead)" if seat.dead[0] else "")
+    return " · ".join(f"rack {rack + 1}: " + (", ".join(_shown(seat, rack)) or "—")
+                      + (" (dead)" if dead else "") for rack, dead in enumerate(seat.dead))
+
+
+def rack_line(view: View) -> str:
+    """The human seat's rack on one line: its concealed tiles, then what it has exposed."""
+    me = view.seats[view.seat]
+    tiles = format_tiles(view.concealed)
+    if len(me.dead) == 1:
+        shown = ", ".join(_shown(me, 0))
+        return f"Your rack: {tiles}" + (f"  · exposed: {shown}" if shown else "")
+    return f"Your tiles: {tiles}  · {_racks(me)}"
+
+
+def exposures_text(view: View) -> str:
+    """Every seat's exposures and laid-out Mah Jonggs."""
+    return "\n".join(["Exposures:", *(f"  {s.player} ({s.wind}): {_racks(s)}"
+                                       for s in view.seats)])
+
+
+def discards_text(view: View) -> str:
+    """The discards: each seat's, oldest first, and how many of each tile are out."""
+    if not view.discards:
+        return "No discards yet."
+    lines = [f"Discards ({len(view.discards)}), oldest first:"]
+    lines += [f"  {s.player}: {format_tiles(s.discards) if s.discards else '—'}"
+              for s in view.seats]
+    counts = Counter(kind for _, kind in view.discards)
+    lines.append("  By tile: " + ", ".join(
+        format_tile(kind) + (f" x{count}" if count > 1 else "")
+        for kind, count in sorted(counts.items())))
+    if view.claim is None:
+        seat, kind = view.discards[-1]
+        lines.append(f"  Latest: {view.seats[seat].player}'s {format_tile(kind)}.")
+    return "\n".join(lines)
 
 
 class TerminalNotifier:
@@ -48,13 +98,14 @@ class TerminalNotifier:
 
     async def seat_update(self, table: Table, seat: int, update: SeatUpdate,
                           delivery: Delivery) -> None:
-        """Print the seat's private lines and rack."""
+        """Print the seat's private lines, and its rack when it is asked something."""
         for line in update.lines:
             print(f"  ({line})", file=self.out)
-        if update.must_act and any(not isinstance(o.action, Pass) for o in update.view.legal):
-            print(f"Your rack: {format_tiles(update.view.concealed)}", file=self.out)
+        if update.must_act and layout(update.view, table.options_of(seat)).asks(update.view):
+            print(rack_line(update.view), file=self.out)
             self._picture("rack", render_rack(rack_scene(
-                update.view, name=table.names[seat], drawn=update.drawn)))
+                update.view, name=table.names[seat], drawn=update.drawn,
+                caption=headline(update.view, table.names, update.drawn))))
 
     async def game_over(self, table: Table, view: View, delivery: Delivery) -> None:
         """Write the result picture."""
@@ -76,36 +127,3 @@ class TerminalNotifier:
         """Print what is wrong (the terminal's output never fails, so this is not used)."""
         print(f"(Table {table.game_id}: {problem})", file=self.out)
 
-
-Ask = Callable[[str], str]
-
-
-def choose_in_terminal(view: View, options: Sequence[Option], names: Sequence[str],
-                       ask: Ask, out: TextIO, racks: int) -> Action:
-    """Ask the human for one of the options until the answer is one; EOF raises EOFError."""
-    if len(options) == 1 and isinstance(options[0].action, Pass):
-        return options[0].action  # nothing to call on this discard: no need to ask
-    for number, option in enumerate(options, start=1):
-        warn = "  (warning: this would leave no hand possible)" if option.deadens else ""
-        print(f"  {number:>2}. {action_label(option.action, names, racks=racks)}{warn}",
-              file=out)
-    while True:
-        answer = ask("Choose a number, or type a tile to discard / tiles to pass: ").strip()
-        if not answer:
-            continue
-        if answer.isdigit() and 1 <= int(answer) <= len(options):
-            return options[int(answer) - 1].action
-        try:
-            kinds = parse_tiles(answer)
-        except MahjongError as error:
-            print(error.message, file=out)
-            continue
-        for option in options:
-            action = option.action
-            if isinstance(action, Discard) and kinds == (action.kind,):
-                return action
-            if isinstance(action, Give) and option.choice is not None and kinds:
-                blind = option.choice.count - len(kinds)
-                if 0 <= blind <= option.choice.blind_max:
-                    return Give(view.seat, kinds, blind)
-        print("That isn't one of the choices; try again.", file=out)

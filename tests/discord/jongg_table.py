@@ -26,6 +26,8 @@ from bot.discord.client import JonggClient
 from bot.engine.cards import Card
 from bot.engine.game import (
     Action,
+    Call,
+    DeclareDead,
     GameState,
     Give,
     Option,
@@ -43,6 +45,7 @@ from bot.server_cards import parse_card
 from bot.store import GameStatus
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.options import read_table_options
+from bot.tables.seat_options import JokerCalls
 
 
 class FirstOption:
@@ -306,10 +309,14 @@ async def finished(client: JonggClient, game_id: int) -> None:
     assert len(result.seats) == read_table_options(game.rules)[0].players
 
 
-def assert_offers_all(prompt: Message, seen: View) -> None:
-    """The prompt offers every one of the seat's options: a button or a menu entry each
-    (tile passes go through the pass menu)."""
+def assert_offers_all(prompt: Message, seen: View,
+                      joker_calls: JokerCalls = JokerCalls.SKIP) -> None:
+    """The prompt offers every one of the seat's options the way they are meant to be: a
+    button or a menu entry each (tile passes through the pass menu), except that two or more
+    calls sit behind one "Call…" button, dead-hand declarations behind "Declare a hand
+    dead…", and calls only jokers would fill are not offered when the seat skips them."""
     offered: list[int] = []
+    folders: list[str] = []
     gives = False
     for item in components(prompt):
         custom_id = str(item.get("custom_id", ""))
@@ -319,10 +326,21 @@ def assert_offers_all(prompt: Message, seen: View) -> None:
             offered += [int(o["value"]) for o in item.get("options") or []]
         elif custom_id.startswith("jg:g:"):
             gives = True
-    wanted = [i for i, o in enumerate(seen.legal)
-              if not (isinstance(o.action, Give) and o.choice and o.choice.count)]
-    assert sorted(offered) == wanted, f"the prompt offers {sorted(offered)} of {wanted}"
-    assert gives == (len(wanted) < len(seen.legal)), "the pass menu is missing"
+        elif custom_id.startswith("jg:f:"):
+            folders.append(custom_id.rsplit(":", 1)[1])
+    calls = [i for i, o in enumerate(seen.legal) if isinstance(o.action, Call) and not (
+        joker_calls is JokerCalls.SKIP and o.action.jokers == o.action.size - 1)]
+    direct = [i for i, o in enumerate(seen.legal)
+              if not isinstance(o.action, Call | DeclareDead)
+              and not (isinstance(o.action, Give) and o.choice and o.choice.count)]
+    if len(calls) == 1:
+        direct = sorted(direct + calls)
+    assert sorted(offered) == direct, f"the prompt offers {sorted(offered)} of {direct}"
+    wanted = ["calls"] * (len(calls) > 1) + ["dead"] * any(
+        isinstance(o.action, DeclareDead) for o in seen.legal)
+    assert sorted(folders) == wanted, f"the prompt opens {folders}, not {wanted}"
+    assert gives == any(isinstance(o.action, Give) and o.choice and o.choice.count
+                        for o in seen.legal), "the pass menu is missing"
 
 
 def _is_error(text: str) -> bool:

@@ -57,6 +57,7 @@ from bot.engine.tiles import NUM_KINDS, parse_tiles, tile_name
 from bot.scenes import rack_scene, result_scene, table_scene
 from bot.server_cards import playable_matcher, resolve_card
 from bot.store import Game
+from bot.tables.narrate import headline
 from bot.tables.notifier import Table
 from bot.tables.replay import replay_stored
 from renderer import render_rack, render_result, render_table
@@ -488,7 +489,8 @@ class LeakWatch:
         return await self.drawn.get(("hint", seen), lambda: hint_reply(self.live, seen))
 
     async def _rack_picture(self, seen: View, drawn: int | None) -> bytes:
-        scene = rack_scene(seen, name=self.live.names[seen.seat], drawn=drawn)
+        scene = rack_scene(seen, name=self.live.names[seen.seat], drawn=drawn,
+                           caption=headline(seen, self.live.names, drawn))
         return await self.drawn.get(scene, lambda: render_rack(scene))
 
     async def _analysis(self, message: Message) -> tuple[str, bytes] | None:

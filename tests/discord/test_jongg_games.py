@@ -4,6 +4,7 @@ commands, buttons and menus, against the real client (first-option bots, frozen 
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 import pytest
@@ -130,14 +131,17 @@ async def test_siamese_two_players_claim_through_the_menu(
               if str(i.payload["data"].get("custom_id", "")).startswith("jg:c:")]
     assert len(claims) > 40
     assert all(i.followups and i.followups[0].ephemeral for i in claims)
-    # Some discards could be called so many ways (two racks, jokers) that the calls went
-    # into a menu, with Pass still a button.
-    shown = [v.components for i in claims for v in [*i.followups[0].edits, i.followups[0]]]
-    crowded = [list(walk_components(c)) for c in shown
-               if any(item.get("placeholder") == "Call, swap or declare…"
-                      for item in walk_components(c))]
-    assert crowded
-    assert all([b["label"] for b in items if b["type"] == 2] == ["Pass"] for items in crowded)
+    # Some discards could be called several ways (two racks, jokers): the calls sat behind
+    # one "Call…" button beside Pass, never one button each.
+    shown = [list(walk_components(v.components))
+             for i in claims for v in [*i.followups[0].edits, i.followups[0]]]
+    folded = [items for items in shown
+              if any(str(b.get("custom_id", "")).startswith("jg:f:") for b in items)]
+    assert folded
+    for items in folded:
+        buttons = [str(b["label"]) for b in items if b["type"] == 2]
+        assert re.fullmatch(r"Call .+… \(\d+ ways\)", buttons[-2]) and buttons[-1] == "Pass"
+        assert not any(label.startswith("Call ") for label in buttons[:-2])
     assert watch.messages > 300
     assert_clean(fake_discord, caplog)
 

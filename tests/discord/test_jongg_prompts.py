@@ -1,4 +1,5 @@
-"""A seat's controls fit Discord's limits and offer every option, however many there are."""
+"""A seat's controls fit Discord's limits and offer every option, however many there are: calls
+behind one "Call…" button, dead-hand declarations behind a question that must be confirmed."""
 
 from __future__ import annotations
 
@@ -6,12 +7,14 @@ from dataclasses import replace
 
 from fake import walk_components
 
+from bot.discord.components import Folder
 from bot.discord.prompts import PromptBuilder
 from bot.engine.cards import load_card
 from bot.engine.game import (
     SIAMESE,
     Option,
     Phase,
+    View,
     apply,
     legal_actions,
     new_game,
@@ -19,20 +22,25 @@ from bot.engine.game import (
     view,
 )
 from bot.engine.game.actions import Call, DeclareDead, Discard, Mahjong, Pass
+from bot.engine.tiles import tile_name
 from bot.library import shipped_card_paths
+from bot.tables.narrate import headline
 from bot.tables.notifier import Table
+from bot.tables.seat_options import JokerCalls, SeatOptions
+from renderer.measure import recording
 
 CARD = load_card(next(p for p in shipped_card_paths() if p.stem == "jongg-original")
                  .read_text())
 TABLE = Table(7, 1, 2, 3, ("Alice", "Carol"), (11, 12), SIAMESE, CARD, True)
 
 
-def layout(options: tuple[Option, ...], phase: Phase = Phase.TURN) -> list[dict[str, object]]:
-    """The action rows of seat 0's controls for these options."""
+def layout(options: tuple[Option, ...], phase: Phase = Phase.TURN,
+           table: Table = TABLE) -> tuple[list[dict[str, object]], View]:
+    """The action rows of seat 0's controls for these options, and the view they are for."""
     start = view(new_game(SIAMESE, CARD, 1, ("Alice", "Carol")), 0)
     seen = replace(start, phase=phase, legal=options, action_count=40)
-    rows: list[dict[str, object]] = PromptBuilder().controls(TABLE, seen).to_components()
-    return rows
+    rows: list[dict[str, object]] = PromptBuilder().controls(table, seen).to_components()
+    return rows, seen
 
 
 def offered(rows: list[dict[str, object]]) -> list[int]:
@@ -44,6 +52,11 @@ def offered(rows: list[dict[str, object]]) -> list[int]:
         elif custom_id.startswith("jg:d:"):
             found += [int(o["value"]) for o in item["options"]]
     return sorted(found)
+
+
+def labels(rows: list[dict[str, object]]) -> list[str]:
+    return [str(i["label"]) for i in walk_components(rows)  # type: ignore[arg-type]
+            if i.get("type") == 2]
 
 
 def within_limits(rows: list[dict[str, object]]) -> None:
@@ -63,37 +76,90 @@ def within_limits(rows: list[dict[str, object]]) -> None:
     assert len(ids) == len(set(ids))
 
 
-async def test_every_option_fits_even_when_there_are_many() -> None:
-    discards = tuple(Option(Discard(0, kind)) for kind in range(30))
-    calls = tuple(Option(Call(0, 5, size, jokers, rack), deadens=jokers == 3)
-                  for rack in (0, 1) for size in (3, 4, 5, 6) for jokers in range(4))
-    options = (Option(Mahjong(0, rack=1)), *discards, *calls, Option(DeclareDead(0, 1)))
-    rows = layout(options)
+def opened(seen: View, which: Folder, table: Table = TABLE) -> tuple[str, list[dict[str, object]]]:
+    """What a folder button shows: its text and its rows."""
+    text, controls = PromptBuilder().folder(table, seen, which)
+    rows: list[dict[str, object]] = controls.to_components()
     within_limits(rows)
-    assert offered(rows) == list(range(len(options)))
-    buttons = [i["label"] for i in walk_components(rows) if i.get("type") == 2]  # type: ignore[arg-type]
-    assert buttons == ["Mah Jongg! on rack 2"]
+    return text, rows
 
 
-async def test_a_crowded_claim_keeps_pass_as_a_button() -> None:
+CALLS = tuple(Option(Call(0, 5, size, jokers, rack), deadens=jokers == 3)
+              for rack in (0, 1) for size in (3, 4, 5, 6) for jokers in range(4)
+              if jokers < size)
+JOKER_ONLY = [i for i, o in enumerate(CALLS) if o.action.jokers == o.action.size - 1]  # type: ignore[union-attr]
+
+
+async def test_every_option_is_offered_and_calls_and_declarations_are_folded() -> None:
+    discards = tuple(Option(Discard(0, kind)) for kind in range(30))
+    options = (Option(Mahjong(0, rack=1)), *discards, *CALLS, Option(DeclareDead(0, 1)),
+               Option(DeclareDead(0, 1, rack=1)))
+    rows, seen = layout(options)
+    within_limits(rows)
+    assert offered(rows) == list(range(1 + len(discards)))
+    shown = len(CALLS) - len(JOKER_ONLY)
+    assert labels(rows) == ["Mah Jongg! on rack 2", f"Call 6 Bam… ({shown} ways)",
+                            "Declare a hand dead…"]
+    # "Call…" opens every call but those only jokers would fill...
+    text, calls = opened(seen, Folder.CALLS)
+    assert text == (f"Ways to call 6 Bam: ({len(JOKER_ONLY)} more would use only jokers; "
+                    "they are hidden by your options.)")
+    first = 1 + len(discards)
+    assert offered(calls) == [first + i for i in range(len(CALLS)) if i not in JOKER_ONLY]
+    menu = [str(o["label"]) for i in walk_components(calls)  # type: ignore[arg-type]
+            for o in i.get("options") or []]
+    assert "⚠ Call quint of 6 Bam with 3 jokers on rack 1" in menu
+    # ... or, for a seat that asks for them, all of them (in menus, as they are many).
+    offering = replace(TABLE, seat_options=(SeatOptions(JokerCalls.OFFER),) * 2)
+    _, every = opened(seen, Folder.CALLS, offering)
+    assert offered(every) == [first + i for i in range(len(CALLS))]
+    # The declarations open a choice of hand, each named by its rack; nothing is declared.
+    text, hands = opened(seen, Folder.DEAD)
+    assert "a wrong declaration costs you your own hand" in text
+    assert labels(hands) == ["Carol's rack 1 (nothing exposed)",
+                             "Carol's rack 2 (nothing exposed)"]
+    assert offered(hands) == []
+
+
+async def test_declaring_dead_is_confirmed_naming_the_hand_and_the_cost() -> None:
+    rows, seen = layout((Option(Discard(0, 1)), Option(DeclareDead(0, 1, rack=1))))
+    assert labels(rows) == ["Declare a hand dead…"]
+    text, question = opened(seen, Folder.DEAD)
+    assert text.startswith("Declare Carol's rack 2 dead (nothing exposed)? It is dead only if")
+    assert "If you're wrong, one of your own racks dies instead" in text
+    assert labels(question) == ["Yes, declare it dead", "Cancel"]
+    assert offered(question) == [1]
+
+
+async def test_a_crowded_claim_shows_one_call_button_and_pass() -> None:
     state = new_game(SIAMESE, CARD, 1, ("Alice", "Carol"))
-    while not (state.phase is Phase.CLAIM and len(legal_actions(state, 0)) > 25):
+    while not (state.phase is Phase.CLAIM and len(legal_actions(state, 0)) > 10):
         seat = seats_to_act(state)[0]
         state, _ = apply(state, legal_actions(state, seat)[0].action)
     seen = view(state, 0)
     rows = PromptBuilder().controls(TABLE, seen).to_components()
     within_limits(rows)
-    assert offered(rows) == list(range(len(seen.legal)))
-    buttons = [i for i in walk_components(rows) if i.get("type") == 2]
-    assert [b["label"] for b in buttons] == ["Pass"]
-    assert isinstance(seen.legal[int(buttons[0]["custom_id"].rsplit(":", 1)[1])].action, Pass)
+    assert [label.split("…")[0] for label in labels(rows)] == [
+        f"Call {tile_name(seen.claim.kind)}", "Pass"]  # type: ignore[union-attr]
+    assert isinstance(seen.legal[offered(rows)[0]].action, Pass)
 
 
-async def test_few_options_are_all_buttons() -> None:
+async def test_a_lone_call_is_a_button_and_joker_only_calls_are_skipped() -> None:
     calls = tuple(Option(Call(0, 5, 3, jokers)) for jokers in range(3))
-    rows = layout((Option(Pass(0)), *calls), Phase.CLAIM)
-    within_limits(rows)
-    labels = [i["label"] for i in walk_components(rows)  # type: ignore[arg-type]
-              if i.get("type") == 2]
-    assert labels == ["Call pung of 6 Bam on rack 1", "Call pung of 6 Bam with 1 joker on rack 1",
-                      "Call pung of 6 Bam with 2 jokers on rack 1", "Pass"]
+    rows, _ = layout((Option(Pass(0)), *calls[2:]), Phase.CLAIM)
+    assert labels(rows) == ["Pass"]  # only jokers would fill it: skipped
+    rows, _ = layout((Option(Pass(0)), *calls[1:]), Phase.CLAIM)
+    assert labels(rows) == ["Call pung of 6 Bam with 1 joker on rack 1", "Pass"]
+    offering = replace(TABLE, seat_options=(SeatOptions(JokerCalls.OFFER),) * 2)
+    rows, _ = layout((Option(Pass(0)), *calls), Phase.CLAIM, offering)
+    assert labels(rows) == ["Call 6 Bam… (3 ways)", "Pass"]
+
+
+async def test_the_rack_picture_is_captioned_with_the_prompt_headline() -> None:
+    seen = view(new_game(SIAMESE, CARD, 1, ("Alice", "Carol")), 0)
+    with recording() as drawings:
+        prompt = await PromptBuilder().build(TABLE, seen)
+    (rack,) = drawings
+    said = headline(seen, TABLE.names)
+    assert f"**{said}**" in prompt.text
+    assert said in " ".join(run.text for run in rack.texts)  # wrapped or not

@@ -219,7 +219,9 @@ async def test_card_show_draws_a_shipped_card(
                                       {"name": "jongg-teaching"})
     reply = await handle.reply()
     assert "**Jongg Teaching**" in reply.content and "comes with Jongg" in reply.content
-    assert reply.files["card.png"].startswith(PNG)
+    # In pages a phone can read, all in the one reply.
+    assert sorted(reply.files) == ["card-1.png", "card-2.png"]
+    assert all(page.startswith(PNG) for page in reply.files.values())
 
 
 async def test_only_server_managers_upload_cards(
@@ -264,7 +266,7 @@ async def test_a_private_card_stays_in_its_server(
 
     shown = await (await fake_discord.slash(world.bob, world.general, "card show",
                                             {"name": "house card"})).reply()
-    assert "this server's own card" in shown.content and shown.files["card.png"].startswith(PNG)
+    assert "this server's own card" in shown.content and shown.files["card-1.png"].startswith(PNG)
     typing = await fake_discord.autocomplete(world.bob, world.general, "card show", "name", "ho")
     assert [c["value"] for c in await typing.choices()] == ["House Card"]
 

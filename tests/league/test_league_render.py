@@ -21,10 +21,10 @@ def scene(rows: int, name: str = "Player") -> StandingsScene:
 def test_the_picture_is_a_png_sized_by_its_rows() -> None:
     small = Image.open(io.BytesIO(render_standings(scene(3))))
     big = Image.open(io.BytesIO(render_standings(scene(30))))
-    assert small.format == "PNG" and small.width == big.width == 760
+    assert small.format == "PNG" and small.width == big.width == 640
     assert big.height > small.height
     assert render_standings(scene(3)) == render_standings(scene(3))
-    assert Image.open(io.BytesIO(render_standings(scene(3), scale=2))).width == 1520
+    assert Image.open(io.BytesIO(render_standings(scene(3), scale=2))).width == 1280
 
 
 def test_empty_standings_and_odd_names_still_draw() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,8 @@ from bot.players.simulate import SimulationReport, read_log, simulate
 
 
 def _consistent(report: SimulationReport) -> None:
-    assert report.mahjong_games + report.wall_games + report.dead_hand_games == report.games
+    assert (report.mahjong_games + report.laid_out_games + report.wall_games
+            + report.dead_hand_games == report.games)
     assert sum(report.wins_by_seat) == report.mahjong_games
     assert sum(report.mahjongs_by_seat) >= report.mahjong_games
     assert report.self_picks <= sum(report.mahjongs_by_seat)
@@ -101,3 +103,21 @@ def test_the_command_speaks_json_and_mixes_bots(capsys: pytest.CaptureFixture[st
 def test_the_command_refuses_an_unknown_bot(capsys: pytest.CaptureFixture[str]) -> None:
     assert bot.cli.main(["simulate", "--games", "1", "--bot", "genius"]) == 2
     assert "no bot called `genius`" in capsys.readouterr().err
+
+
+def test_siamese_games_that_run_out_after_mahjongs_are_counted_apart() -> None:
+    log = io.StringIO()
+    card = shipped_card()
+    report = simulate(SIAMESE, card, 12, "baseline", seed=1, log=log)
+    _consistent(report)
+    ends: Counter[str] = Counter()
+    for game in read_log(log.getvalue()):
+        state, _ = replay(game.rules, card, game.seed, game.players, game.actions)
+        assert state.result is not None
+        reason = state.result.reason.value
+        ends["laid out" if reason == "wall" and state.result.declared else reason] += 1
+    assert ends["laid out"] > 0
+    assert (report.mahjong_games, report.laid_out_games, report.wall_games,
+            report.dead_hand_games) == (ends["mahjong"], ends["laid out"], ends["wall"],
+                                        ends["dead-hands"])
+    assert f"laid-out endings  {report.laid_out_games} (" in report.as_text()

@@ -12,6 +12,7 @@ from renderer.scenes import (
     CardGroup,
     CharlestonStep,
     LaidGroup,
+    Latest,
     Rack,
     RackScene,
     ResultScene,
@@ -47,18 +48,20 @@ def _all_args(hint: object) -> list[object]:
 
 
 def test_the_table_scene_holds_no_concealed_tile_codes() -> None:
-    assert _tile_fields(TableScene) == {"TableScene.discards", "SeatScene.exposures"}
+    # Only what lies face up: the discards, each rack's exposures and laid-out Mah Jongg.
+    assert _tile_fields(TableScene) == {"TableScene.discards", "Rack.exposures",
+                                        "LaidGroup.tiles"}
 
 
-def test_a_seat_hides_its_tiles_behind_counts() -> None:
+def test_a_seat_hides_its_tiles_behind_a_count() -> None:
     with pytest.raises(TypeError):
-        SeatScene("Ann", concealed_counts=("3B", "4B"))  # type: ignore[arg-type]
+        SeatScene("Ann", concealed_count=("3B", "4B"))  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        SeatScene("Ann", concealed_counts=13)  # type: ignore[arg-type]
+        SeatScene("Ann", concealed_count=True)
     with pytest.raises(TypeError):
-        SeatScene("Ann", concealed_counts=(True,))
+        SeatScene("Ann", racks=(RackScene(("3B",)),))  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        TableScene(seats=(SeatScene("Ann"), Rack(("3B",))))  # type: ignore[arg-type]
+        TableScene(seats=(SeatScene("Ann"), RackScene(("3B",))))  # type: ignore[arg-type]
 
 
 def test_scenes_are_frozen() -> None:
@@ -68,17 +71,22 @@ def test_scenes_are_frozen() -> None:
 
 
 @pytest.mark.parametrize("make", [
-    lambda: Rack(("3B", "11B")),
-    lambda: Rack(("3B",), drawn="Z"),
-    lambda: Rack(("3B",), exposures=(("N", "q"),)),
-    lambda: RackScene(()),
+    lambda: RackScene(("3B", "11B")),
+    lambda: RackScene(("3B",), drawn="Z"),
+    lambda: Rack(exposures=(("N", "q"),)),
+    lambda: RackScene((), racks=()),
+    lambda: RackScene((), racks=(Rack(), Rack(), Rack())),
     lambda: SeatScene("Ann", wind="Q"),
+    lambda: TableScene(seats=(SeatScene("A"), SeatScene("B")), latest=Latest("3B", 2)),
+    lambda: TableScene(seats=(SeatScene("A"), SeatScene("B")), latest=Latest("3B", 0, 5)),
+    lambda: Latest("3Q", 0),
     lambda: TableScene(seats=(SeatScene("Ann"),)),
     lambda: TableScene(seats=(SeatScene("A"), SeatScene("B")), turn=2),
     lambda: TableScene(seats=(SeatScene("A"), SeatScene("B")), discards=("3b",)),
     lambda: CharlestonStep("Pass", 8, 7),
     lambda: CardGroup("222", 3),
     lambda: LaidGroup(("1B", "1B"), (True,)),
+    lambda: LaidGroup(("1B", "1B"), winning=2),
     lambda: ResultScene(seats=(ResultSeat("A"),), winner=1),
 ])
 def test_bad_scenes_fail_where_they_are_built(make: typing.Callable[[], object]) -> None:

@@ -19,12 +19,13 @@ def test_fonts_are_found_in_the_checkout_first_with_their_licence() -> None:
     assert installed.parts[-3:] == ("share", "jongg", "fonts")
     for face in Face:
         assert font_path(face).parent == checkout
-    assert (checkout / "LICENSE-DejaVu.txt").is_file()
+        assert (checkout / face.licence).is_file()
 
 
 def test_coverage_comes_from_the_font() -> None:
     assert covers("a") and covers("é") and covers(REPLACEMENT)
     assert not covers("山")
+    assert all(covers(char, Face.TILE_GLYPHS) for char in "一二三四五六七八九萬中發東南西北")
 
 
 @pytest.mark.parametrize("name", ODD_NAMES)
@@ -63,6 +64,8 @@ def test_short_and_wrap() -> None:
     assert short("Ann") == "Ann"
     lines = wrap("word " * 200, 16, 300, max_lines=3)
     assert len(lines) == 3 and lines[-1].endswith(ELLIPSIS)
+    (line,) = wrap("word " * 200, 16, 300, max_lines=1)
+    assert line.startswith("word word") and line.endswith(ELLIPSIS)
     assert all(font(16).getlength(line) <= 300 for line in lines)
 
 

@@ -38,6 +38,7 @@ REQUIRED_TOPICS = {
     "deal", "charleston", "blind-pass", "courtesy-pass", "calling", "claim-window", "jokers",
     "joker-exchange", "concealed-hands", "dead-hands", "mah-jongg", "payments", "wall-game",
     "tournament-scoring", "siamese", "three-player", "house-rules", "blanks",
+    "house-payments", "hot-and-cold-wall",
 }
 
 SOURCES = Path(__file__).resolve().parents[3] / "shared" / "rules-sources"
@@ -105,6 +106,8 @@ def test_rules_text_agrees_with_the_engine() -> None:
     _mentions("siamese", SIAMESE.dealer_tiles, SECOND_MAHJONG_PENALTY, WALL_BONUS)
     _mentions("tournament-scoring", SELF_PICK_BONUS, JOKERLESS_BONUS, WALL_BONUS,
               *(tournament_throw_penalty(n) for n in (0, 2, 3)))
+    _mentions("house-payments", STANDARD.pot_ante)
+    _mentions("hot-and-cold-wall", STANDARD.wall_end_tiles)
     siamese = knowledge_base().by_id["siamese"]
     assert DEAD_HANDS_MULTIPLE == 4 and "four times" in siamese.body
     assert "no Charleston" in siamese.short

@@ -157,6 +157,20 @@ async def test_dm_closed_flag(db: Database) -> None:
     assert not (await db.seats.set_dm_closed(game.id, 1, False)).dm_closed
 
 
+async def test_seat_options_stay_with_their_holder(db: Database) -> None:
+    game = await new_game(db)
+    assert await db.seats.options(game.id) == {}
+    await db.seats.set_options(game.id, 2, '{"joker_calls": "skip"}')
+    await db.seats.set_options(game.id, 2, '{"joker_calls": "offer"}')
+    await db.seats.set_options(game.id, 0, "{}")
+    assert await db.seats.options(game.id) == {0: "{}", 2: '{"joker_calls": "offer"}'}
+    with pytest.raises(ValueError, match="JSON"):
+        await db.seats.set_options(game.id, 2, "not json")
+    # Whoever takes the seat over starts from the defaults.
+    await db.seats.replace_seat(game.id, 2, user_id=None, display_name="Bot")
+    assert await db.seats.options(game.id) == {0: "{}"}
+
+
 async def test_thread_and_lobby_message(db: Database) -> None:
     game = await new_game(db, start=False)
     assert await db.games.game_by_thread(555) is None

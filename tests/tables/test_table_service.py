@@ -4,7 +4,10 @@ restarts, stale and concurrent clicks, clocks, bots and what each seat is told."
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,7 @@ from table_helpers import (
     play_out,
 )
 
+from bot.engine.errors import IllegalAction
 from bot.engine.game import (
     SIAMESE,
     STANDARD,
@@ -33,11 +37,13 @@ from bot.engine.game import (
     replay,
     spectator_view,
 )
-from bot.engine.game.actions import Discard
+from bot.engine.game.actions import DeclareDead, Discard
+from bot.engine.game.rules import Charleston, WallEnd, Walls
 from bot.server_cards import parse_card
 from bot.store import Database, GameStatus, OutboxEntry, StoreError
 from bot.tables.errors import NotSeated, StalePrompt
 from bot.tables.options import TableOptions
+from bot.tables.seat_options import JokerCalls, SeatOptions
 from bot.tables.service import TableService
 
 
@@ -147,7 +153,13 @@ async def test_people_joining_at_once_each_get_a_seat_and_one_start_wins(
         await service.close()
 
 
-@pytest.mark.parametrize("rules", [STANDARD, THREE_PLAYER, SIAMESE], ids=lambda r: r.name)
+#: A table with the house options on: they reach the game through its stored options.
+HOUSE = replace(STANDARD, name="House", charleston=Charleston.NONE, walls=Walls.NONE, dice=0,
+                quarters_pot=True, pay_for_table=True, wall_end=WallEnd.HOT)
+
+
+@pytest.mark.parametrize("rules", [STANDARD, THREE_PLAYER, SIAMESE, HOUSE],
+                         ids=lambda r: r.name)
 async def test_a_restart_rebuilds_the_game_and_play_goes_on(tmp_path: Path, clock: Clock,
                                                             rules: RuleSet) -> None:
     humans = [HOST, ANN, BO, CY][:rules.players]
@@ -165,6 +177,7 @@ async def test_a_restart_rebuilds_the_game_and_play_goes_on(tmp_path: Path, cloc
         second = make_service(db, recorder, clock)
         assert await second.start(run_clocks=False) == 1
         assert second._live[game_id].state == before
+        assert second._live[game_id].state.rules == rules
         await play_out(second, game_id, humans)
         await second.close()
     assert recorder.over
@@ -315,4 +328,64 @@ async def test_a_league_games_time_limit_stops_it_with_zero_for_everyone(
         assert any("Time's up" in line for u in recorder.tables for line in u.lines)
         with pytest.raises(Exception, match="isn't running"):
             service.view_for(game_id, HOST)
+        await service.close()
+
+
+async def test_seat_options_are_kept_through_a_restart_and_not_handed_over(
+        tmp_path: Path, clock: Clock) -> None:
+    offer = SeatOptions(joker_calls=JokerCalls.OFFER)
+    async with Database(tmp_path / "j.db") as db:
+        service = make_service(db, Recorder(), clock)
+        game = await service.open_table(
+            guild_id=1, channel_id=2, host_id=HOST, host_name="Host",
+            options=TableOptions(THREE_PLAYER, "jongg-original", CARD_TEXT))
+        await service.join(game.id, ANN, "Ann")
+        # Chosen in the lobby, they are the seat's from the start of play.
+        assert await service.seat_options(game.id, ANN) == SeatOptions()
+        await service.set_seat_options(game.id, ANN, offer)
+        await service.start_game(game.id, HOST)
+        assert service.table(game.id).options_of(1) == offer
+        await service.set_seat_options(game.id, HOST, offer)
+        await service.set_seat_options(game.id, HOST, SeatOptions())
+        with pytest.raises(NotSeated):
+            await service.set_seat_options(game.id, BO, offer)
+        await service.close()
+    async with Database(tmp_path / "j.db") as db:
+        service = make_service(db, Recorder(), clock)
+        await service.start(run_clocks=False)
+        assert service.table(game.id).seat_options == (SeatOptions(), offer, SeatOptions())
+        assert await service.seat_options(game.id, ANN) == offer
+        await service.replace_seat(game.id, HOST, 1, BO, "Bo")
+        assert service.table(game.id).options_of(1) == SeatOptions()
+        await service.close()
+
+
+async def test_bots_playing_out_a_game_let_the_loop_run_between_their_moves(
+        tmp_path: Path, clock: Clock) -> None:
+    """A wrong dead-hand declaration leaves the rest of the game to the bots: hundreds of
+    moves in one settle, and every other table on the loop waits unless they yield."""
+    async with Database(tmp_path / "j.db") as db:
+        service = make_service(db, Recorder(), clock)
+        game_id = await open_game(service, STANDARD, [HOST])
+        mine = service.view_for(game_id, HOST)
+        while not any(isinstance(o.action, DeclareDead) for o in mine.legal):
+            await service.act(game_id, HOST, mine.legal[0].action, mine.action_count)
+            mine = service.view_for(game_id, HOST)
+        declare = next(o.action for o in mine.legal if isinstance(o.action, DeclareDead))
+        seen: list[int] = []  # the moves made, each time another table gets a turn
+        done = asyncio.Event()
+
+        async def another_table() -> None:
+            while not done.is_set():
+                with contextlib.suppress(IllegalAction):  # over, and gone from memory
+                    seen.append(service.spectator(game_id).action_count)
+                await asyncio.sleep(0)
+
+        other = asyncio.create_task(another_table())
+        await service.act(game_id, HOST, declare, mine.action_count)
+        done.set()
+        await other
+        assert not service.in_play(game_id)
+        assert seen[-1] - seen[0] > 100  # the bots played on for a while...
+        assert max(b - a for a, b in itertools.pairwise(seen)) <= 1  # ... a move at a time
         await service.close()

@@ -114,6 +114,24 @@ class Card:
                 return hand
         raise KeyError(hand_id)
 
+    def listing(self) -> tuple[str, ...]:
+        """The card as lines of text, as `jongg card show` prints it: the name and notes,
+        then each section's hands (`  y1  Ya RRRR GGGG 66b  40 X  note`, X exposed, C
+        concealed)."""
+        lines = [self.name + (f" ({self.year})" if self.year else "")]
+        if self.notes:
+            lines.append(self.notes)
+        width = max(len(hand.text) for hand in self.hands)
+        for section in self.sections:
+            lines.extend(("", f"[{section}]"))
+            for hand in self.hands:
+                if hand.section == section:
+                    mark = "C" if hand.concealed else "X"
+                    note = f"  {hand.note}" if hand.note else ""
+                    lines.append(f"  {hand.id:<8} {hand.text:<{width}}  {hand.value:>3} "
+                                 f"{mark}{note}")
+        return tuple(lines)
+
     @property
     def lowest_value(self) -> int:
         """The smallest value on the card (Siamese dead-hand payments use it)."""

@@ -48,6 +48,7 @@ from bot.engine.game.rules import (
     THREE_PLAYER,
     TOURNAMENT,
     RuleSet,
+    Walls,
     preset,
 )
 from bot.engine.game.state import GameState, Phase, SeatState, evolve
@@ -60,20 +61,26 @@ def _has_sextet(card: Card) -> bool:
                for pattern in hand.patterns for group in pattern for form in group.forms)
 
 
-def new_game(rules: RuleSet, card: Card, seed: int, players: Sequence[str]) -> GameState:
+def new_game(rules: RuleSet, card: Card, seed: int, players: Sequence[str],
+             pot: int = 0) -> GameState:
     """Shuffle, build and break the wall, deal, and open the Charleston (or play).
 
-    The deal's events are kept in `state.opening`."""
+    `pot` is what the quarters pot holds from earlier wall games (only under that house
+    option, see `RuleSet`); the winner takes it. The deal's events are kept in
+    `state.opening`."""
     if len(players) != rules.players:
         raise InvalidInput(f"{rules.name} needs {rules.players} players, not {len(players)}.")
+    if pot < 0 or (pot and not rules.quarters_pot):
+        raise InvalidInput("A pot is carried only into quarters-pot games, and never below 0.")
     tiles, record, wall = deal(rules, seed)
     seats = tuple(SeatState(concealed=hand, dead=(False,) * rules.racks)
                   for hand in record.hands)
     state = GameState(
         rules=rules, card=card, seed=seed, players=tuple(players), tiles=tiles, deal=record,
         wall=wall, seats=seats, discards=(), phase=Phase.CHARLESTON,
-        sextets=_has_sextet(card), matcher=matcher_for(card, rules.counts))
-    events: list[Event] = [WallBuilt(record.dice, record.break_stack, len(wall))]
+        sextets=_has_sextet(card), pot=pot, matcher=matcher_for(card, rules.counts))
+    events: list[Event] = [WallBuilt(record.dice, record.break_stack, len(wall),
+                                     rules.walls is Walls.BUILT)]
     events.extend(Dealt(seat, len(hand), state.kinds(hand))
                   for seat, hand in enumerate(record.hands))
     state = charleston.begin(state, events)
@@ -123,10 +130,10 @@ def view(state: GameState, seat: int) -> View:
 
 
 def replay(rules: RuleSet, card: Card, seed: int, players: Sequence[str],
-           actions: Iterable[Action]) -> tuple[GameState, tuple[Event, ...]]:
-    """Rebuild a game from its seed and action list; the final state and every event (the
-    deal's first)."""
-    state = new_game(rules, card, seed, players)
+           actions: Iterable[Action], pot: int = 0) -> tuple[GameState, tuple[Event, ...]]:
+    """Rebuild a game from its seed (and the pot it started with) and action list; the final
+    state and every event (the deal's first)."""
+    state = new_game(rules, card, seed, players, pot)
     events: list[Event] = list(state.opening)
     for action in actions:
         state, more = apply(state, action)

@@ -6,6 +6,8 @@ quint (a sextet when the card has one), with jokers filling any of the other til
 Mah Jongg (the only way to claim a tile for a pair or a single, and the only claim a concealed
 hand makes). When all have answered, Mah Jongg beats an exposure, and between equal claims the
 seat nearest in turn order after the discarder wins. A discarded joker is dead: no window.
+Under the cold wall (a house rule, see `WallEnd`) nobody claims for Mah Jongg in the last part
+of the wall.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from bot.engine.game.actions import GROUP_NAMES, Call, CallMahjong, Claim, Optio
 from bot.engine.game.dead import call_deadens, visible_counts
 from bot.engine.game.events import Event, Exposed, Ready
 from bot.engine.game.flow import after_mahjong, next_turn
-from bot.engine.game.rules import ClaimWindow
+from bot.engine.game.rules import ClaimWindow, WallEnd
 from bot.engine.game.state import (
     ClaimState,
     GameState,
@@ -57,8 +59,10 @@ def claim_options(state: GameState, seat: int, tile_id: int) -> list[Option]:
     number of jokers), each flagged when it would leave the seat no card hand."""
     kind = state.tiles[tile_id]
     racks = state.rules.racks
-    found = [Option(mahjong.plan_request(CallMahjong(seat), plan, racks))
-             for plan in mahjong.plans(state, seat, claimed=kind)]
+    found: list[Option] = []
+    if state.wall_end() is not WallEnd.COLD:
+        found.extend(Option(mahjong.plan_request(CallMahjong(seat), plan, racks))
+                     for plan in mahjong.plans(state, seat, claimed=kind))
     found.append(Option(Pass(seat)))
     held = state.concealed_kinds(seat)
     naturals, jokers = held.count(kind), held.count(JOKER)
@@ -109,6 +113,7 @@ def answer(state: GameState, action: Claim, events: list[Event]) -> GameState:
     if isinstance(action, Call):
         _check_call(state, action, claim.tile_id)
     elif isinstance(action, CallMahjong):
+        mahjong.refuse_cold_wall(state, "Call it for an exposure, or pass.")
         mahjong.check(state, action, claimed=state.tiles[claim.tile_id])
     answers = list(claim.answers)
     answers[seat] = action
@@ -137,9 +142,9 @@ def _win(state: GameState, claim: ClaimState, action: CallMahjong,
     plan = mahjong.check(state, action, claimed=state.tiles[claim.tile_id])
     state, shown = mahjong.lay_out(state, action.seat, plan, claimed_id=claim.tile_id,
                                    self_picked=False, discarder=claim.discarder,
-                                   won_on=claim.tile_id)
+                                   won_on=claim.tile_id, winning_id=claim.tile_id)
     events.extend(shown)
-    turn = TurnState(action.seat, Took.CALL, claim.discarder)
+    turn = TurnState(action.seat, Took.CALL, claim.discarder, tile=claim.tile_id)
     return after_mahjong(evolve(state, claim=None), action.seat, turn, events)
 
 
@@ -158,7 +163,7 @@ def _expose(state: GameState, claim: ClaimState, action: Call,
                       exposures=(*state.seats[action.seat].exposures, exposure))
     state = evolve(state, discards=state.discards[:-1], claim=None, phase=Phase.TURN,
                     turn=TurnState(action.seat, Took.CALL, claim.discarder,
-                                   called_id=claim.tile_id))
+                                   tile=claim.tile_id))
     events.append(Exposed(action.seat, action.kind, action.size, action.jokers, action.rack,
                           claim.discarder))
     return state

@@ -6,6 +6,11 @@ stacks before the break go to the far end, and dealing starts at the break. Seat
 tiles at a time in turn order while every seat needs four more; in the standard deal East
 then "jumps", taking the first and third top tiles, and the others take one tile each. Other
 deal sizes (the Siamese 27) finish by taking up to four tiles each in turn.
+
+With no dice (a house option) the wall is not broken: dealing starts at the right end of East's
+wall. Without walls (the Siamese rules' social form) the shuffled tiles are a face-down pool;
+the seed's ring is the order they are picked in, so the deal and every pick still come from
+the seed alone.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Events as text, one line each; `parse_event` reads back what `format_event` writes.
 
     Table: wall dice=3,4 break=7 tiles=100      East: dealt 1123B 5C NN J
+    Table: wall dice=- break=0 tiles=100        Table: pool tiles=100
     South: dealt count=13                       Table: passed first-right
     South: received 12B N                       Table: charleston stopped
     Table: courtesy East=2 South=0 West=2 North=0
@@ -85,8 +86,10 @@ def format_event(event: Event, players: int) -> str:
     """One line of text for an event."""
     who = TABLE
     match event:
-        case WallBuilt(dice=dice, break_stack=stack, wall=wall):
-            body = f"wall dice={','.join(map(str, dice))} break={stack} tiles={wall}"
+        case WallBuilt(dice=dice, break_stack=stack, wall=wall, walls=walls):
+            thrown = ",".join(map(str, dice)) or "-"
+            body = (f"wall dice={thrown} break={stack} tiles={wall}" if walls
+                    else f"pool tiles={wall}")
         case Dealt(seat=seat, count=count, kinds=kinds):
             who, body = seat_text(seat, players), "dealt " + _tiles_or_count(kinds, count)
         case Ready(seat=seat):
@@ -156,9 +159,12 @@ def _table_event(line: Line, players: int) -> Event:
     event: Event
     match line.verb:
         case "wall":
-            dice = tuple(number(d, "A die") for d in line.option("dice").split(","))
+            thrown = line.option("dice")
+            dice = () if thrown == "-" else tuple(number(d, "A die") for d in thrown.split(","))
             event = WallBuilt(dice, number(line.option("break"), "break"),
                               number(line.option("tiles"), "tiles"))
+        case "pool":
+            event = WallBuilt((), 0, number(line.option("tiles"), "tiles"), walls=False)
         case "passed":
             event = Passed(PassName(line.words.pop(0)))
         case "charleston":

@@ -42,11 +42,15 @@ class DeathCause(Enum):
 
 @dataclass(frozen=True)
 class WallBuilt:
-    """The wall was built from the seed and broken where the dice say."""
+    """The wall was built from the seed and broken where the dice say (with no dice, not
+    broken: dealing starts at the right end of East's wall). Under the no-walls form
+    (`walls` False, no dice) the tiles lie face down in a pool instead. `wall` counts the
+    tiles left to pick after the deal."""
 
     dice: tuple[int, ...]
     break_stack: int
     wall: int
+    walls: bool = True
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,7 @@ def exchange(state: GameState, action: Exchange, events: list[Event]) -> GameSta
     events.append(Exchanged(action.seat, action.kind, action.owner, action.group))
     if turn.took is Took.CALL and not _picks(before, state, action.seat):
         return state
-    return evolve(state, turn=evolve(turn, took=Took.EXCHANGE))
+    return evolve(state, turn=evolve(turn, took=Took.EXCHANGE, tile=joker_id))
 
 
 def _picks(before: GameState, after: GameState, seat: int) -> bool:

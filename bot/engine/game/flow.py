@@ -30,7 +30,8 @@ def draw(state: GameState, seat: int, events: list[Event]) -> GameState:
     concealed = tuple(sorted((*state.seats[seat].concealed, tile_id)))
     state = with_seat(evolve(state, wall=wall), seat, concealed=concealed)
     events.append(Drew(seat, state.tiles[tile_id]))
-    return evolve(state, phase=Phase.TURN, turn=TurnState(seat, Took.DRAW), claim=None)
+    return evolve(state, phase=Phase.TURN, turn=TurnState(seat, Took.DRAW, tile=tile_id),
+                  claim=None)
 
 
 def next_turn(state: GameState, after: int, events: list[Event]) -> GameState:
@@ -65,10 +66,10 @@ def finish(state: GameState, reason: EndReason, events: list[Event]) -> GameStat
     wins = tuple(sorted((d for seat in state.seats for d in seat.declared),
                         key=lambda d: (d.seat, d.ordinal == 0, d.ordinal, d.rack)))
     sheet = score(state.rules, state.card, reason, wins,
-                  tuple(seat.dead for seat in state.seats))
+                  tuple(seat.dead for seat in state.seats), state.pot)
     events.extend(sheet.lines)
     events.append(GameOver(reason, sheet.totals, sheet.settlement))
-    result = Result(reason, wins, sheet.lines, sheet.totals, sheet.settlement)
+    result = Result(reason, wins, sheet.lines, sheet.totals, sheet.settlement, sheet.pot)
     return evolve(state, phase=Phase.OVER, turn=None, claim=None, result=result)
 
 

@@ -13,6 +13,7 @@ from collections import Counter
 from bot.engine.errors import IllegalAction
 from bot.engine.game.actions import CallMahjong, Mahjong
 from bot.engine.game.events import MahjongShown
+from bot.engine.game.rules import WallEnd
 from bot.engine.game.siamese import RackWin, both_wins, exact_win, leftover, rack_wins
 from bot.engine.game.state import Declared, GameState, evolve, remove_ids, with_seat
 from bot.engine.tiles import format_tiles, tile_name
@@ -138,6 +139,14 @@ def _check_both(state: GameState, request: Request, pool: tuple[int, ...],
     return pairs[0]
 
 
+def refuse_cold_wall(state: GameState, next_step: str) -> None:
+    """`IllegalAction` (ending with `next_step`) when a Mah Jongg paid on a discard is asked
+    for under the cold wall, where only self-picked wins count (see `WallEnd`)."""
+    if state.wall_end() is WallEnd.COLD:
+        raise IllegalAction(f"Cold wall: with {state.rules.wall_end_tiles} or fewer tiles "
+                            f"left to pick, only a self-picked Mah Jongg wins. {next_step}")
+
+
 def _require_in_pool(tiles: tuple[int, ...], pool: tuple[int, ...]) -> None:
     missing = Counter(tiles) - Counter(pool)
     if missing:
@@ -155,19 +164,25 @@ def _not_a_win(hand_id: str | None, claimed: int | None, where: str) -> str:
 
 def lay_out(state: GameState, seat: int, plan: Plan, *, claimed_id: int | None,
             self_picked: bool, discarder: int | None,
-            won_on: int | None) -> tuple[GameState, list[MahjongShown]]:
+            won_on: int | None,
+            winning_id: int | None) -> tuple[GameState, list[MahjongShown]]:
     """Move the tiles of each rack's Mah Jongg onto the table as a `Declared` record: the
     rack's exposures and the concealed tiles used (the claimed discard first of its kind).
+    `winning_id` is the tile that completed the hand, when one did.
 
     `won_on` is the discard a win off a discard is paid on. The exposure a call for it made
     does not count among the exposures the winner had: the tournament sheet charges "a
     player who THROWS Mah Jongg to a hand with NO exposures or ONE exposure" by the hand the
     tile was thrown to, so calling the winning tile for a pung, then declaring, costs the
-    thrower what calling it for Mah Jongg would."""
+    thrower what calling it for Mah Jongg would. Under the hot wall a win on a discard is
+    marked `hot_wall` when the discard came in the last part of the wall and its kind had
+    not been thrown before in the game (`thrown` holds it once, this time)."""
     if claimed_id is not None:
         discards = list(state.discards)
         discards.pop()
         state = evolve(state, discards=tuple(discards))
+    hot_wall = (won_on is not None and state.wall_end() is WallEnd.HOT
+                and state.thrown.count(state.tiles[won_on]) == 1)
     available = ([claimed_id] if claimed_id is not None else []) + list(
         state.seats[seat].concealed)
     ordinal = 0 if len(plan) == 2 else len(state.seats[seat].declared) + 1
@@ -197,7 +212,7 @@ def lay_out(state: GameState, seat: int, plan: Plan, *, claimed_id: int | None,
             groups=tuple(groups), self_picked=self_picked, discarder=discarder,
             exposures_before=sum(1 for e in exposures
                                  if e.rack == win.rack and e.tile_ids[0] != won_on),
-            ordinal=ordinal))
+            ordinal=ordinal, winning_id=winning_id, hot_wall=hot_wall))
         exposures = [e for e in exposures if e.rack != win.rack]
         events.append(MahjongShown(seat, win.rack, hand.id,
                                    tuple(state.kinds(g) for g in groups), self_picked,

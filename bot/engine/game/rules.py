@@ -25,7 +25,9 @@ class Charleston(Enum):
 
     `STANDARD`: the compulsory first Charleston (right, across, left), a vote any seat may stop,
     the second Charleston (left, across, right), then the courtesy pass with the seat across
-    (NMJL; needs four players). `NONE`: straight from the deal to play (three and two players).
+    (NMJL; needs four players). `NONE`: straight from the deal to play (three and two players;
+    at four, the house option of the standard rules' "casual groups allow passing jokers or
+    skip the Charleston entirely for speed", the online client's "No Charleston").
     """
 
     STANDARD = "standard"
@@ -96,6 +98,39 @@ class ExchangeSelfPick(Enum):
     ANY = "any"
 
 
+class WallEnd(Enum):
+    """A house rule for the last part of the wall (the last `RuleSet.wall_end_tiles` tiles
+    left to pick), named in the online-client notes' list of planned options.
+
+    `NORMAL` (default, the standard): the end of the wall is like the rest. `HOT`: "If a
+    player deals in with a previously-undiscarded tile during the last portion of the wall,
+    they pay for the table": a discard that wins, of a kind nobody had discarded before in
+    the game, makes its thrower pay every player's share. `COLD`: "During the last portion
+    of the wall, players may only win by self-draw": nobody may win on a discard (a call for
+    an exposure is still allowed, and a joker exchange that completes the hand after it
+    counts as the pick, see `ExchangeSelfPick`).
+    """
+
+    NORMAL = "normal"
+    HOT = "hot"
+    COLD = "cold"
+
+
+class Walls(Enum):
+    """Whether the tiles are built into walls.
+
+    `BUILT` (standard): walls, broken where the dice say. `NONE` (Siamese rule 3, "AN EASY
+    OPTION for social play: Don't build any walls. Merely leave the shuffled unpicked tiles
+    on one side of the table"): the tiles lie face down in a pool and are picked from there,
+    with no dice. The seed orders the pool as it orders a wall, so the game replays exactly;
+    only the telling differs. Tournaments require walls ("WALLS ARE REQUIRED FOR TOURNAMENT
+    PLAY"), so tournament scoring refuses it.
+    """
+
+    BUILT = "built"
+    NONE = "none"
+
+
 class Scoring(Enum):
     """How a finished game is scored; see `bot.engine.game.scoring`."""
 
@@ -111,10 +146,32 @@ class RuleSet:
     `players` seats play with `racks` racks each (two only for the Siamese-style game, where
     each player builds two hands). East is dealt `dealer_tiles`, every other seat `other_tiles`;
     with `dealer_draws_first` East starts its first turn by drawing (Siamese rule 8), otherwise
-    East starts by discarding. `dice` dice break the wall (two, or one for Siamese rule 4).
+    East starts by discarding. `dice` dice break the wall (two, or one for Siamese rule 4);
+    none (0) is the house option Siamese rule 4 allows ("It is an OPTION to use the dice to
+    arbitrarily break the wall (EXCEPT in SIAMESE TOURNAMENTS)"): the wall is not broken and
+    dealing starts at the right end of East's wall. `walls` may be `Walls.NONE` (see there).
     Tile counts follow the set: 8 jokers and 8 flowers by default; `blanks` above zero turns on
     the house rule where, on its turn, a seat may swap a blank from its rack for any natural
     tile in the discards (never legal under NMJL rules).
+
+    The house payments (all off by default; `nmjl` money payments only) follow the standard
+    rules' note "At some tables, quarters games ante into a pot on wall games for the next
+    winner, and some make a player who feeds an opponent with three exposures pay for the
+    whole table":
+
+    * `quarters_pot`: a game without a winner costs every seat `pot_ante` (dead hands too: a
+      dead player "still pays the winner"), paid into a pot the next winner takes. The
+      source names neither amount nor payers: the ante defaults to 25, a quarter on a card
+      whose values are cents, and everybody antes, since nobody won. The pot a game starts
+      with is given to `new_game`; its result says what the pot holds after it.
+    * `pay_for_table`: the thrower of a winning discard pays every player's share (its own
+      double and the others' single payments) when the winner had `pay_for_table_exposures`
+      or more exposures before calling it (default 3, counted as the tournament sheet counts
+      the exposures of the hand a tile was thrown to). The source's "three exposures" does
+      not say whether four count too; here they do.
+    * `wall_end`: the hot or cold wall (see `WallEnd`) over the last `wall_end_tiles` tiles
+      left to pick, judged when the tile is thrown. No source says how long the last part
+      is; the default, 20, is about five rounds of four players.
     """
 
     name: str
@@ -124,6 +181,7 @@ class RuleSet:
     other_tiles: int = 13
     dealer_draws_first: bool = False
     dice: int = 2
+    walls: Walls = Walls.BUILT
     charleston: Charleston = Charleston.STANDARD
     blind_order: BlindOrder = BlindOrder.FEWEST_FIRST
     jokers: int = 8
@@ -134,6 +192,12 @@ class RuleSet:
     dead_jokers: DeadJokers = DeadJokers.VALID_EXPOSURES
     exchange_self_pick: ExchangeSelfPick = ExchangeSelfPick.COMPLETING
     scoring: Scoring = Scoring.NMJL
+    quarters_pot: bool = False
+    pot_ante: int = 25
+    pay_for_table: bool = False
+    pay_for_table_exposures: int = 3
+    wall_end: WallEnd = WallEnd.NORMAL
+    wall_end_tiles: int = 20
 
     def __post_init__(self) -> None:
         problems: list[str] = []
@@ -157,8 +221,24 @@ class RuleSet:
                 problems.append(f"when East draws first, every seat is dealt {hand - 1} tiles")
         elif self.dealer_tiles != hand or self.other_tiles != hand - 1:
             problems.append(f"East is dealt {hand} tiles and the others {hand - 1}")
-        if not 1 <= self.dice <= 3:
-            problems.append("the wall is broken with 1 to 3 dice")
+        if not 0 <= self.dice <= 3:
+            problems.append("the wall is broken with 1 to 3 dice, or none")
+        if self.walls is Walls.NONE and self.dice:
+            problems.append("without walls there is nothing to break: use no dice")
+        if self.scoring is Scoring.TOURNAMENT and (self.walls is Walls.NONE or not self.dice):
+            problems.append("tournament play builds walls and breaks them with the dice")
+        money_only = {"the quarters pot": self.quarters_pot,
+                      "paying for the table": self.pay_for_table,
+                      "the hot wall": self.wall_end is WallEnd.HOT}
+        chosen = [name for name, on in money_only.items() if on]
+        if chosen and self.scoring is not Scoring.NMJL:
+            problems.append(f"{' and '.join(chosen)} only work with nmjl (money) payments")
+        if self.pot_ante < 1:
+            problems.append("the pot's ante is at least 1")
+        if not 1 <= self.pay_for_table_exposures <= 4:
+            problems.append("paying for the table starts at 1 to 4 exposures")
+        if not 1 <= self.wall_end_tiles <= self.wall_size():
+            problems.append("the last part of the wall is at least 1 tile, at most the set")
         if not 0 <= self.jokers <= 16 or not 0 <= self.flowers <= 16 or not 0 <= self.blanks <= 8:
             problems.append("a set holds 0-16 jokers, 0-16 flowers and 0-8 blanks")
         if self.jokers + self.blanks > 10:
@@ -288,7 +368,7 @@ def rules_from_json(text: str) -> RuleSet:
 
 
 _ENUM_FIELDS: dict[str, type[Enum]] = {
-    "charleston": Charleston, "blind_order": BlindOrder, "claim_window": ClaimWindow,
-    "dead_hands": DeadHands, "dead_jokers": DeadJokers,
-    "exchange_self_pick": ExchangeSelfPick, "scoring": Scoring,
+    "walls": Walls, "charleston": Charleston, "blind_order": BlindOrder,
+    "claim_window": ClaimWindow, "dead_hands": DeadHands, "dead_jokers": DeadJokers,
+    "exchange_self_pick": ExchangeSelfPick, "scoring": Scoring, "wall_end": WallEnd,
 }

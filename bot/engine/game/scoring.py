@@ -2,7 +2,10 @@
 
 * `nmjl` (NMJL payments): off a discard the discarder pays twice the hand's value and the
   others once; self-picked (a joker exchange included), everyone pays twice; a jokerless hand
-  doubles its value first, except singles and pairs; a wall game pays nothing.
+  doubles its value first, except singles and pairs; a wall game pays nothing. The house
+  payments (see `RuleSet`): a thrower who pays for the table pays the others' shares too;
+  under the quarters pot a game without a winner costs everyone the ante, and the next
+  winner takes the pot.
 * `tournament` (tournament scoring sheet): the card value, +10 self-picked, +20 jokerless (not
   singles and pairs); the discarder -10, -20 or -25 when the winner had 0-1, 2 or 3+
   exposures before calling the tile; a wall game gives +10 to every hand that is not dead; a
@@ -49,11 +52,13 @@ def tournament_throw_penalty(exposures: int) -> int:
 
 @dataclass(frozen=True)
 class Scoresheet:
-    """The breakdown, the sum of its points per seat, and what changes hands."""
+    """The breakdown, the sum of its points per seat, what changes hands, and what the
+    quarters pot holds after the game."""
 
     lines: tuple[ScoreLine, ...]
     totals: tuple[int, ...]
     settlement: tuple[int, ...]
+    pot: int
 
 
 @dataclass
@@ -85,10 +90,18 @@ def _how(sheet: _Sheet, win: Declared) -> str:
     return f"on {sheet.names[win.discarder]}'s discard"
 
 
-def _nmjl(sheet: _Sheet, reason: EndReason, wins: Sequence[Declared]) -> None:
+def _nmjl(sheet: _Sheet, rules: RuleSet, reason: EndReason, wins: Sequence[Declared],
+          pot: int) -> int:
+    """NMJL payments with the table's house payments; returns what the pot holds after."""
     if not wins:
-        sheet.note(_no_winner(reason) + " Nobody pays.")
-        return
+        if not rules.quarters_pot:
+            sheet.note(_no_winner(reason) + " Nobody pays.")
+            return pot
+        ante = rules.pot_ante
+        pot += ante * len(sheet.names)
+        sheet.add(f"{_no_winner(reason)} Everyone puts {ante} into the pot for the next "
+                  f"winner; it holds {pot} now.", dict.fromkeys(range(len(sheet.names)), -ante))
+        return pot
     win = wins[0]
     winner = sheet.names[win.seat]
     sheet.note(f"{winner} goes Mah Jongg with {win.hand_id} ({win.value}), {_how(sheet, win)}.")
@@ -96,8 +109,12 @@ def _nmjl(sheet: _Sheet, reason: EndReason, wins: Sequence[Declared]) -> None:
     if _doubled_for_jokerless(win):
         value *= 2
         sheet.note(f"Jokerless: the value doubles to {value}.")
-    for offset in range(1, len(sheet.names)):
-        payer = (win.seat + offset) % len(sheet.names)
+    payers = [(win.seat + offset) % len(sheet.names) for offset in range(1, len(sheet.names))]
+    why_table = _pays_for_table(rules, win)
+    if why_table is not None:
+        _table_pays(sheet, win, value, why_table, [p for p in payers if p != win.discarder])
+        payers = []
+    for payer in payers:
         if win.self_picked or payer == win.discarder:
             why = "self-picked" if win.self_picked else "threw the winning tile"
             amount = 2 * value
@@ -106,6 +123,37 @@ def _nmjl(sheet: _Sheet, reason: EndReason, wins: Sequence[Declared]) -> None:
             amount = value
             text = f"{sheet.names[payer]} pays {winner} {amount}."
         sheet.add(text, {win.seat: amount, payer: -amount})
+    if pot:
+        sheet.add(f"{winner} takes the pot: {pot}.", {win.seat: pot})
+    return 0
+
+
+def _pays_for_table(rules: RuleSet, win: Declared) -> str | None:
+    """Why the thrower of the winning tile pays for the table, or None when it does not."""
+    if win.self_picked or win.discarder is None:
+        return None
+    reasons = []
+    if rules.pay_for_table and win.exposures_before >= rules.pay_for_table_exposures:
+        reasons.append(f"threw the winning tile to a hand showing {win.exposures_before} "
+                       "exposures")
+    if win.hot_wall:
+        reasons.append(f"hot wall: threw a tile nobody had discarded, in the last "
+                       f"{rules.wall_end_tiles} tiles")
+    return "; ".join(reasons) or None
+
+
+def _table_pays(sheet: _Sheet, win: Declared, value: int, why: str,
+                spared: Sequence[int]) -> None:
+    """The thrower pays its own double share and the single share of every other payer."""
+    assert win.discarder is not None
+    thrower = sheet.names[win.discarder]
+    shares = " + ".join([f"2 x {value}", *(str(value) for _ in spared)])
+    amount = value * (2 + len(spared))
+    sheet.add(f"{thrower} pays {sheet.names[win.seat]} for the table: {shares} = {amount} "
+              f"({why}).", {win.seat: amount, win.discarder: -amount})
+    names = " and ".join(sheet.names[seat] for seat in spared)
+    sheet.note(f"{names} {'pay' if len(spared) > 1 else 'pays'} nothing: {thrower} paid "
+               "for the table.")
 
 
 def _tournament(sheet: _Sheet, reason: EndReason, wins: Sequence[Declared],
@@ -191,14 +239,14 @@ def _no_winner(reason: EndReason) -> str:
 
 
 def score(rules: RuleSet, card: Card, reason: EndReason, wins: Sequence[Declared],
-          dead: Sequence[Sequence[bool]]) -> Scoresheet:
+          dead: Sequence[Sequence[bool]], pot: int = 0) -> Scoresheet:
     """Score a finished game. `wins` are the Mah Jonggs laid out (in the order made), `dead`
-    each seat's dead flags per rack."""
+    each seat's dead flags per rack, `pot` what the quarters pot held before the game."""
     sheet = _Sheet(seat_names(rules.players))
     any_dead = [any(flags) for flags in dead]
     all_dead = [all(flags) for flags in dead]
     if rules.scoring is Scoring.NMJL:
-        _nmjl(sheet, reason, wins)
+        pot = _nmjl(sheet, rules, reason, wins, pot)
     elif rules.scoring is Scoring.TOURNAMENT:
         _tournament(sheet, reason, wins, any_dead)
     else:
@@ -215,4 +263,4 @@ def score(rules: RuleSet, card: Card, reason: EndReason, wins: Sequence[Declared
         else:
             sheet.note("The scores are equal: nobody pays.")
             settlement = (0, 0)
-    return Scoresheet(tuple(sheet.lines), totals, settlement)
+    return Scoresheet(tuple(sheet.lines), totals, settlement, pot)

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from bot.engine.cards.model import Card
 from bot.engine.errors import IllegalAction, NotYourTurn
 from bot.engine.game.actions import Action, Claim, Give
 from bot.engine.game.events import EndReason, Event, ScoreLine
-from bot.engine.game.rules import RuleSet, seat_names
+from bot.engine.game.rules import RuleSet, WallEnd, seat_names
 from bot.engine.matcher import CardMatcher, Exposure
 from bot.engine.tiles import JOKER, tile_name
 
@@ -112,6 +112,10 @@ class Declared:
     `exposures_before` counts the rack's exposures when the winning tile came (tournament
     scoring): for a win on a discard, those made before that discard was called.
     `ordinal` is 1 for a first Mah Jongg, 2 for a second, and 0 for two declared at once.
+    `winning_id` is the tile that completed it (the claimed discard, or the tile the seat
+    took last); None for a dealt hand. `hot_wall` marks a win on a discard thrown under the
+    hot wall (see `WallEnd`): in the last part of the wall, of a kind nobody had discarded
+    before.
     """
 
     seat: int
@@ -125,6 +129,8 @@ class Declared:
     discarder: int | None
     exposures_before: int
     ordinal: int = 1
+    winning_id: int | None = None
+    hot_wall: bool = False
 
 
 @dataclass(frozen=True)
@@ -166,16 +172,18 @@ class CharlestonState:
 class TurnState:
     """The seat on turn (it holds one tile over its hand size and must discard, or win).
 
-    A turn begun by calling a discard for an exposure names who threw it (`called_from`) and
-    the tile (`called_id`). `shown` is set once the seat lays out a first Mah Jongg this turn
-    (Siamese-style): it must then discard before it can declare another.
+    A turn begun by calling a discard names who threw it (`called_from`). `tile` is the id of
+    the tile the seat took last: drawn, called, or the joker of an exchange that counts as
+    the pick (see `Took`); None on a turn that began with the deal. It is private until it
+    wins the hand or was a called discard. `shown` is set once the seat lays out a first Mah
+    Jongg this turn (Siamese-style): it must then discard before it can declare another.
     """
 
     seat: int
     took: Took
     called_from: int | None = None
     shown: bool = False
-    called_id: int | None = None
+    tile: int | None = None
 
 
 @dataclass(frozen=True)
@@ -188,16 +196,35 @@ class ClaimState:
     answers: tuple[Claim | None, ...]
 
 
+class _Laid(Protocol):
+    @property
+    def ordinal(self) -> int: ...
+
+
+_Mahjong = TypeVar("_Mahjong", bound=_Laid)
+
+
+def finishing(reason: EndReason, mahjongs: Sequence[_Mahjong]) -> _Mahjong | None:
+    """The Mah Jongg that ended the game (of `mahjongs`, a result's, in its order): the only
+    one in a one-rack game; in the Siamese-style game the one that is not a first Mah Jongg (a
+    second, or the first of two laid out at once). None when the game ended otherwise."""
+    if reason is not EndReason.MAHJONG or not mahjongs:
+        return None
+    return next((m for m in mahjongs if m.ordinal != 1), mahjongs[0])
+
+
 @dataclass(frozen=True)
 class Result:
     """How the game ended, the Mah Jonggs laid out, the score breakdown, the points per
-    seat (`totals`, the sum of the lines) and what changes hands (`settlement`)."""
+    seat (`totals`, the sum of the lines), what changes hands (`settlement`) and what the
+    quarters pot holds after the game (`pot`, for the next game; see `RuleSet`)."""
 
     reason: EndReason
     declared: tuple[Declared, ...]
     lines: tuple[ScoreLine, ...]
     totals: tuple[int, ...]
     settlement: tuple[int, ...]
+    pot: int
 
 
 @dataclass(frozen=True)
@@ -206,7 +233,9 @@ class GameState:
 
     `actions` is every action applied so far (replaying them from the seed rebuilds this
     state); `opening` holds the events of the deal; `sextets` says whether the card has a
-    sextet (so sextets may be called).
+    sextet (so sextets may be called). `thrown` is the kind of every tile discarded so far,
+    in order, those since called or swapped away included (the hot wall asks whether a kind
+    was thrown before). `pot` is the quarters pot the game started with (see `RuleSet`).
     """
 
     rules: RuleSet
@@ -226,6 +255,8 @@ class GameState:
     actions: tuple[Action, ...] = ()
     opening: tuple[Event, ...] = ()
     sextets: bool = False
+    thrown: tuple[int, ...] = ()
+    pot: int = 0
     matcher: CardMatcher = field(compare=False, repr=False, kw_only=True)
 
     # -- tiles -----------------------------------------------------------------------------
@@ -303,6 +334,13 @@ class GameState:
         exposed = sum(len(e.tile_ids) for e in state.exposures)
         shown = sum(len(g) for d in state.declared for g in d.groups)
         return len(state.concealed) + exposed + shown
+
+    def wall_end(self) -> WallEnd:
+        """The hot or cold wall in force now: the table's `wall_end` once
+        `wall_end_tiles` or fewer tiles are left to pick, otherwise `WallEnd.NORMAL`."""
+        if len(self.wall) <= self.rules.wall_end_tiles:
+            return self.rules.wall_end
+        return WallEnd.NORMAL
 
     # -- checks shared by the phases -------------------------------------------------------
 

@@ -14,7 +14,7 @@ from bot.engine.game.actions import DeclareDead, Discard, Mahjong, Option
 from bot.engine.game.dead import kill, penalty_rack, rack_is_dead
 from bot.engine.game.events import DeathCause, DeclaredDead, Discarded, Event
 from bot.engine.game.flow import after_mahjong, next_turn, settle
-from bot.engine.game.rules import DeadHands
+from bot.engine.game.rules import DeadHands, WallEnd
 from bot.engine.game.state import GameState, Phase, Took, TurnState, evolve, with_seat
 from bot.engine.tiles import BLANK
 
@@ -27,7 +27,8 @@ def discard(state: GameState, action: Discard, events: list[Event]) -> GameState
     tile_id = state.take(action.seat, (action.kind,), "discard")[0]
     concealed = tuple(t for t in state.seats[action.seat].concealed if t != tile_id)
     state = with_seat(state, action.seat, concealed=concealed)
-    state = evolve(state, discards=(*state.discards, (action.seat, tile_id)), turn=None)
+    state = evolve(state, discards=(*state.discards, (action.seat, tile_id)),
+                   thrown=(*state.thrown, action.kind), turn=None)
     events.append(Discarded(action.seat, action.kind))
     return claims.open_window(state, action.seat, tile_id, events)
 
@@ -54,12 +55,15 @@ def declare_mahjong(state: GameState, action: Mahjong, events: list[Event]) -> G
         turn = state.require_turn(action.seat)
     if turn.shown:
         raise IllegalAction("You laid out a Mah Jongg this turn; discard to finish the turn.")
-    plan = mahjong.check(state, action)
     self_picked = turn.took is not Took.CALL
+    if not self_picked:
+        mahjong.refuse_cold_wall(state, "Discard, and win with a tile you pick.")
+    plan = mahjong.check(state, action)
     state, shown = mahjong.lay_out(state, action.seat, plan, claimed_id=None,
                                    self_picked=self_picked,
                                    discarder=None if self_picked else turn.called_from,
-                                   won_on=None if self_picked else turn.called_id)
+                                   won_on=None if self_picked else turn.tile,
+                                   winning_id=turn.tile)
     events.extend(shown)
     return after_mahjong(state, action.seat, turn, events)
 
@@ -100,7 +104,8 @@ def turn_options(state: GameState, seat: int) -> list[Option]:
     if state.phase is not Phase.TURN or turn is None or turn.seat != seat:
         return []
     found: list[Option] = []
-    if not turn.shown:
+    cold = turn.took is Took.CALL and state.wall_end() is WallEnd.COLD
+    if not turn.shown and not cold:
         for plan in mahjong.plans(state, seat):
             found.append(Option(mahjong.plan_request(Mahjong(seat), plan, state.rules.racks)))
     kinds = sorted(set(state.concealed_kinds(seat)) - {BLANK})

@@ -1,9 +1,10 @@
 """What one seat may see: the only thing later layers show to a player or a channel.
 
 A view holds the seat's own concealed tiles, everything face up (exposures, laid-out Mah
-Jonggs, discards), counts (tiles in each rack, the wall), whose turn it is, the phase and the
-seat's own legal options. It never holds another seat's concealed tiles, the wall's order, or
-another seat's hidden choices (its pass, vote, offer or claim before the window closes).
+Jonggs with their winning tile, discards, the discard just called), counts (tiles in each
+rack, the wall), whose turn it is, the phase and the seat's own legal options. It never
+holds another seat's concealed tiles, the wall's order, or another seat's hidden choices
+(its pass, vote, offer or claim before the window closes).
 Tiles are kinds, never physical ids.
 """
 
@@ -15,7 +16,7 @@ from bot.engine.game.actions import Claim, Give, Option
 from bot.engine.game.charleston import current_pass
 from bot.engine.game.events import EndReason, PassName, ScoreLine
 from bot.engine.game.legal import legal_options
-from bot.engine.game.state import Declared, GameState, Phase, memo
+from bot.engine.game.state import Declared, GameState, Phase, Took, memo
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,9 @@ class ExposureView:
 
 @dataclass(frozen=True)
 class MahjongView:
-    """A Mah Jongg laid out on a rack, group by group."""
+    """A Mah Jongg laid out on a rack, group by group. `winning` is where the tile that
+    completed it lies: (group index, place in the group); None for a dealt hand, or for a
+    second rack declared at the same moment that the winning tile is not on."""
 
     seat: int
     rack: int
@@ -43,6 +46,7 @@ class MahjongView:
     self_picked: bool
     discarder: int | None
     ordinal: int
+    winning: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,15 @@ class ClaimView:
 
 
 @dataclass(frozen=True)
+class CalledView:
+    """The discard the seat on turn has just called: it now lies on that seat's rack."""
+
+    seat: int
+    discarder: int
+    kind: int
+
+
+@dataclass(frozen=True)
 class ResultView:
     """How the game ended and the score breakdown."""
 
@@ -115,12 +128,25 @@ class View:
     result: ResultView | None
     legal: tuple[Option, ...]
     action_count: int
+    called: CalledView | None = None
 
 
 def _mahjong_view(state: GameState, declared: Declared) -> MahjongView:
+    winning = next(((index, group.index(declared.winning_id))
+                    for index, group in enumerate(declared.groups)
+                    if declared.winning_id in group), None)
     return MahjongView(declared.seat, declared.rack, declared.hand_id, declared.value,
                        tuple(state.kinds(g) for g in declared.groups), declared.self_picked,
-                       declared.discarder, declared.ordinal)
+                       declared.discarder, declared.ordinal, winning)
+
+
+def _called_view(state: GameState) -> CalledView | None:
+    """The discard the seat on turn called, while that turn lasts."""
+    turn = state.turn
+    if (state.phase is not Phase.TURN or turn is None or turn.took is not Took.CALL
+            or turn.called_from is None or turn.tile is None):
+        return None
+    return CalledView(turn.seat, turn.called_from, state.tiles[turn.tile])
 
 
 def _seat_view(state: GameState, seat: int, discards: tuple[int, ...]) -> SeatView:
@@ -196,7 +222,8 @@ def build_view(state: GameState, seat: int) -> View:
         wall_count=len(state.wall), dice=state.deal.dice,
         turn=state.turn.seat if state.turn is not None else None,
         charleston=_charleston_view(state, seat), claim=_claim_view(state, seat),
-        result=result, legal=legal_options(state, seat), action_count=len(state.actions))
+        result=result, legal=legal_options(state, seat), action_count=len(state.actions),
+        called=_called_view(state))
 
 
 

@@ -47,19 +47,21 @@ def position(rules: RuleSet, racks: Sequence[str], *, card: Card | None = None,
              wall: str = "", exposures: Mapping[int, Sequence[str | tuple[int, str]]] | None
              = None, discards: Sequence[tuple[int, str]] = (), turn: int = 0,
              took: Took = Took.DRAW, called_from: int | None = None,
-             charleston_step: int | None = None, short_wall: bool = False) -> GameState:
+             charleston_step: int | None = None, short_wall: bool = False,
+             pot: int = 0) -> GameState:
     """A game state with these racks (concealed tiles per seat, in the notation), exposures
     per seat (`"333B J"`, or `(rack, "333B J")` for Siamese racks), discards, and the wall
-    starting with `wall` (every other tile follows, lowest id first).
+    starting with `wall` (every other tile follows, lowest id first). The discards count as
+    thrown in this game (see `GameState.thrown`).
 
     The seat `turn` is on turn (phase TURN), or, with `charleston_step`, the Charleston is at
     that pass. With `short_wall` the wall holds only `wall` and every other tile lies in the
-    discards (thrown by the seat before `turn`).
+    discards (thrown by the seat before `turn`). `pot` is the quarters pot the game began with.
 
     Exposures written here count as made while their hand could still match the card (none
     is `dead_when_made`, so none locks its jokers when the hand is declared dead): to test an
     exposure that made a hand dead, make it with a call."""
-    state = new_game(rules, card or engine_card(), 0, NAMES[:rules.players])
+    state = new_game(rules, card or engine_card(), 0, NAMES[:rules.players], pot)
     ids = _Ids(state.tiles)
     seats: list[SeatState] = []
     for seat, text in enumerate(racks):
@@ -80,7 +82,8 @@ def position(rules: RuleSet, racks: Sequence[str], *, card: Card | None = None,
     else:
         front_rest = front + ids.rest()
     state = replace(state, seats=tuple(seats), discards=thrown, wall=front_rest,
-                    claim=None, actions=(), opening=())
+                    thrown=state.kinds(t for _, t in thrown), claim=None, actions=(),
+                    opening=())
     if charleston_step is not None:
         return replace(state, phase=Phase.CHARLESTON, turn=None,
                        charleston=CharlestonState(step=charleston_step,

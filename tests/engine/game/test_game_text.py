@@ -113,6 +113,8 @@ def test_bad_action_text(text: str, message: str) -> None:
 
 EVENTS: list[tuple[Event, str]] = [
     (WallBuilt((3, 4), 7, 99), "Table: wall dice=3,4 break=7 tiles=99"),
+    (WallBuilt((), 0, 99), "Table: wall dice=- break=0 tiles=99"),
+    (WallBuilt((), 0, 98, walls=False), "Table: pool tiles=98"),
     (Dealt(0, 3, parse_tiles("1B 1B J")), "East: dealt 11B J"),
     (Dealt(1, 13, None), "South: dealt count=13"),
     (Ready(2), "West: ready"),

@@ -7,8 +7,9 @@ from game_cards import engine_card
 from game_helpers import NAMES, act, assert_no_leak, position
 
 from bot.engine.errors import InvalidInput
-from bot.engine.game import Give, Phase, new_game, view
+from bot.engine.game import Give, Phase, new_game, spectator_view, view
 from bot.engine.game.rules import SIAMESE, STANDARD
+from bot.engine.game.view import CalledView, MahjongView
 from bot.engine.tiles import parse_tile, parse_tiles
 
 RACKS = ("666C 777C 888C 999C 5B N", "55B 123D 456D 789D NE", "111B 222B 333B 444B 5B",
@@ -65,3 +66,54 @@ def test_siamese_view_and_finished_game() -> None:
     assert [m.hand_id for m in seen.result.mahjongs] == ["p1", "p1"]
     assert seen.seats[0].mahjongs[1].rack == 1
     assert seen.legal == ()
+
+
+def test_the_discard_just_called_is_shown_until_the_caller_discards() -> None:
+    state, _ = act(position(STANDARD, RACKS), "East: discard 5B", "South: call pung 5B",
+                   "West: pass", "North: pass")
+    called = CalledView(seat=1, discarder=0, kind=parse_tile("5B"))
+    assert [view(state, seat).called for seat in range(4)] == [called] * 4
+    assert spectator_view(state).called == called
+    state, _ = act(state, "South: discard N")
+    assert spectator_view(state).called is None
+
+
+def test_a_drawn_tile_is_never_shown_as_called() -> None:
+    state, _ = act(position(STANDARD, RACKS, wall="7D"), "East: discard N", "South: pass",
+                   "West: pass", "North: pass")
+    assert state.turn is not None and state.turn.seat == 1
+    assert all(view(state, seat).called is None for seat in range(4))
+    for seat in range(4):
+        assert_no_leak(state, seat)
+
+
+def _winning_kind(mahjong: MahjongView) -> int:
+    assert mahjong.winning is not None
+    group, place = mahjong.winning
+    return mahjong.groups[group][place]
+
+
+def test_a_mahjong_on_a_discard_marks_the_discard_as_its_winning_tile() -> None:
+    state, _ = act(position(STANDARD, RACKS), "East: discard 5B")
+    thrown = state.discards[-1][1]
+    state, _ = act(state, "West: call mahjong", "South: pass", "North: pass")
+    won = spectator_view(state).result
+    assert won is not None and state.result is not None
+    (mahjong,) = won.mahjongs
+    assert _winning_kind(mahjong) == parse_tile("5B") and mahjong.discarder == 0
+    assert state.result.declared[0].winning_id == thrown
+
+
+def test_a_self_picked_mahjong_marks_the_drawn_tile() -> None:
+    racks = ("666C 777C 888C 999C 9D N", *RACKS[1:])
+    state, _ = act(position(STANDARD, racks, wall="7D 5B"), "East: discard N", "South: pass",
+                   "West: pass", "North: pass", "South: discard 7D", "West: pass",
+                   "North: pass", "East: pass")
+    assert state.turn is not None and state.turn.seat == 2 and state.turn.tile is not None
+    drawn_id = state.turn.tile
+    state, _ = act(state, "West: mahjong")
+    result = spectator_view(state).result
+    assert result is not None
+    (mahjong,) = result.mahjongs
+    assert mahjong.self_picked and _winning_kind(mahjong) == parse_tile("5B")
+    assert state.result is not None and state.result.declared[0].winning_id == drawn_id

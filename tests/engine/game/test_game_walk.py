@@ -1,10 +1,12 @@
-"""Random whole games for every table size: at each step Hypothesis either lets the simple
-policy of the golden games move (so games reach Mah Jongg) or chooses among the legal options
-itself (and among the concrete actions a tile choice allows, blind passes included).
+"""Random whole games for every table size, and for two tables with every house option: at
+each step Hypothesis either lets the simple policy of the golden games move (so games reach
+Mah Jongg) or chooses among the legal options itself (and among the concrete actions a tile
+choice allows, blind passes included).
 
 After every step: every tile is accounted for, no seat holds a wrong count, events round-trip
 through text, and (every few steps) every option offered applies and views hide other seats'
-concealed tiles. Every game ends, and replaying its actions reproduces the final state.
+concealed tiles. Every game ends, replaying its actions reproduces the final state, and no
+money is made or lost (what the seats gain beyond what they pay came out of the pot).
 """
 
 from __future__ import annotations
@@ -42,9 +44,12 @@ from bot.engine.game.rules import (
     STANDARD,
     THREE_PLAYER,
     BlindOrder,
+    Charleston,
     ClaimWindow,
     ExchangeSelfPick,
     RuleSet,
+    WallEnd,
+    Walls,
 )
 from bot.engine.game.state import GameState
 
@@ -55,7 +60,10 @@ TABLES = {
     "standard": STANDARD,
     "standard-house": replace(STANDARD, blind_order=BlindOrder.EAST_FIRST,
                               claim_window=ClaimWindow.ABLE_SEATS, blanks=2,
-                              exchange_self_pick=ExchangeSelfPick.ANY),
+                              exchange_self_pick=ExchangeSelfPick.ANY, quarters_pot=True,
+                              pay_for_table=True, wall_end=WallEnd.HOT, wall_end_tiles=40),
+    "no-charleston-house": replace(STANDARD, charleston=Charleston.NONE, walls=Walls.NONE,
+                                   dice=0, wall_end=WallEnd.COLD, wall_end_tiles=40),
     "3-player": THREE_PLAYER,
     "siamese": SIAMESE,
 }
@@ -88,7 +96,8 @@ def _every_option_applies(state: GameState, seat: int) -> None:
 
 
 def _walk(rules: RuleSet, seed: int, data: st.DataObject) -> None:
-    state = new_game(rules, engine_card(), seed, NAMES[:rules.players])
+    pot = data.draw(st.sampled_from((0, 100))) if rules.quarters_pot else 0
+    state = new_game(rules, engine_card(), seed, NAMES[:rules.players], pot)
     check_invariants(state)
     for step in range(MAX_STEPS):
         if state.phase is Phase.OVER:
@@ -116,8 +125,9 @@ def _walk(rules: RuleSet, seed: int, data: st.DataObject) -> None:
             assert parse_event(format_event(event, rules.players), rules.players) == event
     assert state.phase is Phase.OVER, "the game did not end"
     assert state.result is not None
-    assert sum(state.result.settlement) == 0 or rules.scoring.value == "tournament"
-    rebuilt, _ = replay(rules, engine_card(), seed, NAMES[:rules.players], state.actions)
+    assert (sum(state.result.settlement) == pot - state.result.pot
+            or rules.scoring.value == "tournament")
+    rebuilt, _ = replay(rules, engine_card(), seed, NAMES[:rules.players], state.actions, pot)
     assert rebuilt == state
     with pytest.raises(IllegalAction, match="over"):
         apply(state, state.actions[-1])
