@@ -1,114 +1,142 @@
-"""`jongg bench discord`: click-to-commit and commit-to-messages latency, many games at once.
+"""`jongg bench discord`: how many live games one bot token carries, with a fake Discord in a
+process of its own and Discord's rate limits in force.
 
-The real `JonggClient` runs against the fake Discord of `tests/discord/fake` (REST and
-gateway on 127.0.0.1, in this same process, on a thread and event loop of its own), with a
-SQLite store in a temporary folder. Tables are opened the way people open them (`/mj new`,
-then Start, which seats first-option bots in the three empty seats), each with a different
-person, who plays their first option through the controls Discord shows them (DM prompts,
-the Pass or Claim… buttons under the table post).
+Two processes, as in production. This one runs only the bot: the real `JonggClient`, the
+table service and SQLite (in a temporary folder), with pictures stubbed (`render_table`,
+`render_result`, `render_rack` return a 1x1 PNG). A child process started by the bench runs
+the fake Discord of `tests/discord/fake` (REST and gateway on 127.0.0.1, with Discord's rate
+limits: per-route buckets, the global 50 a second, the invalid-request counter) and the
+simulated people of `tests/discord/people.py`, who act only on what Discord shows them: their
+DM prompts, the Claim…/Pass buttons under the table's posts (now and then Claim… and the first
+choice it shows them). The two talk through a pipe (`discord_wire`); both clocks are
+CLOCK_MONOTONIC, so the child's timestamps (clicks, answers, requests) line up with this
+process's (commits, deliveries); `discord_measure` does the arithmetic.
 
-Two loads:
+Worlds, each a fresh fake Discord, client and database:
 
-* paced (the headline): N games at once, fresh ones for each N, every person answering
-  each prompt a think time after it reached them, drawn from `THINK_SECONDS` (1 to 5 s,
-  mean 3 s: a brisk live game; the live pace's clocks are 90 s a turn and 10 s a claim
-  window). Each of their moves also brings the three bots' answers, so a table here makes
-  more work per click than a table of four people. "Concurrent games" is the largest N
-  whose click-to-commit and commit-to-messages p95 are both under 100 ms.
-* saturated: `SATURATED` games whose people click again the moment their last move is
-  told, to find how many moves per second the process can carry at most. Its latency is
-  queueing (N clicks always waiting), so it says nothing about the goal.
+* census: tables played to the end with every person answering at once, for each table
+  shape (four people; one person and three first-option bots). It gives the requests per
+  move by kind over whole games (Charleston included) and the most moves per second the bot
+  carries (saturated: its latency is queueing, and the global limit paces it).
+* paced, the headline: as many tables of four people as the largest level are opened and
+  started; each plays fast until play has begun and a few moves more (so the tables are
+  spread over their games rather than all in the Charleston), then waits. Then level by
+  level, more of them play at the people's pace, each person answering 2-8 s after a prompt
+  (live pace: the table's clocks give 90 s a turn and 10 s a claim window): after a short
+  settling, `seconds` are measured at each level while the tables go on. One world of
+  one-person tables is measured the same way.
 
-Timestamps, without touching product code:
+"Concurrent games" is the largest paced level of four-person tables with click->commit and
+commit->messages p95 both under 100 ms, no request refused (a 429 least of all), and Discord's
+budgets kept by the bot's own request log: at most 50 global-limited requests (everything but
+interaction answers) in any second, at most 5 messages in one channel in any 5 seconds. The
+info gives, at every level, requests per second by kind against those limits, how many of the
+bot's requests its own pacing held back (`bot.discord.pacing`) and each process's CPU;
+"budget" gives the arithmetic: requests per move x moves per second per table x tables
+against the global limit.
 
-* click: `FakeInteraction.created`, set by the fake as it sends INTERACTION_CREATE;
-* commit: a wrapper around `service.db.actions.append_actions` stamps each commit on return
-  (the first commit after the click holds the person's action, with the bots' answers);
-* messages: `RecordedRequest.at`, set by the fake when a request reaches it; the notifier's
-  requests are those to the table's thread and the person's DM channel, between the commit
-  and the moment `service.flush` has delivered everything.
-
-"Commit to messages" runs to the last of those requests (everything sent about the move,
-including the bots' answers to it); the first is kept in the info. Image rendering is
-stubbed: `render_table`, `render_result` (bot.discord.notify) and `render_rack`
-(bot.discord.prompts) return a constant 1x1 PNG for the run and are restored after.
-The fake Discord and the driver share the process (and its GIL), so their work counts
-against the bot; the info gives the process's CPU use at each level.
-
-Run from a checkout: the fake lives in `tests/discord`, which is put on `sys.path`.
+`--quick` runs a few tables on a clock ten times as fast as Discord's (think times and every
+rate-limit window alike), its census games cut short, so it takes seconds. Run from a
+checkout: the fake and the people live in `tests/discord`, put on `sys.path`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import bisect
-import gc
+import contextlib
 import importlib
 import itertools
-import math
-import random
+import socket
+import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from bot.bench import BenchResult, Figure, ProgressCallback, Steps
+from bot.bench.discord_measure import (
+    CHANNEL_LIMIT,
+    GLOBAL_LIMIT,
+    Budget,
+    Commit,
+    budget,
+    latencies,
+    percentile,
+)
+from bot.bench.discord_wire import (
+    Close,
+    Failed,
+    Halt,
+    Kind,
+    Open,
+    Play,
+    Played,
+    Shape,
+    Start,
+    World,
+)
+from bot.commands.run import tune_process
+from bot.discord.pacing import GlobalLimit
 from bot.engine.errors import InvalidInput
 from bot.store import OutboxEntry
+from bot.tables.delivery import delivery_key
 
-#: Goals from issue 5: p95 in milliseconds, and games one process sustains at that p95.
+#: Goals: p95 in milliseconds (issue 5), live games on one bot token, and the requests a
+#: four-person table's move may cost against the global limit (issue 12).
 LATENCY_GOAL_MS = 100.0
 GAMES_GOAL = 200
+REQUESTS_PER_MOVE_GOAL = 1.0
 #: A person's think time before answering a prompt, in seconds (uniform between the two).
-THINK_SECONDS = (1.0, 5.0)
+THINK_SECONDS = (2.0, 8.0)
+#: People who answer at once (the census).
+AT_ONCE = (0.0, 0.0)
+SEED = 20261205
+#: How often this process's CPU time is sampled (to take its share over the child's span).
+CPU_SAMPLE_SECONDS = 0.1
 
 
 @dataclass(frozen=True)
 class _Plan:
-    """What a run measures: paced levels (games at once) and the person's moves per game at
-    each, the think time, and the saturated run's games and moves per game."""
+    """What a run measures: paced levels (tables playing at once) of four people and of one
+    person, the seconds measured at each after `settle` seconds, the think time, the warm-up
+    (moves after play began), the census (tables of each shape played to the end, their
+    moves capped or not), and the clock of the rate limits (1: Discord's; think times are
+    scaled by the caller)."""
 
     levels: tuple[int, ...]
-    moves: int
+    ones: tuple[int, ...]
+    seconds: float
+    settle: float
     think: tuple[float, float]
-    saturated: int
-    saturated_moves: int
-    #: The fake Discord's rate-limit clock (`RateLimits.time_scale`): as much faster than
-    #: Discord's as the think times are faster than live play.
-    time_scale: float = 1.0
-
-    @property
-    def tables(self) -> int:
-        return sum(self.levels) + self.saturated
+    warmup: tuple[int, int]
+    census: int
+    census_moves: int | None
+    scale: float
 
     @property
     def steps(self) -> int:
-        return sum(self.levels) * self.moves + self.saturated * self.saturated_moves
+        """Progress steps: each census, each paced world's start, each level."""
+        return 2 + 2 + len(self.levels) + len(self.ones)
 
 
-FULL = _Plan(levels=(1, 50, 100, 200, 300, 400), moves=8, think=THINK_SECONDS, saturated=50,
-             saturated_moves=6)
-#: A smoke run: small levels and think times cut tenfold, so it takes seconds.
-QUICK = _Plan(levels=(1, 10), moves=3, think=(0.1, 0.5), saturated=10, saturated_moves=3,
-              time_scale=0.1)
-#: The fake's waits (Discord's own 3 s acknowledgement window included) are stretched so
-#: that a saturated run measures latency instead of failing.
-PATIENCE = 300.0
-DISCORD_ACK_SECONDS = 3.0
-SEED = 20261205
-#: Tables opened at once (the lobby is not what is measured).
-OPENING = 25
+FULL = _Plan(levels=(50, 100, 150, 200, 250, 300), ones=(200,), seconds=45.0, settle=10.0,
+             think=THINK_SECONDS, warmup=(0, 12), census=10, census_moves=None, scale=1.0)
+#: A smoke run: a few tables, on a clock ten times as fast as Discord's (think times and
+#: rate limits alike), census games cut short; seconds.
+QUICK = _Plan(levels=(4,), ones=(2,), seconds=1.5, settle=0.3, think=(0.2, 0.8),
+              warmup=(0, 2), census=2, census_moves=60, scale=0.1)
 
 CHECKOUT_TESTS = Path(__file__).resolve().parents[2] / "tests" / "discord"
 
 
 def _checkout() -> tuple[Any, Any]:
-    """The fake Discord package and the test table driver, from the checkout."""
+    """The fake Discord package and the test table helpers, from the checkout."""
     if not (CHECKOUT_TESTS / "fake" / "__init__.py").is_file():
         raise InvalidInput(f"jongg bench discord needs the fake Discord in {CHECKOUT_TESTS}: "
                            "run it from a checkout of Jongg.")
@@ -119,6 +147,47 @@ def _checkout() -> tuple[Any, Any]:
     except ImportError as missing:
         raise InvalidInput(f"jongg bench discord needs the test tools ({missing.name} is "
                            "missing): pip install -e '.[test]'.") from None
+
+
+def serve_child(handle: int) -> None:
+    """The child process's entry (`python -c`): the fake Discord and the people
+    (`people.serve`), answering on the socket `handle` it inherited."""
+    _checkout()
+    importlib.import_module("people").serve(Connection(handle))
+
+
+class _Child:
+    """The child process (a fresh interpreter, sharing nothing with this one but a socket),
+    and the one request at a time the bench asks of it."""
+
+    def __enter__(self) -> _Child:
+        ours, theirs = socket.socketpair()
+        with theirs:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", f"from {__name__} import serve_child; "
+                                       f"serve_child({theirs.fileno()})"],
+                pass_fds=[theirs.fileno()])
+        self.connection = Connection(ours.detach())
+        return self
+
+    async def ask(self, request: object) -> Any:
+        """Send `request`; its answer, once the child has done it."""
+        self.connection.send(request)
+        reply = await asyncio.to_thread(self.connection.recv)
+        if isinstance(reply, Failed):
+            raise RuntimeError(f"the fake Discord's process failed:\n{reply.traceback}")
+        return reply
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        with contextlib.suppress(OSError):  # it may be gone already
+            self.connection.send(None)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.connection.close()
 
 
 @contextmanager
@@ -140,291 +209,322 @@ def _stub_renderers(picture: bytes) -> Iterator[None]:
             setattr(module, name, original)
 
 
-@dataclass(frozen=True)
-class _Step:
-    game_id: int
-    click: float
-    commit: float
-    flushed: float
+class _Recorder:
+    """Stamps the bot's commits and deliveries, by wrapping two of its objects' methods for
+    the run (product code is untouched): the store's `append_actions` (the moves committed,
+    their movers, their outbox entries) and the notifier's calls (when each entry's delivery
+    returned)."""
+
+    def __init__(self, client: Any) -> None:
+        self.commits: list[Commit] = []
+        self.delivered: dict[str, float] = {}
+        actions = client.service.db.actions
+        append = actions.append_actions
+
+        async def append_actions(game_id: int, expected_seq: int,
+                                 moves: list[tuple[str, int | None]],
+                                 **kwargs: Any) -> tuple[OutboxEntry, ...]:
+            entries: tuple[OutboxEntry, ...] = await append(game_id, expected_seq, moves,
+                                                            **kwargs)
+            self.commits.append(Commit(
+                game_id, frozenset(actor for _, actor in moves if actor is not None),
+                time.monotonic(), tuple(delivery_key(entry) for entry in entries)))
+            return entries
+
+        actions.append_actions = append_actions
+        notifier = client.service.sender.notifier
+        for name in ("table_update", "seat_update", "game_over"):
+            setattr(notifier, name, self._stamped(getattr(notifier, name)))
+
+    def _stamped(self, deliver: Callable[..., Awaitable[None]]
+                 ) -> Callable[..., Awaitable[None]]:
+        async def stamped(*args: Any) -> None:
+            await deliver(*args)
+            self.delivered[args[-1].key] = time.monotonic()
+        return stamped
+
+
+class _CpuClock:
+    """This process's CPU time, sampled in the background, so its share of one core over a
+    span the child names afterwards can be read."""
+
+    def __init__(self) -> None:
+        self.samples: list[tuple[float, float]] = []
+
+    async def sample(self) -> None:
+        while True:
+            self.samples.append((time.monotonic(), time.process_time()))
+            await asyncio.sleep(CPU_SAMPLE_SECONDS)
+
+    def at(self, moment: float) -> float:
+        """CPU seconds used by `moment` (interpolated between samples)."""
+        before = max((s for s in self.samples if s[0] <= moment), default=self.samples[0])
+        after = min((s for s in self.samples if s[0] >= moment), default=self.samples[-1])
+        if after[0] == before[0]:
+            return before[1]
+        share = (moment - before[0]) / (after[0] - before[0])
+        return before[1] + share * (after[1] - before[1])
+
+    def share(self, start: float, end: float) -> float:
+        return (self.at(end) - self.at(start)) / max(end - start, 1e-9)
+
+
+@asynccontextmanager
+async def _connected(client: Any, token: str) -> AsyncIterator[None]:
+    """The client logged in to the fake and ready; closed after."""
+    await client.login(token)
+    connect = asyncio.create_task(client.connect(reconnect=False), name="bench: connect")
+    ready = asyncio.create_task(client.wait_until_ready(), name="bench: ready")
+    try:
+        done, _ = await asyncio.wait({connect, ready}, timeout=60,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            if connect in done:
+                connect.result()
+            raise RuntimeError("the bot was not ready after 60 s")
+        yield
+    finally:
+        await client.close()
+        await asyncio.gather(connect, return_exceptions=True)
 
 
 @dataclass(frozen=True)
-class _Level:
-    """One load's figures: latency percentiles (ms), moves, their rate and the CPU used."""
+class _Run:
+    """One measure's figures: latency percentiles (ms), moves and their rate, each process's
+    share of one core, the requests against Discord's budgets over the measured span and per
+    move, the requests the bot's own pacing held back (and the longest wait, ms), and what
+    went wrong."""
 
+    shape: Shape
+    tables: int
+    answer_p95: float
     commit_p50: float
     commit_p95: float
     messages_p50: float
     messages_p95: float
-    first_message_p95: float
+    first_p95: float
     moves: int
     per_second: float
-    cpu: float
+    bot_cpu: float
+    fake_cpu: float
+    budget: Budget
+    per_move: dict[Kind, float]
+    held: int
+    longest_wait: float
+    over: int
+    problems: tuple[str, ...]
+
+    @property
+    def global_per_move(self) -> float:
+        return sum(n for kind, n in self.per_move.items() if kind.global_limited)
 
     @property
     def meets_goal(self) -> bool:
-        return self.commit_p95 < LATENCY_GOAL_MS and self.messages_p95 < LATENCY_GOAL_MS
+        """Both p95 under the goal, nothing refused, within Discord's budgets."""
+        return (self.commit_p95 < LATENCY_GOAL_MS and self.messages_p95 < LATENCY_GOAL_MS
+                and not self.problems and self.budget.within)
 
     def describe(self) -> str:
-        return (f"click->commit p50 {self.commit_p50:.1f} / p95 {self.commit_p95:.1f} ms; "
-                f"commit->messages p50 {self.messages_p50:.1f} / p95 "
-                f"{self.messages_p95:.1f} ms (first message p95 "
-                f"{self.first_message_p95:.1f} ms); {self.moves} moves, "
-                f"{self.per_second:.0f} moves/s, CPU {self.cpu:.0%} of one core")
+        per_move = ", ".join(f"{kind.value} {n:.2f}" for kind, n in self.per_move.items())
+        text = (f"click->answer p95 {self.answer_p95:.1f} ms; click->commit p50 "
+                f"{self.commit_p50:.1f} / p95 {self.commit_p95:.1f} ms; commit->messages "
+                f"p50 {self.messages_p50:.1f} / p95 {self.messages_p95:.1f} ms (first "
+                f"message p95 {self.first_p95:.1f} ms); {self.moves} moves, "
+                f"{self.per_second:.1f} moves/s; CPU bot {self.bot_cpu:.0%}, fake and "
+                f"people {self.fake_cpu:.0%} of one core; {self.budget.describe()}; "
+                f"{self.held} requests held by the bot's pacing (longest "
+                f"{self.longest_wait:.0f} ms); per move: {per_move} (global-limited "
+                f"{self.global_per_move:.2f})")
+        if self.over:
+            text += f"; {self.over} games over"
+        if self.problems:
+            text += "; PROBLEMS: " + " | ".join(self.problems)
+        return text
 
 
-def _percentile(samples: list[float], q: float) -> float:
-    """Nearest-rank percentile (0 with no samples)."""
-    if not samples:
-        return 0.0
-    ordered = sorted(samples)
-    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
+def _pacing(scale: float) -> GlobalLimit:
+    """The bot's own pacing of the global limit, on the rate limits' clock."""
+    usual = GlobalLimit()
+    return GlobalLimit(usual.limit, usual.per * scale, usual.margin * scale)
 
 
-class _Harness:
-    """One fake Discord, one Jongg client, the tables, and the timestamps."""
-
-    def __init__(self, fake: Any, table_mod: Any, client: Any, channel: Any) -> None:
-        self.fake, self.table_mod, self.client, self.channel = fake, table_mod, client, channel
-        self.commits: dict[int, list[float]] = defaultdict(list)
-        self.clicks: dict[int, list[float]] = defaultdict(list)
-        self.channels_of: dict[int, tuple[str, str]] = {}
-        self.stalled = 0
-        self.people = itertools.count()
-
-    def instrument(self) -> None:
-        actions = self.client.service.db.actions
-        append = actions.append_actions
-
-        async def append_actions(game_id: int, *args: Any,
-                                 **kwargs: Any) -> tuple[OutboxEntry, ...]:
-            entries: tuple[OutboxEntry, ...] = await append(game_id, *args, **kwargs)
-            self.commits[game_id].append(time.monotonic())
-            return entries
-
-        actions.append_actions = append_actions
-        for name in ("click", "select"):
-            original = getattr(self.fake, name)
-
-            async def act(user: Any, *args: Any, _original: Any = original,
-                          **kwargs: Any) -> Any:
-                handle = await _original(user, *args, **kwargs)
-                self.clicks[user.id].append(handle.created)
-                return handle
-
-            setattr(self.fake, name, act)
-
-    async def open_tables(self, count: int, tick: Callable[[], None]) -> list[Any]:
-        """`count` new tables, each with a new person, in their Charleston's first pass."""
-        gate = asyncio.Semaphore(OPENING)
-
-        async def open_one() -> Any:
-            async with gate:
-                table = await self._open_table()
-            tick()
-            return table
-
-        tables = await asyncio.gather(*(open_one() for _ in range(count)))
-        return sorted(tables, key=lambda t: t.game_id)
-
-    async def _open_table(self) -> Any:
-        fake, table_mod = self.fake, self.table_mod
-        number = next(self.people)
-        user = fake.add_user(f"player{number}", global_name=f"Player {number}")
-        fake.add_member(self.channel.guild, user)
-        opened = await fake.slash(user, self.channel, "mj new", {"players": 4})
-        lobby = await opened.reply()
-        [join] = table_mod.custom_ids(lobby, "jg:l:")[:1]
-        game_id = int(join.split(":")[2])
-        thread = await fake.wait_until(lambda: lobby.thread, what="the table's thread")
-        await table_mod.JonggTable._lobby(fake, user, lobby, f"jg:l:{game_id}:start")
-        await self.client.service.flush(game_id)
-        seats = [None if uid is None else user
-                 for uid in self.client.service.table(game_id).user_ids]
-        self.channels_of[game_id] = (str(thread.id), str(fake.dm_channel(user).id))
-        return table_mod.JonggTable(fake, None, self.client, game_id, lobby, thread, seats)
-
-    async def drive(self, table: Any, moves: int, out: list[_Step], tick: Callable[[], None],
-                    think: Callable[[], float] | None) -> None:
-        """The table's person makes up to `moves` moves, each `think()` seconds after the
-        last was told (at once without `think`)."""
-        [user] = table.humans
-        for _ in range(moves):
-            if think is not None:
-                await asyncio.sleep(think())
-            if table.over:
-                break
-            seen = table.view(user)
-            if not seen.legal:
-                self.stalled += 1
-                break
-            before = len(self.commits[table.game_id])
-            await table.step(user, seen)
-            flushed = time.monotonic()
-            commits = self.commits[table.game_id]
-            if len(commits) > before:
-                out.append(_Step(table.game_id, self.clicks[user.id][-1], commits[before],
-                                 flushed))
-            tick()
-
-    async def level(self, tables: list[Any], moves: int, tick: Callable[[], None],
-                    think: Callable[[], float] | None) -> _Level:
-        """Drive `tables` all at once and measure."""
-        out: list[_Step] = []
-        started, cpu = time.perf_counter(), time.process_time()
-        await asyncio.gather(*(self.drive(t, moves, out, tick, think) for t in tables))
-        wall = max(time.perf_counter() - started, 1e-9)
-        used = time.process_time() - cpu
-        commit, last, first = self.latencies(out)
-        return _Level(_percentile(commit, 50), _percentile(commit, 95),
-                      _percentile(last, 50), _percentile(last, 95), _percentile(first, 95),
-                      len(out), len(out) / wall, used / wall)
-
-    def latencies(self, steps: list[_Step]) -> tuple[list[float], list[float], list[float]]:
-        """Click to commit, commit to the last and to the first notifier request, in ms."""
-        sent: dict[str, list[float]] = defaultdict(list)
-        for request in self.fake.requests:
-            channel = request.params.get("channel_id")
-            if channel is not None and request.method in ("POST", "PATCH"):
-                sent[channel].append(request.at)
-        by_game = {game: sorted(sent[thread] + sent[dm])
-                   for game, (thread, dm) in self.channels_of.items()}
-        to_commit, to_last, to_first = [], [], []
-        for step in steps:
-            to_commit.append((step.commit - step.click) * 1000)
-            times = by_game[step.game_id]
-            low = bisect.bisect_left(times, step.commit)
-            high = bisect.bisect_right(times, step.flushed)
-            if high > low:
-                to_first.append((times[low] - step.commit) * 1000)
-                to_last.append((times[high - 1] - step.commit) * 1000)
-        return to_commit, to_last, to_first
-
-
-def _late_acks(fake: Any) -> int:
-    """Interactions whose callback reached the fake more than 3 s after they were sent."""
-    late = 0
-    interactions = fake.interactions  # a copy: take it once
-    for request in fake.requests:
-        if request.route == "/interactions/{interaction_id}/{token}/callback":
-            sent = interactions.get(int(request.params["interaction_id"]))
-            late += sent is not None and request.at - sent.created > DISCORD_ACK_SECONDS
-    return late
-
-
-@dataclass
-class _Totals:
-    """What the fake saw over the whole run."""
-
-    requests: int = 0
-    refused: int = 0
-    late: int = 0
-    stalled: int = 0
-    problems: str = ""
-
-
-async def _measure(tables: int, moves: int, think: Callable[[], float] | None,
-                   tick: Callable[[], None], folder: Path, totals: _Totals,
-                   time_scale: float) -> _Level:
-    """One load in a fresh process state: its own fake Discord, client and database, so a
-    level's games are all the process holds (as a real bot's would be)."""
+async def _world(child: _Child, shape: Shape, tables: int, database: Path, scale: float,
+                 start: Start | None, plays: Sequence[Play], tick: Callable[[], None]
+                 ) -> list[_Run]:
+    """One world: a fresh fake Discord (in the child) with `tables` tables of `shape`, a
+    client and a database; the tables opened and (with `start`) started, then each of
+    `plays` measured in turn."""
     fake_mod, table_mod = _checkout()
     from bot.discord.client import JonggClient
 
+    address = await child.ask(World(tables, shape, scale))
+    saved = fake_mod.point_discord(address)
     seeds = itertools.count(SEED)
-    limits = fake_mod.RateLimits(time_scale=time_scale)
-    async with fake_mod.FakeDiscord(interaction_ack_timeout=PATIENCE,
-                                    default_timeout=PATIENCE, limits=limits) as fake:
-        guild = fake.add_guild("Jongg Bench Hall")
-        channel = fake.add_channel(guild, "mahjong-tables")
-        client = JonggClient(folder / f"bench-{tables}-{think is None}.sqlite3",
-                             make_bot=table_mod.first_option_bot,
+    clock = _CpuClock()
+    sampler = asyncio.create_task(clock.sample(), name="bench: cpu")
+    runs: list[_Run] = []
+    try:
+        pace = _pacing(scale)
+        client = JonggClient(database, make_bot=table_mod.first_option_bot,
                              new_seed=lambda: next(seeds), now=table_mod.FrozenClock(),
-                             run_clocks=False, **fake_mod.CLIENT_OPTIONS)
-        async with fake.run(client):
-            harness = _Harness(fake, table_mod, client, channel)
-            harness.instrument()
-            opened = await harness.open_tables(tables, tick)
-            measured = await harness.level(opened, moves, tick, think)
-            totals.requests += len(fake.requests)
-            totals.refused += len(fake.failed_requests)
-            if fake.failed_requests or fake.unhandled:
-                totals.problems += fake.problems()[:2000]
-            totals.late += _late_acks(fake)
-            totals.stalled += harness.stalled
-    return measured
+                             run_clocks=False, global_limit=pace, **fake_mod.CLIENT_OPTIONS)
+        async with _connected(client, address.token):
+            recorder = _Recorder(client)
+            await child.ask(Open())
+            if start is not None:
+                await child.ask(start)
+                tick()
+            for play in plays:
+                held, longest = pace.held, pace.longest_wait
+                pace.longest_wait = 0.0
+                played: Played = await child.ask(play)
+                runs.append(_summary(shape, play, played, recorder, scale,
+                                     clock.share(played.start, played.end),
+                                     pace.held - held, pace.longest_wait))
+                pace.longest_wait = max(longest, pace.longest_wait)
+                tick()
+            await child.ask(Halt())
+    finally:
+        sampler.cancel()
+        fake_mod.point_discord(saved)
+        await child.ask(Close())
+    return runs
 
 
-def _report(plan: _Plan, paced: dict[int, _Level], saturated: _Level,
-            totals: _Totals) -> tuple[list[Figure], dict[str, Any]]:
-    # The latency figures are those at the goal's load when it was run, else the largest.
-    shown = GAMES_GOAL if GAMES_GOAL in paced else max(plan.levels)
+def _summary(shape: Shape, play: Play, played: Played, recorder: _Recorder, scale: float,
+             bot_cpu: float, held: int, longest_wait: float) -> _Run:
+    found = latencies(played, recorder.commits, recorder.delivered)
+    seconds = max(played.end - played.start, 1e-9)
+    moves = sum(c.move and not c.refused for c in played.clicks)
+    problems = played.problems
+    if found.lost:
+        problems += (f"{found.lost} moves answered as done but never committed",)
+    # A census counts every request to its end; a paced measure, those of its span.
+    measured = played.sent if play.seconds is None else [
+        s for s in played.sent if s.at <= played.end]
+    spent = budget(measured, seconds, scale)
+    return _Run(
+        shape, play.active, percentile(found.answer, 95),
+        percentile(found.commit, 50), percentile(found.commit, 95),
+        percentile(found.messages, 50), percentile(found.messages, 95),
+        percentile(found.first, 95), moves, moves / seconds, bot_cpu, played.cpu / seconds,
+        spent, spent.per_move(moves), held, longest_wait * 1000, played.over, problems)
+
+
+def _arithmetic(census: _Run, paced: dict[int, _Run], scale: float) -> str:
+    """Requests per move x moves per second per table x tables, against the global limit as
+    the bot keeps it (`GlobalLimit`, on the limits' clock `scale`)."""
+    rates = [run.per_second / run.tables for run in paced.values() if run.tables]
+    per_table = sum(rates) / len(rates) if rates else 0.0
+    whole = census.global_per_move
+    play = [run.global_per_move for run in paced.values() if run.moves]
+    in_play = sum(play) / len(play) if play else 0.0
+    kept = GlobalLimit()
+    window = (kept.per + kept.margin) * scale
+    allowed = kept.limit / window
+    load, load_in_play = whole * per_table, in_play * per_table
+    return (f"four-person tables: {whole:.2f} global-limited requests per move over whole "
+            f"games (Charleston included; {in_play:.2f} in the paced measures, in play) x "
+            f"{per_table:.3f} moves/s per table at the people's pace = {load:.3f} "
+            f"requests/s per table ({load_in_play:.3f} in play); Discord allows "
+            f"{GLOBAL_LIMIT[0]} per {GLOBAL_LIMIT[1] * scale:g} s, the bot keeps "
+            f"{kept.limit} per {window:g} s ({allowed:.1f}/s), enough for "
+            f"{allowed / load if load else float('inf'):.0f} tables over whole games, "
+            f"{allowed / load_in_play if load_in_play else float('inf'):.0f} in play; "
+            f"{GAMES_GOAL} tables need {GAMES_GOAL * load:.1f}/s over whole games, "
+            f"{GAMES_GOAL * load_in_play:.1f}/s in play (bursts above the mean count too: "
+            "see the peaks per level)")
+
+
+def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
+            ones: dict[int, _Run]) -> tuple[list[Figure], dict[str, Any]]:
+    shown = GAMES_GOAL if GAMES_GOAL in paced else max(paced)
     top = paced[shown]
-    sustained = max((level for level, measured in paced.items() if measured.meets_goal),
-                    default=0)
+    sustained = max((level for level, run in paced.items() if run.meets_goal), default=0)
+    four, one = census[Shape.FOUR], census[Shape.ONE]
     figures = [
+        Figure("click to answer p95", top.answer_p95, "ms"),
         Figure("click to commit p50", top.commit_p50, "ms"),
         Figure("click to commit p95", top.commit_p95, "ms", LATENCY_GOAL_MS),
         Figure("commit to messages p50", top.messages_p50, "ms"),
         Figure("commit to messages p95", top.messages_p95, "ms", LATENCY_GOAL_MS),
+        Figure("global requests per second", top.budget.rate(), "requests/s",
+               float(GLOBAL_LIMIT[0])),
         Figure("concurrent games", float(sustained), "games", float(GAMES_GOAL),
                lower_is_better=False),
-        Figure("moves per second, saturated", saturated.per_second, "moves/s",
+        Figure("global requests per move, four people", four.global_per_move, "requests",
+               REQUESTS_PER_MOVE_GOAL),
+        Figure("global requests per move, one person", one.global_per_move, "requests"),
+        Figure("moves per second, saturated", four.per_second, "moves/s",
                lower_is_better=False),
     ]
     low, high = plan.think
     info: dict[str, Any] = {
-        "games": f"1 person + 3 first-option bots each; {plan.moves} moves of the person's "
-                 "per game; each level in a fresh fake Discord, client and database",
-        "pace": f"each person answers {low:g}-{high:g} s (uniform) after their prompt",
+        "processes": "this one: the bot (client, table service, SQLite in a temporary "
+                     "folder); a child: the fake Discord (REST + gateway on 127.0.0.1) and "
+                     "the people, who act only on what Discord shows them",
+        "limits": "Discord's rate limits in the fake (per-route buckets, 50 a second in all "
+                  "but interaction answers, the invalid-request counter)"
+                  + ("" if plan.scale == 1 else f", on a clock {plan.scale:g} times "
+                                                 "Discord's"),
+        "pace": f"each person answers {low:g}-{high:g} s (uniform) after a prompt; the "
+                f"tables play fast until play has begun and {plan.warmup[0]}-"
+                f"{plan.warmup[1]} moves more, then level by level more of them play at "
+                f"that pace, each level measured for {plan.seconds:g} s after "
+                f"{plan.settle:g} s",
+        "bots": "first-option bots fill the empty seats of one-person tables",
         "rendering": "stubbed (render_table, render_result, render_rack return a 1x1 PNG)",
-        "in process": "fake Discord (REST + gateway on 127.0.0.1) on its own thread and "
-                      "event loop; bot and driver share one; SQLite in a temporary folder",
-        "figures": f"latencies at {shown} games, paced",
+        "figures": f"latencies and requests/s at {shown} four-person tables, paced; "
+                   "requests per move over whole games (census)",
     }
-    for level, measured in paced.items():
-        info[f"{level} games, paced"] = measured.describe()
-    info[f"{plan.saturated} games, saturated"] = (
-        f"{saturated.describe()} (people clicking again the moment they are told; its "
-        "latency is queueing)")
-    info["concurrent games"] = ("largest paced level with both p95 under "
-                                f"{LATENCY_GOAL_MS:g} ms, of {', '.join(map(str, plan.levels))}")
-    info["requests"] = f"{totals.requests} to the fake, {totals.refused} refused"
-    info["late acknowledgements"] = (f"{totals.late} interactions answered after Discord's "
-                                     "3 s window (the fake's was stretched)")
-    if totals.stalled:
-        info["stalled tables"] = totals.stalled
-    if totals.problems:
-        info["refused requests"] = totals.problems
+    played = ("to the end" if plan.census_moves is None
+              else f"for {plan.census_moves} moves each")
+    for shape, run in census.items():
+        info[f"census, {shape.value}"] = (f"{run.tables} tables played {played}, people "
+                                          f"answering at once: {run.describe()}")
+    for level, run in paced.items():
+        info[f"{level} tables of four people, paced"] = run.describe()
+    for level, run in ones.items():
+        info[f"{level} tables of one person, paced"] = run.describe()
+    info["concurrent games"] = (
+        f"largest paced level of four-person tables with both p95 under "
+        f"{LATENCY_GOAL_MS:g} ms, nothing refused, no 429, at most {GLOBAL_LIMIT[0]} "
+        f"global-limited requests in any {GLOBAL_LIMIT[1] * plan.scale:g} s and "
+        f"{CHANNEL_LIMIT[0]} messages in a channel in any {CHANNEL_LIMIT[1] * plan.scale:g} s, "
+        f"of {', '.join(map(str, plan.levels))}")
+    info["budget"] = _arithmetic(four, paced, plan.scale)
     return figures, info
 
 
 def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchResult:
-    """Latency percentiles at the goal's paced load (or the largest run), the largest paced
-    load meeting the goal, and the saturated throughput."""
+    """The census of each table shape, then the paced levels; figures at the goal's load
+    (or the largest level), the largest level meeting the goal, requests per move and the
+    saturated throughput."""
     plan = QUICK if quick else FULL
     fake_mod, _ = _checkout()
-    total = plan.tables + plan.steps
-    tick = Steps(progress, total)
-
-    rng = random.Random(SEED)
-
-    def think() -> float:
-        return rng.uniform(*plan.think)
-
-    totals = _Totals()
-    paced: dict[int, _Level] = {}
+    tick = Steps(progress, plan.steps)
+    census: dict[Shape, _Run] = {}
     with tempfile.TemporaryDirectory(prefix="jongg-bench-discord-") as name, \
-            _stub_renderers(fake_mod.png(1, 1)):
+            _stub_renderers(fake_mod.png(1, 1)), _Child() as child:
         folder = Path(name)
-        for level in plan.levels:
-            gc.collect()  # the last level's garbage is not this one's to pay for
-            paced[level] = asyncio.run(_measure(level, plan.moves, think, tick, folder,
-                                                totals, plan.time_scale))
-        gc.collect()
-        saturated = asyncio.run(_measure(plan.saturated, plan.saturated_moves, None, tick,
-                                         folder, totals, plan.time_scale))
-    if progress is not None:
-        progress(total, total)
-    figures, info = _report(plan, paced, saturated, totals)
+
+        def world(shape: Shape, tables: int, start: Start | None, plays: list[Play]
+                  ) -> list[_Run]:
+            tune_process()  # as `jongg run` does (the last world's garbage collected first)
+            database = folder / f"bench-{shape.name.lower()}-{len(census)}-{tables}.sqlite3"
+            return asyncio.run(_world(child, shape, tables, database, plan.scale, start,
+                                      plays, tick))
+
+        for shape in Shape:
+            [census[shape]] = world(shape, plan.census, None, [Play(
+                plan.census, AT_ONCE, None, moves=plan.census_moves, seed=SEED)])
+        start = Start(plan.warmup, SEED)
+        paced = dict(zip(plan.levels, world(Shape.FOUR, max(plan.levels), start, [
+            Play(level, plan.think, plan.seconds, plan.settle, seed=SEED + level)
+            for level in plan.levels]), strict=True))
+        ones = dict(zip(plan.ones, world(Shape.ONE, max(plan.ones), start, [
+            Play(level, plan.think, plan.seconds, plan.settle, seed=SEED + level)
+            for level in plan.ones]), strict=True))
+    figures, info = _report(plan, census, paced, ones)
     return BenchResult("discord", tuple(figures), {"quick": quick, **info})

@@ -1,7 +1,9 @@
 """The Discord client: starts the store, the table service and the commands, and closes them.
 
-No privileged intents: everything arrives through interactions, and guild state is kept by id
-in the store, never as discord objects.
+No privileged intents, and of the others only guilds (the channels and threads the bot posts
+in): everything players do arrives through interactions, which come whatever the intents, so
+message, typing and reaction events would only be work for the bot (on a busy server, every
+message anyone writes). Guild state is kept by id in the store, never as discord objects.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from bot.discord.buckets import one_request_per_bucket
 from bot.discord.components import DYNAMIC_ITEMS, answer_error
 from bot.discord.mentions import NO_MENTIONS
 from bot.discord.notify import DiscordNotifier
+from bot.discord.pacing import GlobalLimit
 from bot.discord.prompts import PromptBuilder
 from bot.engine.errors import IllegalAction
 from bot.engine.game.rules import seat_names
@@ -43,17 +46,20 @@ class JonggClient(discord.Client):
     messages that failed and `watch_loop` runs a loop-lag watchdog from `setup_hook` to
     `close` that logs a warning when the event loop stalls (`jongg run` turns it on; the tests
     watch the loop themselves); other keyword options go to `discord.Client`. Messages ping
-    nobody unless they name whom (`bot.discord.mentions`), and requests of one rate-limit
-    bucket go one at a time (`bot.discord.buckets`)."""
+    nobody unless they name whom (`bot.discord.mentions`), requests of one rate-limit
+    bucket go one at a time (`bot.discord.buckets`), and requests keep under Discord's
+    global rate limit (`global_limit`, `bot.discord.pacing`)."""
 
     def __init__(self, database: Path, *, dev_guild: int | None = None,
                  sync_commands: bool = True, make_bot: BotFactory = baseline_bot,
                  new_seed: Callable[[], int] = random_seed,
                  now: Callable[[], float] = time.time, run_clocks: bool = True,
                  backoff: Backoff = DEFAULT_BACKOFF, watch_loop: bool = False,
-                 **options: Any) -> None:
+                 global_limit: GlobalLimit | None = None, **options: Any) -> None:
         options.setdefault("allowed_mentions", NO_MENTIONS)
-        super().__init__(intents=discord.Intents.default(), **options)
+        self.pace = global_limit or GlobalLimit()
+        super().__init__(intents=discord.Intents(guilds=True), http_trace=self.pace.trace(),
+                         **options)
         one_request_per_bucket(self.http)
         self.database = database
         self.dev_guild = dev_guild
@@ -148,6 +154,11 @@ class JonggClient(discord.Client):
         elif op == "bot":
             await self.service.add_bot(game_id, user.id)
         else:
+            # /mj new shows the lobby before Discord has made the table's thread; a game
+            # started before the thread is recorded would be posted in the channel.
+            if (await self.db.games.game(game_id)).thread_id is None:
+                raise IllegalAction("The table's thread is still being opened: press Start "
+                                    "again in a moment.")
             await self.service.start_game(game_id, user.id)
         from bot.discord.commands import lobby_buttons
 

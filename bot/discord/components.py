@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 import discord
 
 from bot.analysis import format_analysis, hint
+from bot.discord.answers import TableAnswer
 from bot.engine.errors import IllegalAction, MahjongError
 from bot.engine.game import Pass, View
 from bot.engine.game.actions import Give
@@ -381,12 +382,17 @@ class PassButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["game"]), int(match["counter"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Pass on the discard for the clicker's seat."""
+        """Pass on the discard for the clicker's seat. When the pass leads straight to a
+        new table picture, that picture is the answer: this post, moved on in place
+        (`bot.discord.answers`); otherwise the clicker is told privately."""
         client = _client(interaction)
         try:
+            answer = TableAnswer(interaction, ANSWER_WITHIN)
             await in_time(interaction, client.service.act(
-                self.game, interaction.user.id, Pass, self.counter), private=True)
-            await say_privately(interaction, "You passed.")
+                self.game, interaction.user.id, Pass, self.counter, answer=answer),
+                private=True)
+            if not await answer.carried():
+                await say_privately(interaction, "You passed.")
         except Exception as error:
             await answer_error(interaction, error)
 

@@ -2,8 +2,13 @@
 
 The thread gets a new message per turn (not edits of an old one: edits to old messages are
 rate limited), one line per event, and under each discard the Claim/Pass buttons, so claim
-windows cost no DMs. A seat gets a DM with its rack and controls when it must act on its own
-turn or in the Charleston, or when something only it may know happened (a draw, a pass). A
+windows cost no DMs. When a Pass under the newest post leads straight to the next picture (the
+bots played on), the post moves on in place as that click's answer instead
+(`bot.discord.answers`): requests made with an interaction's token do not count against the
+bot's global rate limit, posts do.
+
+A seat gets a DM with its rack and controls when it must act on its own turn or in the
+Charleston, or when something only it may know happened (a draw, a pass). A
 closed DM (403, code 50007) is noticed once and the table is told, without revealing anything,
 to use "My rack"; that seat gets no more DMs in that game (each refused request counts
 against the bot's invalid-request limit).
@@ -31,6 +36,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import aiohttp
 import discord
 
+from bot.discord.answers import TableAnswer
 from bot.discord.components import ClaimButton, HintButton, PassButton, RackButton
 from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.engine.game import Phase, View
@@ -265,9 +271,37 @@ class DiscordNotifier:
             buttons.add_item(RackButton(table.game_id))
             if table.hints:
                 buttons.add_item(HintButton(table.game_id))
-        await self._post(table, delivery, len(text), content=chunks[-1] if chunks else None,
+        lines = chunks[-1] if chunks else None
+        if await self._carried(delivery, text, lines, png, buttons):
+            return
+        await self._post(table, delivery, len(text), content=lines,
                          file=discord.File(io.BytesIO(png), filename="table.png"),
                          view=buttons)
+
+    async def _carried(self, delivery: Delivery, before: list[str], lines: str | None,
+                       png: bytes, buttons: discord.ui.View) -> bool:
+        """Deliver a new table picture as the answer to the click that made it, if the
+        delivery has one (`bot.discord.answers`): the clicked post shows the new picture
+        and buttons, its lines followed by this update's. False when it cannot (no answer;
+        lines that need posts `before` the picture or do not fit; the answer no longer
+        free or refused): then it is posted."""
+        answer = delivery.answer
+        delivery.answer = None  # offered once: a retry posts
+        if not isinstance(answer, TableAnswer):
+            return False
+        clicked = answer.clicked
+        content = "\n".join(part for part in (clicked.content if clicked else None, lines)
+                            if part)
+        if clicked is None or before or len(content) > MESSAGE_LIMIT:
+            answer.decline()
+            return False
+        message = await answer.carry(
+            content=content or None, view=buttons,
+            attachments=[discord.File(io.BytesIO(png), filename="table.png")])
+        if message is None:
+            return False
+        delivery.sent.append(message.id)
+        return True
 
     async def seat_update(self, table: Table, seat: int, update: SeatUpdate,
                           delivery: Delivery) -> None:

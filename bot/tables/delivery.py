@@ -32,6 +32,7 @@ from bot.store import (
     StoreError,
 )
 from bot.tables.notifier import (
+    Answer,
     Delivery,
     DeliveryFailed,
     NotAllowed,
@@ -69,6 +70,11 @@ DEFAULT_BACKOFF = Backoff()
 SENT_BATCH = 20
 
 
+def delivery_key(entry: OutboxEntry) -> str:
+    """The key of an entry's `Delivery`: the same on every attempt, never another entry's."""
+    return f"jg{entry.id}"
+
+
 def entry_body(**fields: object) -> str:
     """An outbox entry's body: the fields the state alone does not give, as JSON."""
     return json.dumps(fields, separators=(",", ":"))
@@ -85,7 +91,7 @@ class _Pending:
     @classmethod
     def of(cls, entry: OutboxEntry, state: GameState) -> _Pending:
         """The entry, to deliver with a key of its own (the same on every attempt)."""
-        return cls(entry, state, Delivery(f"jg{entry.id}"))
+        return cls(entry, state, Delivery(delivery_key(entry)))
 
 
 @dataclass
@@ -141,10 +147,17 @@ class Sender:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    def queue(self, game: HeldGame, entries: Sequence[OutboxEntry], state: GameState) -> None:
+    def queue(self, game: HeldGame, entries: Sequence[OutboxEntry], state: GameState, *,
+              answer: Answer | None = None) -> None:
         """Hand committed entries (reporting `state`) to the game's sender, starting it if it
-        is not running."""
-        game.mail.queue.extend(_Pending.of(entry, state) for entry in entries)
+        is not running. `answer`: the click that made them, offered the table update among
+        them (`Delivery.answer`) when nothing is ahead of it (the click waits for it)."""
+        pending = [_Pending.of(entry, state) for entry in entries]
+        table = next((p for p in pending if p.entry.kind is DeliveryKind.TABLE), None)
+        if answer is not None and table is not None and not game.mail.queue:
+            table.delivery.answer = answer
+            answer.take()
+        game.mail.queue.extend(pending)
         if game.mail.queue and game.mail.task is None:
             game.mail.idle.clear()
             game.mail.task = asyncio.create_task(self._deliver(game),

@@ -79,15 +79,28 @@ class SeatUpdate:
     deadline: float | None
 
 
+class Answer(Protocol):
+    """A click that made a move and waits for its answer, which the outside may make the
+    table's update about that move (on Discord: the clicked table post, edited in place by
+    the click's answer, a request Discord leaves out of the bot's global rate limit)."""
+
+    def take(self) -> None:
+        """The move made a new table picture: its delivery will be offered to this answer.
+        Called right after the commit, before the sender runs."""
+
+
 @dataclass(eq=False)
 class Delivery:
     """One outbox entry on its way out. `key` is the same on every attempt and never used by
     another entry, so a send repeated after a failure or a restart can be recognised (on
     Discord it makes the messages' nonces); `sent` collects the ids of the messages posted so
-    far, so an attempt that failed part way is retried without posting them again."""
+    far, so an attempt that failed part way is retried without posting them again. `answer`:
+    the click whose answer may carry this table update instead of a new post (the outside
+    falls back to posting when it cannot)."""
 
     key: str
     sent: list[int] = field(default_factory=list)
+    answer: Answer | None = None
 
 
 class DeliveryFailed(Exception):

@@ -85,7 +85,7 @@ from bot.tables.delivery import (
 )
 from bot.tables.errors import NotSeated, StalePrompt
 from bot.tables.narrate import private_line, public_line
-from bot.tables.notifier import Notifier, Table
+from bot.tables.notifier import Answer, Notifier, Table
 from bot.tables.options import PACES, TableOptions, Timeout, read_table_options
 from bot.tables.seat_options import SeatOptions
 
@@ -376,10 +376,12 @@ class TableService:
 
     async def act(self, game_id: int, user_id: int,
                   action: Action | str | Callable[[int], Action],
-                  counter: int | None = None) -> tuple[Event, ...]:
+                  counter: int | None = None, *,
+                  answer: Answer | None = None) -> tuple[Event, ...]:
         """Apply a player's action. `counter` is the action count the prompt was made at; a
         prompt from an earlier moment is refused as stale and changes nothing. `action` may
-        be text, or a function of the seat (for prompts that do not know it)."""
+        be text, or a function of the seat (for prompts that do not know it). `answer`: the
+        click, if its answer may carry the new table picture the move leads to."""
         live = self._get(game_id)
         async with live.lock:
             seat = self._check_prompt(live, user_id, counter)
@@ -390,7 +392,7 @@ class TableService:
             if action.seat != seat:
                 raise NotYourTurn("You can only act for your own seat.")
             events = self._apply(live, action, user_id)
-            await self._settle(live, events)
+            await self._settle(live, events, answer=answer)
             return events
 
     async def act_option(self, game_id: int, user_id: int, counter: int,
@@ -436,11 +438,12 @@ class TableService:
         return tuple(events)
 
     async def _settle(self, live: _Live, events: Sequence[Event], *,
-                      new_turn: bool = False) -> None:
+                      new_turn: bool = False, answer: Answer | None = None) -> None:
         """After actions applied in memory: let the bots answer, commit it all with the
         clocks and the outbox entries that report it in one transaction, then finish a game
-        that ended and hand the entries to the sender. If anything fails before the commit
-        is done, the game is left as the store has it."""
+        that ended and hand the entries to the sender (a new table picture offered to
+        `answer`). If anything fails before the commit is done, the game is left as the
+        store has it."""
         try:
             options = live.options.copy()
             for _, _, state in live.unsaved:
@@ -456,7 +459,7 @@ class TableService:
             live.unsaved.clear()
             raise
         live.options = options
-        self.sender.queue(live, entries, live.state)
+        self.sender.queue(live, entries, live.state, answer=answer if new_turn else None)
         if live.state.phase is Phase.OVER:
             await self._finish(live)
 

@@ -12,15 +12,14 @@ was sent after every step.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from controls import DONE, components, custom_ids, first_choice, moved_on
 from fake import CLIENT_OPTIONS, Channel, FakeDiscord, FakeInteraction, Message, User, World
-from fake import walk_components as _walk
 from leak_watch import LeakWatch, kinds_named
 
 from bot.discord.client import JonggClient
@@ -47,9 +46,6 @@ from bot.store import GameStatus
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.options import read_table_options
 from bot.tables.seat_options import JokerCalls
-
-#: What a person sees after an action went through, per kind of control.
-DONE = re.compile(r"^(You chose: \*\*.+\*\*\.|You passed\.)$")
 
 
 class FirstOption:
@@ -81,14 +77,6 @@ def jongg_client(database: Path, clock: FrozenClock | None = None, *, seed: int 
     return JonggClient(database, sync_commands=sync, make_bot=first_option_bot,
                        new_seed=lambda: seed, now=clock or FrozenClock(), run_clocks=False,
                        backoff=backoff, **CLIENT_OPTIONS)
-
-
-def components(message: Message) -> list[dict[str, Any]]:
-    return list(_walk(message.components))
-
-
-def custom_ids(message: Message, prefix: str) -> list[str]:
-    return [c for c in message.custom_ids() if c.startswith(prefix)]
 
 
 @dataclass
@@ -247,22 +235,11 @@ class JonggTable:
         return await self.first_option(user, menu)
 
     async def first_option(self, user: User, prompt: Message) -> Message:
-        """Pick option 0 on a prompt: its button, its discard-menu entry, or the first tiles
-        of its pass menu."""
-        for item in components(prompt):
-            custom_id = str(item.get("custom_id", ""))
-            if custom_id.startswith("jg:a:") and custom_id.endswith(":0"):
-                return await self.done(await self.fake.click(user, prompt, custom_id))
-        for item in components(prompt):
-            custom_id = str(item.get("custom_id", ""))
-            values = [str(o["value"]) for o in item.get("options") or []]
-            if custom_id.startswith("jg:d:") and "0" in values:
-                return await self.done(await self.fake.select(user, prompt, custom_id, ["0"]))
-            if custom_id.startswith("jg:g:"):
-                chosen = values[:int(item.get("max_values", 1))]
-                return await self.done(await self.fake.select(user, prompt, custom_id, chosen))
-        raise AssertionError(f"the prompt offers no first option: {prompt.text!r} "
-                             f"{prompt.components}")
+        """Pick option 0 on a prompt (`first_choice`)."""
+        custom_id, values = first_choice(prompt)
+        if values is None:
+            return await self.done(await self.fake.click(user, prompt, custom_id))
+        return await self.done(await self.fake.select(user, prompt, custom_id, values))
 
     async def reply(self, handle: FakeInteraction) -> Message:
         """What the user was shown; fails on an error answer."""
@@ -271,8 +248,11 @@ class JonggTable:
         return answer
 
     async def done(self, handle: FakeInteraction) -> Message:
-        """The answer to a move: the prompt turned into "You chose …" or "You passed."."""
+        """The answer to a move: the prompt turned into "You chose …" or "You passed.", or
+        the table post moved on to the next picture (a Pass that led straight to it)."""
         answer = await self.reply(handle)
+        if moved_on(handle, answer):
+            return answer
         assert DONE.match(answer.content), answer.content
         assert answer.custom_ids() == [], "a used prompt keeps its controls"
         return answer
@@ -371,4 +351,4 @@ def _is_error(text: str) -> bool:
 
 __all__ = ["DONE", "FirstOption", "FrozenClock", "JonggTable", "LeakWatch", "assert_clean",
            "assert_no_error_logged", "components", "custom_ids", "finished",
-           "first_option_bot", "jongg_client", "kinds_named"]
+           "first_choice", "first_option_bot", "jongg_client", "kinds_named"]

@@ -1,8 +1,9 @@
-"""`jongg bench discord --quick` runs end to end against the fake Discord (a few seconds)."""
+"""`jongg bench discord --quick` runs end to end, the fake Discord and the people in a process
+of their own, and reports every figure and every level's requests against the limits."""
 
 from __future__ import annotations
 
-from bot.bench.discord import run
+from bot.bench.discord import GAMES_GOAL, LATENCY_GOAL_MS, REQUESTS_PER_MOVE_GOAL, run
 
 
 def test_quick_bench_measures_every_figure() -> None:
@@ -10,17 +11,20 @@ def test_quick_bench_measures_every_figure() -> None:
     result = run(quick=True, progress=lambda done, total: ticks.append((done, total)))
     figures = {f.name: f for f in result.figures}
     report = result.as_text()
-    assert list(figures) == ["click to commit p50", "click to commit p95",
-                             "commit to messages p50", "commit to messages p95",
-                             "concurrent games", "moves per second, saturated"]
     for name in ("click to commit p95", "commit to messages p95"):
         assert 0 < figures[name].value < 60_000, report
-        assert figures[name].goal == 100
-    assert figures["concurrent games"].goal == 200
+        assert figures[name].goal == LATENCY_GOAL_MS
+    assert figures["concurrent games"].goal == GAMES_GOAL
     assert not figures["concurrent games"].lower_is_better
+    assert figures["global requests per move, four people"].goal == REQUESTS_PER_MOVE_GOAL
+    assert figures["global requests per move, four people"].value > 0, report
     assert figures["moves per second, saturated"].value > 0
+    levels = [key for key in result.info if key.endswith(", paced") or "census" in key]
+    assert len(levels) == 4, report
+    for key in levels:
+        assert "requests/s: interaction callbacks" in result.info[key], report
+        assert " 0 answered 429" in result.info[key], report
+    assert "PROBLEMS" not in report, report
     assert "stubbed" in result.info["rendering"]
-    assert "1 games, paced" in result.info and "10 games, saturated" in result.info
-    assert result.info["requests"].endswith(" 0 refused"), report
     assert ticks and ticks[-1][0] == ticks[-1][1]
     assert result.as_json()["target"] == "discord"

@@ -47,6 +47,28 @@ async def test_the_lobby_refuses_politely(fake_discord: FakeDiscord, world: Worl
     assert_clean(fake_discord, caplog)
 
 
+async def test_start_waits_for_the_tables_thread(fake_discord: FakeDiscord, world: World,
+                                                 tmp_path: Path,
+                                                 caplog: pytest.LogCaptureFixture) -> None:
+    """A host who presses Start while Discord is still making the table's thread is asked to
+    press it again, and the game is then played in the thread, not in the channel."""
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")):
+        fake_discord.rate_limit("POST /channels/{channel_id}/messages/{message_id}/threads",
+                                retry_after=1.0)
+        opened = await fake_discord.slash(world.alice, world.tables, "mj new", {"players": 2})
+        lobby = await opened.reply()
+        game = int(custom_ids(lobby, "jg:l:")[0].split(":")[2])
+        assert lobby.thread is None
+        told = await click_text(fake_discord, world.alice, lobby, f"jg:l:{game}:start")
+        assert "thread is still being opened" in told and "again" in told
+        thread = await fake_discord.wait_until(lambda: lobby.thread, what="the thread")
+        await fake_discord.wait_for_message(channel=thread)
+        assert await click_text(fake_discord, world.alice, lobby, f"jg:l:{game}:start") == ""
+        await fake_discord.wait_for_message(lambda m: "table.png" in m.files, channel=thread)
+    assert not [m for m in fake_discord.messages_in(world.tables) if m.files]
+    assert_clean(fake_discord, caplog)
+
+
 async def test_resign_replace_and_abort(fake_discord: FakeDiscord, world: World,
                                         tmp_path: Path,
                                         caplog: pytest.LogCaptureFixture) -> None:

@@ -40,6 +40,7 @@ from .models import (
     walk_components,
 )
 from .ratelimits import Bucket, RateLimits
+from .remote import Address, point_discord
 from .rest import remove_channel
 from .runner import ClientRun, IdentifyGate, run_client
 from .server import CLIENT_OPTIONS, FakeDiscord, Scheduled
@@ -47,6 +48,7 @@ from .world import World, build_world
 
 __all__ = [
     "CLIENT_OPTIONS",
+    "Address",
     "Attachment",
     "Bucket",
     "Callback",
@@ -78,6 +80,7 @@ __all__ = [
     "build_world",
     "pings",
     "png",
+    "point_discord",
     "remove_channel",
     "run_client",
     "walk_components",

@@ -36,7 +36,6 @@ from types import TracebackType
 from typing import Any, ClassVar, Generic, ParamSpec, TypeVar
 
 import discord
-import yarl
 from aiohttp import web
 
 from .archive import Archiver
@@ -76,6 +75,7 @@ from .models import (
     new_token,
 )
 from .ratelimits import RateLimiter, RateLimits
+from .remote import Address, point_discord
 from .rest import API_PREFIX, build_app
 from .runner import ClientRun, run_client
 
@@ -194,7 +194,7 @@ class FakeDiscord:
         self._last_change = time.monotonic()
         self._runner: web.AppRunner | None = None
         self._port = 0
-        self._saved: tuple[str, yarl.URL, str] | None = None
+        self._saved: Address | None = None
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -270,23 +270,12 @@ class FakeDiscord:
 
     def _patch(self) -> None:
         """Point discord.py's REST base, default gateway and CDN base at the fake."""
-        from discord.asset import Asset
-        from discord.gateway import DiscordWebSocket
-        from discord.http import Route
-
-        self._saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE)
-        Route.BASE = self.api_base
-        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
-        Asset.BASE = self.cdn_base
+        self._saved = point_discord(self.address)
 
     def _unpatch(self) -> None:
         if self._saved is None:
             return
-        from discord.asset import Asset
-        from discord.gateway import DiscordWebSocket
-        from discord.http import Route
-
-        Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE = self._saved
+        point_discord(self._saved)
         self._saved = None
 
     @property
@@ -301,6 +290,12 @@ class FakeDiscord:
     def cdn_base(self) -> str:
         """Where avatars and other assets are served (every image is a small grey PNG)."""
         return self.url + "/cdn"
+
+    @property
+    def address(self) -> Address:
+        """Where a client finds this fake, and the token it accepts: what a bot in another
+        process points discord.py at (`remote.point_discord`)."""
+        return Address(self.api_base, self.gateway_url, self.cdn_base, self.token)
 
     @property
     def gateway_url(self) -> str:
