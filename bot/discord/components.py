@@ -31,11 +31,11 @@ import discord
 
 from bot.analysis import format_analysis, hint
 from bot.discord.answers import TableAnswer
-from bot.engine.errors import IllegalAction, MahjongError
+from bot.engine.errors import IllegalAction
 from bot.engine.game import Pass, View
 from bot.engine.game.actions import Give
 from bot.scenes import analysis_scene
-from bot.tables.errors import StalePrompt, describe_error
+from bot.tables.errors import StalePrompt, describe_error, for_players
 from bot.tables.narrate import action_label
 from bot.tables.notifier import Table
 from renderer import render_analysis
@@ -58,7 +58,7 @@ def _client(interaction: discord.Interaction[Any]) -> JonggClient:
 
 async def answer_error(interaction: discord.Interaction[Any], error: Exception) -> None:
     """Tell the clicker what went wrong, privately; log what is not meant for players."""
-    if not isinstance(error, MahjongError):  # store errors carry a message too: log them
+    if not for_players(error):
         log.exception("interaction failed", exc_info=error)
     text = describe_error(error)
     if not interaction.response.is_done():

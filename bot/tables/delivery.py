@@ -150,15 +150,17 @@ class Sender:
     def queue(self, game: HeldGame, entries: Sequence[OutboxEntry], state: GameState, *,
               answer: Answer | None = None) -> None:
         """Hand committed entries (reporting `state`) to the game's sender, starting it if it
-        is not running. `answer`: the click that made them, offered the table update among
-        them (`Delivery.answer`) when nothing is ahead of it (the click waits for it)."""
+        is not running (unless the sender is stopping). `answer`: the click that made them,
+        offered the table update among them (`Delivery.answer`) when nothing is ahead of it
+        (the click waits for it)."""
         pending = [_Pending.of(entry, state) for entry in entries]
         table = next((p for p in pending if p.entry.kind is DeliveryKind.TABLE), None)
         if answer is not None and table is not None and not game.mail.queue:
             table.delivery.answer = answer
             answer.take()
         game.mail.queue.extend(pending)
-        if game.mail.queue and game.mail.task is None:
+        # Once stopping, a commit that arrives late leaves its entries to the next start.
+        if game.mail.queue and game.mail.task is None and not self._stopping.is_set():
             game.mail.idle.clear()
             game.mail.task = asyncio.create_task(self._deliver(game),
                                                  name=f"jongg-send-{game.table.game_id}")

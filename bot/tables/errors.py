@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.errors import IllegalAction, MahjongError
+from bot.store import StoreClosed
 
 
 class StalePrompt(IllegalAction):
@@ -17,14 +18,34 @@ class NotSeated(IllegalAction):
     code = "not_seated"
 
 
+#: What a person is told when the bot is shutting down under their click.
+RESTARTING = ("Jongg is restarting, so nothing was changed. Please try again in a minute: "
+              "your game is saved.")
+
+
+class Restarting(IllegalAction):
+    """A move asked for while the service is closing (the process is stopping)."""
+
+    code = "restarting"
+
+
 #: Longest error text shown (Discord refuses a message over 2,000 characters). Messages
 #: quote people's input through `echo`, so this only guards against a message built wrong.
 ERROR_LIMIT = 1900
 
 
+def for_players(error: Exception) -> bool:
+    """Whether the error is an answer for the person (a refusal, a restart), not a fault of
+    ours to log."""
+    return isinstance(error, MahjongError | StoreClosed)
+
+
 def describe_error(error: Exception) -> str:
     """What to tell a person about an error: its own message if it is meant for players, a
-    short apology otherwise (the details go to the log)."""
+    short apology otherwise (the details go to the log). A store closed under a request
+    (the process is stopping) is a restart, not a fault: nothing of it was saved."""
+    if isinstance(error, StoreClosed):
+        return RESTARTING
     if isinstance(error, MahjongError):
         text = error.message
         return text if len(text) <= ERROR_LIMIT else text[:ERROR_LIMIT - 1] + "…"

@@ -83,7 +83,7 @@ from bot.tables.delivery import (
     Sender,
     entry_body,
 )
-from bot.tables.errors import NotSeated, StalePrompt
+from bot.tables.errors import RESTARTING, NotSeated, Restarting, StalePrompt
 from bot.tables.narrate import private_line, public_line
 from bot.tables.notifier import Answer, Notifier, Table
 from bot.tables.options import PACES, TableOptions, Timeout, read_table_options
@@ -221,6 +221,8 @@ class TableService:
         self._live: dict[int, _Live] = {}
         self._clock_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        #: Set by `close`: moves are refused from then on (`Restarting`).
+        self._closing = False
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -241,14 +243,19 @@ class TableService:
         return restored
 
     async def close(self, grace: float = 5.0) -> None:
-        """Stop the clock loop, let the senders deliver for up to `grace` seconds what goes
-        out without a retry, then stop them. Nothing is lost: what is not confirmed stays in
-        the outbox for the next start (and is sent with the same keys, so what did go out
-        is not shown twice)."""
+        """Refuse new moves, stop the clock loop, let the moves under way finish (each is
+        committed and its messages queued), then let the senders deliver for up to `grace`
+        seconds what goes out without a retry, and stop them. Nothing is lost: a move
+        refused here was never applied, and what is not confirmed stays in the outbox for
+        the next start (sent with the same keys, so what did go out is not shown twice)."""
+        self._closing = True
         if self._clock_task is not None:
             self._clock_task.cancel()
             await asyncio.gather(self._clock_task, return_exceptions=True)
             self._clock_task = None
+        for live in list(self._live.values()):
+            async with live.lock:  # a move holds its game's lock until its entries are queued
+                pass
         await self.sender.stop(list(self._live.values()), grace)
 
     async def flush(self, game_id: int) -> None:
@@ -369,6 +376,8 @@ class TableService:
         return spectator_view(self._get(game_id).state)
 
     def _get(self, game_id: int) -> _Live:
+        if self._closing:
+            raise Restarting(RESTARTING)
         live = self._live.get(game_id)
         if live is None or live.closed:
             raise IllegalAction("That game isn't running (it may have ended).")

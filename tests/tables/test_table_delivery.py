@@ -5,6 +5,7 @@ games that leave memory once they are over and delivered."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,10 +24,11 @@ from table_helpers import (
 )
 
 from bot.engine.errors import IllegalAction
-from bot.engine.game import THREE_PLAYER, View
+from bot.engine.game import THREE_PLAYER, Pass, View
 from bot.league.tournament import TIME_UP
 from bot.store import Database, DeliveryKind, DeliveryState
 from bot.tables.delivery import Backoff
+from bot.tables.errors import Restarting
 from bot.tables.notifier import (
     Delivery,
     DeliveryFailed,
@@ -252,3 +254,32 @@ async def test_a_hundred_finished_games_leave_nothing_in_memory(tmp_path: Path,
         with pytest.raises(IllegalAction, match="isn't running"):
             service.view_for(aborted[0], HOST)
         await service.close()
+
+
+async def test_closing_lets_the_move_under_way_finish_and_refuses_the_next(
+        tmp_path: Path, clock: Clock, caplog: pytest.LogCaptureFixture) -> None:
+    """A stop under a click: the move already applying is committed and its messages go out
+    before the store closes; a move asked for once closing has begun is refused with a
+    restart message, changing nothing."""
+    async with Database(tmp_path / "j.db") as db:
+        recorder = Recorder()
+        service = make_service(db, recorder, clock)
+        game_id = await open_game(service, THREE_PLAYER, [HOST, ANN])
+        await service.flush(game_id)
+        shown = len(recorder.tables)
+        east = service.view_for(game_id, HOST)
+        move = asyncio.create_task(service.act(game_id, HOST, east.legal[0].action,
+                                               east.action_count))
+        await asyncio.sleep(0)  # the move begins: it holds the game's lock until committed
+        closing = asyncio.create_task(service.close())
+        await asyncio.sleep(0)  # closing begins: from now on moves are refused
+        with pytest.raises(Restarting, match="try again in a minute"):
+            await service.act(game_id, ANN, Pass)
+        await move
+        await closing
+        assert len(recorder.tables) > shown, "the move's table post never went out"
+        entries = await db.outbox.entries(game_id)
+        assert entries and all(e.state is DeliveryState.SENT for e in entries)
+        saved = await db.actions.actions(game_id)
+        assert saved[east.action_count].actor_user_id == HOST  # East's move was kept
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
