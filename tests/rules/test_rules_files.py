@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine.game.rules import SIAMESE, STANDARD, THREE_PLAYER
+from bot.engine.game.rules import ROYALE, SIAMESE, STANDARD, THREE_PLAYER
 from bot.engine.game.scoring import (
     DEAD_HANDS_MULTIPLE,
     JOKERLESS_BONUS,
@@ -38,7 +38,7 @@ REQUIRED_TOPICS = {
     "deal", "charleston", "blind-pass", "courtesy-pass", "calling", "claim-window", "jokers",
     "joker-exchange", "concealed-hands", "dead-hands", "mah-jongg", "payments", "wall-game",
     "tournament-scoring", "siamese", "three-player", "house-rules", "blanks",
-    "house-payments", "hot-and-cold-wall",
+    "house-payments", "hot-and-cold-wall", "royale",
 }
 
 SOURCES = Path(__file__).resolve().parents[3] / "shared" / "rules-sources"
@@ -104,6 +104,8 @@ def test_rules_text_agrees_with_the_engine() -> None:
     _mentions("deal", STANDARD.dealer_tiles, STANDARD.other_tiles)
     _mentions("three-player", THREE_PLAYER.dealer_tiles, THREE_PLAYER.other_tiles)
     _mentions("siamese", SIAMESE.dealer_tiles, SECOND_MAHJONG_PENALTY, WALL_BONUS)
+    _mentions("royale", ROYALE.dealer_tiles, ROYALE.other_tiles, ROYALE.wall_size(),
+              ROYALE.ante, SECOND_MAHJONG_PENALTY, WALL_BONUS)
     _mentions("tournament-scoring", SELF_PICK_BONUS, JOKERLESS_BONUS, WALL_BONUS,
               *(tournament_throw_penalty(n) for n in (0, 2, 3)))
     _mentions("house-payments", STANDARD.pot_ante)

@@ -5,9 +5,10 @@ window's length never shows who could call. A seat may claim the discard for a p
 quint (a sextet when the card has one), with jokers filling any of the other tiles, or for
 Mah Jongg (the only way to claim a tile for a pair or a single, and the only claim a concealed
 hand makes). When all have answered, Mah Jongg beats an exposure, and between equal claims the
-seat nearest in turn order after the discarder wins. A discarded joker is dead: no window.
-Under the cold wall (a house rule, see `WallEnd`) nobody claims for Mah Jongg in the last part
-of the wall.
+seat nearest in turn order after the discarder wins (under `ClaimPriority.SECOND_MAHJONG_FIRST`,
+a Royale-style option, a call completing a player's second Mah Jongg comes first of all).
+A discarded joker is dead: no window. Under the cold wall (a house rule, see `WallEnd`) nobody
+claims for Mah Jongg in the last part of the wall.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from bot.engine.game.actions import GROUP_NAMES, Call, CallMahjong, Claim, Optio
 from bot.engine.game.dead import call_deadens, visible_counts
 from bot.engine.game.events import Event, Exposed, Ready
 from bot.engine.game.flow import after_mahjong, next_turn
-from bot.engine.game.rules import ClaimWindow, WallEnd
+from bot.engine.game.rules import ClaimPriority, ClaimWindow, WallEnd
 from bot.engine.game.state import (
     ClaimState,
     GameState,
@@ -71,7 +72,9 @@ def claim_options(state: GameState, seat: int, tile_id: int) -> list[Option]:
         for size in exposure_sizes(state):
             if len(held) - (size - 1) < 1:
                 continue
-            for used_jokers in range(max(0, size - 1 - naturals), min(jokers, size - 1) + 1):
+            fewest = max(0 if size < 5 or state.rules.natural_quints else 1,
+                         size - 1 - naturals)
+            for used_jokers in range(fewest, min(jokers, size - 1) + 1):
                 exposure = Exposure(kind, size, used_jokers)
                 deadens = call_deadens(state, seat, exposure, rack, visible)
                 found.append(Option(Call(seat, kind, size, used_jokers, rack), deadens=deadens))
@@ -87,6 +90,8 @@ def _check_call(state: GameState, action: Call, tile_id: int) -> None:
         raise IllegalAction(f"You can call for a {names} or Mah Jongg.")
     if not 0 <= action.jokers < action.size:
         raise IllegalAction("Jokers may fill any of the tiles except the one you call.")
+    if action.size >= 5 and not action.jokers and not state.rules.natural_quints:
+        raise IllegalAction("At this table every quint and sextet must hold a joker.")
     if action.rack not in state.live_racks(action.seat):
         raise IllegalAction(f"Rack {action.rack + 1} can't take exposures any more.")
     if len(state.seats[action.seat].concealed) - (action.size - 1) < 1:
@@ -125,8 +130,19 @@ def answer(state: GameState, action: Claim, events: list[Event]) -> GameState:
     return _resolve(state, claim, events)
 
 
+def _completes_second(state: GameState, action: Claim) -> bool:
+    """Whether a claim is a call for a player's second Mah Jongg (or for two at once)."""
+    return isinstance(action, CallMahjong) and (
+        action.both or bool(state.seats[action.seat].declared))
+
+
 def _resolve(state: GameState, claim: ClaimState, events: list[Event]) -> GameState:
     order = list(state.seats_after(claim.discarder))
+    if state.rules.claim_priority is ClaimPriority.SECOND_MAHJONG_FIRST:
+        second = next((a for s in order if isinstance(a := claim.answers[s], CallMahjong)
+                       and _completes_second(state, a)), None)
+        if second is not None:
+            return _win(state, claim, second, events)
     for wanted in (CallMahjong, Call):
         for seat in order:
             chosen = claim.answers[seat]

@@ -7,6 +7,10 @@ tiles at a time in turn order while every seat needs four more; in the standard 
 then "jumps", taking the first and third top tiles, and the others take one tile each. Other
 deal sizes (the Siamese 27) finish by taking up to four tiles each in turn.
 
+The ring does not depend on how many walls it is split into, so three players (who each build
+a wall) deal from it exactly as four do; the Royale-style game's two sets make one ring of
+152 stacks.
+
 With no dice (a house option) the wall is not broken: dealing starts at the right end of East's
 wall. Without walls (the Siamese rules' social form) the shuffled tiles are a face-down pool;
 the seed's ring is the order they are picked in, so the deal and every pick still come from

@@ -5,11 +5,17 @@ which nobody may claim), the next live seat in turn order draws at once. The gam
 Mah Jongg that finishes it, when the next seat should draw from an empty wall (a wall game), or
 when too few hands are live to play on (one-rack games need two live seats; in the Siamese
 game a player whose hands are both dead ends it, and a lone live player plays on).
+
+In the Royale-style game (two racks at three or four players) a player whose hands are both
+dead stops playing and the others go on, as at a four-player table; the game ends when no
+seat is live. A second Mah Jongg ends it, or, under `GameEnd.ALL_DONE`, that player is done
+and the next live seat draws.
 """
 
 from __future__ import annotations
 
 from bot.engine.game.events import Drew, EndReason, Event, GameOver, PlayBegins
+from bot.engine.game.rules import GameEnd
 from bot.engine.game.scoring import score
 from bot.engine.game.state import GameState, Phase, Result, Took, TurnState, evolve, with_seat
 
@@ -56,7 +62,8 @@ def settle(state: GameState, events: list[Event]) -> GameState:
         if len(state.live_seats()) < 2:
             return finish(state, EndReason.DEAD_HANDS, events)
         return state
-    if any(all(seat.dead) for seat in state.seats) or not state.live_seats():
+    both_dead = not state.rules.royale and any(all(seat.dead) for seat in state.seats)
+    if both_dead or not state.live_seats():
         return finish(state, EndReason.DEAD_HANDS, events)
     return state
 
@@ -74,10 +81,17 @@ def finish(state: GameState, reason: EndReason, events: list[Event]) -> GameStat
 
 
 def after_mahjong(state: GameState, seat: int, turn: TurnState, events: list[Event]) -> GameState:
-    """End the game, or (a first Siamese Mah Jongg) let the seat finish its turn."""
+    """End the game, or let play go on: after a first Mah Jongg on two racks the seat
+    finishes its turn; after a second one that does not end the game (`GameEnd.ALL_DONE`)
+    the seat is done and the next live seat draws."""
     declared = state.seats[seat].declared
-    if state.rules.racks == 1 or declared[-1].ordinal != 1:
+    second = declared[-1].ordinal != 1
+    if state.rules.racks == 1 or (second and state.rules.game_end is GameEnd.SECOND_MAHJONG):
         return finish(state, EndReason.MAHJONG, events)
+    if second:
+        if not state.live_seats():
+            return finish(state, EndReason.MAHJONG, events)
+        return next_turn(evolve(state, turn=None), seat, events)
     state = evolve(state, phase=Phase.TURN, turn=evolve(turn, shown=True), charleston=None)
     state = settle(state, events)
     if state.phase is Phase.OVER or state.is_live(seat):

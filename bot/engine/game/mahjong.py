@@ -14,7 +14,14 @@ from bot.engine.errors import IllegalAction
 from bot.engine.game.actions import CallMahjong, Mahjong
 from bot.engine.game.events import MahjongShown
 from bot.engine.game.rules import WallEnd
-from bot.engine.game.siamese import RackWin, both_wins, exact_win, leftover, rack_wins
+from bot.engine.game.siamese import (
+    RackWin,
+    both_wins,
+    exact_win,
+    leftover,
+    rack_wins,
+    with_jokered_quints,
+)
 from bot.engine.game.state import Declared, GameState, evolve, remove_ids, with_seat
 from bot.engine.tiles import format_tiles, tile_name
 
@@ -22,6 +29,13 @@ Plan = tuple[RackWin, ...]
 Request = Mahjong | CallMahjong
 
 NOT_YET = "Your tiles don't make a hand on the card yet."
+
+
+def _quint_note(state: GameState) -> str:
+    """What a refusal adds where quints and sextets must hold a joker."""
+    if state.rules.natural_quints:
+        return ""
+    return " At this table every quint and sextet must hold a joker."
 
 
 def _pool(state: GameState, seat: int, claimed: int | None) -> tuple[int, ...]:
@@ -42,6 +56,23 @@ def _keeps_a_discard(state: GameState, seat: int, plan: Plan, pool: tuple[int, .
     return len(leftover(pool, used)) >= 1
 
 
+def _quints_allowed(state: GameState, seat: int, found: list[Plan],
+                    pool: tuple[int, ...], claimed: int | None) -> list[Plan]:
+    """The plans as the table allows them: unchanged, or (quints and sextets must hold a
+    joker, see `RuleSet.natural_quints`) laid out again with jokers where the pool has them,
+    dropping those it cannot."""
+    if state.rules.natural_quints:
+        return found
+    exposures = (state.rack_exposures(seat, 0), state.rack_exposures(seat, 1))
+    kept: list[Plan] = []
+    for plan in found:
+        laid = with_jokered_quints(state.matcher, plan, pool, exposures)
+        if laid is not None and (claimed is None or claimed in [
+                kind for win in laid for kind in win.concealed]):
+            kept.append(laid)
+    return kept
+
+
 def plans(state: GameState, seat: int, claimed: int | None = None) -> list[Plan]:
     """Every Mah Jongg the seat can declare now (with the claimed tile, when claiming), best
     first: one plan per rack and card hand, and per pair of hands for both racks at once."""
@@ -51,6 +82,12 @@ def plans(state: GameState, seat: int, claimed: int | None = None) -> list[Plan]
     if state.rules.racks == 1:
         win = exact_win(state.matcher, 0, pool, state.rack_exposures(seat, 0))
         return [] if win is None else [(win,)]
+    return _quints_allowed(state, seat, _two_rack_plans(state, seat, pool, claimed), pool,
+                           claimed)
+
+
+def _two_rack_plans(state: GameState, seat: int, pool: tuple[int, ...],
+                    claimed: int | None) -> list[Plan]:
     found: list[Plan] = []
     live = state.live_racks(seat)
     for rack in live:
@@ -108,11 +145,13 @@ def check(state: GameState, request: Request, claimed: int | None = None) -> Pla
     else:
         wins = [w for w in rack_wins(state.matcher, request.rack, pool, exposures)
                 if hand_id is None or w.match.hand.id == hand_id]
-    wins = [w for w in wins if _uses(w, claimed)
-            and _keeps_a_discard(state, seat, (w,), pool)]
-    if not wins:
-        raise IllegalAction(_not_a_win(hand_id, claimed, " on that rack"))
-    return (wins[0],)
+    allowed = _quints_allowed(state, seat, [
+        (w,) for w in wins if _uses(w, claimed) and _keeps_a_discard(state, seat, (w,), pool)],
+        pool, claimed)
+    if not allowed:
+        raise IllegalAction(_not_a_win(hand_id, claimed, " on that rack")
+                            + _quint_note(state))
+    return allowed[0]
 
 
 def _check_both(state: GameState, request: Request, pool: tuple[int, ...],
@@ -134,9 +173,11 @@ def _check_both(state: GameState, request: Request, pool: tuple[int, ...],
                  if all(w is None or w == win.match.hand.id
                         for w, win in zip(wanted, p, strict=True))]
     pairs = [p for p in pairs if claimed is None or claimed in p[0].concealed + p[1].concealed]
-    if not pairs:
-        raise IllegalAction("Your tiles don't make two hands on the card at once.")
-    return pairs[0]
+    allowed = _quints_allowed(state, seat, list(pairs), pool, claimed)
+    if not allowed:
+        raise IllegalAction("Your tiles don't make two hands on the card at once."
+                            + _quint_note(state))
+    return allowed[0]
 
 
 def refuse_cold_wall(state: GameState, next_step: str) -> None:

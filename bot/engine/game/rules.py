@@ -131,6 +131,49 @@ class Walls(Enum):
     NONE = "none"
 
 
+class ClaimPriority(Enum):
+    """Which claim on a discard wins when several seats claim it (two-rack games at three or
+    four players: at two, only one other seat can claim).
+
+    `NEAREST` (the design of every table here; Siamese rule 10D, "the discarded tile may be
+    claimed by the player CLOSEST in succession to the discarder... regardless if it is for a
+    1st or 2nd Mah Jongg", generalised to three and four players): Mah Jongg over exposures,
+    then the seat nearest after the discarder. `SECOND_MAHJONG_FIRST` (the online client's
+    choice for the Royale-style game): a call that completes a player's second Mah Jongg (or
+    two at once) comes before every other call; otherwise as `NEAREST`.
+    """
+
+    NEAREST = "nearest"
+    SECOND_MAHJONG_FIRST = "second-mahjong-first"
+
+
+class GameEnd(Enum):
+    """When a two-rack game at three or four players ends, besides an empty wall.
+
+    `SECOND_MAHJONG` (Siamese rule 14, "GAME CEASES when 1 player has declared 2 MAH
+    JONGGS"): the first player to lay out a second Mah Jongg ends the game. `ALL_DONE`: play
+    goes on after a player's second Mah Jongg until no player is live (each has two Mah
+    Jonggs or dead racks) or the wall runs out.
+    """
+
+    SECOND_MAHJONG = "second-mahjong"
+    ALL_DONE = "all-done"
+
+
+class Payment(Enum):
+    """How the points of a two-rack game at three or four players change hands.
+
+    `PAIRWISE` (Siamese rule 17, "the player with the lesser score will pay the winner the
+    difference", for every pair of players): each player pays every player with a higher
+    score the difference, so a seat settles the sum of its differences with the others.
+    `POT`: every player antes `RuleSet.ante` into a pot that the players who laid out Mah
+    Jonggs share in proportion to their Mah Jongg points (see `bot.engine.game.scoring`).
+    """
+
+    PAIRWISE = "pairwise"
+    POT = "pot"
+
+
 class Scoring(Enum):
     """How a finished game is scored; see `bot.engine.game.scoring`."""
 
@@ -143,16 +186,18 @@ class Scoring(Enum):
 class RuleSet:
     """Everything that differs between the tables the engine runs.
 
-    `players` seats play with `racks` racks each (two only for the Siamese-style game, where
-    each player builds two hands). East is dealt `dealer_tiles`, every other seat `other_tiles`;
+    `players` seats play with `racks` racks each (two in the Siamese-style game at two players
+    and the Royale-style game at three or four, where each player builds two hands). `sets`
+    full sets of tiles are shuffled together (two in the Royale-style game: 304 tiles, eight
+    of each kind). East is dealt `dealer_tiles`, every other seat `other_tiles`;
     with `dealer_draws_first` East starts its first turn by drawing (Siamese rule 8), otherwise
     East starts by discarding. `dice` dice break the wall (two, or one for Siamese rule 4);
     none (0) is the house option Siamese rule 4 allows ("It is an OPTION to use the dice to
     arbitrarily break the wall (EXCEPT in SIAMESE TOURNAMENTS)"): the wall is not broken and
     dealing starts at the right end of East's wall. `walls` may be `Walls.NONE` (see there).
-    Tile counts follow the set: 8 jokers and 8 flowers by default; `blanks` above zero turns on
-    the house rule where, on its turn, a seat may swap a blank from its rack for any natural
-    tile in the discards (never legal under NMJL rules).
+    Tile counts follow the set: 8 jokers and 8 flowers per set by default; `blanks` above zero
+    turns on the house rule where, on its turn, a seat may swap a blank from its rack for any
+    natural tile in the discards (never legal under NMJL rules).
 
     The house payments (all off by default; `nmjl` money payments only) follow the standard
     rules' note "At some tables, quarters games ante into a pot on wall games for the next
@@ -172,6 +217,14 @@ class RuleSet:
     * `wall_end`: the hot or cold wall (see `WallEnd`) over the last `wall_end_tiles` tiles
       left to pick, judged when the tile is thrown. No source says how long the last part
       is; the default, 20, is about five rounds of four players.
+
+    The Royale-style options (two racks at three or four players; the sources name this game
+    without giving its rules, so each unknown is an option whose default follows the public
+    descriptions and the two-player rules): `claim_priority` (see `ClaimPriority`),
+    `game_end` (see `GameEnd`), `payment` and its `ante` (see `Payment`), and
+    `natural_quints`: whether a quint or sextet may be all natural tiles, possible with eight
+    of a kind (default yes: no rule we hold restricts it; off, every quint and sextet, exposed
+    or laid out, must hold a joker).
     """
 
     name: str
@@ -198,6 +251,12 @@ class RuleSet:
     pay_for_table_exposures: int = 3
     wall_end: WallEnd = WallEnd.NORMAL
     wall_end_tiles: int = 20
+    sets: int = 1
+    claim_priority: ClaimPriority = ClaimPriority.NEAREST
+    game_end: GameEnd = GameEnd.SECOND_MAHJONG
+    payment: Payment = Payment.PAIRWISE
+    ante: int = 25
+    natural_quints: bool = True
 
     def __post_init__(self) -> None:
         problems: list[str] = []
@@ -205,8 +264,21 @@ class RuleSet:
             problems.append("a table has 2, 3 or 4 players")
         if self.racks not in (1, 2):
             problems.append("each player has 1 or 2 racks")
-        if self.racks == 2 and self.players != 2:
-            problems.append("two racks per player is the two-player Siamese-style game")
+        if self.sets not in (1, 2):
+            problems.append("a game uses 1 or 2 sets of tiles")
+        if self.sets == 2 and not self.royale:
+            problems.append("two sets are for the Royale-style game (3-4 players, two racks)")
+        royale_only = {"another claim priority": self.claim_priority is not ClaimPriority.NEAREST,
+                       "playing on after a second Mah Jongg": self.game_end is not
+                       GameEnd.SECOND_MAHJONG,
+                       "a pot": self.payment is not Payment.PAIRWISE,
+                       "jokers required in quints": not self.natural_quints}
+        chosen_royale = [name for name, on in royale_only.items() if on]
+        if chosen_royale and not self.royale:
+            problems.append(f"{' and '.join(chosen_royale)} only work in the Royale-style "
+                            "game (3-4 players, two racks)")
+        if self.ante < 1:
+            problems.append("the ante is at least 1")
         if self.racks == 1 and self.players == 2:
             problems.append("two players need two racks each (the Siamese-style game)")
         if self.scoring is Scoring.SIAMESE and self.racks != 2:
@@ -242,20 +314,26 @@ class RuleSet:
         if not 0 <= self.jokers <= 16 or not 0 <= self.flowers <= 16 or not 0 <= self.blanks <= 8:
             problems.append("a set holds 0-16 jokers, 0-16 flowers and 0-8 blanks")
         if self.jokers + self.blanks > 10:
-            problems.append("with more than 10 jokers and blanks a seat could be dealt fewer "
-                            "than three tiles it may pass")
+            problems.append("with more than 10 jokers and blanks in a set a seat could be dealt "
+                            "fewer than three tiles it may pass")
         if self.wall_size() < sum(self.deal_sizes()):
             problems.append("the set is too small to deal")
         if problems:
             raise InvalidInput("These rules don't fit together: " + "; ".join(problems) + ".")
 
     @property
+    def royale(self) -> bool:
+        """The Royale-style game: two racks each at three or four players."""
+        return self.racks == 2 and self.players > 2
+
+    @property
     def counts(self) -> tuple[int, ...]:
-        """How many of each tile kind the set holds."""
-        return standard_counts(jokers=self.jokers, flowers=self.flowers, blanks=self.blanks)
+        """How many of each tile kind the game's tiles hold (every set together)."""
+        one = standard_counts(jokers=self.jokers, flowers=self.flowers, blanks=self.blanks)
+        return tuple(count * self.sets for count in one)
 
     def wall_size(self) -> int:
-        """Tiles in the whole set."""
+        """Tiles in the whole game (every set)."""
         return sum(self.counts)
 
     def deal_sizes(self) -> tuple[int, ...]:
@@ -275,17 +353,25 @@ SIAMESE = RuleSet(
     name="2-player (Siamese-style)", players=2, racks=2, dealer_tiles=27, other_tiles=27,
     dealer_draws_first=True, dice=1, charleston=Charleston.NONE, scoring=Scoring.SIAMESE,
 )
+ROYALE = RuleSet(
+    name="4-player Royale-style", players=4, racks=2, sets=2, dealer_tiles=28,
+    other_tiles=27, charleston=Charleston.NONE, scoring=Scoring.SIAMESE,
+)
+ROYALE_3 = replace(ROYALE, name="3-player Royale-style", players=3)
 
 PRESETS: dict[str, RuleSet] = {
     "standard": STANDARD,
     "tournament": TOURNAMENT,
     "3-player": THREE_PLAYER,
     "siamese": SIAMESE,
+    "royale": ROYALE,
+    "royale-3": ROYALE_3,
 }
 
 
 def preset(name: str) -> RuleSet:
-    """A named rule set: `standard`, `tournament`, `3-player` or `siamese`."""
+    """A named rule set: `standard`, `tournament`, `3-player`, `siamese`, `royale` or
+    `royale-3`."""
     try:
         return PRESETS[name.strip().lower()]
     except KeyError:
@@ -309,16 +395,23 @@ def seat_names(players: int) -> tuple[str, ...]:
     return _WINDS_BY_PLAYERS[players]
 
 
-#: The preset for each table size.
-_BY_PLAYERS = {4: "standard", 3: "3-player", 2: "siamese"}
+#: The preset for each table size and number of racks per player.
+_BY_TABLE = {(4, 1): "standard", (3, 1): "3-player", (2, 2): "siamese", (4, 2): "royale",
+             (3, 2): "royale-3"}
 
 
-def table_rules(players: int, scoring: Scoring | str | None = None) -> RuleSet:
-    """The rules for a table of `players`, with another scoring profile if one is named;
-    a combination that cannot be played (Siamese scoring at four) raises `InvalidInput`."""
-    if players not in _BY_PLAYERS:
+def table_rules(players: int, scoring: Scoring | str | None = None,
+                racks: int | None = None) -> RuleSet:
+    """The rules for a table of `players` with `racks` racks each (by default one, and two
+    at two players), with another scoring profile if one is named; a combination that cannot
+    be played (Siamese scoring at four with one rack) raises `InvalidInput`."""
+    if players not in (2, 3, 4):
         raise InvalidInput("A table has 2, 3 or 4 players.")
-    rules = PRESETS[_BY_PLAYERS[players]]
+    racks = racks if racks is not None else (2 if players == 2 else 1)
+    if (players, racks) not in _BY_TABLE:
+        raise InvalidInput("Two players play with two racks each; three or four with one "
+                           "rack, or two (Royale-style).")
+    rules = PRESETS[_BY_TABLE[players, racks]]
     if scoring is None:
         return rules
     try:
@@ -328,7 +421,7 @@ def table_rules(players: int, scoring: Scoring | str | None = None) -> RuleSet:
         raise InvalidInput(
             f"Scoring `{echo(str(scoring))}` doesn't exist; choose {known}.") from None
     named = next((r for r in PRESETS.values()
-                  if r.players == players and r.scoring is profile), None)
+                  if r.players == players and r.racks == racks and r.scoring is profile), None)
     return named if named is not None else replace(rules, scoring=profile)
 
 
@@ -371,4 +464,5 @@ _ENUM_FIELDS: dict[str, type[Enum]] = {
     "walls": Walls, "charleston": Charleston, "blind_order": BlindOrder,
     "claim_window": ClaimWindow, "dead_hands": DeadHands, "dead_jokers": DeadJokers,
     "exchange_self_pick": ExchangeSelfPick, "scoring": Scoring, "wall_end": WallEnd,
+    "claim_priority": ClaimPriority, "game_end": GameEnd, "payment": Payment,
 }

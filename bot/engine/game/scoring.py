@@ -16,6 +16,15 @@
   gives each player +10; a player whose two hands are both dead pays the opponent 4 times the
   value of the opponent's Mah Jongg (or of the lowest hand on the card). At the end the lower
   score pays the difference.
+* The Royale-style game (two racks at three or four players) scores each player as `siamese`
+  does. A player whose two hands are both dead just stops (the others play on) and pays
+  nothing beyond the scores: rule 12's 4 times is for a two-player game that it ends. Under
+  the default `PAIRWISE` payment every pair of players settles the difference of their
+  scores, so a seat gains the sum of its differences with the others. Under `POT` every
+  player antes `ante`, the Mah Jongg points alone count (no -20 to a thrower, no +10 on a
+  wall game), and the pot is shared by the players with Mah Jongg points in proportion to
+  them (whole units; what rounding leaves goes to the largest remainders, ties to the seat
+  nearest East); with no Mah Jongg every ante goes back.
 
 A one-rack game that ends because fewer than two hands are still live is scored like a wall
 game. The Siamese dead-hands payment uses the printed card value of the opponent's first Mah
@@ -23,7 +32,8 @@ Jongg (not doubled), and replaces the usual Mah Jongg lines for that game.
 
 Each `ScoreLine` adds its points to the seats' totals; lines with no points explain.
 `settlement` is what changes hands: the totals themselves for `nmjl` (money) and `tournament`
-(points), the difference for `siamese`.
+(points), the differences (or the pot's shares) for `siamese`. It always sums to zero when no
+quarters pot is carried.
 """
 
 from __future__ import annotations
@@ -33,7 +43,7 @@ from dataclasses import dataclass, field
 
 from bot.engine.cards.model import Card
 from bot.engine.game.events import EndReason, ScoreLine
-from bot.engine.game.rules import RuleSet, Scoring, seat_names
+from bot.engine.game.rules import Payment, RuleSet, Scoring, seat_names
 from bot.engine.game.state import Declared
 
 SELF_PICK_BONUS = 10
@@ -199,37 +209,90 @@ def _siamese_value(win: Declared) -> tuple[int, str]:
 _ORDINAL_NAMES = {1: "first Mah Jongg", 2: "second Mah Jongg", 0: "two Mah Jonggs at once"}
 
 
-def _siamese(sheet: _Sheet, card: Card, reason: EndReason, wins: Sequence[Declared],
-             all_dead: Sequence[bool]) -> None:
+def _siamese(sheet: _Sheet, rules: RuleSet, card: Card, reason: EndReason,
+             wins: Sequence[Declared], all_dead: Sequence[bool]) -> None:
     dead_players = [s for s in range(len(sheet.names)) if all_dead[s]]
-    if dead_players:
-        payer = dead_players[0]
-        opponent = 1 - payer
-        theirs = [w for w in wins if w.seat == opponent]
-        base = theirs[0].value if theirs else card.lowest_value
-        what = (f"{sheet.names[opponent]}'s Mah Jongg {theirs[0].hand_id}" if theirs
-                else "the lowest hand on the card")
-        amount = DEAD_HANDS_MULTIPLE * base
-        sheet.add(f"{sheet.names[payer]}'s two hands are both dead: {sheet.names[opponent]} "
-                  f"scores {DEAD_HANDS_MULTIPLE} x {base} ({what}) = {amount}.",
-                  {opponent: amount})
-    else:
-        for win in wins:
-            value, working = _siamese_value(win)
-            sheet.add(f"{sheet.names[win.seat]}: {_ORDINAL_NAMES[win.ordinal]}, hand "
-                      f"{win.hand_id}: {working}.", {win.seat: value})
-        penalized: set[tuple[int, int]] = set()
-        for win in wins:
-            if win.ordinal != 1 and win.discarder is not None and (
-                    (win.seat, win.ordinal) not in penalized):
-                penalized.add((win.seat, win.ordinal))
-                sheet.add(f"{sheet.names[win.discarder]} threw the tile for "
-                          f"{sheet.names[win.seat]}'s {_ORDINAL_NAMES[win.ordinal]}: "
-                          f"-{SECOND_MAHJONG_PENALTY}.",
-                          {win.discarder: -SECOND_MAHJONG_PENALTY})
-        if not wins:
-            sheet.add(f"{_no_winner(reason)} +{WALL_BONUS} to each player.",
-                      dict.fromkeys(range(len(sheet.names)), WALL_BONUS))
+    if dead_players and not rules.royale:
+        _both_dead(sheet, card, dead_players[0], wins)
+        return
+    for seat in dead_players:
+        sheet.note(f"{sheet.names[seat]}'s two hands are both dead: no payment beyond the "
+                   "scores (Royale-style).")
+    for win in wins:
+        value, working = _siamese_value(win)
+        sheet.add(f"{sheet.names[win.seat]}: {_ORDINAL_NAMES[win.ordinal]}, hand "
+                  f"{win.hand_id}: {working}.", {win.seat: value})
+    if rules.payment is Payment.POT:
+        return
+    penalized: set[tuple[int, int]] = set()
+    for win in wins:
+        if win.ordinal != 1 and win.discarder is not None and (
+                (win.seat, win.ordinal) not in penalized):
+            penalized.add((win.seat, win.ordinal))
+            sheet.add(f"{sheet.names[win.discarder]} threw the tile for "
+                      f"{sheet.names[win.seat]}'s {_ORDINAL_NAMES[win.ordinal]}: "
+                      f"-{SECOND_MAHJONG_PENALTY}.",
+                      {win.discarder: -SECOND_MAHJONG_PENALTY})
+    if not wins:
+        sheet.add(f"{_no_winner(reason)} +{WALL_BONUS} to each player.",
+                  dict.fromkeys(range(len(sheet.names)), WALL_BONUS))
+
+
+def _both_dead(sheet: _Sheet, card: Card, payer: int, wins: Sequence[Declared]) -> None:
+    """Siamese rule 12 (two players): both hands dead ends the game, and the opponent scores
+    4 times its Mah Jongg (or the card's lowest hand) instead of the usual lines."""
+    opponent = 1 - payer
+    theirs = [w for w in wins if w.seat == opponent]
+    base = theirs[0].value if theirs else card.lowest_value
+    what = (f"{sheet.names[opponent]}'s Mah Jongg {theirs[0].hand_id}" if theirs
+            else "the lowest hand on the card")
+    amount = DEAD_HANDS_MULTIPLE * base
+    sheet.add(f"{sheet.names[payer]}'s two hands are both dead: {sheet.names[opponent]} "
+              f"scores {DEAD_HANDS_MULTIPLE} x {base} ({what}) = {amount}.",
+              {opponent: amount})
+
+
+def _pairwise(sheet: _Sheet, totals: Sequence[int]) -> tuple[int, ...]:
+    """Every pair of players settles the difference of their scores (Siamese rule 17, pair
+    by pair): a seat gains the sum of its score minus each other seat's."""
+    seats = range(len(totals))
+    paid = False
+    for first in seats:
+        for second in seats[first + 1:]:
+            difference = abs(totals[first] - totals[second])
+            if difference:
+                payer, payee = (first, second) if totals[first] < totals[second] else (
+                    second, first)
+                sheet.note(f"{sheet.names[payer]} pays {sheet.names[payee]} the difference: "
+                           f"{difference}.")
+                paid = True
+    if not paid:
+        sheet.note("The scores are equal: nobody pays.")
+    return tuple(sum(totals[seat] - totals[other] for other in seats) for seat in seats)
+
+
+def _pot_shares(sheet: _Sheet, ante: int, totals: Sequence[int]) -> tuple[int, ...]:
+    """Every player antes; the Mah Jonggs share the pot in proportion to their points.
+
+    Shares are whole: each seat first takes the whole part of its proportional share, and
+    the units left go one each to the largest remainders (ties to the seat nearest East), so
+    the pot is paid out exactly and the settlements sum to zero."""
+    size = len(totals)
+    pot = ante * size
+    points = sum(totals)
+    sheet.note(f"Each player antes {ante}: the pot holds {pot}.")
+    if points <= 0:
+        sheet.note("Nobody laid out a Mah Jongg: every ante goes back.")
+        return (0,) * size
+    shares = [pot * total // points for total in totals]
+    by_remainder = sorted(range(size), key=lambda s: (-(pot * totals[s] % points), s))
+    for seat in by_remainder[:pot - sum(shares)]:
+        shares[seat] += 1
+    for seat in range(size):
+        if shares[seat]:
+            sheet.note(f"{sheet.names[seat]} takes {shares[seat]} of the pot "
+                       f"({totals[seat]} of {points} points).")
+    return tuple(share - ante for share in shares)
 
 
 def _no_winner(reason: EndReason) -> str:
@@ -250,17 +313,12 @@ def score(rules: RuleSet, card: Card, reason: EndReason, wins: Sequence[Declared
     elif rules.scoring is Scoring.TOURNAMENT:
         _tournament(sheet, reason, wins, any_dead)
     else:
-        _siamese(sheet, card, reason, wins, all_dead)
+        _siamese(sheet, rules, card, reason, wins, all_dead)
     totals = sheet.totals()
     settlement = totals
     if rules.scoring is Scoring.SIAMESE:
-        difference = abs(totals[0] - totals[1])
-        if difference:
-            payer = 0 if totals[0] < totals[1] else 1
-            sheet.note(f"{sheet.names[payer]} pays {sheet.names[1 - payer]} the difference: "
-                       f"{difference}.")
-            settlement = (-difference, difference) if payer == 0 else (difference, -difference)
+        if rules.payment is Payment.POT:
+            settlement = _pot_shares(sheet, rules.ante, totals)
         else:
-            sheet.note("The scores are equal: nobody pays.")
-            settlement = (0, 0)
+            settlement = _pairwise(sheet, totals)
     return Scoresheet(tuple(sheet.lines), totals, settlement, pot)

@@ -1,4 +1,5 @@
-"""Finding Mah Jonggs on a Siamese-style rack, where the concealed pool holds up to 28 tiles.
+"""Finding Mah Jonggs on a two-rack (Siamese- or Royale-style) rack, where the concealed pool
+holds up to 28 tiles.
 
 In the two-player game a player's concealed tiles move freely between its two racks, so a rack
 is a Mah Jongg when its exposures plus *some* of the pool make a card hand. The matcher's
@@ -6,6 +7,10 @@ is a Mah Jongg when its exposures plus *some* of the pool make a card hand. The 
 unused), so a hand zero tiles away is reachable; its layout names the tiles used, and the
 matcher's `mahjong` then confirms those exact 14 tiles. Declaring both racks at once splits the
 pool in two: each rack's candidates are tried and the rest of the pool checked on the other.
+
+Where quints and sextets must hold a joker (a Royale-style option, `RuleSet.natural_quints`
+off), `with_jokered_quints` lays a plan out again with a spare joker of the pool in each
+all-natural quint or sextet, or finds it cannot.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.engine.matcher import CardMatcher, Exposure, MahjongMatch, PlayerHand
+from bot.engine.tiles import JOKER
 
 
 @dataclass(frozen=True)
@@ -81,3 +87,37 @@ def both_wins(matcher: CardMatcher, pool: Sequence[int],
     return sorted(found.values(), key=lambda p: (
         -(p[0].match.score_value + p[1].match.score_value),
         p[0].match.hand.line, p[1].match.hand.line))
+
+
+def _natural_quints(win: RackWin) -> list[int]:
+    """The kind of each concealed quint or sextet of the win made of natural tiles only."""
+    return [group[0] for group, exposed in zip(win.match.groups, win.match.exposed, strict=True)
+            if not exposed and len(group) >= 5 and len(set(group)) == 1 and group[0] != JOKER]
+
+
+def with_jokered_quints(matcher: CardMatcher, wins: Sequence[RackWin], pool: Sequence[int],
+                        exposures: Sequence[Sequence[Exposure]]) -> tuple[RackWin, ...] | None:
+    """The same card hands laid out so that every quint and sextet holds a joker: one natural
+    of each all-natural one goes back to the pool for a spare joker (the pool's tiles no
+    win uses). None when the spare jokers do not reach. `exposures` are each rack's."""
+    spare = Counter(pool)
+    for win in wins:
+        spare.subtract(win.concealed)
+    laid: list[RackWin] = []
+    for win in wins:
+        kinds = _natural_quints(win)
+        if not kinds:
+            laid.append(win)
+            continue
+        if spare[JOKER] < len(kinds):
+            return None
+        spare[JOKER] -= len(kinds)
+        used = Counter(win.concealed)
+        used.subtract(kinds)
+        used[JOKER] += len(kinds)
+        again = exact_win(matcher, win.rack, tuple(used.elements()), exposures[win.rack],
+                          win.match.hand.id)
+        if again is None or _natural_quints(again):
+            return None
+        laid.append(again)
+    return tuple(laid)

@@ -42,6 +42,8 @@ GAMES = [
     ("tournament", 4),
     ("3-player", 8),
     ("siamese", 9),
+    ("royale", 2),
+    ("royale-3", 1),
 ]
 
 

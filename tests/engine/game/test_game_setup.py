@@ -79,7 +79,8 @@ def test_three_player_win_on_a_discard() -> None:
 
 
 def test_presets() -> None:
-    assert set(PRESETS) == {"standard", "tournament", "3-player", "siamese"}
+    assert set(PRESETS) == {"standard", "tournament", "3-player", "siamese", "royale",
+                            "royale-3"}
     assert preset("Siamese") is SIAMESE and SIAMESE.name == "2-player (Siamese-style)"
     assert preset("tournament") is TOURNAMENT
     with pytest.raises(InvalidInput, match="Choose one of"):

@@ -6,7 +6,8 @@ choice allows, blind passes included).
 After every step: every tile is accounted for, no seat holds a wrong count, events round-trip
 through text, and (every few steps) every option offered applies and views hide other seats'
 concealed tiles. Every game ends, replaying its actions reproduces the final state, and no
-money is made or lost (what the seats gain beyond what they pay came out of the pot).
+money is made or lost (what the seats gain beyond what they pay came out of the pot). The
+Royale-style tables (two sets of 304 tiles, or one) walk the same way.
 """
 
 from __future__ import annotations
@@ -40,13 +41,18 @@ from bot.engine.game import (
 )
 from bot.engine.game.actions import Action
 from bot.engine.game.rules import (
+    ROYALE,
+    ROYALE_3,
     SIAMESE,
     STANDARD,
     THREE_PLAYER,
     BlindOrder,
     Charleston,
+    ClaimPriority,
     ClaimWindow,
     ExchangeSelfPick,
+    GameEnd,
+    Payment,
     RuleSet,
     WallEnd,
     Walls,
@@ -66,6 +72,13 @@ TABLES = {
                                    dice=0, wall_end=WallEnd.COLD, wall_end_tiles=40),
     "3-player": THREE_PLAYER,
     "siamese": SIAMESE,
+    "royale": ROYALE,
+    "royale-3": ROYALE_3,
+    "royale-house": replace(ROYALE, claim_priority=ClaimPriority.SECOND_MAHJONG_FIRST,
+                            game_end=GameEnd.ALL_DONE, payment=Payment.POT,
+                            natural_quints=False, dealer_tiles=27, dealer_draws_first=True,
+                            walls=Walls.NONE, dice=0),
+    "royale-3-one-set": replace(ROYALE_3, sets=1, claim_window=ClaimWindow.ABLE_SEATS),
 }
 
 
@@ -135,7 +148,8 @@ def _walk(rules: RuleSet, seed: int, data: st.DataObject) -> None:
 
 @pytest.mark.parametrize("table", list(TABLES))
 @settings(max_examples=10, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.large_base_example])
 @given(seed=st.integers(0, 2**31), data=st.data())
 def test_random_games(table: str, seed: int, data: st.DataObject) -> None:
     _walk(TABLES[table], seed, data)
