@@ -2,6 +2,7 @@
 
     jongg simulate --games 200 --players 4 --bot baseline --seed 1
     jongg simulate --games 50 --players 2 --bot random --log games.txt --json
+    jongg simulate --games 50 --players 4 --racks 2
     jongg simulate --games 100 --bot baseline,random,baseline,random
 
 `--bot` names one bot for every seat or one per seat (comma-separated). The report gives how
@@ -16,14 +17,11 @@ import json
 import sys
 
 from bot.commands.options import examples, positive_int
-from bot.engine.game.rules import SIAMESE, STANDARD, THREE_PLAYER, RuleSet, preset
+from bot.engine.game.rules import preset, table_rules
 from bot.library import DEFAULT_CARD, card_from_name_or_path
 from bot.players import PLAYER_KINDS
 from bot.players.simulate import simulate
 from bot.progress import Progress
-
-#: The rules a table of each size plays unless `--rules` names others.
-RULES_BY_PLAYERS: dict[int, RuleSet] = {4: STANDARD, 3: THREE_PLAYER, 2: SIAMESE}
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,14 +31,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Bots play whole games through the engine, each seeing only its own "
                     "seat, and the report says how the games ended and how fast they ran.",
         epilog=examples("jongg simulate --games 5 --players 4 --bot baseline",
-                        "jongg simulate --games 5 --players 2 --bot random --json"))
+                        "jongg simulate --games 5 --players 2 --bot random --json",
+                        "jongg simulate --games 5 --players 3 --racks 2"))
     parser.add_argument("--games", type=positive_int, default=100,
                         help="games to play (%(default)s)")
     parser.add_argument("--players", type=int, choices=(4, 3, 2), default=4,
                         help="table size: 4 (NMJL), 3, or 2 (Siamese-style); default 4")
+    parser.add_argument("--racks", type=int, choices=(1, 2), default=None,
+                        help="racks per player: 2 at three or four players is the "
+                             "Royale-style game (default: 1, and 2 at two players)")
     parser.add_argument("--rules", default=None,
                         help="a rules preset instead of the table size's default "
-                             "(standard, tournament, 3-player, siamese); it sets the size")
+                             "(standard, tournament, 3-player, siamese, royale, royale-3); it "
+                             "sets the size")
     parser.add_argument("--bot", default="baseline",
                         help=f"bot for every seat, or one per seat comma-separated "
                              f"({', '.join(PLAYER_KINDS)}); default %(default)s")
@@ -55,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Play the games and print the report."""
-    rules = preset(args.rules) if args.rules else RULES_BY_PLAYERS[args.players]
+    rules = preset(args.rules) if args.rules else table_rules(args.players, racks=args.racks)
     card = card_from_name_or_path(args.card)
     kinds = [kind.strip() for kind in args.bot.split(",")]
     player_kind: str | list[str] = kinds[0] if len(kinds) == 1 else kinds

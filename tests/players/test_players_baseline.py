@@ -4,6 +4,7 @@ the random player, and repeats itself given the same seed."""
 
 from __future__ import annotations
 
+import pytest
 from players_support import discard_options, make_view, small_card
 
 from bot.engine.game import (
@@ -22,6 +23,7 @@ from bot.engine.game import (
     TileChoice,
     Vote,
 )
+from bot.engine.game.rules import ROYALE, ROYALE_3, RuleSet
 from bot.engine.matcher import CardMatcher, PlayerHand
 from bot.engine.tiles import JOKER, NORTH, parse_tile, parse_tiles, standard_counts
 from bot.library import shipped_card
@@ -181,7 +183,8 @@ def test_is_deterministic_given_the_seed() -> None:
     assert first.seeds != other.seeds
 
 
-def test_plays_both_siamese_racks() -> None:
-    report = simulate(SIAMESE, shipped_card(), 4, "baseline", seed=2)
-    assert sum(report.mahjongs_by_seat) > report.mahjong_games, \
-        "some player went on after a first Mah Jongg"
+@pytest.mark.parametrize("rules", [SIAMESE, ROYALE, ROYALE_3], ids=lambda r: r.name)
+def test_plays_both_racks(rules: RuleSet) -> None:
+    report = simulate(rules, shipped_card(), 4, "baseline", seed=2)
+    assert sum(report.mahjongs_by_seat) > report.mahjong_games, (
+        "some player went on after a first Mah Jongg")

@@ -1,6 +1,6 @@
 """Whole games: both players only ever answer with legal actions, on every table size, and
 the baseline declares Mah Jongg whenever offered, never passes a joker, never declares a hand
-dead wrongly, and plays on after a first Siamese Mah Jongg."""
+dead wrongly, and plays on after a first Mah Jongg on two racks (Siamese- and Royale-style)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ import pytest
 from players_support import Checked
 
 from bot.engine.game import SIAMESE, STANDARD, THREE_PLAYER, replay
-from bot.engine.game.rules import RuleSet
+from bot.engine.game.rules import ROYALE, ROYALE_3, RuleSet
 from bot.library import shipped_card
 from bot.players import BaselinePlayer, RandomPlayer
 from bot.players.simulate import play_game, player_names
 
-TABLES = {"4-player": STANDARD, "3-player": THREE_PLAYER, "siamese": SIAMESE}
+TABLES = {"4-player": STANDARD, "3-player": THREE_PLAYER, "siamese": SIAMESE, "royale": ROYALE,
+          "royale-3": ROYALE_3}
 
 
 def _play(rules: RuleSet, kind: str, seed: int, card_name: str = "jongg-original") -> tuple[

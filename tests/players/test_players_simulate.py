@@ -12,7 +12,7 @@ import pytest
 import bot.cli
 from bot.engine.errors import InvalidInput
 from bot.engine.game import SIAMESE, STANDARD, THREE_PLAYER, replay
-from bot.engine.game.rules import RuleSet
+from bot.engine.game.rules import ROYALE, ROYALE_3, RuleSet
 from bot.library import shipped_card
 from bot.players.simulate import SimulationReport, read_log, simulate
 
@@ -32,7 +32,8 @@ def _consistent(report: SimulationReport) -> None:
     assert f"{report.games} games" in report.as_text()
 
 
-@pytest.mark.parametrize("rules", [STANDARD, THREE_PLAYER, SIAMESE], ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [STANDARD, THREE_PLAYER, SIAMESE, ROYALE, ROYALE_3],
+                         ids=lambda r: r.name)
 @pytest.mark.parametrize(("kind", "games"), [("random", 12), ("baseline", 2)])
 def test_the_report_adds_up(rules: RuleSet, kind: str, games: int) -> None:
     report = simulate(rules, shipped_card(), games, kind, seed=4)
@@ -121,3 +122,22 @@ def test_siamese_games_that_run_out_after_mahjongs_are_counted_apart() -> None:
             report.dead_hand_games) == (ends["mahjong"], ends["laid out"], ends["wall"],
                                         ends["dead-hands"])
     assert f"laid-out endings  {report.laid_out_games} (" in report.as_text()
+
+
+@pytest.mark.usefixtures("cli")
+@pytest.mark.parametrize("players", ["3", "4"])
+def test_the_command_plays_royale_tables_to_the_end(
+        players: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = bot.cli.main(["simulate", "--games", "3", "--players", players, "--racks", "2",
+                         "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["games"] == 3 and len(data["wins_by_seat"]) == int(players)
+    assert data["rules"] == ("royale" if players == "4" else "royale-3")
+    assert (data["mahjong_games"] + data["laid_out_games"] + data["wall_games"]
+            + data["dead_hand_games"]) == 3
+
+
+@pytest.mark.usefixtures("cli")
+def test_the_command_refuses_one_rack_at_two_players(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bot.cli.main(["simulate", "--games", "1", "--players", "2", "--racks", "1"]) == 2
+    assert "Two players play with two racks" in capsys.readouterr().err
