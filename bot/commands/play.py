@@ -28,6 +28,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser("play", help="play a game in the terminal against bots")
     parser.add_argument("--players", type=int, choices=(4, 3, 2), default=4,
                         help="table size; 2 is the Siamese-style game (default: 4)")
+    parser.add_argument("--racks", type=int, choices=(1, 2), default=None,
+                        help="racks per player: 2 at three or four players is the "
+                             "Royale-style game (default: 1, and 2 at two players)")
     parser.add_argument("--seed", type=game_seed, default=None,
                         help="replay the same deal (a whole number from 0 to 2**63 - 1)")
     parser.add_argument("--name", default="Player", help="your name at the table")
@@ -48,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _play(args: argparse.Namespace) -> int:
-    rules = table_rules(args.players)
+    rules = table_rules(args.players, racks=args.racks)
     card_path = next(p for p in shipped_card_paths() if p.stem == DEFAULT_CARD)
     if args.images is not None:
         args.images.mkdir(parents=True, exist_ok=True)

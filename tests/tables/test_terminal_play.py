@@ -104,13 +104,15 @@ class Typist:
     ("4", 5, {"pass", "vote", "offer", "claim", "turn"}),
     ("3", 2, {"claim", "turn"}),
     ("2", 3, {"claim", "turn"}),
+    ("3 --racks 2", 2, {"claim", "turn"}),
+    ("4 --racks 2", 2, {"claim", "turn"}),
 ])
 def test_a_game_with_mistakes_at_every_question_finishes(
         players: str, seed: int, kinds: set[str], monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     typist = Typist(capsys)
     monkeypatch.setattr("builtins.input", typist)
-    assert main(["play", "--players", players, "--seed", str(seed)]) == 0
+    assert main(["play", "--players", *players.split(), "--seed", str(seed)]) == 0
     typist.transcript.append(capsys.readouterr().out)
     text = typist.text
     assert ENDED.search(text), text[-2000:]
@@ -143,14 +145,16 @@ def test_a_game_with_mistakes_at_every_question_finishes(
         assert not re.search(r"^ +\d+\. Pass ", text, re.MULTILINE)
 
 
-@pytest.mark.parametrize("players", ["4", "3", "2"])
+@pytest.mark.parametrize("players", ["4", "3", "2", "3 --racks 2", "4 --racks 2"])
 def test_auto_play_finishes_a_game(players: str, tmp_path: Path,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     images = tmp_path / "pictures"
-    assert main(["play", "--auto", "--seed", "3", "--players", players,
+    assert main(["play", "--auto", "--seed", "3", "--players", *players.split(),
                  "--images", str(images)]) == 0
     out = capsys.readouterr().out
     assert "seed 3. You are East." in out
+    assert out.startswith("4-player Royale-style" if players == "4 --racks 2" else
+                          "3-player Royale-style" if players == "3 --racks 2" else "")
     assert ENDED.search(out)
     names = sorted(p.name for p in images.iterdir())
     assert any(n.endswith("-table.png") for n in names)
