@@ -74,6 +74,7 @@ mj = app_commands.Group(name="mj", description="Play American Mah Jongg at this 
 @mj.command(name="new", description="Open a table in its own thread, with a lobby to join")
 @app_commands.describe(
     players="4 (standard), 3, or 2 (Siamese-style, two racks each)",
+    racks="racks per player: 2 at three or four players is the Royale-style game",
     card="the card to play (ours, or this server's own); the server's default if not given",
     scoring="card payments (nmjl), tournament points, or siamese points",
     pace="live (seconds per move), relaxed, or async (hours, with reminders)",
@@ -81,13 +82,17 @@ mj = app_commands.Group(name="mj", description="Play American Mah Jongg at this 
     timeout="when a clock runs out: pass on claims, or let the bot play the move",
 )
 @app_commands.choices(players=[app_commands.Choice(name=f"{n} players", value=n)
-                               for n in (4, 3, 2)])
+                               for n in (4, 3, 2)],
+                      racks=[app_commands.Choice(name="1 rack each", value=1),
+                             app_commands.Choice(name="2 racks each (Siamese/Royale-style)",
+                                                 value=2)])
 @app_commands.choices(
     scoring=[app_commands.Choice(name=s.value, value=s.value) for s in Scoring],
     pace=[app_commands.Choice(name=p, value=p) for p in PACES if p != "untimed"],
     timeout=[app_commands.Choice(name=t.value, value=t.value) for t in Timeout],
 )
 async def new(interaction: discord.Interaction[Any], players: int = 4,
+              racks: int | None = None,
               card: CardName | None = None, scoring: ChoiceText | None = None,
               pace: ChoiceText = "live", hints: bool = True,
               timeout: ChoiceText = "pass") -> None:
@@ -103,7 +108,7 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
         rules = season_rules(season)
         chosen = await resolve_card(client.db, guild_id, season.settings.card_name)
     else:
-        rules = table_rules(players, scoring)
+        rules = table_rules(players, scoring, racks)
         chosen = await resolve_card(client.db, guild_id, card)
     options = TableOptions(rules, chosen.name, chosen.text, pace=pace, hints=hints,
                            timeout=Timeout(timeout), server_card_id=chosen.card_id)

@@ -21,6 +21,7 @@ from jongg_table import (
 from bot.discord import components
 from bot.engine.game import Phase
 from bot.engine.game.actions import Discard
+from bot.engine.game.rules import ROYALE, ROYALE_3
 from bot.engine.tiles import tile_name
 
 
@@ -162,4 +163,46 @@ async def test_one_person_and_three_bots(fake_discord: FakeDiscord, world: World
     # Only the one person hears from the bot privately.
     assert fake_discord.dms(world.bob) and not any(
         fake_discord.dms(u) for u in (world.alice, world.carol, world.dave))
+    assert_clean(fake_discord, caplog)
+
+
+async def test_royale_three_people_play_a_whole_game(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """`/mj new players:3 racks:2` opens a Royale-style table (two racks each, two sets), and
+    three people play it to the end through their DMs and the table posts."""
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        table = await JonggTable.open(fake_discord, world, client,
+                                      [world.alice, world.bob, world.carol],
+                                      options={"racks": 2})
+        assert client.service.table(table.game_id).rules == ROYALE_3
+        assert "3-player Royale-style" in table.lobby.content
+        # East holds 28 tiles and opens by discarding; nobody passes tiles first.
+        assert [s.concealed_count for s in table.spectator().seats] == [28, 27, 27]
+        assert table.view(world.alice).phase is Phase.TURN
+        table.claim_menu = {world.bob.id}
+        watch = await LeakWatch.attach(table)
+        await table.play()
+        result = await table.result_post()
+        await finished(client, table.game_id)
+    assert "result.png" in result.files
+    assert table.ended is not None and table.ended.result is not None
+    assert sum(table.ended.result.settlement) == 0
+    assert watch.messages > 200
+    assert_clean(fake_discord, caplog)
+
+
+async def test_royale_one_person_and_three_bots(fake_discord: FakeDiscord, world: World,
+                                                tmp_path: Path,
+                                                caplog: pytest.LogCaptureFixture) -> None:
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        table = await JonggTable.open(fake_discord, world, client, [world.dave], bots=3,
+                                      options={"racks": 2})
+        assert client.service.table(table.game_id).rules == ROYALE
+        await LeakWatch.attach(table)
+        await table.play()
+        await table.result_post()
+        await finished(client, table.game_id)
+    assert table.ended is not None and table.ended.result is not None
+    assert len(table.ended.tiles) == 304
     assert_clean(fake_discord, caplog)
