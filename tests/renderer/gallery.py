@@ -1,10 +1,11 @@
 """Every kind of picture in the moments that matter, from seeded games played by baseline bots.
 
-One game per table size (four players, three, and the two-player Siamese-style game) is
-played once; on the way, the moments worth a picture are kept: the Charleston, a claim
-window, just after a discard was called, seat 0's own turn with the tile it drew, a Mah Jongg
-laid out while the game goes on (Siamese), and the end. Each moment gives the table picture,
-seat 0's rack picture and (at its turn) its analysis; the end gives the result picture. Card
+One game per table size (four players, three, the two-player Siamese-style game, and the
+Royale-style game of two racks each at four and three players, with two sets) is played
+once; on the way, the moments worth a picture are kept: the Charleston, a claim window, just
+after a discard was called, seat 0's own turn with the tile it drew, a Mah Jongg laid out
+while the game goes on (two racks), and the end. Each moment gives the table picture, seat
+0's rack picture and (at its turn) its analysis; the end gives the result picture. Card
 sheets (every page, both shipped cards) and a standings table complete the set.
 
 Names are short on purpose: a test here may then require that no text is cut with an
@@ -33,6 +34,7 @@ from bot.engine.game import (
     view,
 )
 from bot.engine.game.events import Drew, Event, Exposed
+from bot.engine.game.rules import ROYALE, ROYALE_3
 from bot.engine.game.state import Took
 from bot.engine.matcher import CardMatcher, PlayerHand
 from bot.library import shipped_card
@@ -51,7 +53,8 @@ from renderer.standings import StandingsRow, StandingsScene, render_standings
 CARD = "jongg-original"
 NAMES = ("Alice", "Bao", "Zoë", "Dee")
 #: Each table size and the seed of its game (chosen so that the game has a call).
-GAMES = ((STANDARD, 2027), (THREE_PLAYER, 2026), (SIAMESE, 2026))
+GAMES = ((STANDARD, 2027), (THREE_PLAYER, 2026), (SIAMESE, 2026), (ROYALE, 2026),
+         (ROYALE_3, 2026))
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,7 @@ def _bots(rules: RuleSet) -> tuple[bool, ...]:
 def _game_pictures(rules: RuleSet, seed: int) -> dict[str, Callable[[], tuple[bytes, ...]]]:
     found: dict[str, Callable[[], tuple[bytes, ...]]] = {}
     for name, moment in moments(rules, seed).items():
-        key = f"{rules.players}p {name}"
+        key = f"{rules.players}p{' royale' if rules.royale else ''} {name}"
         state, drawn = moment.state, moment.drawn
         seen = view(state, 0)
         found[f"table, {key}"] = functools.partial(

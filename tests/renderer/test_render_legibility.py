@@ -30,10 +30,11 @@ def _drawings(name: str) -> tuple[Drawing, ...]:
 def test_the_gallery_has_every_kind_of_picture_at_every_table_size() -> None:
     kinds = {name.split(",")[0] for name in GALLERY}
     assert kinds == {"table", "rack", "analysis", "result", "card", "standings"}
-    for players in (4, 3, 2):
+    for players in ("4p", "3p", "2p", "4p royale", "3p royale"):
         for moment in ("claim", "called", "own turn", "over"):
-            assert f"table, {players}p {moment}" in GALLERY
+            assert f"table, {players} {moment}" in GALLERY
     assert "table, 4p charleston" in GALLERY and "table, 2p mah jongg shown" in GALLERY
+    assert "table, 4p royale mah jongg shown" in GALLERY
 
 
 @pytest.mark.parametrize("name", GALLERY)
