@@ -193,7 +193,8 @@ async def test_every_topic_is_reachable_by_autocomplete(
         fake_discord: FakeDiscord, world: World, jongg: LookupClient) -> None:
     kb = knowledge_base()
     everything = await fake_discord.autocomplete(world.alice, world.general, "rules", "topic", "")
-    assert [c["value"] for c in await everything.choices()] == [t.id for t in kb.topics]
+    # Discord takes 25 choices: the first 25 topics; the rest are found by typing.
+    assert [c["value"] for c in await everything.choices()] == [t.id for t in kb.topics[:25]]
     for topic in kb.topics:
         typing = await fake_discord.autocomplete(world.alice, world.general, "rules", "topic",
                                                  topic.title[:5])
