@@ -38,16 +38,33 @@ def seating(people: int, players: int, number: int) -> Seating:
 
 
 @dataclass(frozen=True)
+class Settled:
+    """What one person settled in one game, as a player or (`bettor`) as the bettor."""
+
+    amount: int
+    bettor: bool = False
+
+
+@dataclass(frozen=True)
 class SeriesTotals:
-    """A series so far: its people, how many games it has finished, and each person's
-    running total (the sum of what they settled in each game, as a player or as the
-    bettor). `ended` once the host ended it."""
+    """A series so far: its people, and per finished game what each person settled (None:
+    no part in it, a game aborted). `ended` once the host ended it."""
 
     series_id: int
     people: tuple[Person, ...]
-    games: int
-    totals: tuple[int, ...]
+    rounds: tuple[tuple[Settled | None, ...], ...]
     ended: bool
+
+    @property
+    def games(self) -> int:
+        """How many games the series has finished."""
+        return len(self.rounds)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each person's running total: the sum of what they settled."""
+        return tuple(sum(cell.amount for row in self.rounds if (cell := row[person]))
+                     for person in range(len(self.people)))
 
 
 async def people_of(db: Database, game: Game) -> tuple[Person, ...]:
@@ -63,31 +80,50 @@ async def people_of(db: Database, game: Game) -> tuple[Person, ...]:
     return tuple(people)
 
 
-async def totals(db: Database, series: Series) -> SeriesTotals:
-    """The running totals of a series, from its stored games and results."""
-    sums = [0] * len(series.people)
-    finished = 0
+#: A game's settlement per seat and the bettor's (None: no bettor).
+Settlement = tuple[tuple[int, ...], int | None]
+
+
+async def totals(db: Database, series: Series, *, through: int | None = None,
+                 last: Settlement | None = None) -> SeriesTotals:
+    """The running totals of a series from its stored results: of every game, or of the
+    games up to `through`, whose settlement may be given as `last` (a game just over, whose
+    result the store may not hold yet)."""
+    rounds: list[tuple[Settled | None, ...]] = []
     for number, game_id in enumerate(series.games):
-        result = await db.games.result(game_id)
-        if result is None or not result.seats:
-            continue
-        finished += 1
-        game = await db.games.game(game_id)
-        rules, _, _ = read_table_options(game.rules)
-        placed = seating(len(series.people), rules.players, number)
-        for seat in result.seats:
-            sums[placed.seats[seat.seat]] += int(json.loads(seat.breakdown)["settlement"])
-        bettor = json.loads(result.details).get("bettor")
-        if placed.bettor is not None and bettor is not None:
-            sums[placed.bettor] += int(bettor)
-    return SeriesTotals(series.id, series.people, finished, tuple(sums),
-                        series.ended_at is not None)
+        settled = last if game_id == through and last is not None else await _settled(
+            db, game_id)
+        if settled is not None:
+            game = await db.games.game(game_id)
+            rules, _, _ = read_table_options(game.rules)
+            placed = seating(len(series.people), rules.players, number)
+            row: list[Settled | None] = [None] * len(series.people)
+            for seat, amount in enumerate(settled[0]):
+                row[placed.seats[seat]] = Settled(amount)
+            if placed.bettor is not None and settled[1] is not None:
+                row[placed.bettor] = Settled(settled[1], bettor=True)
+            rounds.append(tuple(row))
+        if game_id == through:
+            break
+    return SeriesTotals(series.id, series.people, tuple(rounds), series.ended_at is not None)
 
 
-async def series_totals(db: Database, game_id: int) -> SeriesTotals | None:
-    """The running totals of the series a game belongs to, or None when it is in none."""
+async def _settled(db: Database, game_id: int) -> Settlement | None:
+    """A stored game's settlement, or None while it has none (unfinished, aborted)."""
+    result = await db.games.result(game_id)
+    if result is None or not result.seats:
+        return None
+    seats = tuple(int(json.loads(seat.breakdown)["settlement"]) for seat in result.seats)
+    bettor = json.loads(result.details).get("bettor")
+    return seats, None if bettor is None else int(bettor)
+
+
+async def series_totals(db: Database, game_id: int,
+                        last: Settlement | None = None) -> SeriesTotals | None:
+    """The running totals of the series a game belongs to, through that game (whose
+    settlement may be given as `last`), or None when it is in no series."""
     series = await db.series.series_of(game_id)
-    return None if series is None else await totals(db, series)
+    return None if series is None else await totals(db, series, through=game_id, last=last)
 
 
 async def may_play_again(db: Database, game: Game) -> str | None:
