@@ -126,11 +126,17 @@ async def series_totals(db: Database, game_id: int,
     return None if series is None else await totals(db, series, through=game_id, last=last)
 
 
+async def league_table(db: Database, game: Game) -> bool:
+    """Whether the game was played at a league's table (in its channel), which keeps the
+    seats the league's rounds give it."""
+    return await db.leagues.league_in_channel(game.guild_id, game.channel_id) is not None
+
+
 async def may_play_again(db: Database, game: Game) -> str | None:
     """Why this game's table may not play again (a message for a player), or None."""
     if game.status is not GameStatus.FINISHED:
         return "Play again is for a game that has finished."
-    if await db.leagues.league_in_channel(game.guild_id, game.channel_id) is not None:
+    if await league_table(db, game):
         return ("This is a league table: the league seats its own games. Ask a director for "
                 "the next round.")
     series = await db.series.series_of(game.id)
