@@ -161,12 +161,15 @@ async def next_game(db: Database, game_id: int, by_user: int, seed: int) -> Game
     series = await db.series.begin(game_id, await people_of(db, game))
     rules, _, _ = read_table_options(game.rules)
     placed = seating(len(series.people), rules.players, len(series.games))
+    bettor = placed.bettor
+    if bettor is not None and series.people[bettor].is_bot:
+        bettor = None  # a bot whose turn it is to sit out just sits out: bots don't bet
     result = await db.games.result(game_id)
     pot = 0
     if rules.quarters_pot and result is not None:
         pot = int(json.loads(result.details).get("pot", 0))
     return await db.series.add_game(series.id, game_id, seed=seed, pot=pot,
-                                    seats=placed.seats, bettor=placed.bettor)
+                                    seats=placed.seats, bettor=bettor)
 
 
 async def end_series(db: Database, game_id: int, by_user: int) -> SeriesTotals:

@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 from fake import FakeDiscord, World
-from jongg_table import JonggTable, assert_clean, custom_ids, finished, jongg_client
+from jongg_table import (
+    FrozenClock,
+    JonggTable,
+    assert_clean,
+    custom_ids,
+    finished,
+    jongg_client,
+)
 
 from bot.discord.client import JonggClient
 from bot.engine.errors import IllegalAction
@@ -129,4 +136,45 @@ async def test_a_fifth_person_bets_privately_and_sits_out_next(
         assert "The game is on" in (await picked.reply()).content
         await client.service.flush(second_id)
         assert client.service.table(second_id).names == ("Alice", "Carol", "Dave", "Erin")
+    assert_clean(fake_discord, caplog)
+
+
+async def test_a_league_table_offers_no_play_again(fake_discord: FakeDiscord, world: World,
+                                                   tmp_path: Path,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        for command, options in (("league create", {"name": "Club"}),
+                                 ("league season start", {})):
+            made = await fake_discord.slash(world.alice, world.tables, command, options)
+            assert not (await made.reply()).ephemeral
+        table = await JonggTable.open(fake_discord, world, client, [world.alice], bots=3)
+        await table.play()
+        result = await table.result_post()
+        assert custom_ids(result, "jg:s:") == []
+        with pytest.raises(IllegalAction, match="league table"):
+            await client.service.play_again(table.game_id, world.alice.id)
+    assert_clean(fake_discord, caplog)
+
+
+async def test_play_again_works_after_a_restart_and_still_rotates(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    database, clock = tmp_path / "j.db", FrozenClock()
+    async with fake_discord.run(jongg_client(database, clock)) as client:
+        first = await JonggTable.open(fake_discord, world, client, [world.bob, world.carol],
+                                      bots=1, size=3)
+        await first.play()
+        result = await first.result_post()
+    async with fake_discord.run(jongg_client(database, clock, sync=False)) as client:
+        # The button posted before the restart still works.
+        again = await fake_discord.click(world.bob, result, f"jg:s:{first.game_id}:again")
+        await again.acked()
+        second_id = await _newest_game(client, first.game_id)
+        await client.service.flush(second_id)
+        # At three: South (Carol) deals, Bob moves to West.
+        assert client.service.table(second_id).names == ("Carol", "Bot 1", "Bob")
+        first.client = client
+        second = await _next_table(first, second_id)
+        await second.play()
+        await finished(client, second_id)
     assert_clean(fake_discord, caplog)

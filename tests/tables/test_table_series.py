@@ -229,3 +229,27 @@ async def test_a_league_table_keeps_its_seating(tmp_path: Path, clock: Clock) ->
 
 def _options(rules: RuleSet) -> TableOptions:
     return TableOptions(rules, "jongg-original", CARD_TEXT)
+
+
+async def test_a_bot_whose_turn_it_is_to_sit_out_does_not_bet(tmp_path: Path,
+                                                               clock: Clock) -> None:
+    async with Database(tmp_path / "j.db") as db:
+        service = make_service(db, Recorder(), clock)
+        lobby = await service.open_table(guild_id=1, channel_id=2, host_id=HOST,
+                                         host_name="Host", options=_options(STANDARD))
+        await service.join_as_bettor(lobby.id, DI, "Di")
+        await service.choose_bet(lobby.id, DI, 0)
+        await service.start_game(lobby.id, HOST)  # bots fill South, West and North
+        await play_out(service, lobby.id, [HOST])
+        second, _ = await service.play_again(lobby.id, HOST)
+        await service.choose_bet(second.id, HOST, 3)
+        await play_out(service, second.id, [DI])
+        # Game 3: Bot 1 (the first game's South) would bet; a bot just sits out.
+        third, table = await service.play_again(second.id, HOST)
+        assert table is not None and await db.series.bettor(third.id) is None
+        assert await _names(service, third.id) == ("Bot 2", "Bot 3", "Di", "Host")
+        await play_out(service, third.id, [HOST, DI])
+        totals = await series_totals(db, third.id)
+        assert totals is not None and totals.rounds[2][1] is None
+        assert sum(totals.totals) == 0
+        await service.close()
