@@ -9,7 +9,7 @@ import logging
 from pathlib import Path
 
 import pytest
-from fake import FakeDiscord, World
+from fake import FakeDiscord, Perm, World
 from jongg_table import (
     FrozenClock,
     JonggTable,
@@ -142,6 +142,8 @@ async def test_a_fifth_person_bets_privately_and_sits_out_next(
 async def test_a_league_table_offers_no_play_again(fake_discord: FakeDiscord, world: World,
                                                    tmp_path: Path,
                                                    caplog: pytest.LogCaptureFixture) -> None:
+    director = fake_discord.add_role(world.guild, "Directors", Perm.MANAGE_GUILD)
+    world.guild.member(world.alice).roles.append(director)
     async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
         for command, options in (("league create", {"name": "Club"}),
                                  ("league season start", {})):
@@ -169,6 +171,8 @@ async def test_play_again_works_after_a_restart_and_still_rotates(
         # The button posted before the restart still works.
         again = await fake_discord.click(world.bob, result, f"jg:s:{first.game_id}:again")
         await again.acked()
+        await fake_discord.wait_until(lambda: not result.custom_ids(),
+                                      what="the result to lose its buttons")
         second_id = await _newest_game(client, first.game_id)
         await client.service.flush(second_id)
         # At three: South (Carol) deals, Bob moves to West.
