@@ -18,6 +18,7 @@ from bot.engine.game.state import Phase, finishing
 from bot.engine.game.view import MahjongView, SeatView, View
 from bot.engine.tiles import GREEN, RED, SOAP, format_tile, is_suited, suit_of
 from bot.tables.narrate import laid_out_words
+from bot.tables.series import SeriesTotals
 from renderer import (
     AnalysisScene,
     CardGroup,
@@ -34,8 +35,12 @@ from renderer import (
     ResultSeat,
     ScoreItem,
     SeatScene,
+    SeriesCell,
+    SeriesRow,
+    SeriesScene,
     TableScene,
 )
+from renderer.series import MAX_GAMES
 
 #: The renderer's colour slots are 0 green, 1 red, 2 blue: the colours of Bams, Craks, Dots.
 _DRAGON_SLOT = {GREEN: 0, RED: 1, SOAP: 2}
@@ -291,3 +296,25 @@ def result_scene(view: View, card: Card, *, bots: Sequence[bool]) -> ResultScene
     return ResultScene(seats, first.seat, "Mah Jongg!", _hand_label(hand),
                        _played_line(hand, first.groups), _laid(first), breakdown,
                        f"{view.seats[first.seat].player} {how}.")
+
+
+def series_scene(totals: SeriesTotals, *, title: str) -> SeriesScene:
+    """A series' summary: each person by running total (ties share a place), with what they
+    settled in each game (as the bettor, marked) and their total."""
+    order = sorted(range(len(totals.people)), key=lambda p: (-totals.totals[p], p))
+    rows = []
+    for person in order:
+        place = 1 + sum(total > totals.totals[person] for total in totals.totals)
+        who = totals.people[person]
+        rows.append(SeriesRow(
+            place, f"{who.display_name} (bot)" if who.is_bot else who.display_name,
+            tuple(SeriesCell(cell.amount, cell.bettor) if (cell := row[person]) else None
+                  for row in totals.rounds),
+            totals.totals[person]))
+    games = totals.games
+    subtitle = (f"{games} game{'s' if games != 1 else ''} · the deal passed to the right "
+                "after each")
+    footer = (f"Games {games - MAX_GAMES + 1}-{games} shown; totals count all {games}."
+              if games > MAX_GAMES else "")
+    return SeriesScene(title, subtitle, tuple(str(n + 1) for n in range(games)), tuple(rows),
+                       footer)

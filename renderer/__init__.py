@@ -10,6 +10,7 @@ bytes. Sizes follow the keyword `scale` (1 by default).
     render_card_pages(CardSheet)      a card's hands by section, a few sections a page
     render_analysis(AnalysisScene)    nearest hands with the missing tiles greyed
     render_result(ResultScene)        the winning hand and scores, or a wall game summary
+    render_series(SeriesScene)        a series of games: each person's games and total
 
 Every picture is sized to be read on a phone, where Discord shows it about 400 pixels wide;
 `renderer.measure` states that rule and reports what a picture drew, so tests measure it.
@@ -38,6 +39,7 @@ from renderer.scenes import (
     SeatScene,
     TableScene,
 )
+from renderer.series import SeriesCell, SeriesRow, SeriesScene, render_series
 from renderer.table import render_table
 
 __all__ = [
@@ -57,11 +59,15 @@ __all__ = [
     "ResultSeat",
     "ScoreItem",
     "SeatScene",
+    "SeriesCell",
+    "SeriesRow",
+    "SeriesScene",
     "TableScene",
     "render_analysis",
     "render_card_pages",
     "render_rack",
     "render_result",
+    "render_series",
     "render_table",
     "sort_tiles",
 ]

@@ -60,7 +60,8 @@ _COLUMNS = (("G", 342), ("W", 392), ("Pts", 460), ("PPG", 530), ("Rating", 622))
 TEXT = 18
 
 
-def _number(value: float, decimals: int = 0) -> str:
+def number_text(value: float, decimals: int = 0) -> str:
+    """A number as the pictures print it: thousands separated, a true minus sign."""
     text = f"{abs(value):,.{decimals}f}"
     return (MINUS + text) if value < 0 and text.strip("0.,") else text
 
@@ -99,12 +100,13 @@ def render_standings(scene: StandingsScene, *, scale: float = 1.0) -> bytes:
             canvas.draw.rounded_rectangle((margin, y, width - margin, y + row_h - px(2)),
                                           radius=px(8), fill=STRIPE)
         ink = LIGHT if row.rank is not None else MUTED
-        _rank(canvas, row.rank, margin + px(26), mid, px)
+        draw_rank(canvas, row.rank, margin + px(26), mid, px)
         canvas.text((name_x, mid), row.name, px(20), ink, max_width=name_room,
                     face=Face.BOLD if row.rank is not None else Face.REGULAR,
                     min_size=px(TEXT), anchor="lm")
-        cells = (_number(row.games), _number(row.wins), _number(row.points),
-                 _number(row.per_game, 1), "" if row.rating is None else _number(row.rating, 1))
+        cells = (number_text(row.games), number_text(row.wins), number_text(row.points),
+                 number_text(row.per_game, 1),
+                 "" if row.rating is None else number_text(row.rating, 1))
         for (_, right), cell in zip(_COLUMNS, cells, strict=True):
             canvas.text((px(right), mid), cell, px(20), ink, max_width=px(84),
                         min_size=px(TEXT), anchor="rm")
@@ -115,8 +117,8 @@ def render_standings(scene: StandingsScene, *, scale: float = 1.0) -> bytes:
     return canvas.png()
 
 
-def _rank(canvas: Canvas, rank: int | None, x: int, mid: int, px: Scale) -> None:
-    """The rank: a coloured disc for the top three, a number after that, a dash without."""
+def draw_rank(canvas: Canvas, rank: int | None, x: int, mid: int, px: Scale) -> None:
+    """Draw a rank: a coloured disc for the top three, a number after that, a dash without."""
     if rank is None:
         canvas.text((x, mid), "\u2013", px(20), MUTED, max_width=px(40), anchor="mm")
         return

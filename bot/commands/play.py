@@ -7,15 +7,17 @@ import asyncio
 import sys
 import tempfile
 from pathlib import Path
+from typing import TextIO
 
 from bot.commands.options import game_seed, output_folder
 from bot.engine.errors import MahjongError
-from bot.engine.game.rules import table_rules
+from bot.engine.game.rules import seat_names, table_rules
 from bot.library import DEFAULT_CARD, shipped_card_paths
 from bot.players import Player, make_player
 from bot.store import Database
 from bot.tables.options import TableOptions
 from bot.tables.seat_options import JokerCalls, SeatOptions
+from bot.tables.series import series_totals
 from bot.tables.service import TableService
 from bot.tables.terminal import TerminalNotifier
 from bot.tables.terminal_prompt import Choice, Prompter
@@ -38,6 +40,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="also write the table, your rack and the result as PNG files")
     parser.add_argument("--auto", action="store_true",
                         help="let the baseline bot play your seat too (a demo)")
+    parser.add_argument("--games", type=int, default=1, metavar="N",
+                        help="with --auto, play a series of N games (otherwise you are asked "
+                             "after each game whether to play again)")
     parser.add_argument("--joker-calls", choices=[c.value for c in JokerCalls],
                         default=JokerCalls.SKIP.value,
                         help="skip (default) or offer calls that only jokers would fill; "
@@ -46,7 +51,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play one game; returns when it ends (or at end of input)."""
+    """Play a game, and more of its series while asked; returns when done (or at end of
+    input)."""
     return asyncio.run(_play(args))
 
 
@@ -69,9 +75,17 @@ async def _play(args: argparse.Namespace) -> int:
                   "Type `help` at any question.", file=out)
             table = await service.start_game(game.id, HUMAN)
             helper = make_player("baseline", table.card, rules.counts, game.seed)
+            prompter = Prompter(input, out)
             try:
-                await _turns(service, game.id, Prompter(input, out),
-                             helper if args.auto else None)
+                game_id, played = game.id, 1
+                while True:
+                    await _turns(service, game_id, prompter, helper if args.auto else None)
+                    await _totals(service, game_id, out)
+                    again = (played < args.games if args.auto
+                             else prompter.agrees("Play again? (yes/no) "))
+                    if not again:
+                        break
+                    game_id, played = await _next(service, game_id, out), played + 1
             except EOFError:
                 print("\nStopped. (Terminal games are not saved.)", file=out)
             finally:
@@ -79,6 +93,28 @@ async def _play(args: argparse.Namespace) -> int:
     if args.images is not None:
         print(f"Pictures are in {args.images}.", file=out)
     return 0
+
+
+async def _next(service: TableService, game_id: int, out: TextIO) -> int:
+    """The next game of the series, rotated as on Discord; says where everyone sits."""
+    game, table = await service.play_again(game_id, HUMAN)
+    assert table is not None, "a terminal table has no bettor"
+    winds = seat_names(table.rules.players)
+    seat = table.seat_of(HUMAN)
+    assert seat is not None
+    print(f"\nThe deal passes to the right: {table.names[0]} is East now, and you sit "
+          f"{winds[seat]}. Seed {game.seed}.", file=out)
+    return game.id
+
+
+async def _totals(service: TableService, game_id: int, out: TextIO) -> None:
+    """The series' running totals, once it has more than one game."""
+    totals = await series_totals(service.db, game_id)
+    if totals is None:
+        return
+    shown = ", ".join(f"{person.display_name} {total:+d}"
+                      for person, total in zip(totals.people, totals.totals, strict=True))
+    print(f"Series after {totals.games} games: {shown}.", file=out)
 
 
 async def _turns(service: TableService, game_id: int, prompter: Prompter,

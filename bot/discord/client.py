@@ -24,7 +24,10 @@ from bot.discord.mentions import NO_MENTIONS
 from bot.discord.notify import DiscordNotifier
 from bot.discord.pacing import GlobalLimit
 from bot.discord.prompts import PromptBuilder
+from bot.discord.series import DYNAMIC_ITEMS as SERIES_ITEMS
+from bot.discord.series import open_bet_menu
 from bot.engine.errors import IllegalAction
+from bot.engine.game.bettor import bettor_refusal
 from bot.engine.game.rules import seat_names
 from bot.league.record import record_missed_games
 from bot.loopwatch import LoopWatch
@@ -90,7 +93,7 @@ class JonggClient(discord.Client):
         recorded = await record_missed_games(self.db)
         if recorded:
             log.info("recorded %d finished games in their leagues", recorded)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *SERIES_ITEMS)
         await asyncio.to_thread(knowledge_base)  # the rules index: about 90 ms to build
         register_commands(self.tree)
         if self.sync_commands:
@@ -126,31 +129,53 @@ class JonggClient(discord.Client):
             who = "*(open)*" if holder is None else (
                 f"{holder.display_name} (bot)" if holder.is_bot else f"<@{holder.user_id}>")
             lines.append(f"{wind}: {who}")
+        bettor = await self.db.series.bettor(game_id)
+        if bettor is not None:
+            backs = ("choosing a seat" if bettor.seat is None
+                     else f"backs {seat_names(rules.players)[bettor.seat]}")
+            lines.append(f"Bettor: <@{bettor.user_id}> ({backs})")
+        elif bettor_refusal(rules) is None and game.status is GameStatus.LOBBY:
+            lines.append("A fifth person may press Bet to back one seat.")
         lines.append(_LOBBY_STATUS[game.status])
         return "\n".join(lines)
 
     async def refresh_lobby(self, game_id: int) -> None:
         """Show the lobby message as the game is now: its buttons go once the game has left
         the lobby (started, aborted), so nobody presses Join on a table that is gone."""
-        from bot.discord.commands import lobby_buttons
-
         game = await self.db.games.game(game_id)
         if game.lobby_message_id is None:
             return
         message = self.get_partial_messageable(game.channel_id).get_partial_message(
             game.lobby_message_id)
         await message.edit(content=await self.lobby_text(game_id),
-                           view=lobby_buttons(game_id) if game.status is GameStatus.LOBBY
-                           else None)
+                           view=await self._lobby_view(game.id, game.status))
+
+    async def _lobby_view(self, game_id: int, status: GameStatus) -> discord.ui.View | None:
+        """The lobby's buttons while it is a lobby (Bet at tables that take a bettor)."""
+        from bot.discord.commands import lobby_buttons
+
+        if status is not GameStatus.LOBBY:
+            return None
+        game = await self.db.games.game(game_id)
+        rules, _, _ = read_table_options(game.rules)
+        return lobby_buttons(game_id, bettor=bettor_refusal(rules) is None)
 
     async def lobby_step(self, interaction: discord.Interaction[Any], game_id: int,
                          op: str) -> None:
-        """Join, leave, add a bot or start, then refresh the lobby message."""
+        """Join, bet (then choose a seat, privately), leave, add a bot or start, then
+        refresh the lobby message."""
         user = interaction.user
         if op == "join":
             await self.service.join(game_id, user.id, user.display_name)
+        elif op == "bet":
+            await self.service.join_as_bettor(game_id, user.id, user.display_name)
+            await open_bet_menu(interaction, self, game_id)
         elif op == "leave":
-            await self.service.leave(game_id, user.id)
+            bettor = await self.db.series.bettor(game_id)
+            if bettor is not None and bettor.user_id == user.id:
+                await self.service.leave_bet(game_id, user.id)
+            else:
+                await self.service.leave(game_id, user.id)
         elif op == "bot":
             await self.service.add_bot(game_id, user.id)
         else:
@@ -160,13 +185,10 @@ class JonggClient(discord.Client):
                 raise IllegalAction("The table's thread is still being opened: press Start "
                                     "again in a moment.")
             await self.service.start_game(game_id, user.id)
-        from bot.discord.commands import lobby_buttons
-
         game = await self.db.games.game(game_id)
-        view = lobby_buttons(game_id) if game.status is GameStatus.LOBBY else None
         await interaction.edit_original_response(
-            content=await self.lobby_text(game_id), view=view,
-            allowed_mentions=NO_MENTIONS)
+            content=await self.lobby_text(game_id),
+            view=await self._lobby_view(game_id, game.status), allowed_mentions=NO_MENTIONS)
 
 
 #: The lobby message's last line, by where the game is.

@@ -21,6 +21,7 @@ from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.discord.notify import archive_minutes, thread_name
 from bot.engine.errors import IllegalAction
 from bot.engine.game.actions import Discard
+from bot.engine.game.bettor import bettor_refusal
 from bot.engine.game.rules import Scoring, table_rules
 from bot.engine.tiles import format_tile, parse_tile, tile_name
 from bot.league.seasons import season_for_channel, season_rules
@@ -36,10 +37,10 @@ def _client(interaction: discord.Interaction[Any]) -> Any:
     return interaction.client
 
 
-def lobby_buttons(game_id: int) -> discord.ui.View:
-    """The lobby's buttons."""
+def lobby_buttons(game_id: int, *, bettor: bool = False) -> discord.ui.View:
+    """The lobby's buttons (Bet, with `bettor`, at a table that takes a bettor)."""
     view = discord.ui.View(timeout=None)
-    for op in ("join", "leave", "bot", "start"):
+    for op in ("join", "leave", "bot", "start", *(("bet",) if bettor else ())):
         view.add_item(LobbyButton(game_id, op))
     return view
 
@@ -120,7 +121,8 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
         guild_id=guild_id, channel_id=channel.id, host_id=interaction.user.id,
         host_name=interaction.user.display_name, options=options)
     message = await interaction.followup.send(
-        await client.lobby_text(game.id), view=lobby_buttons(game.id), wait=True,
+        await client.lobby_text(game.id),
+        view=lobby_buttons(game.id, bettor=bettor_refusal(rules) is None), wait=True,
         allowed_mentions=NO_MENTIONS)
     # A follow-up message carries no guild for discord.py, so open the thread through the
     # channel (same request: a thread started from the lobby message).

@@ -14,7 +14,7 @@ and a click on an old one says it is out of date instead of acting.
     jg:c:GAME:COUNTER              "Claim…" under a discard: shows the clicker's own choices
     jg:p:GAME:COUNTER              "Pass" under a discard
     jg:r:GAME                      "My rack": the clicker's rack and controls, ephemerally
-    jg:l:GAME:OP                   lobby: join, leave, bot, start
+    jg:l:GAME:OP                   lobby: join, leave, bot, start, bet
 """
 
 from __future__ import annotations
@@ -436,14 +436,15 @@ async def show_rack(interaction: discord.Interaction[Any], game: int,
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"jg:l:(?P<game>\d+):(?P<op>join|leave|bot|start)"):
-    """The lobby's Join, Leave, Add bot and Start buttons."""
+                  template=r"jg:l:(?P<game>\d+):(?P<op>join|leave|bot|start|bet)"):
+    """The lobby's Join, Leave, Add bot, Start and Bet buttons."""
 
     LABELS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
         "join": ("Join", discord.ButtonStyle.success),
         "leave": ("Leave", discord.ButtonStyle.secondary),
         "bot": ("Add bot", discord.ButtonStyle.secondary),
         "start": ("Start", discord.ButtonStyle.primary),
+        "bet": ("Bet", discord.ButtonStyle.secondary),
     }
 
     def __init__(self, game: int, op: str) -> None:

@@ -32,7 +32,7 @@ from bot.discord.mentions import NO_MENTIONS
 from bot.engine.cards import Card
 from bot.engine.errors import CardError, IllegalAction, InvalidInput, echo
 from bot.engine.matcher import CardMatcher, PlayerHand
-from bot.rules import MESSAGE_LIMIT, Topic, full_messages, knowledge_base, short_answer
+from bot.rules import MESSAGE_LIMIT, Kind, Topic, full_messages, knowledge_base, short_answer
 from bot.rules import topics_list as rules_topics_list
 from bot.scenes import analysis_scene, card_sheet, page_names
 from bot.server_cards import (
@@ -107,9 +107,13 @@ def topic_view(topic: Topic) -> discord.ui.View:
 
 
 def topics_menu() -> discord.ui.View:
-    """The topic list's menu: every topic (at most 25, Discord's limit)."""
+    """The topic list's menus, one per kind of rule (official, variants, house rules), so
+    every topic is offered while each menu keeps to Discord's 25 options."""
     view = discord.ui.View(timeout=None)
-    view.add_item(RulesTopicSelect())
+    kinds = {topic.kind for topic in knowledge_base().topics}
+    for kind in Kind:
+        if kind in kinds:
+            view.add_item(RulesTopicSelect(kind.value))
     return view
 
 
@@ -145,22 +149,31 @@ class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await answer_error(interaction, error)
 
 
-class RulesTopicSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"jg:rs"):
-    """The menu of every topic under the topic list."""
+#: Each menu's placeholder, by the kind of rule it offers.
+_MENU_NAMES = {Kind.OFFICIAL: "Pick a topic of the standard game…",
+               Kind.VARIANT: "Pick a variant…", Kind.HOUSE: "Pick a house rule…"}
 
-    def __init__(self) -> None:
+
+class RulesTopicSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                       template=r"jg:rs(?::(?P<kind>variant|house))?"):
+    """A menu of the topics of one kind under the topic list (the official topics' menu
+    keeps the id `jg:rs` that menus posted before there were several carry)."""
+
+    def __init__(self, kind: str = Kind.OFFICIAL.value) -> None:
+        chosen = Kind(kind)
         options = [discord.SelectOption(label=t.title[:100], value=t.id,
                                         description=t.kind.label)
-                   for t in knowledge_base().topics[:25]]
-        super().__init__(discord.ui.Select(custom_id="jg:rs", placeholder="Pick a topic…",
-                                           options=options))
+                   for t in knowledge_base().topics if t.kind is chosen][:25]
+        custom_id = "jg:rs" if chosen is Kind.OFFICIAL else f"jg:rs:{chosen.value}"
+        super().__init__(discord.ui.Select(custom_id=custom_id,
+                                           placeholder=_MENU_NAMES[chosen], options=options))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str]
                              ) -> RulesTopicSelect:
         """Rebuild the menu (its options come from the knowledge base)."""
-        return cls()
+        return cls(match["kind"] or Kind.OFFICIAL.value)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Show the chosen topic's short answer privately."""

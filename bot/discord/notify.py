@@ -39,6 +39,7 @@ import discord
 from bot.discord.answers import TableAnswer
 from bot.discord.components import ClaimButton, HintButton, PassButton, RackButton
 from bot.discord.mentions import NO_MENTIONS, pinging
+from bot.discord.series import result_footer
 from bot.engine.game import Phase, View
 from bot.scenes import result_scene, table_scene
 from bot.store import Pace
@@ -320,11 +321,17 @@ class DiscordNotifier:
                        view=prompt.view)
 
     async def game_over(self, table: Table, view: View, delivery: Delivery) -> None:
-        """Post the result picture."""
+        """Post the result picture, with the bettor's payment and the series' running
+        totals, and Play again / End series for the host (not at a league's table)."""
         scene = result_scene(view, table.card, bots=table.bots)
         png = await asyncio.to_thread(render_result, scene)
-        await self._post(table, delivery, 0,
-                         file=discord.File(io.BytesIO(png), filename="result.png"))
+        game = await self.client.db.games.game(table.game_id)
+        text, controls = await result_footer(self.client.db, table, view, game)
+        extra: dict[str, Any] = {"content": text} if text else {}
+        if controls is not None:
+            extra["view"] = controls
+        await self._post(table, delivery, 0, allowed_mentions=NO_MENTIONS,
+                         file=discord.File(io.BytesIO(png), filename="result.png"), **extra)
 
     async def reminder(self, table: Table, seat: int, due_at: float,
                        delivery: Delivery) -> None:

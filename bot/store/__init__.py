@@ -73,6 +73,7 @@ from bot.store.league_models import (
 from bot.store.migrate import Migration, shipped_migrations
 from bot.store.models import (
     Action,
+    Bettor,
     CardChoice,
     CardSource,
     Clock,
@@ -91,13 +92,16 @@ from bot.store.models import (
     OutboxEntry,
     Outcome,
     Pace,
+    Person,
     Seat,
     SeatResult,
     SeatScore,
+    Series,
     ServerCard,
     ServerCardChoice,
     ShippedCardChoice,
 )
+from bot.store.series import SeriesNotFound
 from bot.store.tx import Tx
 
 __all__ = [
@@ -106,6 +110,7 @@ __all__ = [
     "AuditEntry",
     "BadCardUpload",
     "BadLeagueInput",
+    "Bettor",
     "CardChoice",
     "CardNameTaken",
     "CardNotFound",
@@ -146,6 +151,7 @@ __all__ = [
     "OutboxEntry",
     "Outcome",
     "Pace",
+    "Person",
     "PlayerStats",
     "PlayerTotals",
     "RatingModel",
@@ -168,6 +174,8 @@ __all__ = [
     "SeatScore",
     "SeatTaken",
     "SeqConflict",
+    "Series",
+    "SeriesNotFound",
     "ServerCard",
     "ServerCardChoice",
     "ShippedCardChoice",

@@ -40,6 +40,7 @@ from bot.store.leagues import Leagues
 from bot.store.migrate import Migration, apply_migrations, shipped_migrations
 from bot.store.outbox import Outbox
 from bot.store.seats import Seats
+from bot.store.series import SeriesStore
 from bot.store.tx import Tx
 
 #: STRICT tables need SQLite 3.37 (2021).
@@ -55,7 +56,7 @@ class Database:
 
     The API lives in topic objects: `games` (games and results), `seats`, `actions` (the
     action log), `clocks`, `outbox` (the messages games owe), `cards` (server cards) and
-    `guilds` (server settings); leagues
+    `guilds` (server settings), `series` (games a table plays in a row, and bettors); leagues
     have `leagues` (leagues, seasons, players, audit log), `league_games` (recorded games,
     corrections, ratings), `league_stats` (standings, stats, exports) and `league_rounds`.
     """
@@ -75,6 +76,7 @@ class Database:
         self.schema_version = 0
         self.games = Games(self)
         self.seats = Seats(self)
+        self.series = SeriesStore(self)
         self.actions = Actions(self)
         self.clocks = Clocks(self)
         self.outbox = Outbox(self)

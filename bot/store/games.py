@@ -47,6 +47,7 @@ from bot.store.rows import (
     seat_from_row,
 )
 from bot.store.seats import free_seats, insert_seat
+from bot.store.series import fetch_bettor, fetch_pot
 
 if TYPE_CHECKING:
     from bot.store.tx import Tx
@@ -118,8 +119,8 @@ class Games(Part):
         return [game_from_row(row) for row in rows]
 
     async def load_game(self, game_id: int) -> GameRecord:
-        """The game with its current seats, seat history, whole action log and clocks, all
-        read from one snapshot."""
+        """The game with its current seats, seat history, whole action log, clocks, the
+        pot it started with and its bettor, all read from one snapshot."""
         async with self._db.read() as tx:
             game = await fetch_game(tx, game_id)
             seat_rows = await tx.fetchall(
@@ -130,6 +131,8 @@ class Games(Part):
             clock_rows = await tx.fetchall(
                 f"SELECT {CLOCK_COLUMNS} FROM clocks AS c WHERE c.game_id = ? "
                 "ORDER BY c.due_at, c.id", (game_id,))
+            bettor = await fetch_bettor(tx, game_id)
+            pot = await fetch_pot(tx, game_id)
         history = tuple(seat_from_row(row) for row in seat_rows)
         return GameRecord(
             game=game,
@@ -137,6 +140,8 @@ class Games(Part):
             history=history,
             actions=tuple(action_from_row(row) for row in action_rows),
             clocks=tuple(clock_from_row(row) for row in clock_rows),
+            pot=pot,
+            bettor=bettor,
         )
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> Game:

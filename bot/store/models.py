@@ -113,7 +113,8 @@ class Game:
     """One game: where it lives on Discord, who hosts it, how it is played and its status.
 
     `rules` is the RuleSet options as JSON text, `seed` the engine's seed; with the card text
-    and the action log they rebuild the game exactly."""
+    and the action log (and, in a series, the pot and the bet: see `GameRecord`) they
+    rebuild the game exactly."""
 
     id: int
     guild_id: int
@@ -243,13 +244,59 @@ class OutboxEntry:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """Everything needed to rebuild a game after a restart, read at one moment."""
+    """Everything needed to rebuild a game after a restart, read at one moment: besides the
+    game, its seats and its log, the quarters pot it started with (carried in a series) and
+    its bettor."""
 
     game: Game
     seats: tuple[Seat, ...]
     history: tuple[Seat, ...]
     actions: tuple[Action, ...]
     clocks: tuple[Clock, ...]
+    pot: int = 0
+    bettor: Bettor | None = None
+
+
+# -- series and the bettor ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bettor:
+    """The fifth person at a four-player game who backs one seat (`seat`, None until they
+    choose, in the lobby). A person, never a bot."""
+
+    game_id: int
+    user_id: int
+    display_name: str
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class Person:
+    """One of a series' people: a Discord user, or a bot (`user_id` None) known by its name."""
+
+    user_id: int | None
+    display_name: str
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a bot plays this place."""
+        return self.user_id is None
+
+
+@dataclass(frozen=True)
+class Series:
+    """Games one table played in a row: its people, in the order they sat in its first game
+    (its seats, then its bettor), and its games' ids in order (game N is `games[N]`).
+    `ended_at` is set once the host ended it."""
+
+    id: int
+    guild_id: int
+    host_user_id: int
+    people: tuple[Person, ...]
+    games: tuple[int, ...]
+    created_at: float
+    ended_at: float | None
 
 
 # -- results ------------------------------------------------------------------------------------

@@ -36,6 +36,9 @@ class Table:
     hints: bool
     #: Each seat's options (how its holder likes to be asked); defaults where missing.
     seat_options: tuple[SeatOptions, ...] = ()
+    #: The bettor (a fifth person backing one seat), if the game has one: who, by id and name.
+    bettor_id: int | None = None
+    bettor_name: str | None = None
 
     def options_of(self, seat: int) -> SeatOptions:
         """The options of `seat`'s holder."""

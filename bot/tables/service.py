@@ -51,6 +51,7 @@ from bot.engine.game import (
     spectator_view,
     view,
 )
+from bot.engine.game.bettor import bettor_refusal, check_bet
 from bot.engine.game.events import Discarded, Drew, EndReason, Exposed, MahjongShown
 from bot.engine.game.state import finishing
 from bot.league.record import record_finished_game
@@ -58,6 +59,7 @@ from bot.league.tournament import TIME_UP, game_deadline, timeout_outcome
 from bot.players import Player, make_player
 from bot.server_cards import playable_matcher
 from bot.store import (
+    Bettor,
     Clock,
     ClockKind,
     ClockPlan,
@@ -88,6 +90,7 @@ from bot.tables.narrate import private_line, public_line
 from bot.tables.notifier import Answer, Notifier, Table
 from bot.tables.options import PACES, TableOptions, Timeout, read_table_options
 from bot.tables.seat_options import SeatOptions
+from bot.tables.series import next_game
 
 log = logging.getLogger(__name__)
 
@@ -171,13 +174,13 @@ def _moment(state: GameState) -> tuple[object, ...]:
 
 
 def _replayed(rules: RuleSet, card: Card, seed: int, players: Sequence[str],
-              actions: Sequence[Action], kept: Collection[int] = ()
-              ) -> tuple[GameState, _Options, dict[int, GameState]]:
-    """A game rebuilt from its log, move by move, so each seat's prompts from before a
-    restart stay as good as they were; with the states after the action counts in `kept`
-    (and the first), which undelivered messages report. A long game takes tens of
-    milliseconds: run it in a worker."""
-    state = new_game(rules, card, seed, players)
+              actions: Sequence[Action], kept: Collection[int] = (), pot: int = 0,
+              bet: int | None = None) -> tuple[GameState, _Options, dict[int, GameState]]:
+    """A game rebuilt from its inputs (seed, pot, bet) and its log, move by move, so each
+    seat's prompts from before a restart stay as good as they were; with the states after
+    the action counts in `kept` (and the first), which undelivered messages report. A long
+    game takes tens of milliseconds: run it in a worker."""
+    state = new_game(rules, card, seed, players, pot, bet)
     options = _Options.of(state)
     states = {0: state}
     for action in actions:
@@ -296,6 +299,10 @@ class TableService:
         """Seat a player in the first free seat; returns the seat."""
         game = await self.db.games.game(game_id)
         rules, _, _ = read_table_options(game.rules)
+        bettor = await self.db.series.bettor(game_id)
+        if bettor is not None and bettor.user_id == user_id:
+            raise IllegalAction("You're this table's bettor. Leave the bet first to take a "
+                                "seat.")
         seat = await self.db.seats.take_seat(game_id, rules.players, user_id=user_id,
                                              display_name=name)
         return seat.seat
@@ -318,9 +325,13 @@ class TableService:
         return seat.seat
 
     async def start_game(self, game_id: int, by_user: int) -> Table:
-        """The host starts play; empty seats get bots."""
+        """The host starts play; empty seats get bots. A bettor must have chosen a seat."""
         game = await self._hosted(game_id, by_user)
         rules, _, _ = read_table_options(game.rules)
+        bettor = await self.db.series.bettor(game_id)
+        if bettor is not None and bettor.seat is None:
+            raise IllegalAction(f"{bettor.display_name}, the bettor, hasn't chosen a seat "
+                                "to back yet.")
         # A lobby opened before its card broke a limit is refused before anything changes.
         await playable_matcher(game.card.name, game.card.text, rules.counts)
         await self.db.games.start_game(game_id, rules.players, bot_name=_bot_name)
@@ -332,6 +343,43 @@ class TableService:
         async with live.lock:
             await self._settle(live, live.state.opening, new_turn=True)
         return live.table
+
+    # -- the bettor and series -------------------------------------------------------------
+
+    async def join_as_bettor(self, game_id: int, user_id: int, name: str) -> Bettor:
+        """A fifth person sits by a four-player table in the lobby as its bettor."""
+        game = await self.db.games.game(game_id)
+        rules, _, _ = read_table_options(game.rules)
+        refusal = bettor_refusal(rules)
+        if refusal is not None:
+            raise IllegalAction(refusal)
+        return await self.db.series.add_bettor(game_id, user_id, name)
+
+    async def leave_bet(self, game_id: int, user_id: int) -> None:
+        """The bettor leaves the lobby."""
+        await self.db.series.remove_bettor(game_id, user_id)
+
+    async def choose_bet(self, game_id: int, user_id: int, seat: int) -> Table | None:
+        """The bettor chooses the seat to back, before play. A series' next game, whose
+        seats are all held, starts as soon as its bettor has chosen (its table is
+        returned); a first game waits for its host's Start."""
+        game = await self.db.games.game(game_id)
+        rules, _, _ = read_table_options(game.rules)
+        check_bet(rules, seat)
+        await self.db.series.set_bet(game_id, user_id, seat)
+        series = await self.db.series.series_of(game_id)
+        if series is None or series.games[0] == game_id:
+            return None
+        return await self.start_game(game_id, game.host_user_id)
+
+    async def play_again(self, game_id: int, by_user: int) -> tuple[Game, Table | None]:
+        """The host plays the next game of a finished game's series (see
+        `bot.tables.series`): it starts at once, or, with a bettor, once the bettor has
+        chosen a seat. Returns the new game and its table when it started."""
+        game = await next_game(self.db, game_id, by_user, self.new_seed())
+        if await self.db.series.bettor(game.id) is not None:
+            return game, None
+        return game, await self.start_game(game.id, by_user)
 
     async def _hosted(self, game_id: int, user_id: int) -> Game:
         game = await self.db.games.game(game_id)
@@ -564,7 +612,9 @@ class TableService:
         # `bot.league.record`).
         hands = [d.hand_id for d in result.declared if d is won]
         hands += [d.hand_id for d in result.declared if d is not won]
-        details = json.dumps({"reason": result.reason.value, "hands": hands})
+        # With the pot the next game of a series starts with, and the bettor's settlement.
+        details = json.dumps({"reason": result.reason.value, "hands": hands,
+                              "pot": result.pot, "bettor": result.bettor})
         await self.db.games.finish_game(live.table.game_id, Outcome(
             reason, won.seat if won is not None else None, scores, details))
         try:
@@ -748,8 +798,10 @@ class TableService:
             first.setdefault(holder.seat, holder.display_name)
         players = tuple(first[s] for s in range(rules.players))
         actions = [parse_action(a.text, rules.players) for a in record.actions]
+        bettor = record.bettor
         state, options, states = await asyncio.to_thread(
-            _replayed, rules, matcher.card, game.seed, players, actions, reported)
+            _replayed, rules, matcher.card, game.seed, players, actions, reported, record.pot,
+            None if bettor is None else bettor.seat)
         current = {seat.seat: seat for seat in record.seats}
         kept = await self.db.seats.options(game_id)
         table = Table(game.id, game.guild_id, game.channel_id, game.thread_id,
@@ -757,7 +809,9 @@ class TableService:
                       tuple(current[s].user_id for s in range(rules.players)),
                       rules, matcher.card, game.hints,
                       tuple(SeatOptions.from_json(kept.get(s, "{}"))
-                            for s in range(rules.players)))
+                            for s in range(rules.players)),
+                      None if bettor is None else bettor.user_id,
+                      None if bettor is None else bettor.display_name)
         bots = {s: self._bot(table, game.seed, s) for s in range(rules.players)
                 if current[s].user_id is None}
         live = _Live(table, state, state, timeout, game.pace,

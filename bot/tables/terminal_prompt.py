@@ -88,6 +88,10 @@ class Prompter:
 
     # -- asking ----------------------------------------------------------------------------
 
+    def agrees(self, question: str) -> bool:
+        """Ask a yes-or-no question; True only for yes (EOF raises EOFError)."""
+        return self.ask(question).strip().lower() in _YES
+
     def choose(self, table: Table, view: View) -> Choice:
         """Ask until the answer is a move or new options (EOF raises EOFError). A discard the
         seat has nothing to claim from (as its options see it) is passed without asking."""
@@ -240,8 +244,7 @@ class Prompter:
             target = targets[int(answer) - 1]
         assert isinstance(target, DeclareDead)
         self.say(dead_question(view, target, table.names))
-        if self.ask("Type yes to declare it dead, anything else to go back: ").strip().lower() \
-                in _YES:
+        if self.agrees("Type yes to declare it dead, anything else to go back: "):
             return target
         self.say("Nothing declared; your turn goes on.")
         return None

@@ -173,9 +173,14 @@ async def test_related_topics_and_the_topics_menu(
     handle = await fake_discord.slash(world.alice, world.general, "rules")
     listing = await handle.reply()
     assert listing.content.startswith("**Rules topics.**")
-    chosen = await fake_discord.select(world.carol, listing, "jg:rs", ["siamese"])
+    chosen = await fake_discord.select(world.carol, listing, "jg:rs:variant", ["siamese"])
     answer = await chosen.reply()
     assert answer.ephemeral and answer.content.startswith("**Two players (Siamese-style)**")
+    # Every topic is in the menu of its kind.
+    official = await fake_discord.select(world.carol, listing, "jg:rs", ["bettor"])
+    assert (await official.reply()).content.startswith("**The bettor**")
+    house = await fake_discord.select(world.carol, listing, "jg:rs:house", ["house-payments"])
+    assert (await house.reply()).content.startswith("**The pot and paying for the table**")
 
     related = await fake_discord.click(world.carol, answer, "jg:rl:three-player:short")
     assert (await related.reply()).content.startswith("**Three-player games**")
@@ -193,7 +198,6 @@ async def test_every_topic_is_reachable_by_autocomplete(
         fake_discord: FakeDiscord, world: World, jongg: LookupClient) -> None:
     kb = knowledge_base()
     everything = await fake_discord.autocomplete(world.alice, world.general, "rules", "topic", "")
-    # Discord takes 25 choices: the first 25 topics; the rest are found by typing.
     assert [c["value"] for c in await everything.choices()] == [t.id for t in kb.topics[:25]]
     for topic in kb.topics:
         typing = await fake_discord.autocomplete(world.alice, world.general, "rules", "topic",

@@ -39,8 +39,17 @@ from bot.engine.game.state import Took
 from bot.engine.matcher import CardMatcher, PlayerHand
 from bot.library import shipped_card
 from bot.players import make_player
-from bot.scenes import analysis_scene, card_sheet, rack_scene, result_scene, table_scene
+from bot.scenes import (
+    analysis_scene,
+    card_sheet,
+    rack_scene,
+    result_scene,
+    series_scene,
+    table_scene,
+)
+from bot.store import Person
 from bot.tables.narrate import headline
+from bot.tables.series import SeriesTotals, Settled
 from renderer import (
     render_analysis,
     render_card_pages,
@@ -48,6 +57,7 @@ from renderer import (
     render_result,
     render_table,
 )
+from renderer.series import render_series
 from renderer.standings import StandingsRow, StandingsScene, render_standings
 
 CARD = "jongg-original"
@@ -150,6 +160,16 @@ def _standings() -> tuple[bytes, ...]:
                                             rows, "Ranked after 5 games")),)
 
 
+def _series(games: int) -> tuple[bytes, ...]:
+    """A series of five people (one sitting out as the bettor each game) with long names."""
+    people = tuple(Person(None if i == 2 else 100 + i, name)
+                   for i, name in enumerate((*NAMES, "Maximiliana Featherstonehaugh")))
+    rounds = tuple(tuple(Settled(-150 + 35 * ((p + g) % 5) * 3, bettor=p == (4 + g) % 5)
+                         for p in range(5)) for g in range(games))
+    totals = SeriesTotals(1, people, rounds, ended=True)
+    return (render_series(series_scene(totals, title="Table 12 · series")),)
+
+
 def pictures() -> dict[str, Callable[[], tuple[bytes, ...]]]:
     """Every picture of the gallery by name: each renders to one PNG or, for card sheets,
     its pages."""
@@ -164,4 +184,6 @@ def pictures() -> dict[str, Callable[[], tuple[bytes, ...]]]:
             lambda n, p: render_card_pages(card_sheet(shipped_card(n), private=p)), name,
             private)
     found["standings"] = _standings
+    found["series, 3 games"] = lambda: _series(3)
+    found["series, 8 games"] = lambda: _series(8)
     return found

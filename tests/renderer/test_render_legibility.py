@@ -29,7 +29,7 @@ def _drawings(name: str) -> tuple[Drawing, ...]:
 
 def test_the_gallery_has_every_kind_of_picture_at_every_table_size() -> None:
     kinds = {name.split(",")[0] for name in GALLERY}
-    assert kinds == {"table", "rack", "analysis", "result", "card", "standings"}
+    assert kinds == {"table", "rack", "analysis", "result", "card", "standings", "series"}
     for players in ("4p", "3p", "2p", "4p royale", "3p royale"):
         for moment in ("claim", "called", "own turn", "over"):
             assert f"table, {players} {moment}" in GALLERY

@@ -38,7 +38,7 @@ REQUIRED_TOPICS = {
     "deal", "charleston", "blind-pass", "courtesy-pass", "calling", "claim-window", "jokers",
     "joker-exchange", "concealed-hands", "dead-hands", "mah-jongg", "payments", "wall-game",
     "tournament-scoring", "siamese", "three-player", "house-rules", "blanks",
-    "house-payments", "hot-and-cold-wall", "royale",
+    "house-payments", "hot-and-cold-wall", "royale", "bettor",
 }
 
 SOURCES = Path(__file__).resolve().parents[3] / "shared" / "rules-sources"

@@ -169,3 +169,32 @@ def test_end_of_input_stops_cleanly(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr("builtins.input", no_more)
     assert main(["play", "--seed", "1"]) == 0
     assert "Stopped." in capsys.readouterr().out
+
+
+def test_play_again_rotates_east_to_the_right(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    asked: list[str] = []
+
+    def answer(prompt: str) -> str:
+        if prompt.startswith("Play again?"):
+            asked.append(prompt)
+            return "yes" if len(asked) == 1 else "no"
+        return "pass" if "pass" in prompt else "1"
+
+    monkeypatch.setattr("builtins.input", answer)
+    assert main(["play", "--players", "3", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert len(asked) == 2 and out.count("The deal passes to the right") == 1
+    # South (Bot 1) deals the second game; the person who was East sits West, the last seat.
+    assert "The deal passes to the right: Bot 1 is East now, and you sit West." in out
+    assert re.search(r"^Series after 2 games: Player [+-]\d+, Bot 1 [+-]\d+, Bot 2 [+-]\d+\.$",
+                     out, re.MULTILINE)
+
+
+def test_auto_play_plays_a_series(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--auto", "--seed", "3", "--games", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("The deal passes to the right") == 2 and ENDED.search(out)
+    assert "Bot 1 is East now, and you sit North." in out
+    assert "Bot 2 is East now, and you sit West." in out
+    assert "Series after 3 games:" in out

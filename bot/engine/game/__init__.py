@@ -37,6 +37,7 @@ from bot.engine.game.actions import (
     TileChoice,
     Vote,
 )
+from bot.engine.game.bettor import check_bet
 from bot.engine.game.deal import deal
 from bot.engine.game.event_text import format_event, parse_event
 from bot.engine.game.events import Dealt, Event, WallBuilt, for_seat, public
@@ -62,23 +63,28 @@ def _has_sextet(card: Card) -> bool:
 
 
 def new_game(rules: RuleSet, card: Card, seed: int, players: Sequence[str],
-             pot: int = 0) -> GameState:
+             pot: int = 0, bet: int | None = None) -> GameState:
     """Shuffle, build and break the wall, deal, and open the Charleston (or play).
 
     `pot` is what the quarters pot holds from earlier wall games (only under that house
-    option, see `RuleSet`); the winner takes it. The deal's events are kept in
-    `state.opening`."""
+    option, see `RuleSet`); the winner takes it. `bet` is the seat a bettor backs: a fifth
+    person at a four-player table with `nmjl` payments, who chose before the deal (seeing no
+    tile) and wins or loses with that seat (see `bot.engine.game.scoring`). Like the seed
+    and the pot it is an input of the game, so the game replays from them. The deal's
+    events are kept in `state.opening`."""
     if len(players) != rules.players:
         raise InvalidInput(f"{rules.name} needs {rules.players} players, not {len(players)}.")
     if pot < 0 or (pot and not rules.quarters_pot):
         raise InvalidInput("A pot is carried only into quarters-pot games, and never below 0.")
+    if bet is not None:
+        check_bet(rules, bet)
     tiles, record, wall = deal(rules, seed)
     seats = tuple(SeatState(concealed=hand, dead=(False,) * rules.racks)
                   for hand in record.hands)
     state = GameState(
         rules=rules, card=card, seed=seed, players=tuple(players), tiles=tiles, deal=record,
         wall=wall, seats=seats, discards=(), phase=Phase.CHARLESTON,
-        sextets=_has_sextet(card), pot=pot, matcher=matcher_for(card, rules.counts))
+        sextets=_has_sextet(card), pot=pot, bet=bet, matcher=matcher_for(card, rules.counts))
     events: list[Event] = [WallBuilt(record.dice, record.break_stack, len(wall),
                                      rules.walls is Walls.BUILT)]
     events.extend(Dealt(seat, len(hand), state.kinds(hand))
@@ -130,10 +136,11 @@ def view(state: GameState, seat: int) -> View:
 
 
 def replay(rules: RuleSet, card: Card, seed: int, players: Sequence[str],
-           actions: Iterable[Action], pot: int = 0) -> tuple[GameState, tuple[Event, ...]]:
-    """Rebuild a game from its seed (and the pot it started with) and action list; the final
-    state and every event (the deal's first)."""
-    state = new_game(rules, card, seed, players, pot)
+           actions: Iterable[Action], pot: int = 0,
+           bet: int | None = None) -> tuple[GameState, tuple[Event, ...]]:
+    """Rebuild a game from its seed (and the pot it started with, and the bettor's seat)
+    and action list; the final state and every event (the deal's first)."""
+    state = new_game(rules, card, seed, players, pot, bet)
     events: list[Event] = list(state.opening)
     for action in actions:
         state, more = apply(state, action)

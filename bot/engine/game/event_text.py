@@ -134,11 +134,14 @@ def format_event(event: Event, players: int) -> str:
             body += _rack(rack)
             body += " self-picked" if self_picked else ""
             body += f" from={seat_text(discarder, players)}" if discarder is not None else ""
-        case ScoreLine(points=points, text=text):
-            body = f"score {_points(points, players)} -- {text}"
-        case GameOver(reason=reason, totals=totals, settlement=settlement):
+        case ScoreLine(points=points, text=text, bettor=bettor):
+            body = f"score {_points(points, players)}"
+            body += f" bettor={bettor:+d}" if bettor else ""
+            body += f" -- {text}"
+        case GameOver(reason=reason, totals=totals, settlement=settlement, bettor=bettor):
             body = (f"over {reason.value} totals={_signed(totals)} "
                     f"settlement={_signed(settlement)}")
+            body += f" bettor={_signed((bettor,))}" if bettor is not None else ""
     return f"{who}: {body}"
 
 
@@ -175,11 +178,14 @@ def _table_event(line: Line, players: int) -> Event:
             line.words.remove("begins")
             event = PlayBegins()
         case "score":
-            event = ScoreLine(_read_points(line, players), line.note)
+            event = ScoreLine(_read_points(line, players), line.note,
+                              number(line.option("bettor", "0"), "Points"))
         case "over":
             reason = EndReason(line.words.pop(0))
+            bettor = line.option("bettor", "-")
             event = GameOver(reason, _read_signed(line.option("totals")),
-                             _read_signed(line.option("settlement")))
+                             _read_signed(line.option("settlement")),
+                             None if bettor == "-" else number(bettor, "Points"))
         case _:
             raise InvalidInput(f"I don't know the table event `{echo(line.verb)}`.")
     return event

@@ -182,20 +182,25 @@ class MahjongShown:
 
 @dataclass(frozen=True)
 class ScoreLine:
-    """One line of the score breakdown: points per seat and what they are for."""
+    """One line of the score breakdown: points per seat and what they are for, and what it
+    gives the bettor (a fifth person backing one seat, see `new_game`; 0 at a table without
+    one)."""
 
     points: tuple[int, ...]
     text: str
+    bettor: int = 0
 
 
 @dataclass(frozen=True)
 class GameOver:
     """The game is over: `totals` are the points per seat (the sum of the score lines),
-    `settlement` what changes hands (the difference of the scores in the Siamese game)."""
+    `settlement` what changes hands (the difference of the scores in the Siamese game),
+    `bettor` what the bettor wins or loses (None at a table without one)."""
 
     reason: EndReason
     totals: tuple[int, ...]
     settlement: tuple[int, ...]
+    bettor: int | None = None
 
 
 Event = (WallBuilt | Dealt | Ready | Passed | Received | VoteResult | CourtesyAgreed

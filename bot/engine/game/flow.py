@@ -73,10 +73,11 @@ def finish(state: GameState, reason: EndReason, events: list[Event]) -> GameStat
     wins = tuple(sorted((d for seat in state.seats for d in seat.declared),
                         key=lambda d: (d.seat, d.ordinal == 0, d.ordinal, d.rack)))
     sheet = score(state.rules, state.card, reason, wins,
-                  tuple(seat.dead for seat in state.seats), state.pot)
+                  tuple(seat.dead for seat in state.seats), state.pot, state.bet)
     events.extend(sheet.lines)
-    events.append(GameOver(reason, sheet.totals, sheet.settlement))
-    result = Result(reason, wins, sheet.lines, sheet.totals, sheet.settlement, sheet.pot)
+    events.append(GameOver(reason, sheet.totals, sheet.settlement, sheet.bettor))
+    result = Result(reason, wins, sheet.lines, sheet.totals, sheet.settlement, sheet.pot,
+                    sheet.bettor)
     return evolve(state, phase=Phase.OVER, turn=None, claim=None, result=result)
 
 

@@ -5,7 +5,9 @@
   doubles its value first, except singles and pairs; a wall game pays nothing. The house
   payments (see `RuleSet`): a thrower who pays for the table pays the others' shares too;
   under the quarters pot a game without a winner costs everyone the ante, and the next
-  winner takes the pot.
+  winner takes the pot. A bettor (a fifth person backing one seat, `nmjl` only) wins
+  with that seat what each other seat paid it, or pays a winner what that seat paid; a game
+  without a winner costs the bettor nothing.
 * `tournament` (tournament scoring sheet): the card value, +10 self-picked, +20 jokerless (not
   singles and pairs); the discarder -10, -20 or -25 when the winner had 0-1, 2 or 3+
   exposures before calling the tile; a wall game gives +10 to every hand that is not dead; a
@@ -69,6 +71,7 @@ class Scoresheet:
     totals: tuple[int, ...]
     settlement: tuple[int, ...]
     pot: int
+    bettor: int | None = None
 
 
 @dataclass
@@ -79,11 +82,11 @@ class _Sheet:
     def note(self, text: str) -> None:
         self.lines.append(ScoreLine((0,) * len(self.names), text))
 
-    def add(self, text: str, changes: dict[int, int]) -> None:
+    def add(self, text: str, changes: dict[int, int], bettor: int = 0) -> None:
         points = [0] * len(self.names)
         for seat, amount in changes.items():
             points[seat] += amount
-        self.lines.append(ScoreLine(tuple(points), text))
+        self.lines.append(ScoreLine(tuple(points), text, bettor))
 
     def totals(self) -> tuple[int, ...]:
         return tuple(sum(line.points[s] for line in self.lines) for s in range(len(self.names)))
@@ -101,16 +104,21 @@ def _how(sheet: _Sheet, win: Declared) -> str:
 
 
 def _nmjl(sheet: _Sheet, rules: RuleSet, reason: EndReason, wins: Sequence[Declared],
-          pot: int) -> int:
-    """NMJL payments with the table's house payments; returns what the pot holds after."""
+          pot: int, bet: int | None) -> int:
+    """NMJL payments with the table's house payments and the bettor (backing seat `bet`);
+    returns what the pot holds after."""
     if not wins:
         if not rules.quarters_pot:
             sheet.note(_no_winner(reason) + " Nobody pays.")
-            return pot
-        ante = rules.pot_ante
-        pot += ante * len(sheet.names)
-        sheet.add(f"{_no_winner(reason)} Everyone puts {ante} into the pot for the next "
-                  f"winner; it holds {pot} now.", dict.fromkeys(range(len(sheet.names)), -ante))
+        else:
+            ante = rules.pot_ante
+            pot += ante * len(sheet.names)
+            sheet.add(f"{_no_winner(reason)} Everyone puts {ante} into the pot for the next "
+                      f"winner; it holds {pot} now.",
+                      dict.fromkeys(range(len(sheet.names)), -ante))
+        if bet is not None:
+            sheet.note(f"The bettor backed {sheet.names[bet]}: with no winner the bet costs "
+                       "nothing.")
         return pot
     win = wins[0]
     winner = sheet.names[win.seat]
@@ -120,9 +128,13 @@ def _nmjl(sheet: _Sheet, rules: RuleSet, reason: EndReason, wins: Sequence[Decla
         value *= 2
         sheet.note(f"Jokerless: the value doubles to {value}.")
     payers = [(win.seat + offset) % len(sheet.names) for offset in range(1, len(sheet.names))]
+    paid: dict[int, int] = {}
     why_table = _pays_for_table(rules, win)
     if why_table is not None:
-        _table_pays(sheet, win, value, why_table, [p for p in payers if p != win.discarder])
+        assert win.discarder is not None
+        spared = [p for p in payers if p != win.discarder]
+        paid[win.discarder] = _table_pays(sheet, win, value, why_table, spared)
+        paid.update(dict.fromkeys(spared, 0))
         payers = []
     for payer in payers:
         if win.self_picked or payer == win.discarder:
@@ -133,6 +145,9 @@ def _nmjl(sheet: _Sheet, rules: RuleSet, reason: EndReason, wins: Sequence[Decla
             amount = value
             text = f"{sheet.names[payer]} pays {winner} {amount}."
         sheet.add(text, {win.seat: amount, payer: -amount})
+        paid[payer] = amount
+    if bet is not None:
+        _bettor(sheet, win.seat, bet, paid)
     if pot:
         sheet.add(f"{winner} takes the pot: {pot}.", {win.seat: pot})
     return 0
@@ -152,9 +167,30 @@ def _pays_for_table(rules: RuleSet, win: Declared) -> str | None:
     return "; ".join(reasons) or None
 
 
+def _bettor(sheet: _Sheet, winner: int, bet: int, paid: dict[int, int]) -> None:
+    """The bettor wins or loses with the seat it backed (`bet`): backing the winner, each
+    seat that paid the winner pays the bettor as much again; backing another seat, the
+    bettor pays the winner what that seat paid (nothing, if it was spared)."""
+    backed = sheet.names[bet]
+    if bet == winner:
+        sheet.note(f"The bettor backed {backed} and wins with {backed}.")
+        for payer, amount in paid.items():
+            if amount:
+                sheet.add(f"{sheet.names[payer]} pays the bettor {amount} (as much as it "
+                          f"paid {backed}).", {payer: -amount}, bettor=amount)
+        return
+    amount = paid[bet]
+    if not amount:
+        sheet.note(f"The bettor backed {backed}, who paid nothing: the bettor pays nothing.")
+        return
+    sheet.add(f"The bettor backed {backed} and pays {sheet.names[winner]} what {backed} "
+              f"paid: {amount}.", {winner: amount}, bettor=-amount)
+
+
 def _table_pays(sheet: _Sheet, win: Declared, value: int, why: str,
-                spared: Sequence[int]) -> None:
-    """The thrower pays its own double share and the single share of every other payer."""
+                spared: Sequence[int]) -> int:
+    """The thrower pays its own double share and the single share of every other payer;
+    returns what it paid."""
     assert win.discarder is not None
     thrower = sheet.names[win.discarder]
     shares = " + ".join([f"2 x {value}", *(str(value) for _ in spared)])
@@ -164,6 +200,7 @@ def _table_pays(sheet: _Sheet, win: Declared, value: int, why: str,
     names = " and ".join(sheet.names[seat] for seat in spared)
     sheet.note(f"{names} {'pay' if len(spared) > 1 else 'pays'} nothing: {thrower} paid "
                "for the table.")
+    return amount
 
 
 def _tournament(sheet: _Sheet, reason: EndReason, wins: Sequence[Declared],
@@ -302,14 +339,17 @@ def _no_winner(reason: EndReason) -> str:
 
 
 def score(rules: RuleSet, card: Card, reason: EndReason, wins: Sequence[Declared],
-          dead: Sequence[Sequence[bool]], pot: int = 0) -> Scoresheet:
+          dead: Sequence[Sequence[bool]], pot: int = 0, bet: int | None = None) -> Scoresheet:
     """Score a finished game. `wins` are the Mah Jonggs laid out (in the order made), `dead`
-    each seat's dead flags per rack, `pot` what the quarters pot held before the game."""
+    each seat's dead flags per rack, `pot` what the quarters pot held before the game, `bet`
+    the seat the bettor backed (None: no bettor; `nmjl` payments only)."""
     sheet = _Sheet(seat_names(rules.players))
     any_dead = [any(flags) for flags in dead]
     all_dead = [all(flags) for flags in dead]
+    if bet is not None and rules.scoring is not Scoring.NMJL:
+        raise ValueError("a bettor plays only with nmjl payments")
     if rules.scoring is Scoring.NMJL:
-        pot = _nmjl(sheet, rules, reason, wins, pot)
+        pot = _nmjl(sheet, rules, reason, wins, pot, bet)
     elif rules.scoring is Scoring.TOURNAMENT:
         _tournament(sheet, reason, wins, any_dead)
     else:
@@ -321,4 +361,5 @@ def score(rules: RuleSet, card: Card, reason: EndReason, wins: Sequence[Declared
             settlement = _pot_shares(sheet, rules.ante, totals)
         else:
             settlement = _pairwise(sheet, totals)
-    return Scoresheet(tuple(sheet.lines), totals, settlement, pot)
+    bettor = None if bet is None else sum(line.bettor for line in sheet.lines)
+    return Scoresheet(tuple(sheet.lines), totals, settlement, pot, bettor)

@@ -216,8 +216,11 @@ def finishing(reason: EndReason, mahjongs: Sequence[_Mahjong]) -> _Mahjong | Non
 @dataclass(frozen=True)
 class Result:
     """How the game ended, the Mah Jonggs laid out, the score breakdown, the points per
-    seat (`totals`, the sum of the lines), what changes hands (`settlement`) and what the
-    quarters pot holds after the game (`pot`, for the next game; see `RuleSet`)."""
+    seat (`totals`, the sum of the lines), what changes hands (`settlement`), what the
+    quarters pot holds after the game (`pot`, for the next game; see `RuleSet`) and what the
+    bettor won or lost (`bettor`, None at a table without one; see `new_game`). The
+    seats' settlements and the bettor's add up to what the pot gave out, less what it took
+    in."""
 
     reason: EndReason
     declared: tuple[Declared, ...]
@@ -225,6 +228,7 @@ class Result:
     totals: tuple[int, ...]
     settlement: tuple[int, ...]
     pot: int
+    bettor: int | None = None
 
 
 @dataclass(frozen=True)
@@ -235,7 +239,8 @@ class GameState:
     state); `opening` holds the events of the deal; `sextets` says whether the card has a
     sextet (so sextets may be called). `thrown` is the kind of every tile discarded so far,
     in order, those since called or swapped away included (the hot wall asks whether a kind
-    was thrown before). `pot` is the quarters pot the game started with (see `RuleSet`).
+    was thrown before). `pot` is the quarters pot the game started with (see `RuleSet`),
+    `bet` the seat a bettor backs (None: no bettor; see `new_game`).
     """
 
     rules: RuleSet
@@ -257,6 +262,7 @@ class GameState:
     sextets: bool = False
     thrown: tuple[int, ...] = ()
     pot: int = 0
+    bet: int | None = None
     matcher: CardMatcher = field(compare=False, repr=False, kw_only=True)
 
     # -- tiles -----------------------------------------------------------------------------

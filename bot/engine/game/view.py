@@ -107,6 +107,8 @@ class ResultView:
     lines: tuple[ScoreLine, ...]
     totals: tuple[int, ...]
     settlement: tuple[int, ...]
+    #: What the bettor won or lost; None at a table without a bettor.
+    bettor: int | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,8 @@ class View:
     legal: tuple[Option, ...]
     action_count: int
     called: CalledView | None = None
+    #: The seat the bettor backs (public); None at a table without a bettor.
+    bet: int | None = None
 
 
 def _mahjong_view(state: GameState, declared: Declared) -> MahjongView:
@@ -213,7 +217,8 @@ def build_view(state: GameState, seat: int) -> View:
     if state.result is not None:
         result = ResultView(state.result.reason,
                             tuple(_mahjong_view(state, d) for d in state.result.declared),
-                            state.result.lines, state.result.totals, state.result.settlement)
+                            state.result.lines, state.result.totals, state.result.settlement,
+                            state.result.bettor)
     return View(
         seat=seat, rules=state.rules.name, card=state.card.name, phase=state.phase,
         concealed=state.concealed_kinds(seat),
@@ -223,7 +228,7 @@ def build_view(state: GameState, seat: int) -> View:
         turn=state.turn.seat if state.turn is not None else None,
         charleston=_charleston_view(state, seat), claim=_claim_view(state, seat),
         result=result, legal=legal_options(state, seat), action_count=len(state.actions),
-        called=_called_view(state))
+        called=_called_view(state), bet=state.bet)
 
 
 

@@ -48,7 +48,7 @@ def position(rules: RuleSet, racks: Sequence[str], *, card: Card | None = None,
              = None, discards: Sequence[tuple[int, str]] = (), turn: int = 0,
              took: Took = Took.DRAW, called_from: int | None = None,
              charleston_step: int | None = None, short_wall: bool = False,
-             pot: int = 0) -> GameState:
+             pot: int = 0, bet: int | None = None) -> GameState:
     """A game state with these racks (concealed tiles per seat, in the notation), exposures
     per seat (`"333B J"`, or `(rack, "333B J")` for Siamese racks), discards, and the wall
     starting with `wall` (every other tile follows, lowest id first). The discards count as
@@ -56,12 +56,13 @@ def position(rules: RuleSet, racks: Sequence[str], *, card: Card | None = None,
 
     The seat `turn` is on turn (phase TURN), or, with `charleston_step`, the Charleston is at
     that pass. With `short_wall` the wall holds only `wall` and every other tile lies in the
-    discards (thrown by the seat before `turn`). `pot` is the quarters pot the game began with.
+    discards (thrown by the seat before `turn`). `pot` is the quarters pot the game began with,
+    `bet` the seat a bettor backs.
 
     Exposures written here count as made while their hand could still match the card (none
     is `dead_when_made`, so none locks its jokers when the hand is declared dead): to test an
     exposure that made a hand dead, make it with a call."""
-    state = new_game(rules, card or engine_card(), 0, NAMES[:rules.players], pot)
+    state = new_game(rules, card or engine_card(), 0, NAMES[:rules.players], pot, bet)
     ids = _Ids(state.tiles)
     seats: list[SeatState] = []
     for seat, text in enumerate(racks):

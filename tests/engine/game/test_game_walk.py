@@ -6,8 +6,9 @@ choice allows, blind passes included).
 After every step: every tile is accounted for, no seat holds a wrong count, events round-trip
 through text, and (every few steps) every option offered applies and views hide other seats'
 concealed tiles. Every game ends, replaying its actions reproduces the final state, and no
-money is made or lost (what the seats gain beyond what they pay came out of the pot). The
-Royale-style tables (two sets of 304 tiles, or one) walk the same way.
+money is made or lost (what the seats and the bettor, when one backs a seat, gain beyond what
+they pay came out of the pot). The Royale-style tables (two sets of 304 tiles, or one) walk
+the same way.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from bot.engine.game import (
     seats_to_act,
 )
 from bot.engine.game.actions import Action
+from bot.engine.game.bettor import bettor_refusal
 from bot.engine.game.rules import (
     ROYALE,
     ROYALE_3,
@@ -110,7 +112,9 @@ def _every_option_applies(state: GameState, seat: int) -> None:
 
 def _walk(rules: RuleSet, seed: int, data: st.DataObject) -> None:
     pot = data.draw(st.sampled_from((0, 100))) if rules.quarters_pot else 0
-    state = new_game(rules, engine_card(), seed, NAMES[:rules.players], pot)
+    bet = (data.draw(st.sampled_from((None, 0, 1, 2, 3))) if bettor_refusal(rules) is None
+           else None)
+    state = new_game(rules, engine_card(), seed, NAMES[:rules.players], pot, bet)
     check_invariants(state)
     for step in range(MAX_STEPS):
         if state.phase is Phase.OVER:
@@ -138,9 +142,12 @@ def _walk(rules: RuleSet, seed: int, data: st.DataObject) -> None:
             assert parse_event(format_event(event, rules.players), rules.players) == event
     assert state.phase is Phase.OVER, "the game did not end"
     assert state.result is not None
-    assert (sum(state.result.settlement) == pot - state.result.pot
+    bettor = state.result.bettor
+    assert (bettor is None) == (bet is None)
+    assert (sum(state.result.settlement) + (bettor or 0) == pot - state.result.pot
             or rules.scoring.value == "tournament")
-    rebuilt, _ = replay(rules, engine_card(), seed, NAMES[:rules.players], state.actions, pot)
+    rebuilt, _ = replay(rules, engine_card(), seed, NAMES[:rules.players], state.actions, pot,
+                        bet)
     assert rebuilt == state
     with pytest.raises(IllegalAction, match="over"):
         apply(state, state.actions[-1])
