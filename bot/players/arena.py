@@ -251,12 +251,13 @@ class ArenaReport:
                  f"{self.players} players, {self.rules}, card {self.card}, seed {self.seed}",
                  f"  {self.seeds_played} seeds x {self.players} seats = {self.games} games, "
                  f"{self.games_per_second:.1f} games/s ({self.seconds:.1f} s)",
-                 "  side        points/game [95% CI]      win  self  feed  wall  dead  "
-                 "win value  jokerless  decision p50/p95"]
+                 f"  {'side':<10}  {'points':>7} {'[95% CI]':<18} {'win':>5} {'self':>5} "
+                 f"{'feed':>5} {'wall':>5} {'dead':>5}  {'win value':>9}  {'jokerless':>9}  "
+                 "decision p50/p95"]
         for label, side in (("challenger", self.challenger), ("field", self.field)):
             lines.append(
                 f"  {label:<10}  {side.points_per_game:+7.2f} [{side.ci_low:+7.2f}, "
-                f"{side.ci_high:+7.2f}]  {_pct(side.win_rate)} {_pct(side.self_pick_rate)} "
+                f"{side.ci_high:+7.2f}] {_pct(side.win_rate)} {_pct(side.self_pick_rate)} "
                 f"{_pct(side.feeding_rate)} {_pct(side.wall_rate)} {_pct(side.dead_rate)}  "
                 f"{side.mean_win_value:9.1f}  {_pct(side.jokerless_rate):>9}  "
                 f"{side.decision_p50_ms:.2f}/{side.decision_p95_ms:.2f} ms")
@@ -268,6 +269,7 @@ class ArenaReport:
 
 
 def _pct(rate: float) -> str:
+    """A rate as a percentage five characters wide (a column of the text report)."""
     return f"{100 * rate:4.0f}%"
 
 

@@ -74,9 +74,15 @@ def test_every_challenger_seat_is_played_once_per_seed_on_the_same_deal(players:
         assert len(deals) == 1
 
 
-def test_same_kind_on_both_sides_is_not_called_better() -> None:
-    report = arena(STANDARD, shipped_card(), "random", "random", 40, seed=2, delta=10.0)
-    assert report.sprt is not None and report.sprt.decision != "better"
+def test_same_kind_on_both_sides_is_not_called_better(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code = bot.cli.main(["arena", "--challenger", "random", "--field", "random", "--seeds",
+                         "40", "--seed", "2", "--sprt", "10"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "jongg arena: random against random" in out
+    verdict = next(line for line in out.splitlines() if "SPRT" in line)
+    assert ": not better after" in verdict or ": undecided after" in verdict
 
 
 def test_sprt_stops_a_strong_challenger_against_a_weak_field_early() -> None:
