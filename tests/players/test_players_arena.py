@@ -14,6 +14,7 @@ import pytest
 import bot.cli
 from bot.engine.game import STANDARD, THREE_PLAYER, parse_action, preset, replay
 from bot.engine.game.rules import seat_names
+from bot.engine.game.state import finishing
 from bot.library import shipped_card
 from bot.players.arena import SeatGame, arena, bootstrap_ci, sprt
 
@@ -131,8 +132,12 @@ def test_every_logged_game_replays_exactly(smoke: tuple[dict[str, Any], Path]) -
         assert state.result is not None
         assert list(state.result.settlement) == record["payments"]
         assert state.result.reason.value == record["result"]
-        winners = {m.seat for m in state.result.declared}
-        assert (record["winner"] is None) == (not winners)
+        win = finishing(state.result.reason, state.result.declared)
+        winds = seat_names(rules.players)
+        assert record["winner"] == (None if win is None else winds[win.seat])
+        assert record["feeder"] == (None if win is None or win.discarder is None
+                                    else winds[win.discarder])
+    assert any(r["winner"] is not None for r in records)
 
 
 def _exit_code(arguments: list[str]) -> int:
