@@ -34,6 +34,7 @@ COMMAND_MODULES = (
     "bot.commands.bench",
     "bot.commands.render_demo",
     "bot.commands.simulate",
+    "bot.commands.arena",
     "bot.commands.play",
     "bot.commands.run",
 )

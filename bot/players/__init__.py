@@ -3,33 +3,45 @@
     player = BaselinePlayer(card, rules.counts, seed=7)
     action = player.choose(view(state, seat), legal_actions(state, seat))
 
-`Player` is the protocol; `RandomPlayer` picks uniformly among its options (for stress tests);
-`BaselinePlayer` plays sensibly from the matcher's nearest hands. `make_player` builds one by
-kind name, and `bot.players.simulate` plays whole games with them.
+`Player` is the protocol; `RandomPlayer` picks uniformly among its options that kill no hand
+(full random games, for benchmarks), `ChaosPlayer` among all of them (for stress tests);
+`BaselinePlayer` plays sensibly from the matcher's nearest hands. `PLAYERS` is the registry of
+player kinds by name (a new bot is one entry there), `make_player` builds one by kind name,
+and `bot.players.simulate` and `bot.players.arena` play whole games with them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.engine.cards.model import Card
 from bot.engine.errors import InvalidInput, echo
 from bot.players.base import Player
 from bot.players.baseline import BaselinePlayer
-from bot.players.random_player import RandomPlayer
+from bot.players.random_player import ChaosPlayer, RandomPlayer
+
+#: Builds a player for a game on a card with a set of tile counts, from a seed.
+PlayerFactory = Callable[[Card, Sequence[int], int], Player]
+
+#: Every kind of player by name: what `make_player`, `jongg simulate` and `jongg arena` offer.
+PLAYERS: dict[str, PlayerFactory] = {
+    "baseline": BaselinePlayer,
+    "random": lambda card, counts, seed: RandomPlayer(seed),
+    "chaos": lambda card, counts, seed: ChaosPlayer(seed),
+}
 
 #: The kinds of player `make_player` builds.
-PLAYER_KINDS = ("baseline", "random")
+PLAYER_KINDS = tuple(PLAYERS)
 
 
 def make_player(kind: str, card: Card, counts: Sequence[int], seed: int) -> Player:
     """A player of this kind for a game on `card` with a set of these tile `counts`."""
-    if kind == "baseline":
-        return BaselinePlayer(card, counts, seed)
-    if kind == "random":
-        return RandomPlayer(seed)
+    factory = PLAYERS.get(kind)
+    if factory is not None:
+        return factory(card, counts, seed)
     raise InvalidInput(f"There is no bot called `{echo(kind)}`. Choose one of: "
                        f"{', '.join(PLAYER_KINDS)}.")
 
 
-__all__ = ["PLAYER_KINDS", "BaselinePlayer", "Player", "RandomPlayer", "make_player"]
+__all__ = ["PLAYERS", "PLAYER_KINDS", "BaselinePlayer", "ChaosPlayer", "Player", "PlayerFactory",
+           "RandomPlayer", "make_player"]

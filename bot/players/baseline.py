@@ -149,6 +149,12 @@ class BaselinePlayer:
         self._cache: dict[tuple[object, ...], _Candidates] = {}
         self._last: tuple[_Candidates, tuple[int, ...], Analysis] | None = None
 
+    def target(self, view: View) -> tuple[str, ...]:
+        """The card hand(s) the bot plays toward now (its heaviest plan; one per rack in the
+        Siamese-style game), or none when no hand is left: for logs and reports."""
+        plans = self._analysis(view).plans
+        return plans[0].hands if plans else ()
+
     def _weight(self, away: int, value: int) -> float:
         """A plan's weight: falls steeply with each tile still lacking, rises with value."""
         return float(self.decay ** away * (1.0 + value / self.value_scale))

@@ -1,10 +1,15 @@
-"""`RandomPlayer`: a uniformly random legal choice, for stress tests.
+"""`RandomPlayer` and `ChaosPlayer`: uniformly random legal choices, for benchmarks and stress.
 
-It picks one of its options with equal chance; where the option is a tile choice (a Charleston
-or courtesy pass) it picks the tiles at random too, blind passes included, always within what
-the choice allows (its count, its passable kinds, so never a joker, and at most `blind_max`
-blind). Every game it plays is a walk through rarely seen corners of the engine: wrong
-dead-hand declarations, odd calls, jokers thrown away.
+Both pick one of their options with equal chance; where the option is a tile choice (a
+Charleston or courtesy pass) they pick the tiles at random too, blind passes included, always
+within what the choice allows (its count, its passable kinds, so never a joker, and at most
+`blind_max` blind).
+
+`RandomPlayer` never declares a hand dead and never makes a call the engine flags as killing
+its own hand, so a table of them plays full games (to a Mah Jongg or the wall): that is what
+the engine benchmark measures. `ChaosPlayer` takes every option, those included, so every
+game it plays is a walk through rarely seen corners of the engine: wrong dead-hand
+declarations, self-killing calls, odd calls, jokers thrown away.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.engine.game.actions import Action, Give, Option, TileChoice
+from bot.engine.game.actions import Action, DeclareDead, Give, Option, TileChoice
 from bot.engine.game.view import View
 
 
@@ -25,8 +30,17 @@ def random_give(rng: random.Random, seat: int, choice: TileChoice) -> Give:
     return Give(seat, tuple(sorted(own)), blind)
 
 
+def _kills_a_hand(option: Option) -> bool:
+    """The option declares a hand dead or is a call that kills the caller's own hand."""
+    return option.deadens or isinstance(option.action, DeclareDead)
+
+
 class RandomPlayer:
-    """Chooses uniformly among the legal options (seeded, so games are reproducible)."""
+    """Chooses uniformly among the legal options that kill no hand (seeded, so games are
+    reproducible); see the module docstring."""
+
+    #: Whether dead-hand declarations and self-killing calls are among the choices.
+    kills_hands = False
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -35,7 +49,16 @@ class RandomPlayer:
         """A random option; a random concrete pass when the option is a tile choice."""
         if not options:
             raise ValueError("A player is asked to choose only when it has options.")
+        if not self.kills_hands:
+            options = [o for o in options if not _kills_a_hand(o)] or options
         option = options[self.rng.randrange(len(options))]
         if option.choice is not None and isinstance(option.action, Give):
             return random_give(self.rng, view.seat, option.choice)
         return option.action
+
+
+class ChaosPlayer(RandomPlayer):
+    """Chooses uniformly among all the legal options, dead-hand declarations and
+    self-killing calls included: the adversarial player for stress tests."""
+
+    kills_hands = True

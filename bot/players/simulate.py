@@ -35,6 +35,7 @@ from bot.engine.game import (
     PRESETS,
     Action,
     CallMahjong,
+    GameState,
     Phase,
     apply,
     format_action,
@@ -64,7 +65,8 @@ MAX_ACTIONS = 20_000
 
 @dataclass(frozen=True)
 class GameSummary:
-    """How one simulated game went."""
+    """How one simulated game went; `state` is the game's final state (its result, dead
+    racks and exposures, for reports that need more than these counts)."""
 
     seed: int
     reason: EndReason
@@ -75,6 +77,7 @@ class GameSummary:
     dead_wrong: int
     turns: int
     actions: tuple[Action, ...]
+    state: GameState | None = field(default=None, repr=False, compare=False)
 
     @property
     def laid_out(self) -> bool:
@@ -238,7 +241,7 @@ def play_game(rules: RuleSet, card: Card, seed: int, players: Sequence[Player],
         seed=seed, reason=reason,
         winner=winners[-1] if reason is EndReason.MAHJONG and winners else None,
         mahjongs=tuple(mahjongs), self_picks=self_picks, dead_declared=dead_declared,
-        dead_wrong=dead_wrong, turns=turns, actions=state.actions)
+        dead_wrong=dead_wrong, turns=turns, actions=state.actions, state=state)
 
 
 def format_game(rules: RuleSet, card: Card, number: int, summary: GameSummary,
@@ -300,7 +303,8 @@ def read_log(text: str) -> list[LoggedGame]:
 
 
 @contextmanager
-def _log_stream(log: str | Path | TextIO | None) -> Iterator[TextIO | None]:
+def log_stream(log: str | Path | TextIO | None) -> Iterator[TextIO | None]:
+    """The stream a log goes to: a file opened (and closed) for a path, else as given."""
     if log is None or not isinstance(log, str | Path):
         yield log
         return
@@ -330,7 +334,7 @@ def simulate(rules: RuleSet, card: Card, games: int, player_kind: str | Sequence
     laid_out = 0
     self_picks = dead_declared = dead_wrong = turns = actions = max_actions = 0
     start = time.perf_counter()
-    with _log_stream(log) as stream:
+    with log_stream(log) as stream:
         for number, game_seed in enumerate(seeds, start=1):
             players = [make_player(kind, card, rules.counts, game_seed * 8 + seat)
                        for seat, kind in enumerate(kinds)]

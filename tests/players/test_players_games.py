@@ -10,8 +10,8 @@ from players_support import Checked
 from bot.engine.game import SIAMESE, STANDARD, THREE_PLAYER, replay
 from bot.engine.game.rules import ROYALE, ROYALE_3, RuleSet
 from bot.library import shipped_card
-from bot.players import BaselinePlayer, RandomPlayer
-from bot.players.simulate import play_game, player_names
+from bot.players import BaselinePlayer, ChaosPlayer
+from bot.players.simulate import play_game, player_names, simulate
 
 TABLES = {"4-player": STANDARD, "3-player": THREE_PLAYER, "siamese": SIAMESE, "royale": ROYALE,
           "royale-3": ROYALE_3}
@@ -21,7 +21,7 @@ def _play(rules: RuleSet, kind: str, seed: int, card_name: str = "jongg-original
         list[Checked], int, int]:
     card = shipped_card(card_name)
     players = [Checked(BaselinePlayer(card, rules.counts, seed * 8 + s), wins_always=True)
-               if kind == "baseline" else Checked(RandomPlayer(seed * 8 + s))
+               if kind == "baseline" else Checked(ChaosPlayer(seed * 8 + s))
                for s in range(rules.players)]
     names = player_names([kind] * rules.players)
     summary = play_game(rules, card, seed, players, names)
@@ -32,15 +32,28 @@ def _play(rules: RuleSet, kind: str, seed: int, card_name: str = "jongg-original
 
 @pytest.mark.parametrize("table", list(TABLES))
 @pytest.mark.parametrize("seed", range(1, 13))
-def test_random_player_only_plays_legal_actions(table: str, seed: int) -> None:
-    players, _, actions = _play(TABLES[table], "random", seed)
+def test_chaos_player_only_plays_legal_actions(table: str, seed: int) -> None:
+    players, _, actions = _play(TABLES[table], "chaos", seed)
     assert sum(p.answers for p in players) == actions
 
 
-def test_random_player_passes_blind_sometimes() -> None:
+def test_chaos_player_passes_blind_sometimes() -> None:
     blind = sum(p.blind_passes for seed in range(1, 9)
-                for p in _play(STANDARD, "random", seed)[0])
+                for p in _play(STANDARD, "chaos", seed)[0])
     assert blind > 0
+
+
+def test_chaos_player_kills_hands_and_the_random_player_never_does() -> None:
+    """The chaos player still walks the dead-hand corners (declarations, self-killing calls);
+    the random player plays full games: every one ends by a Mah Jongg or the wall, with no
+    hand dead on the way."""
+    card = shipped_card("jongg-original")
+    chaos = simulate(STANDARD, card, 12, "chaos", seed=3)
+    assert chaos.dead_hands > 0
+    for rules in TABLES.values():
+        report = simulate(rules, card, 12, "random", seed=3)
+        assert report.dead_hands == 0 and report.dead_hand_games == 0
+        assert report.mahjong_games + report.laid_out_games + report.wall_games == 12
 
 
 @pytest.mark.parametrize("table", list(TABLES))

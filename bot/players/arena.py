@@ -1,0 +1,354 @@
+"""The duplicate arena: one bot kind (the challenger) against another (the field), with the
+luck of the tiles cancelled out.
+
+For every seed the same wall and deal (same seed, same rules) are played once with the
+challenger in each seat and field bots in the others: four games a seed at four players,
+three at three, two (seats swapped) in the two-player game. Each seat plays with the bot seed
+`simulate` gives it (`game seed * 8 + seat`), so a run repeats exactly.
+
+The figures, for the challenger's seat-games and, as a comparison line, the field's:
+
+* points per game: the game's settlement for the seat (what changes hands), with a 95 %
+  confidence interval from a bootstrap clustered by seed: seeds (all the games of a seed
+  together) are resampled, never single games, since the games of one deal are not
+  independent; the bootstrap's generator is seeded, so the report is deterministic;
+* win rate (the seat ended the game with a Mah Jongg), self-pick rate (won on a tile it drew),
+  feeding rate (threw the tile another seat won on), wall-game rate (no Mah Jongg), dead-hand
+  rate (one of the seat's racks died), mean value of wins (the settlement of its won games),
+  jokerless rate (of its wins);
+* decision time p50 / p95: every `choose` call of that side's bots, timed one by one.
+
+With `sprt` set to D the run stops as soon as a sequential probability ratio test decides
+between H0 "the challenger is not better" (mean 0) and H1 "better by at least D points a
+game" at alpha = beta = 0.05. The statistic is a Gaussian SPRT on the per-seed differences
+d (the challenger's mean points over its seat-games of the seed minus the field's mean):
+LLR = (D * sum(d) - n * D**2 / 2) / s**2, with s**2 the sample variance of the n differences so
+far; it says "better" when LLR >= ln((1 - beta) / alpha), "not better" when
+LLR <= ln(beta / (1 - alpha)), and never before `SPRT_MIN_SEEDS` seeds (the variance estimate
+needs a few). If `seeds` run out first it is undecided.
+
+With `log`, every game is one JSON line (see `game_record`) from which `replay` rebuilds it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Protocol, TextIO, runtime_checkable
+
+import numpy as np
+
+from bot.engine.cards.model import Card
+from bot.engine.errors import InvalidInput
+from bot.engine.game import Action, Call, Exchange, Phase, View, format_action
+from bot.engine.game.actions import Option
+from bot.engine.game.events import EndReason
+from bot.engine.game.rules import RuleSet, seat_names
+from bot.engine.game.state import finishing
+from bot.players import Player, make_player
+from bot.players.simulate import (
+    GameSummary,
+    ProgressCallback,
+    game_seeds,
+    log_stream,
+    play_game,
+    player_names,
+    rules_key,
+    seat_kinds,
+)
+
+#: Bootstrap resamples of the seeds, and the seed of the bootstrap's generator.
+BOOTSTRAP_SAMPLES = 2000
+BOOTSTRAP_SEED = 15
+#: The SPRT's error rates and the fewest seeds before it may decide.
+SPRT_ALPHA = 0.05
+SPRT_BETA = 0.05
+SPRT_MIN_SEEDS = 10
+
+
+@runtime_checkable
+class Targeting(Protocol):
+    """A bot that can say which card hand(s) it plays toward (logged after the Charleston)."""
+
+    def target(self, view: View) -> tuple[str, ...]:
+        """The card hand(s) the bot aims at now."""
+        ...
+
+
+class Timed:
+    """A player wrapped to time each decision and note its target once the Charleston ends."""
+
+    def __init__(self, player: Player, times: list[float]) -> None:
+        self.player = player
+        self.times = times
+        self.target: tuple[str, ...] | None = None
+
+    def choose(self, view: View, options: Sequence[Option]) -> Action:
+        """The wrapped player's choice, its time appended to `times`."""
+        if (self.target is None and isinstance(self.player, Targeting)
+                and view.phase not in (Phase.CHARLESTON, Phase.VOTE, Phase.COURTESY_OFFER,
+                                       Phase.COURTESY_PASS)):
+            self.target = self.player.target(view)
+        started = time.perf_counter()
+        action = self.player.choose(view, options)
+        self.times.append(time.perf_counter() - started)
+        return action
+
+
+@dataclass(frozen=True)
+class SeatGame:
+    """One seat's outcome of one game."""
+
+    seed: int
+    points: int
+    won: bool
+    self_picked: bool
+    fed: bool
+    wall: bool
+    dead: bool
+    jokerless: bool
+
+
+def seat_games(summary: GameSummary) -> list[SeatGame]:
+    """Every seat's outcome of a finished game, in seat order."""
+    state = summary.state
+    assert state is not None and state.result is not None
+    result = state.result
+    win = finishing(result.reason, result.declared)
+    wall = result.reason is EndReason.WALL and not result.declared
+    return [SeatGame(summary.seed, result.settlement[seat],
+                     won=win is not None and win.seat == seat,
+                     self_picked=win is not None and win.seat == seat and win.self_picked,
+                     fed=win is not None and win.discarder == seat, wall=wall,
+                     dead=any(state.seats[seat].dead),
+                     jokerless=win is not None and win.seat == seat and win.jokerless)
+            for seat in range(state.rules.players)]
+
+
+def bootstrap_ci(games: Sequence[SeatGame], samples: int = BOOTSTRAP_SAMPLES,
+                 seed: int = BOOTSTRAP_SEED) -> tuple[float, float]:
+    """A 95 % percentile interval for the mean points per game, resampling whole seeds (every
+    game of a seed together) with a seeded generator, so the same games give the same
+    interval."""
+    by_seed: dict[int, list[int]] = {}
+    for game in games:
+        by_seed.setdefault(game.seed, []).append(game.points)
+    if not by_seed:
+        return (0.0, 0.0)
+    sums = np.array([sum(p) for p in by_seed.values()], dtype=float)
+    counts = np.array([len(p) for p in by_seed.values()], dtype=float)
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(sums), size=(samples, len(sums)))
+    means = sums[picks].sum(axis=1) / counts[picks].sum(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return (float(low), float(high))
+
+
+@dataclass(frozen=True)
+class SideFigures:
+    """The figures of one side (challenger or field) over its seat-games; times in ms."""
+
+    kind: str
+    games: int
+    points_per_game: float
+    ci_low: float
+    ci_high: float
+    win_rate: float
+    self_pick_rate: float
+    feeding_rate: float
+    wall_rate: float
+    dead_rate: float
+    mean_win_value: float
+    jokerless_rate: float
+    decisions: int
+    decision_p50_ms: float
+    decision_p95_ms: float
+
+
+def side_figures(kind: str, games: Sequence[SeatGame], times: Sequence[float]) -> SideFigures:
+    """Figures over these seat-games and decision times (see the module docstring)."""
+    count = len(games) or 1
+    wins = [g for g in games if g.won]
+    low, high = bootstrap_ci(games)
+    p50, p95 = (np.percentile(np.array(times) * 1000.0, [50, 95]) if times else (0.0, 0.0))
+
+    def rate(flag: Callable[[SeatGame], bool], among: Sequence[SeatGame] = games) -> float:
+        return sum(1 for g in among if flag(g)) / (len(among) or 1)
+
+    return SideFigures(
+        kind=kind, games=len(games), points_per_game=sum(g.points for g in games) / count,
+        ci_low=low, ci_high=high, win_rate=rate(lambda g: g.won),
+        self_pick_rate=rate(lambda g: g.self_picked), feeding_rate=rate(lambda g: g.fed),
+        wall_rate=rate(lambda g: g.wall), dead_rate=rate(lambda g: g.dead),
+        mean_win_value=sum(g.points for g in wins) / (len(wins) or 1),
+        jokerless_rate=rate(lambda g: g.jokerless, wins), decisions=len(times),
+        decision_p50_ms=float(p50), decision_p95_ms=float(p95))
+
+
+@dataclass(frozen=True)
+class SprtResult:
+    """Where the SPRT stands: `decision` is "better", "not better" or "undecided"."""
+
+    delta: float
+    decision: str
+    seeds: int
+    llr: float
+
+
+def sprt(diffs: Sequence[float], delta: float, alpha: float = SPRT_ALPHA,
+         beta: float = SPRT_BETA, min_seeds: int = SPRT_MIN_SEEDS) -> SprtResult:
+    """The Gaussian SPRT of the module docstring on these per-seed differences."""
+    n = len(diffs)
+    if n < 2:
+        return SprtResult(delta, "undecided", n, 0.0)
+    mean = sum(diffs) / n
+    variance = max(sum((d - mean) ** 2 for d in diffs) / (n - 1), 1e-9)
+    llr = (delta * sum(diffs) - n * delta ** 2 / 2) / variance
+    decision = "undecided"
+    if n >= min_seeds:
+        if llr >= math.log((1 - beta) / alpha):
+            decision = "better"
+        elif llr <= math.log(beta / (1 - alpha)):
+            decision = "not better"
+    return SprtResult(delta, decision, n, llr)
+
+
+@dataclass(frozen=True)
+class ArenaReport:
+    """An arena run: what was played and both sides' figures."""
+
+    rules: str
+    card: str
+    players: int
+    seed: int
+    seeds_planned: int
+    seeds_played: int
+    games: int
+    challenger: SideFigures
+    field: SideFigures
+    sprt: SprtResult | None
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        """Whole games per second of wall time (bots' thinking included)."""
+        return self.games / self.seconds if self.seconds else 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        """A JSON-ready dict with the derived figures."""
+        data = asdict(self)
+        data.update(games_per_second=round(self.games_per_second, 2),
+                    seconds=round(self.seconds, 3))
+        return data
+
+    def as_text(self) -> str:
+        """A short readable report: one line of figures per side."""
+        lines = [f"jongg arena: {self.challenger.kind} against {self.field.kind}, "
+                 f"{self.players} players, {self.rules}, card {self.card}, seed {self.seed}",
+                 f"  {self.seeds_played} seeds x {self.players} seats = {self.games} games, "
+                 f"{self.games_per_second:.1f} games/s ({self.seconds:.1f} s)",
+                 f"  {'side':<10}  {'points':>7} {'[95% CI]':<18} {'win':>5} {'self':>5} "
+                 f"{'feed':>5} {'wall':>5} {'dead':>5}  {'win value':>9}  {'jokerless':>9}  "
+                 "decision p50/p95"]
+        for label, side in (("challenger", self.challenger), ("field", self.field)):
+            lines.append(
+                f"  {label:<10}  {side.points_per_game:+7.2f} [{side.ci_low:+7.2f}, "
+                f"{side.ci_high:+7.2f}] {_pct(side.win_rate)} {_pct(side.self_pick_rate)} "
+                f"{_pct(side.feeding_rate)} {_pct(side.wall_rate)} {_pct(side.dead_rate)}  "
+                f"{side.mean_win_value:9.1f}  {_pct(side.jokerless_rate):>9}  "
+                f"{side.decision_p50_ms:.2f}/{side.decision_p95_ms:.2f} ms")
+        if self.sprt is not None:
+            lines.append(f"  SPRT (better by {self.sprt.delta:g} points a game?): "
+                         f"{self.sprt.decision} after {self.sprt.seeds} seeds "
+                         f"(LLR {self.sprt.llr:+.2f})")
+        return "\n".join(lines)
+
+
+def _pct(rate: float) -> str:
+    """A rate as a percentage five characters wide (a column of the text report)."""
+    return f"{100 * rate:4.0f}%"
+
+
+def game_record(rules: RuleSet, card: Card, summary: GameSummary, names: Sequence[str],
+                kinds: Sequence[str], challenger_seat: int,
+                targets: Sequence[tuple[str, ...] | None]) -> dict[str, Any]:
+    """One game of the log: enough to `replay` it (rules preset, seed, card, player names,
+    action texts) and what happened (targets after the Charleston for bots that expose
+    one, calls and exchanges, winner, feeder, payments), seats named by wind."""
+    state = summary.state
+    assert state is not None and state.result is not None
+    winds = seat_names(rules.players)
+    win = finishing(state.result.reason, state.result.declared)
+    texts = [format_action(action, rules.players) for action in summary.actions]
+    return {
+        "seed": summary.seed, "rules": rules_key(rules), "card": card.name,
+        "players": list(names), "kinds": list(kinds), "challenger_seat": challenger_seat,
+        "targets": {winds[s]: list(t) for s, t in enumerate(targets) if t is not None},
+        "calls": [t for a, t in zip(summary.actions, texts, strict=True)
+                  if isinstance(a, Call)],
+        "exchanges": [t for a, t in zip(summary.actions, texts, strict=True)
+                      if isinstance(a, Exchange)],
+        "result": state.result.reason.value,
+        "winner": None if win is None else winds[win.seat],
+        "feeder": None if win is None or win.discarder is None else winds[win.discarder],
+        "payments": list(state.result.settlement), "actions": texts,
+    }
+
+
+def arena(rules: RuleSet, card: Card, challenger: str, field: str, seeds: int, seed: int = 1,
+          delta: float | None = None, progress: ProgressCallback | None = None,
+          log: str | Path | TextIO | None = None) -> ArenaReport:
+    """Play the duplicate arena (see the module docstring) and report both sides."""
+    if seeds < 1:
+        raise InvalidInput("Play the arena on 1 seed or more.")
+    if delta is not None and not delta > 0:
+        raise InvalidInput("The SPRT's margin (--sprt) must be more than 0 points a game.")
+    seat_kinds(challenger, rules.players)
+    seat_kinds(field, rules.players)
+    n = rules.players
+    mine: list[SeatGame] = []
+    theirs: list[SeatGame] = []
+    my_times: list[float] = []
+    their_times: list[float] = []
+    diffs: list[float] = []
+    test: SprtResult | None = None
+    played = 0
+    started = time.perf_counter()
+    with log_stream(log) as stream:
+        for game_seed in game_seeds(seed, seeds):
+            mine_before, theirs_before = len(mine), len(theirs)
+            for chair in range(n):
+                kinds = tuple(challenger if s == chair else field for s in range(n))
+                names = player_names(kinds)
+                players = [Timed(make_player(kind, card, rules.counts, game_seed * 8 + s),
+                                 my_times if s == chair else their_times)
+                           for s, kind in enumerate(kinds)]
+                summary = play_game(rules, card, game_seed, players, names)
+                for s, outcome in enumerate(seat_games(summary)):
+                    (mine if s == chair else theirs).append(outcome)
+                if stream is not None:
+                    record = game_record(rules, card, summary, names, kinds, chair,
+                                         [p.target for p in players])
+                    stream.write(json.dumps(record) + "\n")
+            played += 1
+            diffs.append(_mean(mine[mine_before:]) - _mean(theirs[theirs_before:]))
+            if progress is not None:
+                progress(played, seeds)
+            if delta is not None:
+                test = sprt(diffs, delta)
+                if test.decision != "undecided":
+                    break
+    return ArenaReport(
+        rules=rules_key(rules), card=card.name, players=n, seed=seed, seeds_planned=seeds,
+        seeds_played=played, games=played * n,
+        challenger=side_figures(challenger, mine, my_times),
+        field=side_figures(field, theirs, their_times), sprt=test,
+        seconds=time.perf_counter() - started)
+
+
+def _mean(games: Sequence[SeatGame]) -> float:
+    return sum(g.points for g in games) / (len(games) or 1)

@@ -1,0 +1,169 @@
+"""The duplicate arena: every challenger seat played once per seed on the same deal, a
+bootstrap clustered by seed, the SPRT's stop, the replayable JSON log and the command (the
+20-seed baseline-vs-random run is the CI smoke arena, not a strength claim)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.cli
+from bot.engine.game import STANDARD, THREE_PLAYER, parse_action, preset, replay
+from bot.engine.game.rules import seat_names
+from bot.engine.game.state import finishing
+from bot.library import shipped_card
+from bot.players.arena import SeatGame, arena, bootstrap_ci, sprt
+
+
+def _games(points_by_seed: dict[int, list[int]]) -> list[SeatGame]:
+    return [SeatGame(seed, points, won=False, self_picked=False, fed=False, wall=False,
+                     dead=False, jokerless=False)
+            for seed, points_list in points_by_seed.items() for points in points_list]
+
+
+def test_the_bootstrap_resamples_seeds_not_games() -> None:
+    """Every seed has the same mean but its games differ wildly: resampling whole seeds gives
+    that mean every time (an interval of no width), where resampling games would not."""
+    games = _games({seed: [100, -100, 40, -40] for seed in range(30)})
+    assert bootstrap_ci(games) == (0.0, 0.0)
+    spread = _games({seed: [seed * 10] * 4 for seed in range(30)})
+    low, high = bootstrap_ci(spread)
+    assert low < 145.0 < high
+
+
+def test_the_bootstrap_is_deterministic() -> None:
+    games = _games({seed: [seed % 7 * 25 - 50, 10 - seed % 3] for seed in range(40)})
+    assert bootstrap_ci(games) == bootstrap_ci(list(games))
+    assert bootstrap_ci(games, seed=1) != bootstrap_ci(games, seed=2)
+
+
+def test_sprt_decides_each_way_and_waits_for_enough_seeds() -> None:
+    better = [12.0, 8.0, 15.0, 9.0, 11.0, 13.0, 7.0, 10.0, 14.0, 12.0]
+    assert sprt(better[:5], 5.0).decision == "undecided"
+    assert sprt(better, 5.0).decision == "better"
+    worse = [-d for d in better]
+    assert sprt(worse, 5.0).decision == "not better"
+
+
+def _log(players: int, seeds: int, challenger: str, field: str) -> list[dict[str, Any]]:
+    rules = {4: STANDARD, 3: THREE_PLAYER}[players]
+    stream = io.StringIO()
+    arena(rules, shipped_card(), challenger, field, seeds, seed=4, log=stream)
+    return [json.loads(line) for line in stream.getvalue().splitlines()]
+
+
+@pytest.mark.parametrize("players", [4, 3])
+def test_every_challenger_seat_is_played_once_per_seed_on_the_same_deal(players: int) -> None:
+    records = _log(players, 2, "baseline", "random")
+    assert len(records) == 2 * players
+    card = shipped_card()
+    for seed in {r["seed"] for r in records}:
+        games = [r for r in records if r["seed"] == seed]
+        assert sorted(r["challenger_seat"] for r in games) == list(range(players))
+        deals = set()
+        for record in games:
+            chair = record["challenger_seat"]
+            assert record["kinds"] == ["baseline" if s == chair else "random"
+                                       for s in range(players)]
+            assert list(record["targets"]) == [seat_names(players)[chair]]
+            state, _ = replay(preset(record["rules"]), card, seed, record["players"], [])
+            deals.add((state.tiles, state.wall))
+        assert len(deals) == 1
+
+
+def test_same_kind_on_both_sides_is_not_called_better(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code = bot.cli.main(["arena", "--challenger", "random", "--field", "random", "--seeds",
+                         "40", "--seed", "2", "--sprt", "10"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "jongg arena: random against random" in out
+    verdict = next(line for line in out.splitlines() if "SPRT" in line)
+    assert ": not better after" in verdict or ": undecided after" in verdict
+
+
+def test_sprt_stops_a_strong_challenger_against_a_weak_field_early() -> None:
+    report = arena(STANDARD, shipped_card(), "baseline", "random", 200, seed=3, delta=5.0)
+    assert report.sprt is not None and report.sprt.decision == "better"
+    assert report.seeds_played < 50 and report.games == report.seeds_played * 4
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
+    """The CI smoke arena: 20 seeds, baseline against random, four players, JSON and log."""
+    log = tmp_path_factory.mktemp("arena") / "games.jsonl"
+    out = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sys.stdout", out)
+        code = bot.cli.main(["arena", "--challenger", "baseline", "--field", "random",
+                             "--seeds", "20", "--json", "--log", str(log)])
+    assert code == 0
+    data: dict[str, Any] = json.loads(out.getvalue())
+    return data, log
+
+
+def test_the_smoke_arena_reports_both_sides_in_json(smoke: tuple[dict[str, Any], Path]) -> None:
+    data, _ = smoke
+    assert data["seeds_played"] == 20 and data["games"] == 80 and data["sprt"] is None
+    mine, theirs = data["challenger"], data["field"]
+    assert (mine["kind"], theirs["kind"]) == ("baseline", "random")
+    assert mine["games"] == 80 and theirs["games"] == 240
+    for side in (mine, theirs):
+        assert side["ci_low"] <= side["points_per_game"] <= side["ci_high"]
+        assert 0 <= side["decision_p50_ms"] <= side["decision_p95_ms"]
+        assert side["decisions"] > 0
+    # Settlements are zero-sum, so the field's seat-games pay what the challenger's take.
+    assert mine["points_per_game"] * 80 == pytest.approx(-theirs["points_per_game"] * 240)
+
+
+def test_every_logged_game_replays_exactly(smoke: tuple[dict[str, Any], Path]) -> None:
+    _, log = smoke
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert len(records) == 80
+    card = shipped_card()
+    for record in records:
+        rules = preset(record["rules"])
+        actions = [parse_action(text, rules.players) for text in record["actions"]]
+        state, _ = replay(rules, card, record["seed"], record["players"], actions)
+        assert state.result is not None
+        assert list(state.result.settlement) == record["payments"]
+        assert state.result.reason.value == record["result"]
+        win = finishing(state.result.reason, state.result.declared)
+        winds = seat_names(rules.players)
+        assert record["winner"] == (None if win is None else winds[win.seat])
+        assert record["feeder"] == (None if win is None or win.discarder is None
+                                    else winds[win.discarder])
+    assert any(r["winner"] is not None for r in records)
+
+
+def _exit_code(arguments: list[str]) -> int:
+    """The exit code of `jongg arena ...`, whether argparse or the command refused it."""
+    try:
+        return bot.cli.main(["arena", *arguments])
+    except SystemExit as stop:
+        return int(stop.code or 0)
+
+
+@pytest.mark.parametrize("arguments", [
+    ["--challenger", "nobody", "--field", "random", "--seeds", "2"],
+    ["--challenger", "random", "--field", "random", "--seeds", "-3"],
+    ["--challenger", "random", "--field", "random", "--seeds", "2", "--sprt", "0"],
+])
+def test_mistakes_are_one_line_and_exit_2(arguments: list[str],
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert _exit_code(arguments) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_an_unreadable_card_is_one_line_and_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    card = tmp_path / "bad.jongg"
+    card.write_bytes(b"\x00\xffnot a card")
+    code = bot.cli.main(["arena", "--challenger", "random", "--field", "random",
+                         "--seeds", "1", "--card", str(card)])
+    assert code == 2
+    assert capsys.readouterr().err.startswith("jongg: ")
