@@ -17,8 +17,8 @@ import argparse
 import json
 import sys
 
-from bot.commands.options import examples, positive_int
-from bot.commands.simulate import RULES_BY_PLAYERS
+from bot.commands.options import add_table_size, examples, positive_int
+from bot.engine.game.rules import table_rules
 from bot.library import DEFAULT_CARD, card_from_name_or_path
 from bot.players import PLAYER_KINDS
 from bot.players.arena import arena
@@ -40,8 +40,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--field", required=True, help=f"the bot in the other seats ({kinds})")
     parser.add_argument("--seeds", type=positive_int, required=True,
                         help="deals to play (the most, with --sprt)")
-    parser.add_argument("--players", type=int, choices=(4, 3, 2), default=4,
-                        help="table size: 4 (NMJL), 3, or 2 (Siamese-style); default 4")
+    add_table_size(parser)
     parser.add_argument("--seed", type=int, default=1,
                         help="seed the deals are drawn from (%(default)s)")
     parser.add_argument("--card", default=DEFAULT_CARD,
@@ -58,7 +57,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Play the arena and print the report."""
     card = card_from_name_or_path(args.card)
-    report = arena(RULES_BY_PLAYERS[args.players], card, args.challenger, args.field,
+    report = arena(table_rules(args.players, racks=args.racks), card, args.challenger, args.field,
                    args.seeds, args.seed, delta=args.sprt,
                    progress=Progress("arena", args.seeds), log=args.log)
     print(json.dumps(report.as_json(), indent=2) if args.json else report.as_text())

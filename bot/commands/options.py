@@ -48,3 +48,13 @@ def output_folder(text: str) -> Path:
         raise argparse.ArgumentTypeError(f"`{text}` is a file; give a folder (it is created "
                                          "if missing)")
     return path
+
+
+def add_table_size(parser: argparse.ArgumentParser) -> None:
+    """`--players` and `--racks`, the table's size as every command that sets up a game
+    reads it (see `bot.engine.game.rules.table_rules`)."""
+    parser.add_argument("--players", type=int, choices=(4, 3, 2), default=4,
+                        help="table size: 4 (NMJL), 3, or 2 (Siamese-style); default 4")
+    parser.add_argument("--racks", type=int, choices=(1, 2), default=None,
+                        help="racks per player: 2 at three or four players is the "
+                             "Royale-style game (default: 1, and 2 at two players)")

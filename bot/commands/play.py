@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from bot.commands.options import game_seed, output_folder
+from bot.commands.options import add_table_size, game_seed, output_folder, positive_int
 from bot.engine.errors import MahjongError
 from bot.engine.game.rules import seat_names, table_rules
 from bot.library import DEFAULT_CARD, shipped_card_paths
@@ -28,11 +28,7 @@ HUMAN = 1
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `jongg play`."""
     parser = subparsers.add_parser("play", help="play a game in the terminal against bots")
-    parser.add_argument("--players", type=int, choices=(4, 3, 2), default=4,
-                        help="table size; 2 is the Siamese-style game (default: 4)")
-    parser.add_argument("--racks", type=int, choices=(1, 2), default=None,
-                        help="racks per player: 2 at three or four players is the "
-                             "Royale-style game (default: 1, and 2 at two players)")
+    add_table_size(parser)
     parser.add_argument("--seed", type=game_seed, default=None,
                         help="replay the same deal (a whole number from 0 to 2**63 - 1)")
     parser.add_argument("--name", default="Player", help="your name at the table")
@@ -40,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="also write the table, your rack and the result as PNG files")
     parser.add_argument("--auto", action="store_true",
                         help="let the baseline bot play your seat too (a demo)")
-    parser.add_argument("--games", type=int, default=1, metavar="N",
+    parser.add_argument("--games", type=positive_int, default=1, metavar="N",
                         help="with --auto, play a series of N games (otherwise you are asked "
                              "after each game whether to play again)")
     parser.add_argument("--joker-calls", choices=[c.value for c in JokerCalls],

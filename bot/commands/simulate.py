@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 
-from bot.commands.options import examples, positive_int
+from bot.commands.options import add_table_size, examples, positive_int
 from bot.engine.game.rules import preset, table_rules
 from bot.library import DEFAULT_CARD, card_from_name_or_path
 from bot.players import PLAYER_KINDS
@@ -35,11 +35,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "jongg simulate --games 5 --players 3 --racks 2"))
     parser.add_argument("--games", type=positive_int, default=100,
                         help="games to play (%(default)s)")
-    parser.add_argument("--players", type=int, choices=(4, 3, 2), default=4,
-                        help="table size: 4 (NMJL), 3, or 2 (Siamese-style); default 4")
-    parser.add_argument("--racks", type=int, choices=(1, 2), default=None,
-                        help="racks per player: 2 at three or four players is the "
-                             "Royale-style game (default: 1, and 2 at two players)")
+    add_table_size(parser)
     parser.add_argument("--rules", default=None,
                         help="a rules preset instead of the table size's default "
                              "(standard, tournament, 3-player, siamese, royale, royale-3); it "

@@ -198,6 +198,9 @@ class ClaimState:
 
 class _Laid(Protocol):
     @property
+    def seat(self) -> int: ...
+
+    @property
     def ordinal(self) -> int: ...
 
 
@@ -205,12 +208,19 @@ _Mahjong = TypeVar("_Mahjong", bound=_Laid)
 
 
 def finishing(reason: EndReason, mahjongs: Sequence[_Mahjong]) -> _Mahjong | None:
-    """The Mah Jongg that ended the game (of `mahjongs`, a result's, in its order): the only
-    one in a one-rack game; in the Siamese-style game the one that is not a first Mah Jongg (a
-    second, or the first of two laid out at once). None when the game ended otherwise."""
+    """The Mah Jongg that ended the game (of `mahjongs`, a result's, in the order laid out):
+    the only one in a one-rack game; in a two-rack game the last player's to complete both
+    racks, its Mah Jongg that is not a first (a second, or the first of two laid out at once).
+    Where play goes on after a second Mah Jongg (`GameEnd.ALL_DONE`) several players may
+    have completed both racks: the game ended with the last of them. None when the game
+    ended otherwise."""
     if reason is not EndReason.MAHJONG or not mahjongs:
         return None
-    return next((m for m in mahjongs if m.ordinal != 1), mahjongs[0])
+    completed = [m for m in mahjongs if m.ordinal != 1]
+    if not completed:
+        return mahjongs[0]
+    last = completed[-1].seat
+    return next(m for m in completed if m.seat == last)
 
 
 @dataclass(frozen=True)

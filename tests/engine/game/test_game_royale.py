@@ -31,7 +31,7 @@ from bot.engine.game.rules import (
     table_rules,
 )
 from bot.engine.game.scoring import score
-from bot.engine.game.state import Declared, GameState
+from bot.engine.game.state import Declared, GameState, finishing
 from bot.engine.tiles import JOKER, format_tile, parse_tile
 
 # West lays out p1 in Bams on its first rack, discards 9C, and then waits on 5D for p1 in Dots.
@@ -218,6 +218,17 @@ def _win(seat: int, value: int, ordinal: int, discarder: int | None,
                     jokerless=jokerless, singles_and_pairs=False, groups=(),
                     self_picked=discarder is None, discarder=discarder, exposures_before=0,
                     ordinal=ordinal)
+
+
+def test_the_game_ended_with_the_last_player_to_complete_both_racks() -> None:
+    # Playing on after a second Mah Jongg (`GameEnd.ALL_DONE`), West completed both racks
+    # first and South last: South's second Mah Jongg ended the game, not West's.
+    laid = [_win(2, 25, 1, 0), _win(1, 25, 1, 3), _win(2, 30, 2, None), _win(1, 35, 2, 0)]
+    assert finishing(EndReason.MAHJONG, laid) is laid[3]
+    # Two laid out at once end it with the first of the two; a first alone ends nothing.
+    both = [_win(3, 25, 1, None), _win(0, 25, 0, 2), _win(0, 30, 0, 2)]
+    assert finishing(EndReason.MAHJONG, both) is both[1]
+    assert finishing(EndReason.WALL, laid) is None
 
 
 def test_pot_payment_shares_the_antes_by_mahjong_points() -> None:
