@@ -858,6 +858,9 @@ class TableService:
             raise InvalidInput(f"There is no seat {seat + 1} at this table.")
         if user_id is not None and live.table.seat_of(user_id) is not None:
             raise IllegalAction(f"{name} already has a seat at this table.")
+        if user_id is not None and user_id == live.table.bettor_id:
+            raise IllegalAction(f"{name} is this game's bettor and backs one of its seats, so "
+                                "can't play one too.")
         await self._hand_over(live, seat, user_id, name)
 
     async def _hand_over(self, live: _Live, seat: int, user_id: int | None, name: str) -> None:

@@ -180,6 +180,8 @@ async def test_the_bettor_chooses_a_seat_and_sits_out_in_turn(tmp_path: Path,
         table = await service.start_game(lobby.id, HOST)
         assert (table.bettor_id, table.bettor_name) == (DI, "Di")
         assert service.spectator(lobby.id).bet == 2
+        with pytest.raises(IllegalAction, match="bettor"):  # nor handed one during play
+            await service.replace_seat(lobby.id, HOST, 1, DI, "Di")
         people = [HOST, ANN, BO, CY]
         await play_out(service, lobby.id, people)
         await _replays(db, lobby.id)
