@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from renderer.canvas import FELT, LIGHT, MUTED, PANEL, PANEL_EDGE, Canvas, Scale
+from renderer.canvas import FELT, LIGHT, MUTED, Canvas, Scale
 from renderer.fonts import Face
-from renderer.standings import STRIPE, TEXT, draw_rank, number_text
+from renderer.standings import STRIPE, TEXT, draw_rank, draw_title_band, number_text
 
 #: The picture's width at scale 1.
 BASE_WIDTH = 640
@@ -67,11 +67,8 @@ def render_series(scene: SeriesScene, *, scale: float = 1.0) -> bytes:
     height = margin + head_h + px(34) + row_h * len(scene.rows) + footer_h + margin
     canvas = Canvas(width, height, FELT)
     inner = width - 2 * margin
-    canvas.panel((margin, margin, width - margin, margin + head_h), PANEL, PANEL_EDGE)
-    canvas.text((margin + px(16), margin + px(14)), scene.title, px(28), LIGHT,
-                max_width=inner - px(32), face=Face.BOLD, min_size=px(TEXT))
-    canvas.text((margin + px(16), margin + px(52)), scene.subtitle, px(TEXT), MUTED,
-                max_width=inner - px(32), min_size=px(TEXT))
+    draw_title_band(canvas, px, (margin, margin, width - margin, margin + head_h), scene.title,
+                    scene.subtitle)
 
     rights = [px(_LAST_GAME - _STEP * (shown - 1 - column)) for column in range(shown)]
     top = margin + head_h + px(8)

@@ -66,6 +66,19 @@ def number_text(value: float, decimals: int = 0) -> str:
     return (MINUS + text) if value < 0 and text.strip("0.,") else text
 
 
+def draw_title_band(canvas: Canvas, px: Scale, box: tuple[int, int, int, int], title: str,
+                    subtitle: str) -> None:
+    """The band atop a summary sheet (standings, a series): a bold title over a muted line,
+    both held to the phone's smallest text size."""
+    left, top, right, _ = box
+    room = right - left - px(32)
+    canvas.panel(box, PANEL, PANEL_EDGE)
+    canvas.text((left + px(16), top + px(14)), title, px(28), LIGHT, max_width=room,
+                face=Face.BOLD, min_size=px(TEXT))
+    canvas.text((left + px(16), top + px(52)), subtitle, px(TEXT), MUTED, max_width=room,
+                min_size=px(TEXT))
+
+
 def render_standings(scene: StandingsScene, *, scale: float = 1.0) -> bytes:
     """Draw the standings; returns PNG bytes (the same scene always gives the same bytes)."""
     px = Scale(scale)
@@ -76,11 +89,8 @@ def render_standings(scene: StandingsScene, *, scale: float = 1.0) -> bytes:
     height = margin + head_h + px(34) + row_h * len(rows) + footer_h + margin
     canvas = Canvas(width, height, FELT)
     inner = width - 2 * margin
-    canvas.panel((margin, margin, width - margin, margin + head_h), PANEL, PANEL_EDGE)
-    canvas.text((margin + px(16), margin + px(14)), scene.title, px(28), LIGHT,
-                max_width=inner - px(32), face=Face.BOLD, min_size=px(TEXT))
-    canvas.text((margin + px(16), margin + px(52)), scene.subtitle, px(TEXT), MUTED,
-                max_width=inner - px(32), min_size=px(TEXT))
+    draw_title_band(canvas, px, (margin, margin, width - margin, margin + head_h), scene.title,
+                    scene.subtitle)
 
     top = margin + head_h + px(8)
     name_x = margin + px(52)
