@@ -9,7 +9,7 @@ from enum import Enum
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bot.engine.errors import InvalidInput
@@ -23,6 +23,7 @@ from bot.engine.game.rules import (
     Charleston,
     ClaimWindow,
     DeadHands,
+    GameEnd,
     RuleSet,
     WallEnd,
     Walls,
@@ -72,6 +73,7 @@ def _typed(key: str, value: Any, style: int) -> str:
 
 
 @given(house_rules())
+@example((ROYALE, replace(ROYALE, natural_quints=False, game_end=GameEnd.ALL_DONE)))
 def test_formatted_options_read_back_exactly(drawn: tuple[RuleSet, RuleSet]) -> None:
     base, rules = drawn
     text = format_options(rules, base)
@@ -102,6 +104,7 @@ def test_the_briefs_example() -> None:
     assert with_options(STANDARD, "Claim-Window=Able_Seats,dead-hands=OFF") == replace(
         STANDARD, claim_window=ClaimWindow.ABLE_SEATS, dead_hands=DeadHands.OFF)
     assert with_options(STANDARD, "  ") == STANDARD
+    assert format_options(replace(ROYALE, natural_quints=False), ROYALE) == "no_natural_quints"
 
 
 @pytest.mark.parametrize(("text", "message"), [
