@@ -17,8 +17,7 @@ import argparse
 import json
 import sys
 
-from bot.commands.options import add_table_size, examples, positive_int
-from bot.engine.game.rules import table_rules
+from bot.commands.options import add_table_size, examples, positive_int, table_from_args
 from bot.library import DEFAULT_CARD, card_from_name_or_path
 from bot.players import PLAYER_KINDS
 from bot.players.arena import arena
@@ -57,7 +56,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Play the arena and print the report."""
     card = card_from_name_or_path(args.card)
-    report = arena(table_rules(args.players, racks=args.racks), card, args.challenger, args.field,
+    report = arena(table_from_args(args), card, args.challenger, args.field,
                    args.seeds, args.seed, delta=args.sprt,
                    progress=Progress("arena", args.seeds), log=args.log)
     print(json.dumps(report.as_json(), indent=2) if args.json else report.as_text())

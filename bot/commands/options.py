@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from bot.engine.game.rules import RuleSet, table_rules, with_options
 from bot.store.rows import INT64_MAX
 
 
@@ -51,10 +52,21 @@ def output_folder(text: str) -> Path:
 
 
 def add_table_size(parser: argparse.ArgumentParser) -> None:
-    """`--players` and `--racks`, the table's size as every command that sets up a game
-    reads it (see `bot.engine.game.rules.table_rules`)."""
+    """`--players`, `--racks` and `--house`: the table's size and house options as every
+    command that sets up a game reads them (see `table_from_args`)."""
     parser.add_argument("--players", type=int, choices=(4, 3, 2), default=4,
                         help="table size: 4 (NMJL), 3, or 2 (Siamese-style); default 4")
     parser.add_argument("--racks", type=int, choices=(1, 2), default=None,
                         help="racks per player: 2 at three or four players is the "
                              "Royale-style game (default: 1, and 2 at two players)")
+    parser.add_argument("--house", metavar="TEXT", default="",
+                        help="house options, e.g. 'charleston=none quarters_pot pot_ante=50' "
+                             "(README, Rules notes, lists them)")
+
+
+def table_from_args(args: argparse.Namespace, base: RuleSet | None = None) -> RuleSet:
+    """The rules `add_table_size`'s options ask for: `base` (by default the table size's
+    preset, `bot.engine.game.rules.table_rules`) with the `--house` options. A mistake in
+    them raises `InvalidInput`, which `jongg` reports in one line with exit 2."""
+    rules = base if base is not None else table_rules(args.players, racks=args.racks)
+    return with_options(rules, args.house)

@@ -9,9 +9,15 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from bot.commands.options import add_table_size, game_seed, output_folder, positive_int
+from bot.commands.options import (
+    add_table_size,
+    game_seed,
+    output_folder,
+    positive_int,
+    table_from_args,
+)
 from bot.engine.errors import MahjongError
-from bot.engine.game.rules import seat_names, table_rules
+from bot.engine.game.rules import house_options, seat_names
 from bot.library import DEFAULT_CARD, shipped_card_paths
 from bot.players import Player, make_player
 from bot.store import Database
@@ -53,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _play(args: argparse.Namespace) -> int:
-    rules = table_rules(args.players, racks=args.racks)
+    rules = table_from_args(args)
     card_path = next(p for p in shipped_card_paths() if p.stem == DEFAULT_CARD)
     if args.images is not None:
         args.images.mkdir(parents=True, exist_ok=True)
@@ -67,8 +73,10 @@ async def _play(args: argparse.Namespace) -> int:
                                      pace="untimed"))
             await service.set_seat_options(game.id, HUMAN, SeatOptions(
                 joker_calls=JokerCalls(args.joker_calls)))
-            print(f"{rules.name}, card {DEFAULT_CARD}, seed {game.seed}. You are East. "
-                  "Type `help` at any question.", file=out)
+            house = house_options(rules)
+            with_house = f" (house options: {house})" if house else ""
+            print(f"{rules.name}{with_house}, card {DEFAULT_CARD}, seed {game.seed}. You are "
+                  "East. Type `help` at any question.", file=out)
             table = await service.start_game(game.id, HUMAN)
             helper = make_player("baseline", table.card, rules.counts, game.seed)
             prompter = Prompter(input, out)

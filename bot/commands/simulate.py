@@ -16,8 +16,8 @@ import argparse
 import json
 import sys
 
-from bot.commands.options import add_table_size, examples, positive_int
-from bot.engine.game.rules import preset, table_rules
+from bot.commands.options import add_table_size, examples, positive_int, table_from_args
+from bot.engine.game.rules import preset
 from bot.library import DEFAULT_CARD, card_from_name_or_path
 from bot.players import PLAYER_KINDS
 from bot.players.simulate import simulate
@@ -54,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Play the games and print the report."""
-    rules = preset(args.rules) if args.rules else table_rules(args.players, racks=args.racks)
+    rules = table_from_args(args, preset(args.rules) if args.rules else None)
     card = card_from_name_or_path(args.card)
     kinds = [kind.strip() for kind in args.bot.split(",")]
     player_kind: str | list[str] = kinds[0] if len(kinds) == 1 else kinds

@@ -28,7 +28,7 @@ from bot.discord.series import DYNAMIC_ITEMS as SERIES_ITEMS
 from bot.discord.series import open_bet_menu
 from bot.engine.errors import IllegalAction
 from bot.engine.game.bettor import bettor_refusal
-from bot.engine.game.rules import seat_names
+from bot.engine.game.rules import house_options, seat_names
 from bot.league.record import record_missed_games
 from bot.loopwatch import LoopWatch
 from bot.rules import knowledge_base
@@ -117,13 +117,17 @@ class JonggClient(discord.Client):
     # -- the lobby ---------------------------------------------------------------------------
 
     async def lobby_text(self, game_id: int) -> str:
-        """The lobby message: the table's settings and who sits where."""
+        """The lobby message: the table's settings (with the options in which it differs
+        from its preset, see `preset_of`) and who sits where."""
         game = await self.db.games.game(game_id)
         rules, timeout, pace = read_table_options(game.rules)
         seats = {seat.seat: seat for seat in await self.db.seats.seats(game_id)}
         lines = [f"**Table {game.id}** · {rules.name} · card {game.card.name} · "
                  f"{pace} pace · hints {'on' if game.hints else 'off'} · "
                  f"on timeout: {timeout.value}"]
+        house = house_options(rules)
+        if house:
+            lines.append(f"House options: `{house}`")
         for index, wind in enumerate(seat_names(rules.players)):
             holder = seats.get(index)
             who = "*(open)*" if holder is None else (

@@ -22,7 +22,7 @@ from bot.discord.notify import archive_minutes, thread_name
 from bot.engine.errors import IllegalAction
 from bot.engine.game.actions import Discard
 from bot.engine.game.bettor import bettor_refusal
-from bot.engine.game.rules import Scoring, table_rules
+from bot.engine.game.rules import Scoring, suggest_options, table_rules, with_options
 from bot.engine.tiles import format_tile, parse_tile, tile_name
 from bot.league.seasons import season_for_channel, season_rules
 from bot.server_cards import card_names, resolve_card, usable_card
@@ -67,6 +67,7 @@ def _is_manager(interaction: discord.Interaction[Any]) -> bool:
 CardName = app_commands.Range[str, 1, MAX_NAME]
 ChoiceText = app_commands.Range[str, 1, 20]
 TileText = app_commands.Range[str, 1, 30]
+HouseText = app_commands.Range[str, 1, 200]
 
 mj = app_commands.Group(name="mj", description="Play American Mah Jongg at this server's tables",
                         guild_only=True)
@@ -81,6 +82,8 @@ mj = app_commands.Group(name="mj", description="Play American Mah Jongg at this 
     pace="live (seconds per move), relaxed, or async (hours, with reminders)",
     hints="show a Hint button with the nearest hands",
     timeout="when a clock runs out: pass on claims, or let the bot play the move",
+    house="house options, e.g. charleston=none quarters_pot pot_ante=50 (see /rules "
+          "house-rules)",
 )
 @app_commands.choices(players=[app_commands.Choice(name=f"{n} players", value=n)
                                for n in (4, 3, 2)],
@@ -96,9 +99,11 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
               racks: int | None = None,
               card: CardName | None = None, scoring: ChoiceText | None = None,
               pace: ChoiceText = "live", hints: bool = True,
-              timeout: ChoiceText = "pass") -> None:
-    """Post the lobby, open its thread, and create the game. In a league's channel the
-    table plays the open season's rules and card, so its games count."""
+              timeout: ChoiceText = "pass", house: HouseText | None = None) -> None:
+    """Post the lobby, open its thread, and create the game, with the `house` options (see
+    `bot.engine.game.rules.with_options`; a mistake in them is refused privately, before
+    anything is posted). In a league's channel the table plays the open season's rules and
+    card, so its games count."""
     client = _client(interaction)
     channel = interaction.channel
     if not isinstance(channel, discord.TextChannel):
@@ -109,7 +114,7 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
         rules = season_rules(season)
         chosen = await resolve_card(client.db, guild_id, season.settings.card_name)
     else:
-        rules = table_rules(players, scoring, racks)
+        rules = with_options(table_rules(players, scoring, racks), house or "")
         chosen = await resolve_card(client.db, guild_id, card)
     options = TableOptions(rules, chosen.name, chosen.text, pace=pace, hints=hints,
                            timeout=Timeout(timeout), server_card_id=chosen.card_id)
@@ -140,6 +145,13 @@ async def new_card_names(interaction: discord.Interaction[Any],
     names = await card_names(_client(interaction).db, interaction.guild_id)
     wanted = current.strip().lower()
     return [app_commands.Choice(name=n, value=n) for n in names if wanted in n.lower()][:25]
+
+
+@new.autocomplete("house")
+async def new_house_options(interaction: discord.Interaction[Any],
+                            current: str) -> list[app_commands.Choice[str]]:
+    """The house options text with its last word completed (option names and values)."""
+    return [app_commands.Choice(name=text, value=text) for text in suggest_options(current)]
 
 
 @mj.command(name="rack", description="See your rack and your choices (only you see it)")

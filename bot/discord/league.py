@@ -24,7 +24,14 @@ from discord import app_commands
 
 from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.engine.errors import IllegalAction, InvalidInput
-from bot.engine.game.rules import Scoring, rules_to_json, table_rules
+from bot.engine.game.rules import (
+    Scoring,
+    format_options,
+    rules_to_json,
+    suggest_options,
+    table_rules,
+    with_options,
+)
 from bot.league.export import write_csv
 from bot.league.pairings import seat_round
 from bot.league.ratings import RATING_MODEL, conservative
@@ -192,6 +199,7 @@ async def create(interaction: discord.Interaction[Any],
     card="the card every game of the season is played with",
     min_games="games a player needs to be ranked (default 0)",
     minutes="per-game time limit; when it runs out the game scores 0 for everyone",
+    house="house options every game plays with, e.g. dead_hands=off (see /rules house-rules)",
 )
 @app_commands.choices(players=[app_commands.Choice(name=f"{n} players", value=n)
                                for n in (4, 3, 2)])
@@ -203,21 +211,27 @@ async def season_start(interaction: discord.Interaction[Any],
                        scoring: app_commands.Range[str, 1, 20] | None = None,
                        card: app_commands.Range[str, 1, MAX_NAME] = DEFAULT_CARD,
                        min_games: app_commands.Range[int, 0, 1000] = 0,
-                       minutes: app_commands.Range[int, 1, 1440] | None = None) -> None:
-    """Open a season with its table size, scoring, card and ranking settings."""
+                       minutes: app_commands.Range[int, 1, 1440] | None = None,
+                       house: app_commands.Range[str, 1, 200] | None = None) -> None:
+    """Open a season with its table size, scoring, house options (see
+    `bot.engine.game.rules.with_options`), card and ranking settings."""
     _require_manager(interaction)
     db = _db(interaction)
     found = await _league_here(interaction)
     scoring = scoring or ("siamese" if players == 2 else "tournament")
-    rules = table_rules(players, scoring)
+    standard = table_rules(players, scoring)
+    rules = with_options(standard, house or "")
     chosen = (await resolve_card(db, found.guild_id, card)).name
     number = len(await db.leagues.seasons(found.id)) + 1
     settings = SeasonSettings(name=name or f"Season {number}", players=players,
                               card_name=chosen, scoring=scoring, rules=rules_to_json(rules),
                               min_games=min_games, game_minutes=minutes)
     season = await db.leagues.start_season(found.id, settings, by=interaction.user.id)
+    house_options = format_options(rules, standard)
+    house_note = f" · house options `{house_options}`" if house_options else ""
     await interaction.response.send_message(
-        f"**{_name(season_title(found.name, season))}** is open: {season_line(season)}.\n"
+        f"**{_name(season_title(found.name, season))}** is open: {season_line(season)}"
+        f"{house_note}.\n"
         f"Every game finished in <#{found.channel_id}> counts when it is played this way "
         "(open tables there with `/mj new`).", allowed_mentions=NO_MENTIONS)
 
@@ -232,6 +246,13 @@ async def season_cards(interaction: discord.Interaction[Any],
         return []
     wanted = current.strip().casefold()
     return [app_commands.Choice(name=n, value=n) for n in names if wanted in n.casefold()][:25]
+
+
+@season_start.autocomplete("house")
+async def season_house_options(interaction: discord.Interaction[Any],
+                               current: str) -> list[app_commands.Choice[str]]:
+    """The house options text with its last word completed (option names and values)."""
+    return [app_commands.Choice(name=text, value=text) for text in suggest_options(current)]
 
 
 @season_group.command(name="end", description="(Managers) close the season; standings are final")

@@ -54,7 +54,7 @@ from bot.engine.game.events import (
     MahjongShown,
     PlayBegins,
 )
-from bot.engine.game.rules import RuleSet, seat_names
+from bot.engine.game.rules import RuleSet, house_options, preset_of, seat_names, with_options
 from bot.players import PLAYER_KINDS, Player, make_player
 
 ProgressCallback = Callable[[int, int], None]
@@ -182,8 +182,21 @@ class SimulationReport:
 
 
 def rules_key(rules: RuleSet) -> str:
-    """The preset name of a rule set (for logs), or its display name if it is no preset."""
-    return next((key for key, value in PRESETS.items() if value == rules), rules.name)
+    """The preset name of a rule set with the house options it adds (`standard
+    charleston=none`), for logs and reports; `rules_from_key` reads it back. A rule set made
+    from no preset gives its display name."""
+    base = preset_of(rules)
+    if base is None:
+        return rules.name
+    key = next(key for key, value in PRESETS.items() if value is base)
+    house = house_options(rules)
+    return f"{key} {house}" if house else key
+
+
+def rules_from_key(text: str) -> RuleSet:
+    """The rule set a log names with `rules_key`: a preset and its house options."""
+    key, _, house = text.strip().partition(" ")
+    return with_options(preset(key), house)
 
 
 def player_names(kinds: Sequence[str]) -> tuple[str, ...]:
@@ -271,7 +284,7 @@ class LoggedGame:
 
 
 def read_log(text: str) -> list[LoggedGame]:
-    """The games of a log written by `simulate` (rules must be a preset name)."""
+    """The games of a log written by `simulate` (rules as `rules_key` names them)."""
     games: list[LoggedGame] = []
     header: dict[str, str] = {}
     actions: list[Action] | None = None
@@ -279,7 +292,7 @@ def read_log(text: str) -> list[LoggedGame]:
     def close() -> None:
         if actions is None:
             return
-        rules = preset(header["rules"])
+        rules = rules_from_key(header["rules"])
         games.append(LoggedGame(rules, int(header["seed"]), header["card"],
                                 tuple(p.strip() for p in header["players"].split(",")),
                                 header.get("result", ""), tuple(actions)))
@@ -297,7 +310,7 @@ def read_log(text: str) -> list[LoggedGame]:
             key, _, value = line.partition(":")
             header[key.strip()] = value.strip()
         else:
-            actions.append(parse_action(line, preset(header["rules"]).players))
+            actions.append(parse_action(line, rules_from_key(header["rules"]).players))
     close()
     return games
 

@@ -49,6 +49,7 @@ async def test_every_text_option_is_bounded_and_long_values_are_answered(
         card = Upload("house.jongg", shipped_card_paths()[0].read_bytes())
         asked: list[tuple[str, Any, dict[str, Any]]] = [
             ("mj new", world.tables, {"card": LONG}),
+            ("mj new", world.tables, {"house": LONG}),
             ("mj discard", table.thread, {"tile": LONG}),
             ("rules", world.general, {"topic": LONG}),
             ("card show", world.general, {"name": LONG}),
@@ -61,6 +62,7 @@ async def test_every_text_option_is_bounded_and_long_values_are_answered(
             ("league create", world.tables, {"name": LONG}),
             ("league season start", world.general, {"name": LONG}),
             ("league season start", world.general, {"card": LONG}),
+            ("league season start", world.general, {"house": LONG}),
             ("league adjust", world.general, {"game": table.game_id, "reason": LONG}),
         ]
         for command, channel, options in asked:
@@ -72,9 +74,10 @@ async def test_every_text_option_is_bounded_and_long_values_are_answered(
             assert "x" * 60 not in answer.content, f"the value was echoed in full: {said}"
             assert "Sorry, something went wrong" not in answer.content, said
 
-        for command, option in [("mj new", "card"), ("mj discard", "tile"),
+        for command, option in [("mj new", "card"), ("mj new", "house"), ("mj discard", "tile"),
                                 ("card show", "name"), ("card delete", "name"),
-                                ("analyze", "card"), ("league season start", "card")]:
+                                ("analyze", "card"), ("league season start", "card"),
+                                ("league season start", "house")]:
             channel = table.thread if command == "mj discard" else world.general
             typed = await fake_discord.autocomplete(alice, channel, command, option, LONG)
             assert await typed.choices() == [], f"/{command} {option} suggested something"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +26,10 @@ from PIL import Image  # noqa: E402
 
 from bot.discord.league import register_league_commands  # noqa: E402
 from bot.engine.errors import MahjongError  # noqa: E402
+from bot.engine.game.rules import TOURNAMENT, DeadHands  # noqa: E402
 from bot.league.export import read_csv  # noqa: E402
 from bot.league.record import record_finished_game  # noqa: E402
+from bot.league.seasons import season_for_channel, season_rules  # noqa: E402
 from bot.store import Database  # noqa: E402
 
 
@@ -162,3 +165,17 @@ async def test_no_league_yet_says_what_to_do(fake_discord: FakeDiscord, world: W
     reply = await say(fake_discord, world.alice, world.tables, "league season start",
                       {"players": 2, "scoring": "tournament"})
     assert reply.ephemeral and "no league yet" in reply.content
+
+
+async def test_a_season_keeps_its_house_options(fake_discord: FakeDiscord, world: World,
+                                                bot: commands.Bot, db: Database) -> None:
+    await say(fake_discord, world.alice, world.tables, "league create", {"name": "Club"})
+    typo = await say(fake_discord, world.alice, world.tables, "league season start",
+                     {"house": "dead_hand=off"})
+    assert typo.ephemeral and "Did you mean `dead_hands`?" in typo.content
+    opened = await say(fake_discord, world.alice, world.tables, "league season start",
+                       {"house": "dead-hands=off blanks=2"})
+    assert "house options `blanks=2 dead_hands=off`" in opened.content
+    season = await season_for_channel(db, world.guild.id, world.tables.id)
+    assert season is not None
+    assert season_rules(season) == replace(TOURNAMENT, blanks=2, dead_hands=DeadHands.OFF)

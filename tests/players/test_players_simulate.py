@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 import bot.cli
 from bot.engine.errors import InvalidInput
 from bot.engine.game import SIAMESE, STANDARD, THREE_PLAYER, replay
-from bot.engine.game.rules import ROYALE, ROYALE_3, RuleSet
+from bot.engine.game.rules import ROYALE, ROYALE_3, Charleston, DeadHands, RuleSet
 from bot.library import shipped_card
 from bot.players.simulate import SimulationReport, read_log, simulate
 
@@ -141,3 +142,32 @@ def test_the_command_plays_royale_tables_to_the_end(
 def test_the_command_refuses_one_rack_at_two_players(capsys: pytest.CaptureFixture[str]) -> None:
     assert bot.cli.main(["simulate", "--games", "1", "--players", "2", "--racks", "1"]) == 2
     assert "Two players play with two racks" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("cli")
+def test_house_options_are_played_reported_and_logged(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "games.txt"
+    code = bot.cli.main(["simulate", "--games", "2", "--bot", "random", "--json", "--house",
+                         "charleston=none,blanks=2 dead-hands=off", "--log", str(path)])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rules"] == "standard charleston=none blanks=2 dead_hands=off"
+    games = read_log(path.read_text(encoding="utf-8"))
+    assert {g.rules for g in games} == {replace(STANDARD, charleston=Charleston.NONE, blanks=2,
+                                                dead_hands=DeadHands.OFF)}
+    card = shipped_card()
+    for game in games:
+        state, _ = replay(game.rules, card, game.seed, game.players, game.actions)
+        assert state.result is not None and len(state.actions) == len(game.actions)
+
+
+@pytest.mark.usefixtures("cli")
+@pytest.mark.parametrize("command", [["play"], ["simulate", "--games", "1"],
+                                     ["arena", "--challenger", "random", "--field", "random",
+                                      "--seeds", "1"]], ids=lambda c: c[0])
+def test_a_mistyped_house_option_is_one_line_and_exit_2(
+        command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert bot.cli.main([*command, "--house", "quarter-pot"]) == 2
+    assert capsys.readouterr().err == ("jongg: There is no house option `quarter-pot`. Did you "
+                                       "mean `quarters_pot`?\n")

@@ -145,6 +145,14 @@ def test_a_game_with_mistakes_at_every_question_finishes(
         assert not re.search(r"^ +\d+\. Pass ", text, re.MULTILINE)
 
 
+def test_a_game_plays_its_house_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--auto", "--seed", "3", "--house", "charleston=none blanks=2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("American Mah Jongg (NMJL) (house options: charleston=none "
+                          "blanks=2), card ")
+    assert "Charleston" not in out and ENDED.search(out)
+
+
 @pytest.mark.parametrize("players", ["4", "3", "2", "3 --racks 2", "4 --racks 2"])
 def test_auto_play_finishes_a_game(players: str, tmp_path: Path,
                                    capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,7 +7,9 @@ game. Each option documents which rules source it follows and what the alternati
 
 from __future__ import annotations
 
+import difflib
 import json
+import re
 from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any
@@ -466,3 +468,149 @@ _ENUM_FIELDS: dict[str, type[Enum]] = {
     "exchange_self_pick": ExchangeSelfPick, "scoring": Scoring, "wall_end": WallEnd,
     "claim_priority": ClaimPriority, "game_end": GameEnd, "payment": Payment,
 }
+
+
+#: Options set by the table's size and preset, never by a house option.
+_SIZE_FIELDS = ("name", "players", "racks")
+#: Words that turn a yes/no option on or off (`quarters_pot=on`, `natural_quints=no`).
+_YES = ("on", "yes", "true")
+_NO = ("off", "no", "false")
+#: Discord's limit on the choices an autocomplete may offer, and on each choice's length.
+MAX_SUGGESTIONS = 25
+MAX_SUGGESTION_LENGTH = 100
+
+
+def house_option_names() -> tuple[str, ...]:
+    """The options a table may set with `with_options`, in the order `RuleSet` lists them."""
+    return tuple(f.name for f in fields(RuleSet) if f.name not in _SIZE_FIELDS)
+
+
+def _allowed(key: str) -> str:
+    """The values option `key` takes, as a person would type them."""
+    enum_type = _ENUM_FIELDS.get(key)
+    if enum_type is not None:
+        return ", ".join(e.value for e in enum_type)
+    if type(getattr(STANDARD, key)) is bool:
+        return (f"`{key}` alone or {', '.join(_YES)} to turn it on; `no_{key}` or "
+                f"{', '.join(_NO)} to turn it off")
+    return "a whole number"
+
+
+def _option_value(key: str, text: str) -> Any:
+    """Option `key`'s value from its typed `text` (enum values, yes/no, whole numbers)."""
+    wanted = text.strip().lower().replace("_", "-")
+    enum_type = _ENUM_FIELDS.get(key)
+    if enum_type is not None:
+        by_value = {e.value: e for e in enum_type}
+        if wanted in by_value:
+            return by_value[wanted]
+    elif type(getattr(STANDARD, key)) is bool:
+        if wanted in _YES or wanted in _NO:
+            return wanted in _YES
+    elif re.fullmatch(r"-?[0-9]+", wanted):
+        return int(wanted)
+    raise InvalidInput(f"The house option `{key}` can't be `{echo(text)}`; it takes "
+                       f"{_allowed(key)}.")
+
+
+def _option_key(text: str) -> str:
+    """The option a typed name stands for (hyphens and underscores alike, any case); a name
+    that is not an option is refused with the closest ones."""
+    key = text.strip().lower().replace("-", "_")
+    names = house_option_names()
+    if key in names:
+        return key
+    if key in _SIZE_FIELDS:
+        raise InvalidInput(f"`{key}` is not a house option: the table's size (players, "
+                           "racks) and its preset set it.")
+    close = difflib.get_close_matches(key, names, n=3)
+    hint = (f" Did you mean {' or '.join(f'`{n}`' for n in close)}?" if close else
+            f" The options are: {', '.join(names)}.")
+    raise InvalidInput(f"There is no house option `{echo(text)}`.{hint}")
+
+
+def _option_words(text: str) -> list[str]:
+    """The words of an option text: separated by spaces or commas, `name = value` read as
+    one word."""
+    return [w for w in re.split(r"[\s,]+", re.sub(r"\s*=\s*", "=", text.strip())) if w]
+
+
+def with_options(rules: RuleSet, text: str) -> RuleSet:
+    """`rules` with the house options typed in `text`, e.g. `quarters_pot pot_ante=50
+    wall_end=cold walls=none dice=0 charleston=none` (see `house_option_names`).
+
+    Words are separated by spaces or commas. A yes/no option is turned on by its name alone
+    or `name=on|yes|true` and off by `no_name` or `name=off|no|false`; other options are
+    `name=value`, enums by their value and counts as whole numbers; hyphens and underscores
+    are alike and case does not matter. Each mistake is one `InvalidInput` saying what was
+    wrong and what is allowed; a combination the rule set refuses keeps its own message.
+    """
+    values: dict[str, Any] = {}
+    for word in _option_words(text):
+        name, has_value, value = word.partition("=")
+        if not has_value:
+            bare = name.lower().replace("-", "_")
+            turned_off = bare.startswith("no_") and bare[3:] in house_option_names()
+            key = _option_key(bare[3:] if turned_off else name)
+            if type(getattr(STANDARD, key)) is not bool:
+                raise InvalidInput(f"The house option `{key}` needs a value (`{key}=…`); it "
+                                   f"takes {_allowed(key)}.")
+            chosen: Any = not turned_off
+        else:
+            key = _option_key(name)
+            chosen = _option_value(key, value)
+        if key in values:
+            raise InvalidInput(f"The house option `{key}` is given twice.")
+        values[key] = chosen
+    return replace(rules, **values)
+
+
+def _option_text(key: str, value: Any) -> str:
+    """One option as `with_options` reads it."""
+    if isinstance(value, bool):
+        return key if value else f"no_{key}"
+    return f"{key}={value.value if isinstance(value, Enum) else value}"
+
+
+def format_options(rules: RuleSet, base: RuleSet) -> str:
+    """The options in which `rules` differs from `base`, as `with_options` reads them:
+    `with_options(base, format_options(rules, base))` is `rules` again (but for its name)."""
+    return " ".join(_option_text(key, getattr(rules, key)) for key in house_option_names()
+                    if getattr(rules, key) != getattr(base, key))
+
+
+def preset_of(rules: RuleSet) -> RuleSet | None:
+    """The preset `rules` was made from (house options keep its name and table size), or
+    None for a rule set made from no preset."""
+    return next((value for value in PRESETS.values() if value.name == rules.name
+                 and (value.players, value.racks) == (rules.players, rules.racks)), None)
+
+
+def house_options(rules: RuleSet) -> str:
+    """The options in which `rules` differs from its preset (`format_options`), as a lobby
+    or a report shows them; empty for a preset itself or a rule set made from none."""
+    base = preset_of(rules)
+    return format_options(rules, base) if base is not None else ""
+
+
+def suggest_options(text: str) -> list[str]:
+    """Completions of an option text being typed: the text with its last word completed to
+    an option (yes/no options on and off, every value of an enum option, a count option with
+    the standard's value), at most `MAX_SUGGESTIONS`, none longer than Discord allows."""
+    words = _option_words(text)
+    last = "" if not words or text[-1:].isspace() or text.endswith(",") else words.pop()
+    wanted = last.lower().replace("-", "_")
+    done = "".join(f"{w} " for w in words)
+    candidates: list[str] = []
+    for key in house_option_names():
+        value = getattr(STANDARD, key)
+        enum_type = _ENUM_FIELDS.get(key)
+        if isinstance(value, bool):
+            candidates += [key, f"no_{key}"]
+        elif enum_type is not None:
+            candidates += [f"{key}={e.value}" for e in enum_type]
+        else:
+            candidates.append(f"{key}={value}")
+    return [done + c for c in candidates
+            if wanted in c.replace("-", "_") and len(done + c) <= MAX_SUGGESTION_LENGTH
+            ][:MAX_SUGGESTIONS]
