@@ -111,6 +111,11 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
     guild_id = channel.guild.id
     season = await season_for_channel(client.db, guild_id, channel.id)
     if season is not None:
+        if house:
+            raise IllegalAction("This is a league's channel: its tables play the season's "
+                                "rules, so they take no house options. Open the table in "
+                                "another channel, or ask a director to start a season with "
+                                "them (`/league season start house:`).")
         rules = season_rules(season)
         chosen = await resolve_card(client.db, guild_id, season.settings.card_name)
     else:

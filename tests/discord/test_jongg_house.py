@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fake import FakeDiscord, World
+from fake import FakeDiscord, Perm, World
 from jongg_table import JonggTable, assert_clean, jongg_client
 
 from bot.engine.game import Discard, Phase
@@ -59,5 +59,27 @@ async def test_a_mistyped_house_option_is_refused_privately(
             answer = await opened.reply()
             assert answer.ephemeral and told in answer.content, answer.content
         assert not [m for m in fake_discord.messages_in(world.tables) if not m.ephemeral]
+        assert await client.db.games.unfinished_games() == []
+    assert_clean(fake_discord, caplog)
+
+
+async def test_a_league_channel_refuses_house_options_instead_of_ignoring_them(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A league's tables play the season's rules: house options typed there are refused
+    privately (not quietly dropped), and nothing is opened."""
+    director = fake_discord.add_role(world.guild, "Directors", Perm.MANAGE_GUILD)
+    world.guild.member(world.alice).roles.append(director)
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        for command, options in (("league create", {"name": "Club"}),
+                                 ("league season start", {})):
+            made = await fake_discord.slash(world.alice, world.tables, command, options)
+            assert not (await made.reply()).ephemeral
+        public = [m for m in fake_discord.messages_in(world.tables) if not m.ephemeral]
+        opened = await fake_discord.slash(world.alice, world.tables, "mj new",
+                                          {"house": "quarters_pot"})
+        answer = await opened.reply()
+        assert answer.ephemeral and "league's channel" in answer.content, answer.content
+        assert [m for m in fake_discord.messages_in(world.tables) if not m.ephemeral] == public
         assert await client.db.games.unfinished_games() == []
     assert_clean(fake_discord, caplog)
