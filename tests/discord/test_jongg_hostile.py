@@ -30,14 +30,15 @@ async def test_nobody_but_the_bettor_moves_the_bet_and_the_bettor_sees_no_rack(
         game_id = int(custom_ids(lobby, "jg:l:")[0].split(":")[2])
         await fake_discord.wait_until(lambda: lobby.thread, what="the table's thread")
         await opened.settled()
-        for user in (world.alice, world.carol, world.dave):
+        for user in (world.alice, world.carol):
             await JonggTable._lobby(fake_discord, user, lobby, f"jg:l:{game_id}:join")
         menu = await (await fake_discord.click(erin, lobby, f"jg:l:{game_id}:bet")).followup()
-        # A second Bet, and the bettor's Join: private refusals, nothing changes.
+        # A second Bet, and the bettor's Join at a free seat: private refusals.
         second = await (await fake_discord.click(frank, lobby, f"jg:l:{game_id}:bet")).followup()
         assert second.ephemeral and "bettor already" in second.content
         join = await (await fake_discord.click(erin, lobby, f"jg:l:{game_id}:join")).followup()
         assert join.ephemeral and "You're this table's bettor" in join.content
+        await JonggTable._lobby(fake_discord, world.dave, lobby, f"jg:l:{game_id}:join")
         chosen = await fake_discord.select(erin, menu, f"jg:bs:{game_id}", ["1"])
         await chosen.reply()
         await fake_discord.wait_until(lambda: "backs South" in lobby.content,
