@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from itertools import cycle
 from pathlib import Path
 
 import pytest
 from fake import FakeDiscord, Message, World
 from jongg_table import JonggTable, assert_clean, custom_ids, finished, jongg_client
-from test_jongg_leaks import use_every_control
+from leak_watch import LeakWatch
+from test_jongg_leaks import SEED, use_every_control
 from test_jongg_series import _newest_game, _next_table
 
 from bot.store import GameStatus
@@ -138,4 +140,35 @@ async def test_play_again_and_end_series_pressed_carelessly(
         assert after.ephemeral and "has ended" in after.content
         series = await client.db.series.series_of(first.game_id)
         assert series is not None and series.ended_at is not None and len(series.games) == 2
+    assert_clean(fake_discord, caplog)
+
+
+async def test_a_royale_table_shows_nobody_another_seats_pool(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    alice, bob, carol, dave = world.players
+    used: Counter[str] = Counter()
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", seed=SEED)) as client:
+        table = await JonggTable.open(fake_discord, world, client, [alice, bob, carol],
+                                      options={"racks": 2})
+        assert client.service.table(table.game_id).rules.racks == 2
+        watch = await LeakWatch.attach(table)
+        players = cycle(table.humans)
+        # (A seed of many digits: the watch looks for the seed's digits in a public replay.)
+        while not table.over:
+            user, seen = next((u, v) for u in table.humans if (v := table.view(u)).legal)
+            if table.steps % 30 == 0:
+                # /mj rack, Hint, /mj status, /mj replay and the table's buttons, used by a
+                # seat and by Dave, who has none: the watch judges every answer.
+                for someone in (next(players), dave):
+                    await use_every_control(table, someone, used)
+                await watch(table)
+            await table.step(user, seen)
+        await table.result_post()
+        await watch(table)
+    assert used["/mj rack seated"] and used["/mj rack outsider"] and used["jg:h: seated"]
+    assert watch.pictures["rack.png"] > 20 and watch.private > 20
+    pictures = [data for message in fake_discord.messages for name, data in
+                message.files.items() if name in ("rack.png", "table.png")]
+    assert pictures and max(map(len, pictures)) < fake_discord.attachment_size_limit
     assert_clean(fake_discord, caplog)
