@@ -46,13 +46,19 @@ class Seats(Part):
         """Seat a person (or a bot, `user_id=None`) in the lobby's first free seat of a
         `players`-seat table. The seat is chosen inside the transaction, so people joining
         at the same moment each get one. Raises `AlreadySeated`, `TableFull` or
-        `WrongStatus` (the game has started)."""
+        `WrongStatus` (the game has started). The game's bettor is refused in the same
+        transaction (`AlreadySeated`), so a Join and a Bet pressed together give one place."""
         check_int(players, "players", minimum=1)
         check_opt_int(user_id, "user_id")
         check_name(display_name, "display name")
         async with self._db.transaction() as tx:
             await fetch_game_in(tx, game_id, GameStatus.LOBBY)
             await _check_unseated(tx, game_id, user_id)
+            if user_id is not None and await tx.fetchone(
+                    "SELECT 1 FROM game_bettors WHERE game_id = ? AND user_id = ?",
+                    (game_id, user_id)) is not None:
+                raise AlreadySeated("You're this table's bettor. Leave the bet first to take "
+                                    "a seat.")
             free = await free_seats(tx, game_id, players)
             if not free:
                 raise TableFull("This table is full. Start a new one with /mj new.")

@@ -108,11 +108,18 @@ class SeriesStore(Part):
                 "VALUES (?, ?, ?, ?)", (game_id, series_id, len(series.games), pot))
             return await fetch_game(tx, game_id)
 
-    async def end(self, series_id: int) -> Series:
-        """End a series (no more games); ending it again changes nothing."""
+    async def end(self, series_id: int, after: int) -> Series:
+        """End a series (no more games) after game `after`, which must be its last game.
+        `WrongStatus` when a later game has begun (an End series pressed on an older result
+        would end a series whose next game is in play) or it has ended already (two presses
+        of End series post one summary)."""
         async with self._db.transaction() as tx:
-            await _fetch_series(tx, series_id)
-            await tx.execute("UPDATE series SET ended_at = coalesce(ended_at, ?) WHERE id = ?",
+            series = await _fetch_series(tx, series_id)
+            if series.ended_at is not None:
+                raise WrongStatus("This series has ended. Start a new table with /mj new.")
+            if series.games[-1] != after:
+                raise WrongStatus("The next game of this series has already begun.")
+            await tx.execute("UPDATE series SET ended_at = ? WHERE id = ?",
                              (self._db.now(), series_id))
             return await _fetch_series(tx, series_id)
 

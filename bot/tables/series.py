@@ -173,12 +173,12 @@ async def next_game(db: Database, game_id: int, by_user: int, seed: int) -> Game
 
 
 async def end_series(db: Database, game_id: int, by_user: int) -> SeriesTotals:
-    """The host ends the series of a finished game (a game played alone becomes a series of
-    one, so it has a summary too); returns its totals."""
+    """The host ends the series of a finished game, its last (a game played alone becomes a
+    series of one, so it has a summary too); returns its totals."""
     game = await db.games.game(game_id)
     if game.host_user_id != by_user:
         raise IllegalAction("Only the table's host can end the series.")
     series = await db.series.series_of(game_id)
     if series is None:
         series = await db.series.begin(game_id, await people_of(db, game))
-    return await totals(db, await db.series.end(series.id))
+    return await totals(db, await db.series.end(series.id, game_id))

@@ -296,13 +296,10 @@ class TableService:
         return game
 
     async def join(self, game_id: int, user_id: int, name: str) -> int:
-        """Seat a player in the first free seat; returns the seat."""
+        """Seat a player in the first free seat (not the bettor: the store refuses them);
+        returns the seat."""
         game = await self.db.games.game(game_id)
         rules, _, _ = read_table_options(game.rules)
-        bettor = await self.db.series.bettor(game_id)
-        if bettor is not None and bettor.user_id == user_id:
-            raise IllegalAction("You're this table's bettor. Leave the bet first to take a "
-                                "seat.")
         seat = await self.db.seats.take_seat(game_id, rules.players, user_id=user_id,
                                              display_name=name)
         return seat.seat

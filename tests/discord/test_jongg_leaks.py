@@ -75,7 +75,8 @@ async def use_every_control(table: JonggTable, user: User, used: Counter[str]) -
             assert answer.ephemeral and answer.visible_to is user
             assert (NOT_SEATED in answer.content) == (mine is None), answer.content
             used[f"{control} {who}"] += 1
-    tiles = format_tiles(mine.concealed) if mine else "FF 2026B 222C 2222D J"
+    # /analyze reads one hand: a Royale-style seat's two racks together are up to 28 tiles.
+    tiles = format_tiles(mine.concealed[:14]) if mine else "FF 2026B 222C 2222D J"
     analysis = await (await fake.slash(user, thread, "analyze", {"tiles": tiles})).reply()
     assert "analysis.png" in analysis.files
     used[f"/analyze {who}"] += 1

@@ -46,8 +46,13 @@ async def test_a_series_begins_once_and_adds_rotated_copies(db: Database) -> Non
     with pytest.raises(WrongStatus):  # the next game is not finished yet
         await db.series.add_game(series.id, nxt.id, seed=1, pot=0, seats=(0, 1, 2, 3),
                                  bettor=None)
-    ended = await db.series.end(series.id)
-    assert ended.ended_at is not None and (await db.series.end(series.id)) == ended
+    with pytest.raises(WrongStatus, match="already begun"):  # ended only after its last
+        await db.series.end(series.id, first)
+    assert (await db.series.series_of(nxt.id)).ended_at is None  # type: ignore[union-attr]
+    ended = await db.series.end(series.id, nxt.id)
+    assert ended.ended_at is not None
+    with pytest.raises(WrongStatus, match="has ended"):  # one end, so one summary
+        await db.series.end(series.id, nxt.id)
     assert await db.series.series_of(nxt.id) == ended
 
 

@@ -4,6 +4,7 @@ restarts, refuses league tables, and every game still replays from its own input
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -28,7 +29,7 @@ from table_helpers import (
 from bot.engine.errors import IllegalAction
 from bot.engine.game import STANDARD, THREE_PLAYER, TOURNAMENT, RuleSet, parse_action, replay
 from bot.server_cards import parse_card
-from bot.store import Database, GameStatus
+from bot.store import AlreadySeated, Database, GameStatus
 from bot.tables.options import TableOptions, read_table_options
 from bot.tables.series import seating, series_totals
 from bot.tables.service import TableService
@@ -172,7 +173,7 @@ async def test_the_bettor_chooses_a_seat_and_sits_out_in_turn(tmp_path: Path,
         for user, name in ((ANN, "Ann"), (BO, "Bo"), (CY, "Cy")):
             await service.join(lobby.id, user, name)
         await service.join_as_bettor(lobby.id, DI, "Di")
-        with pytest.raises(IllegalAction, match="bettor"):
+        with pytest.raises(AlreadySeated, match="bettor"):
             await service.join(lobby.id, DI, "Di")
         with pytest.raises(IllegalAction, match="hasn't chosen"):
             await service.start_game(lobby.id, HOST)
@@ -254,4 +255,21 @@ async def test_a_bot_whose_turn_it_is_to_sit_out_does_not_bet(tmp_path: Path,
         totals = await series_totals(db, third.id)
         assert totals is not None and totals.rounds[2][1] is None
         assert sum(totals.totals) == 0
+        await service.close()
+
+
+async def test_join_and_bet_pressed_together_give_one_person_one_place(
+        tmp_path: Path, clock: Clock) -> None:
+    async with Database(tmp_path / "j.db") as db:
+        service = make_service(db, Recorder(), clock)
+        lobby = await service.open_table(guild_id=1, channel_id=2, host_id=HOST,
+                                         host_name="Host", options=_options(STANDARD))
+        # Join and Bet at the same moment: whichever lands first wins, the other is refused.
+        joined, bet = await asyncio.gather(service.join(lobby.id, DI, "Di"),
+                                           service.join_as_bettor(lobby.id, DI, "Di"),
+                                           return_exceptions=True)
+        assert isinstance(joined, Exception) != isinstance(bet, Exception), (joined, bet)
+        seated = [seat.user_id for seat in await db.seats.seats(lobby.id)]
+        bettor = await db.series.bettor(lobby.id)
+        assert (DI in seated) != (bettor is not None), (seated, bettor)
         await service.close()
