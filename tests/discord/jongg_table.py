@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from controls import DONE, components, custom_ids, first_choice, moved_on
-from fake import CLIENT_OPTIONS, Channel, FakeDiscord, FakeInteraction, Message, User, World
+from fake import CLIENT_OPTIONS, Channel, FakeDiscord, FakeInteraction, Message, Perm, User, World
 from leak_watch import LeakWatch, kinds_named
 
 from bot.discord.client import JonggClient
@@ -352,3 +352,14 @@ def _is_error(text: str) -> bool:
 __all__ = ["DONE", "FirstOption", "FrozenClock", "JonggTable", "LeakWatch", "assert_clean",
            "assert_no_error_logged", "components", "custom_ids", "finished",
            "first_choice", "first_option_bot", "jongg_client", "kinds_named"]
+
+
+async def open_league(fake: FakeDiscord, world: World) -> None:
+    """Alice (a server manager) creates a league in the tables channel and opens a season: the
+    games played there are recorded, and the channel's tables play the season's rules."""
+    director = fake.add_role(world.guild, "Directors", Perm.MANAGE_GUILD)
+    world.guild.member(world.alice).roles.append(director)
+    for command, options in (("league create", {"name": "Tuesday Club"}),
+                             ("league season start", {})):
+        answer = await (await fake.slash(world.alice, world.tables, command, options)).reply()
+        assert not answer.ephemeral, answer.content

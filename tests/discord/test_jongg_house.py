@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fake import FakeDiscord, Perm, World
-from jongg_table import JonggTable, assert_clean, jongg_client
+from fake import FakeDiscord, World
+from jongg_table import JonggTable, assert_clean, jongg_client, open_league
 
 from bot.engine.game import Discard, Phase
 from bot.engine.game.rules import Charleston, WallEnd
@@ -68,13 +68,8 @@ async def test_a_league_channel_refuses_house_options_instead_of_ignoring_them(
         caplog: pytest.LogCaptureFixture) -> None:
     """A league's tables play the season's rules: house options typed there are refused
     privately (not quietly dropped), and nothing is opened."""
-    director = fake_discord.add_role(world.guild, "Directors", Perm.MANAGE_GUILD)
-    world.guild.member(world.alice).roles.append(director)
     async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
-        for command, options in (("league create", {"name": "Club"}),
-                                 ("league season start", {})):
-            made = await fake_discord.slash(world.alice, world.tables, command, options)
-            assert not (await made.reply()).ephemeral
+        await open_league(fake_discord, world)
         public = [m for m in fake_discord.messages_in(world.tables) if not m.ephemeral]
         opened = await fake_discord.slash(world.alice, world.tables, "mj new",
                                           {"house": "quarters_pot"})

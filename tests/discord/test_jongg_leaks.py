@@ -13,8 +13,16 @@ from pathlib import Path
 
 import discord
 import pytest
-from fake import FakeDiscord, Perm, User, World
-from jongg_table import JonggTable, LeakWatch, assert_clean, custom_ids, finished, jongg_client
+from fake import FakeDiscord, User, World
+from jongg_table import (
+    JonggTable,
+    LeakWatch,
+    assert_clean,
+    custom_ids,
+    finished,
+    jongg_client,
+    open_league,
+)
 
 from bot.discord.client import JonggClient
 from bot.engine.game import Phase
@@ -29,17 +37,6 @@ from renderer import render_rack, render_table
 #: Every game here is dealt from this seed: a number no other figure in a log looks like.
 SEED = 7_340_271_989_313
 NOT_SEATED = "not playing"
-
-
-async def open_league(fake: FakeDiscord, world: World) -> None:
-    """Alice (a server manager) creates a league in the tables channel and opens a season, so
-    the game played there is recorded and shows in `/league history` and the export."""
-    director = fake.add_role(world.guild, "Directors", Perm.MANAGE_GUILD)
-    world.guild.member(world.alice).roles.append(director)
-    for command, options in (("league create", {"name": "Tuesday Club"}),
-                             ("league season start", {})):
-        answer = await (await fake.slash(world.alice, world.tables, command, options)).reply()
-        assert not answer.ephemeral, answer.content
 
 
 async def use_every_control(table: JonggTable, user: User, used: Counter[str]) -> None:

@@ -9,7 +9,7 @@ import logging
 from pathlib import Path
 
 import pytest
-from fake import FakeDiscord, Perm, World
+from fake import FakeDiscord, World
 from jongg_table import (
     FrozenClock,
     JonggTable,
@@ -17,6 +17,7 @@ from jongg_table import (
     custom_ids,
     finished,
     jongg_client,
+    open_league,
 )
 
 from bot.discord.client import JonggClient
@@ -142,13 +143,8 @@ async def test_a_fifth_person_bets_privately_and_sits_out_next(
 async def test_a_league_table_offers_no_play_again(fake_discord: FakeDiscord, world: World,
                                                    tmp_path: Path,
                                                    caplog: pytest.LogCaptureFixture) -> None:
-    director = fake_discord.add_role(world.guild, "Directors", Perm.MANAGE_GUILD)
-    world.guild.member(world.alice).roles.append(director)
     async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
-        for command, options in (("league create", {"name": "Club"}),
-                                 ("league season start", {})):
-            made = await fake_discord.slash(world.alice, world.tables, command, options)
-            assert not (await made.reply()).ephemeral
+        await open_league(fake_discord, world)
         table = await JonggTable.open(fake_discord, world, client, [world.alice], bots=3)
         await table.play()
         result = await table.result_post()
