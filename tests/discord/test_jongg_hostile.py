@@ -157,7 +157,7 @@ async def test_a_royale_table_shows_nobody_another_seats_pool(
         # (A seed of many digits: the watch looks for the seed's digits in a public replay.)
         while not table.over:
             user, seen = next((u, v) for u in table.humans if (v := table.view(u)).legal)
-            if table.steps % 30 == 0:
+            if table.steps % 90 == 0:
                 # /mj rack, Hint, /mj status, /mj replay and the table's buttons, used by a
                 # seat and by Dave, who has none: the watch judges every answer.
                 for someone in (next(players), dave):
