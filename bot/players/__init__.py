@@ -28,7 +28,17 @@ PLAYERS: dict[str, PlayerFactory] = {
     "baseline": BaselinePlayer,
     "random": lambda card, counts, seed: RandomPlayer(seed),
     "chaos": lambda card, counts, seed: ChaosPlayer(seed),
+    "easy": BaselinePlayer,
+    "normal": BaselinePlayer,
+    "strong": BaselinePlayer,
 }
+
+#: The bot levels offered to people (Add bot, stand-ins, `jongg play --bots`), weakest first;
+#: each is a kind in `PLAYERS`. Until the ladder's bots land every level is the baseline.
+LEVELS = ("easy", "normal", "strong")
+
+#: The level a bot has when nobody chose one (a new server's stand-in level).
+DEFAULT_LEVEL = "normal"
 
 #: The kinds of player `make_player` builds.
 PLAYER_KINDS = tuple(PLAYERS)
@@ -43,5 +53,5 @@ def make_player(kind: str, card: Card, counts: Sequence[int], seed: int) -> Play
                        f"{', '.join(PLAYER_KINDS)}.")
 
 
-__all__ = ["PLAYERS", "PLAYER_KINDS", "BaselinePlayer", "ChaosPlayer", "Player", "PlayerFactory",
-           "RandomPlayer", "make_player"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "PLAYERS", "PLAYER_KINDS", "BaselinePlayer", "ChaosPlayer",
+           "Player", "PlayerFactory", "RandomPlayer", "make_player"]
