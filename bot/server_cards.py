@@ -238,8 +238,10 @@ async def upload_name(name: str | None, card: Card) -> str:
     return chosen
 
 
-async def set_default_card(db: Database, guild_id: int, name: str) -> ResolvedCard:
-    """Make the card called `name` the server's default for new tables."""
+async def set_default_card(db: Database, guild_id: int, name: str,
+                           by_user: int) -> ResolvedCard:
+    """Make the card called `name` the server's default for new tables (`by_user` asked; the
+    change is kept in the server's audit log)."""
     chosen = await resolve_card(db, guild_id, name)
     settings = await db.guilds.settings(guild_id)
     if chosen.is_private:
@@ -247,5 +249,5 @@ async def set_default_card(db: Database, guild_id: int, name: str) -> ResolvedCa
                                          server_card_id=chosen.card_id)
     else:
         updated = replace(settings, shipped_card=chosen.name, server_card_id=None)
-    await db.guilds.set_settings(guild_id, updated)
+    await db.guilds.set_settings(guild_id, updated, by_user=by_user)
     return chosen

@@ -378,7 +378,7 @@ async def card_default(interaction: discord.Interaction[Any],
                 "`/card default name:`.")
     else:
         _require_manager(interaction)
-        chosen = await set_default_card(db, guild_id, name)
+        chosen = await set_default_card(db, guild_id, name, interaction.user.id)
         text = f"New tables on this server will use **{chosen.name}**."
     await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 

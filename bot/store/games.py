@@ -160,12 +160,13 @@ class Games(Part):
             return await fetch_game(tx, game_id)
 
     async def start_game(self, game_id: int, players: int, *,
-                         bot_name: Callable[[int], str] | None = None) -> Game:
+                         bot_name: Callable[[int], str] | None = None,
+                         bot_level: str | None = None) -> Game:
         """Move a game from the lobby to play. Seats 0 … players-1 must all be held (else
         `TableNotFull`) and no other seat may be. With `bot_name`, empty seats are first
-        given to bots (named by their number among the table's bots) in the same
-        transaction, so a second Start finds the game started (`WrongStatus`), never a
-        half-filled table."""
+        given to bots (named by their number among the table's bots, of `bot_level` if
+        given) in the same transaction, so a second Start finds the game started
+        (`WrongStatus`), never a half-filled table."""
         check_int(players, "players", minimum=1)
         now = self._db.now()
         async with self._db.transaction() as tx:
@@ -177,7 +178,8 @@ class Games(Part):
                 number = 0 if bots is None else int(bots["n"])
                 for seat in await free_seats(tx, game_id, players):
                     number += 1
-                    await insert_seat(tx, game_id, seat, None, bot_name(number), 0, now)
+                    await insert_seat(tx, game_id, seat, None, bot_name(number), 0, now,
+                                      bot_level)
             rows = await tx.fetchall(
                 "SELECT seat FROM seats WHERE game_id = ? AND left_at IS NULL ORDER BY seat",
                 (game_id,))

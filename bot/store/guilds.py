@@ -1,36 +1,43 @@
-"""Guilds: a server's defaults for new games.
+"""Guilds: a server's defaults for new games, and the audit log of every change to them.
 
 Settings are columns rather than a JSON blob, so the database checks them and a later
 migration adds a setting with `ALTER TABLE guilds ADD COLUMN`. A server with no row yet has
-every setting at None ("use the bot's default").
+every setting at None ("use the bot's default"). Every change names who made it and is kept
+in `guild_audit` with the settings it changed, before and after, in the same transaction.
 """
 
 from __future__ import annotations
 
+import json
+import sqlite3
+
 from bot.store.errors import CardNotFound
-from bot.store.models import GuildSettings, Pace
+from bot.store.models import GuildAuditEntry, GuildSettings, Pace
 from bot.store.rows import Part, check_int, check_name, ensure_guild, opt_int
 from bot.store.tx import Tx
 
 
 class Guilds(Part):
-    """`db.guilds`: per-server settings."""
+    """`db.guilds`: per-server settings and their audit log."""
 
     async def settings(self, guild_id: int) -> GuildSettings:
         """The server's settings (all None for a server never configured)."""
         async with self._db.read() as tx:
             return await _read(tx, guild_id)
 
-    async def set_settings(self, guild_id: int, settings: GuildSettings) -> GuildSettings:
-        """Replace the server's settings. A default server card must be one of this server's
-        cards (else `CardNotFound`)."""
+    async def set_settings(self, guild_id: int, settings: GuildSettings, *,
+                           by_user: int) -> GuildSettings:
+        """Replace the server's settings, as `by_user` asked; the settings that change are
+        kept in the audit log (nothing is logged when nothing changes). A default server
+        card must be one of this server's cards (else `CardNotFound`)."""
+        check_int(by_user, "by_user")
         pace = settings.pace
         if pace is not None:
             check_name(pace.name, "pace name")
-        if settings.rules is not None:
-            check_name(settings.rules, "rules")
-        if settings.shipped_card is not None:
-            check_name(settings.shipped_card, "card name")
+        for text, what in ((settings.rules, "rules"), (settings.shipped_card, "card name"),
+                           (settings.bot_level, "bot level")):
+            if text is not None:
+                check_name(text, what)
         now = self._db.now()
         async with self._db.transaction() as tx:
             await ensure_guild(tx, guild_id, now)
@@ -40,23 +47,63 @@ class Guilds(Part):
                     (check_int(settings.server_card_id, "server_card_id"), guild_id))
                 if own is None:
                     raise CardNotFound(None)
+            before = _as_json(await _read(tx, guild_id))
             await tx.execute(
                 """UPDATE guilds SET default_rules = ?, default_shipped_card = ?,
                        default_server_card_id = ?, pace_name = ?, turn_seconds = ?,
-                       claim_seconds = ?, hints = ?, updated_at = ?
+                       claim_seconds = ?, hints = ?, bot_level = ?, updated_at = ?
                    WHERE id = ?""",
                 (settings.rules, settings.shipped_card, settings.server_card_id,
                  None if pace is None else pace.name,
                  None if pace is None else pace.turn_seconds,
                  None if pace is None else pace.claim_seconds,
-                 None if settings.hints is None else int(settings.hints), now, guild_id))
-            return await _read(tx, guild_id)
+                 None if settings.hints is None else int(settings.hints),
+                 settings.bot_level, now, guild_id))
+            saved = await _read(tx, guild_id)
+            after = _as_json(saved)
+            changed = [name for name in after if after[name] != before[name]]
+            if changed:
+                await tx.execute(
+                    "INSERT INTO guild_audit (guild_id, actor_user_id, before, after, at) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (guild_id, by_user, json.dumps({name: before[name] for name in changed}),
+                     json.dumps({name: after[name] for name in changed}), now))
+            return saved
+
+    async def audit(self, guild_id: int, *, limit: int = 20) -> list[GuildAuditEntry]:
+        """The server's settings changes, newest first."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                "SELECT id, guild_id, actor_user_id, before, after, at FROM guild_audit "
+                "WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
+                (check_int(guild_id, "guild_id"), check_int(limit, "limit", minimum=1)))
+        return [_audit_from_row(row) for row in rows]
+
+
+def _as_json(settings: GuildSettings) -> dict[str, object]:
+    """The settings as the audit log writes them, one key per setting."""
+    pace = settings.pace
+    return {
+        "rules": settings.rules,
+        "shipped_card": settings.shipped_card,
+        "server_card_id": settings.server_card_id,
+        "pace": None if pace is None else {"name": pace.name, "turn_seconds": pace.turn_seconds,
+                                           "claim_seconds": pace.claim_seconds},
+        "hints": settings.hints,
+        "bot_level": settings.bot_level,
+    }
+
+
+def _audit_from_row(row: sqlite3.Row) -> GuildAuditEntry:
+    return GuildAuditEntry(id=int(row["id"]), guild_id=int(row["guild_id"]),
+                           actor_user_id=int(row["actor_user_id"]), before=str(row["before"]),
+                           after=str(row["after"]), at=float(row["at"]))
 
 
 async def _read(tx: Tx, guild_id: int) -> GuildSettings:
     row = await tx.fetchone(
         "SELECT default_rules, default_shipped_card, default_server_card_id, pace_name, "
-        "turn_seconds, claim_seconds, hints FROM guilds WHERE id = ?",
+        "turn_seconds, claim_seconds, hints, bot_level FROM guilds WHERE id = ?",
         (check_int(guild_id, "guild_id"),))
     if row is None:
         return GuildSettings()
@@ -70,4 +117,5 @@ async def _read(tx: Tx, guild_id: int) -> GuildSettings:
         server_card_id=opt_int(row["default_server_card_id"]),
         pace=pace,
         hints=None if row["hints"] is None else bool(row["hints"]),
+        bot_level=None if row["bot_level"] is None else str(row["bot_level"]),
     )

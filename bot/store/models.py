@@ -273,10 +273,12 @@ class Bettor:
 
 @dataclass(frozen=True)
 class Person:
-    """One of a series' people: a Discord user, or a bot (`user_id` None) known by its name."""
+    """One of a series' people: a Discord user, or a bot (`user_id` None) known by its name
+    and, once it has one, its level (None: a bot of the default level)."""
 
     user_id: int | None
     display_name: str
+    bot_level: str | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -383,7 +385,22 @@ class GuildSettings:
     server_card_id: int | None = None
     pace: Pace | None = None
     hints: bool | None = None
+    #: The level of the bots that fill empty seats and stand in for absent players.
+    bot_level: str | None = None
 
     def __post_init__(self) -> None:
         if self.shipped_card is not None and self.server_card_id is not None:
             raise ValueError("the default card is either a shipped card or a server card")
+
+
+@dataclass(frozen=True)
+class GuildAuditEntry:
+    """One change of a server's settings: who made it, when, and the settings that changed,
+    before and after (JSON objects keyed by setting name)."""
+
+    id: int
+    guild_id: int
+    actor_user_id: int
+    before: str
+    after: str
+    at: float

@@ -42,12 +42,13 @@ class Seats(Part):
                                      self._db.now())
 
     async def take_seat(self, game_id: int, players: int, *, user_id: int | None,
-                        display_name: str) -> Seat:
-        """Seat a person (or a bot, `user_id=None`) in the lobby's first free seat of a
-        `players`-seat table. The seat is chosen inside the transaction, so people joining
-        at the same moment each get one. Raises `AlreadySeated`, `TableFull` or
-        `WrongStatus` (the game has started). The game's bettor is refused in the same
-        transaction (`AlreadySeated`), so a Join and a Bet pressed together give one place."""
+                        display_name: str, bot_level: str | None = None) -> Seat:
+        """Seat a person (or a bot, `user_id=None`, of `bot_level` if given) in the lobby's
+        first free seat of a `players`-seat table. The seat is chosen inside the
+        transaction, so people joining at the same moment each get one. Raises
+        `AlreadySeated`, `TableFull` or `WrongStatus` (the game has started). The game's
+        bettor is refused in the same transaction (`AlreadySeated`), so a Join and a Bet
+        pressed together give one place."""
         check_int(players, "players", minimum=1)
         check_opt_int(user_id, "user_id")
         check_name(display_name, "display name")
@@ -63,7 +64,7 @@ class Seats(Part):
             if not free:
                 raise TableFull("This table is full. Start a new one with /mj new.")
             return await insert_seat(tx, game_id, free[0], user_id, display_name, 0,
-                                     self._db.now())
+                                     self._db.now(), bot_level)
 
     async def remove_seat(self, game_id: int, seat: int) -> Seat:
         """Empty a seat in the lobby; returns who left. Raises `SeatEmpty` or `WrongStatus`."""
@@ -75,9 +76,10 @@ class Seats(Part):
             return holder
 
     async def replace_seat(self, game_id: int, seat: int, *, user_id: int | None,
-                           display_name: str) -> Seat:
-        """Hand a held seat to someone else (or a bot) during play; the old holder's row is
-        kept. Returns the new holder. Raises `SeatEmpty`, `AlreadySeated` or `WrongStatus`."""
+                           display_name: str, bot_level: str | None = None) -> Seat:
+        """Hand a held seat to someone else (or a bot, of `bot_level` if given) during play;
+        the old holder's row is kept. Returns the new holder. Raises `SeatEmpty`,
+        `AlreadySeated` or `WrongStatus`."""
         check_opt_int(user_id, "user_id")
         check_name(display_name, "display name")
         now = self._db.now()
@@ -90,7 +92,7 @@ class Seats(Part):
                              "AND left_at IS NULL", (now, game_id, seat))
             await _check_free(tx, game_id, seat, user_id)
             return await insert_seat(tx, game_id, seat, user_id, display_name,
-                                     await next_seq(tx, game_id), now)
+                                     await next_seq(tx, game_id), now, bot_level)
 
     async def seats(self, game_id: int) -> list[Seat]:
         """Who holds each seat now, by seat."""
@@ -143,6 +145,21 @@ class Seats(Part):
                 "WHERE seats.game_id = ? AND seats.left_at IS NULL", (game_id,))
         return {int(row["seat"]): str(row["options"]) for row in rows}
 
+    async def bot_levels(self, game_id: int, *, first: bool = False) -> dict[int, str]:
+        """The levels of the bots holding a game's seats now (with `first`, of the bots that
+        first held each seat, who sat down at the start), by seat. A bot seated without a
+        level (before levels existed) is left out, as is every person."""
+        holders = ("seats.left_at IS NULL" if not first else
+                   "seats.id IN (SELECT min(id) FROM seats WHERE game_id = ? GROUP BY seat)")
+        async with self._db.read() as tx:
+            await fetch_game(tx, game_id)
+            rows = await tx.fetchall(
+                "SELECT seats.seat, seat_bot_levels.level FROM seats JOIN seat_bot_levels "
+                "ON seat_bot_levels.seat_id = seats.id "
+                f"WHERE seats.game_id = ? AND {holders}",
+                (game_id, game_id) if first else (game_id,))
+        return {int(row["seat"]): str(row["level"]) for row in rows}
+
 
 async def _holder(tx: Tx, game_id: int, seat: int) -> Seat:
     row = await tx.fetchone(
@@ -181,12 +198,20 @@ async def free_seats(tx: Tx, game_id: int, players: int) -> list[int]:
 
 
 async def insert_seat(tx: Tx, game_id: int, seat: int, user_id: int | None, display_name: str,
-                      from_seq: int, now: float) -> Seat:
-    """Give a seat to a person or a bot (inside the caller's transaction)."""
+                      from_seq: int, now: float, bot_level: str | None = None) -> Seat:
+    """Give a seat to a person or a bot, of `bot_level` if given (inside the caller's
+    transaction). Without a level nothing of migration 0006 is touched."""
+    if bot_level is not None:
+        if user_id is not None:
+            raise ValueError("only a bot has a level")
+        check_name(bot_level, "bot level")
     rowid = await tx.insert(
         "INSERT INTO seats (game_id, seat, user_id, display_name, is_bot, from_seq, joined_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
         (game_id, seat, user_id, display_name, int(user_id is None), from_seq, now))
+    if bot_level is not None:
+        await tx.execute("INSERT INTO seat_bot_levels (seat_id, level) VALUES (?, ?)",
+                         (rowid, bot_level))
     row = await tx.fetchone(f"SELECT {SEAT_COLUMNS} FROM seats WHERE id = ?", (rowid,))
     assert row is not None
     return seat_from_row(row)

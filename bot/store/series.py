@@ -65,6 +65,10 @@ class SeriesStore(Part):
                     "is_bot) VALUES (?, ?, ?, ?, ?)",
                     (series_id, position, person.user_id, person.display_name,
                      int(person.is_bot)))
+                if person.bot_level is not None:
+                    await tx.execute(
+                        "INSERT INTO series_bot_levels (series_id, position, level) "
+                        "VALUES (?, ?, ?)", (series_id, position, person.bot_level))
             await tx.execute(
                 "INSERT INTO series_games (game_id, series_id, number) VALUES (?, ?, 0)",
                 (game_id, series_id))
@@ -98,7 +102,7 @@ class SeriesStore(Part):
             for seat, position in enumerate(seats):
                 person = series.people[position]
                 await insert_seat(tx, game_id, seat, person.user_id, person.display_name, 0,
-                                  now)
+                                  now, person.bot_level)
             if bettor is not None:
                 person = series.people[bettor]
                 assert person.user_id is not None, "a bettor is a person"
@@ -206,15 +210,16 @@ async def _fetch_series(tx: Tx, series_id: int) -> Series:
     if row is None:
         raise SeriesNotFound("That series doesn't exist (any more).")
     people = await tx.fetchall(
-        "SELECT user_id, display_name FROM series_people WHERE series_id = ? "
-        "ORDER BY position", (series_id,))
+        "SELECT user_id, display_name, level FROM series_people LEFT JOIN series_bot_levels "
+        "USING (series_id, position) WHERE series_id = ? ORDER BY position", (series_id,))
     games = await tx.fetchall(
         "SELECT game_id FROM series_games WHERE series_id = ? ORDER BY number", (series_id,))
     return Series(
         id=int(row["id"]), guild_id=int(row["guild_id"]),
         host_user_id=int(row["host_user_id"]),
         people=tuple(Person(None if p["user_id"] is None else int(p["user_id"]),
-                            str(p["display_name"])) for p in people),
+                            str(p["display_name"]),
+                            None if p["level"] is None else str(p["level"])) for p in people),
         games=tuple(int(g["game_id"]) for g in games),
         created_at=float(row["created_at"]),
         ended_at=None if row["ended_at"] is None else float(row["ended_at"]))

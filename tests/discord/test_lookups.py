@@ -419,10 +419,10 @@ async def test_resolve_card_by_server(tmp_path: Path) -> None:
         for guild in (2, None):
             with pytest.raises(InvalidInput, match="no card called `house card`"):
                 await resolve_card(db, guild, "house card")
-        assert (await set_default_card(db, 1, "House Card")).is_private
+        assert (await set_default_card(db, 1, "House Card", 9)).is_private
         assert (await default_card(db, 1)).name == "House Card"
         assert (await default_card(db, 2)).name == "jongg-original"
-        assert (await set_default_card(db, 2, "jongg-teaching")).name == "jongg-teaching"
+        assert (await set_default_card(db, 2, "jongg-teaching", 9)).name == "jongg-teaching"
         assert (await default_card(db, 2)).name == "jongg-teaching"
         with pytest.raises(InvalidInput, match="comes with Jongg"):
             await upload_name("Jongg Original", card)

@@ -75,7 +75,7 @@ async def test_cards_never_cross_guilds(db: Database) -> None:
     with pytest.raises(CardNotFound):
         await server_game(db, 2, mine.id)  # a game cannot borrow another server's card
     with pytest.raises(CardNotFound):
-        await db.guilds.set_settings(2, GuildSettings(server_card_id=mine.id))
+        await db.guilds.set_settings(2, GuildSettings(server_card_id=mine.id), by_user=1)
     with pytest.raises(CardNotFound):
         await db.cards.delete_card(3, "secret")
     await db.cards.delete_card(2, "secret")  # deletes only server 2's card
@@ -101,12 +101,12 @@ async def test_guild_settings(db: Database) -> None:
     card = await db.cards.save_card(1, "house", CARD_A, uploaded_by=1)
     settings = GuildSettings(rules="standard", server_card_id=card.id,
                              pace=Pace("fast", turn_seconds=45, claim_seconds=8), hints=False)
-    assert await db.guilds.set_settings(1, settings) == settings
+    assert await db.guilds.set_settings(1, settings, by_user=1) == settings
     assert await db.guilds.settings(1) == settings
     assert await db.guilds.settings(2) == GuildSettings()
     shipped = GuildSettings(shipped_card="sample-2026", pace=Pace("untimed"))
-    assert await db.guilds.set_settings(1, shipped) == shipped
-    assert await db.guilds.set_settings(1, settings) == settings
+    assert await db.guilds.set_settings(1, shipped, by_user=1) == shipped
+    assert await db.guilds.set_settings(1, settings, by_user=1) == settings
     await db.cards.delete_card(1, "house")  # the default falls away with the card
     assert await db.guilds.settings(1) == GuildSettings(
         rules="standard", pace=settings.pace, hints=False)
