@@ -35,7 +35,7 @@ from bot.rules import knowledge_base
 from bot.store import Database, GameStatus
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.options import read_table_options
-from bot.tables.service import BotFactory, TableService, baseline_bot, random_seed
+from bot.tables.service import BotFactory, TableService, level_bot, random_seed
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ class JonggClient(discord.Client):
     global rate limit (`global_limit`, `bot.discord.pacing`)."""
 
     def __init__(self, database: Path, *, dev_guild: int | None = None,
-                 sync_commands: bool = True, make_bot: BotFactory = baseline_bot,
+                 sync_commands: bool = True, make_bot: BotFactory = level_bot,
                  new_seed: Callable[[], int] = random_seed,
                  now: Callable[[], float] = time.time, run_clocks: bool = True,
                  backoff: Backoff = DEFAULT_BACKOFF, watch_loop: bool = False,

@@ -23,8 +23,8 @@ PACES: dict[str, tuple[Pace, float | None]] = {
 
 
 class Timeout(Enum):
-    """What happens when a seat's clock runs out: it passes where it can (claims) and the
-    baseline bot moves for it elsewhere, or the bot makes every move for it."""
+    """What happens when a seat's clock runs out: it passes where it can (claims) and a bot
+    of the server's level moves for it elsewhere, or that bot makes every move for it."""
 
     PASS = "pass"
     BOT = "bot"

@@ -68,11 +68,14 @@ class SeriesTotals:
 
 
 async def people_of(db: Database, game: Game) -> tuple[Person, ...]:
-    """A game's people in series order: who held each seat at the start, then its bettor."""
+    """A game's people in series order: who held each seat at the start (a bot with its
+    level, so the next game seats the same bot), then its bettor."""
     rules, _, _ = read_table_options(game.rules)
+    levels = await db.seats.bot_levels(game.id, first=True)
     first: dict[int, Person] = {}
     for holder in await db.seats.seat_history(game.id):
-        first.setdefault(holder.seat, Person(holder.user_id, holder.display_name))
+        first.setdefault(holder.seat, Person(holder.user_id, holder.display_name,
+                                             levels.get(holder.seat)))
     people = [first[seat] for seat in range(rules.players)]
     bettor = await db.series.bettor(game.id)
     if bettor is not None:

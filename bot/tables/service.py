@@ -56,7 +56,7 @@ from bot.engine.game.events import Discarded, Drew, EndReason, Exposed, MahjongS
 from bot.engine.game.state import finishing
 from bot.league.record import record_finished_game
 from bot.league.tournament import TIME_UP, game_deadline, timeout_outcome
-from bot.players import Player, make_player
+from bot.players import DEFAULT_LEVEL, Player, make_player
 from bot.server_cards import playable_matcher
 from bot.store import (
     Bettor,
@@ -86,6 +86,7 @@ from bot.tables.delivery import (
     entry_body,
 )
 from bot.tables.errors import RESTARTING, NotSeated, Restarting, StalePrompt
+from bot.tables.levels import read_level, server_level
 from bot.tables.narrate import private_line, public_line
 from bot.tables.notifier import Answer, Notifier, Table
 from bot.tables.options import PACES, TableOptions, Timeout, read_table_options
@@ -98,8 +99,9 @@ log = logging.getLogger(__name__)
 _MOVE_CLOCKS = (ClockKind.TURN, ClockKind.CLAIM, ClockKind.REMINDER)
 
 
-#: Builds the bot for a seat: the card, the rules and a seed of its own.
-BotFactory = Callable[[Card, RuleSet, int], Player]
+#: Builds the bot for a seat: its level (`bot.players.LEVELS`), the card, the rules and a
+#: seed of its own.
+BotFactory = Callable[[str, Card, RuleSet, int], Player]
 
 
 @dataclass
@@ -152,6 +154,8 @@ class _Live:
     pace: Pace
     remind_at: float | None
     bots: dict[int, Player]
+    #: The level of each bot seat's bot (the same keys as `bots`).
+    levels: dict[int, str]
     options: _Options
     mail: Mailbox
     dm_closed: set[int] = field(default_factory=set)
@@ -202,9 +206,9 @@ def _bot_name(number: int) -> str:
     return f"Bot {number}"
 
 
-def baseline_bot(card: Card, rules: RuleSet, seed: int) -> Player:
-    """The default bot: the baseline player."""
-    return make_player("baseline", card, rules.counts, seed)
+def level_bot(level: str, card: Card, rules: RuleSet, seed: int) -> Player:
+    """The bot of a level (`bot.players.LEVELS`), as people meet it at a table."""
+    return make_player(level, card, rules.counts, seed)
 
 
 class TableService:
@@ -212,7 +216,7 @@ class TableService:
 
     def __init__(self, db: Database, notifier: Notifier, *,
                  now: Callable[[], float] = time.time,
-                 make_bot: BotFactory = baseline_bot,
+                 make_bot: BotFactory = level_bot,
                  new_seed: Callable[[], int] = random_seed,
                  backoff: Backoff = DEFAULT_BACKOFF) -> None:
         self.db = db
@@ -312,14 +316,45 @@ class TableService:
                 return
         raise NotSeated("You're not at this table.")
 
-    async def add_bot(self, game_id: int, by_user: int) -> int:
-        """The host seats a bot in the first free seat; returns the seat."""
+    async def add_bot(self, game_id: int, by_user: int, level: str | None = None) -> int:
+        """The host seats a bot of `level` (by default the server's) in the first free
+        seat; returns the seat. `InvalidInput` for a level that is not one."""
         game = await self._hosted(game_id, by_user)
         rules, _, _ = read_table_options(game.rules)
+        chosen = await self.server_level(game.guild_id) if level is None else read_level(level)
         bots = sum(seat.is_bot for seat in await self.db.seats.seats(game_id))
         seat = await self.db.seats.take_seat(game_id, rules.players, user_id=None,
-                                             display_name=_bot_name(bots + 1))
+                                             display_name=_bot_name(bots + 1),
+                                             bot_level=chosen)
         return seat.seat
+
+    async def stored_levels(self, game_id: int) -> dict[int, str]:
+        """The level of each bot seat's bot as the store has it, by seat (a bot seated
+        before levels existed plays at the default level): what the lobby shows and what a
+        restart resumes."""
+        kept = await self.db.seats.bot_levels(game_id)
+        return {seat.seat: kept.get(seat.seat, DEFAULT_LEVEL)
+                for seat in await self.db.seats.seats(game_id) if seat.is_bot}
+
+    # -- the server's bot level ------------------------------------------------------------
+
+    async def server_level(self, guild_id: int) -> str:
+        """The level of a server's bots: those that fill empty seats at Start and those that
+        stand in for absent players (a timeout, a player who leaves)."""
+        return server_level(await self.db.guilds.settings(guild_id))
+
+    async def set_server_level(self, guild_id: int, level: str, by_user: int, *,
+                               manager: bool) -> str:
+        """A server manager chooses the server's bot level (kept in its audit log); it
+        applies to bots seated and stand-ins made from then on. Returns the level."""
+        if not manager:
+            raise IllegalAction("Only server managers (the Manage Server permission) can "
+                                "change this server's settings. Ask one of them.")
+        chosen = read_level(level)
+        settings = await self.db.guilds.settings(guild_id)
+        await self.db.guilds.set_settings(guild_id, replace(settings, bot_level=chosen),
+                                          by_user=by_user)
+        return chosen
 
     async def start_game(self, game_id: int, by_user: int) -> Table:
         """The host starts play; empty seats get bots. A bettor must have chosen a seat."""
@@ -331,7 +366,8 @@ class TableService:
                                 "to back yet.")
         # A lobby opened before its card broke a limit is refused before anything changes.
         await playable_matcher(game.card.name, game.card.text, rules.counts)
-        await self.db.games.start_game(game_id, rules.players, bot_name=_bot_name)
+        await self.db.games.start_game(game_id, rules.players, bot_name=_bot_name,
+                                       bot_level=await self.server_level(game.guild_id))
         limit = await game_deadline(self.db, game_id)
         if limit is not None:
             await self.db.clocks.set_clock(game_id, ClockKind.GAME_LIMIT, seat=None,
@@ -735,8 +771,9 @@ class TableService:
 
     async def _time_out(self, live: _Live, seat: int | None) -> list[Event]:
         """Move for the seats a clock ran out on: pass in a claim window (unless the table
-        lets the bot play everything), the baseline bot elsewhere."""
+        lets the bot play everything), a bot of the server's level elsewhere."""
         events: list[Event] = []
+        level = await self.server_level(live.table.guild_id)
         seats = [seat] if seat is not None else [
             s for s in seats_to_act(live.state) if s not in live.bots]
         for waiting in seats:
@@ -747,7 +784,7 @@ class TableService:
             if passing:
                 action: Action = Pass(waiting)
             else:
-                action = self._bot(live.table, live.state.seed, waiting).choose(
+                action = self._bot(level, live.table, live.state.seed, waiting).choose(
                     view(live.state, waiting), options)
             events.extend(self._apply(live, action, None))
         return events
@@ -809,10 +846,10 @@ class TableService:
                             for s in range(rules.players)),
                       None if bettor is None else bettor.user_id,
                       None if bettor is None else bettor.display_name)
-        bots = {s: self._bot(table, game.seed, s) for s in range(rules.players)
-                if current[s].user_id is None}
+        levels = await self.stored_levels(game_id)
+        bots = {s: self._bot(level, table, game.seed, s) for s, level in levels.items()}
         live = _Live(table, state, state, timeout, game.pace,
-                     PACES.get(pace_name, (game.pace, None))[1], bots, options,
+                     PACES.get(pace_name, (game.pace, None))[1], bots, levels, options,
                      Mailbox(game.host_user_id))
         live.dm_closed.update(s for s in current if current[s].dm_closed)
         live.mail.host_told = await self.db.outbox.has(game_id, DeliveryKind.HOST)
@@ -839,7 +876,8 @@ class TableService:
     # -- seats changing hands ----------------------------------------------------------------
 
     async def resign(self, game_id: int, user_id: int) -> int:
-        """A player leaves a game in play; the baseline bot takes the seat. Returns the seat."""
+        """A player leaves a game in play; a bot of the server's level takes the seat.
+        Returns the seat."""
         live = self._get(game_id)
         seat = self.seat_of(game_id, user_id)
         await self._hand_over(live, seat, None, f"Bot (for {live.table.names[seat]})")
@@ -847,8 +885,8 @@ class TableService:
 
     async def replace_seat(self, game_id: int, by_user: int, seat: int, user_id: int | None,
                            name: str, *, manager: bool = False) -> None:
-        """The host (or a server manager) gives a seat to another person (or a bot, with
-        `user_id` None)."""
+        """The host (or a server manager) gives a seat to another person (or a bot of the
+        server's level, with `user_id` None)."""
         await self.check_manages(game_id, by_user, manager=manager)
         live = self._get(game_id)
         if not 0 <= seat < live.table.rules.players:
@@ -861,9 +899,12 @@ class TableService:
         await self._hand_over(live, seat, user_id, name)
 
     async def _hand_over(self, live: _Live, seat: int, user_id: int | None, name: str) -> None:
+        """Give a seat in play to a person, or (`user_id` None) to a bot of the server's
+        level, kept with the seat so a restart resumes the same bot."""
+        level = None if user_id is not None else await self.server_level(live.table.guild_id)
         async with live.lock:
             await self.db.seats.replace_seat(live.table.game_id, seat, user_id=user_id,
-                                             display_name=name)
+                                             display_name=name, bot_level=level)
             table = live.table
             names = list(table.names)
             users = list(table.user_ids)
@@ -872,10 +913,12 @@ class TableService:
             # ... and they start from the default options.
             live.table = replace(table, names=tuple(names), user_ids=tuple(users)
                                  ).with_options(seat, SeatOptions())
-            if user_id is None:
-                live.bots[seat] = self._bot(live.table, live.state.seed, seat)
+            if level is not None:
+                live.bots[seat] = self._bot(level, live.table, live.state.seed, seat)
+                live.levels[seat] = level
             else:
                 live.bots.pop(seat, None)
+                live.levels.pop(seat, None)
             await self._settle(live, (), new_turn=True)
 
     async def abort(self, game_id: int, by_user: int, *, manager: bool = False) -> None:
@@ -889,8 +932,9 @@ class TableService:
         else:
             await self.db.games.abort_game(game_id)
 
-    def _bot(self, table: Table, seed: int, seat: int) -> Player:
-        return self.make_bot(table.card, table.rules, (seed * 8 + seat) % 2**63)
+    def _bot(self, level: str, table: Table, seed: int, seat: int) -> Player:
+        """The bot of `level` for a seat, with a seed of the seat's own."""
+        return self.make_bot(level, table.card, table.rules, (seed * 8 + seat) % 2**63)
 
     async def mark_dm_closed(self, game_id: int, seat: int) -> bool:
         """Record that a seat's DMs are closed; True the first time (so the table is told
@@ -940,3 +984,7 @@ class TableService:
     def bot_seats(self, game_id: int) -> tuple[int, ...]:
         """Seats played by bots in a running game."""
         return tuple(sorted(self._get(game_id).bots))
+
+    def bot_levels(self, game_id: int) -> dict[int, str]:
+        """The level of each bot seat's bot in a running game, by seat."""
+        return dict(self._get(game_id).levels)

@@ -55,7 +55,7 @@ class FirstOption:
         return options[0].action
 
 
-def first_option_bot(card: Card, rules: RuleSet, seed: int) -> Player:
+def first_option_bot(level: str, card: Card, rules: RuleSet, seed: int) -> Player:
     return FirstOption()
 
 

@@ -76,7 +76,7 @@ def make_service(db: Database, recorder: Recorder, clock: Clock, *,
                  backoff: Backoff = DEFAULT_BACKOFF) -> TableService:
     """The service with first-option bots, the test's clock and `recorder` as its notifier."""
     return TableService(db, recorder, now=clock, backoff=backoff,
-                        make_bot=lambda card, rules, seed: FirstOption())
+                        make_bot=lambda level, card, rules, seed: FirstOption())
 
 
 async def open_game(service: TableService, rules: RuleSet, humans: Sequence[int],

@@ -77,7 +77,7 @@ async def through_the_service(tmp_path: Path, seed: int) -> tuple[Recorder, Game
     async with Database(tmp_path / "j.db") as db:
         recorder = Recorder()
         service = TableService(db, recorder, now=Clock(),
-                               make_bot=lambda card, rules, seed: make_player(
+                               make_bot=lambda level, card, rules, seed: make_player(
                                    "baseline", card, rules.counts, seed))
         game = await service.open_table(
             guild_id=1, channel_id=2, host_id=HOST, host_name="Ann", seed=seed,
