@@ -34,6 +34,7 @@ from bot.loopwatch import LoopWatch
 from bot.rules import knowledge_base
 from bot.store import Database, GameStatus
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
+from bot.tables.levels import level_label
 from bot.tables.options import read_table_options
 from bot.tables.service import BotFactory, TableService, level_bot, random_seed
 
@@ -122,6 +123,7 @@ class JonggClient(discord.Client):
         game = await self.db.games.game(game_id)
         rules, timeout, pace = read_table_options(game.rules)
         seats = {seat.seat: seat for seat in await self.db.seats.seats(game_id)}
+        levels = await self.service.stored_levels(game_id)
         lines = [f"**Table {game.id}** · {rules.name} · card {game.card.name} · "
                  f"{pace} pace · hints {'on' if game.hints else 'off'} · "
                  f"on timeout: {timeout.value}"]
@@ -131,7 +133,8 @@ class JonggClient(discord.Client):
         for index, wind in enumerate(seat_names(rules.players)):
             holder = seats.get(index)
             who = "*(open)*" if holder is None else (
-                f"{holder.display_name} (bot)" if holder.is_bot else f"<@{holder.user_id}>")
+                f"{holder.display_name} ({level_label(levels[index])})" if holder.is_bot
+                else f"<@{holder.user_id}>")
             lines.append(f"{wind}: {who}")
         bettor = await self.db.series.bettor(game_id)
         if bettor is not None:
@@ -140,7 +143,12 @@ class JonggClient(discord.Client):
             lines.append(f"Bettor: <@{bettor.user_id}> ({backs})")
         elif bettor_refusal(rules) is None and game.status is GameStatus.LOBBY:
             lines.append("A fifth person may press Bet to back one seat.")
-        lines.append(_LOBBY_STATUS[game.status])
+        if game.status is GameStatus.LOBBY:
+            level = level_label(await self.service.server_level(game.guild_id))
+            lines.append(f"Join, then the host presses Start (empty seats get {level} bots, "
+                         "this server's level: `/mj config` shows it).")
+        else:
+            lines.append(_LOBBY_STATUS[game.status])
         return "\n".join(lines)
 
     async def refresh_lobby(self, game_id: int) -> None:
@@ -162,12 +170,13 @@ class JonggClient(discord.Client):
             return None
         game = await self.db.games.game(game_id)
         rules, _, _ = read_table_options(game.rules)
-        return lobby_buttons(game_id, bettor=bettor_refusal(rules) is None)
+        return lobby_buttons(game_id, await self.service.server_level(game.guild_id),
+                             bettor=bettor_refusal(rules) is None)
 
     async def lobby_step(self, interaction: discord.Interaction[Any], game_id: int,
-                         op: str) -> None:
-        """Join, bet (then choose a seat, privately), leave, add a bot or start, then
-        refresh the lobby message."""
+                         op: str, level: str | None = None) -> None:
+        """Join, bet (then choose a seat, privately), leave, add a bot (of `level`, by
+        default the server's) or start, then refresh the lobby message."""
         user = interaction.user
         if op == "join":
             await self.service.join(game_id, user.id, user.display_name)
@@ -181,7 +190,7 @@ class JonggClient(discord.Client):
             else:
                 await self.service.leave(game_id, user.id)
         elif op == "bot":
-            await self.service.add_bot(game_id, user.id)
+            await self.service.add_bot(game_id, user.id, level)
         else:
             # /mj new shows the lobby before Discord has made the table's thread; a game
             # started before the thread is recorded would be posted in the channel.
@@ -195,9 +204,8 @@ class JonggClient(discord.Client):
             view=await self._lobby_view(game_id, game.status), allowed_mentions=NO_MENTIONS)
 
 
-#: The lobby message's last line, by where the game is.
+#: The lobby message's last line once the game has left the lobby, by where it is.
 _LOBBY_STATUS = {
-    GameStatus.LOBBY: "Join, then the host presses Start (empty seats get bots).",
     GameStatus.PLAYING: "The game is on: follow it in the thread.",
     GameStatus.FINISHED: "The game is over: the result is in the thread.",
     GameStatus.ABORTED: "This table was aborted. Open a new one with /mj new.",

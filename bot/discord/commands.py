@@ -25,9 +25,11 @@ from bot.engine.game.bettor import bettor_refusal
 from bot.engine.game.rules import Scoring, suggest_options, table_rules, with_options
 from bot.engine.tiles import format_tile, parse_tile, tile_name
 from bot.league.seasons import season_for_channel, season_rules
+from bot.players import LEVELS
 from bot.server_cards import card_names, resolve_card, usable_card
 from bot.store import GameStatus
 from bot.store.cards import MAX_NAME
+from bot.tables.levels import level_label
 from bot.tables.options import PACES, TableOptions, Timeout
 from bot.tables.replay import LogKind, game_log, log_kind
 from bot.tables.seat_options import JokerCalls, SeatOptions
@@ -37,11 +39,14 @@ def _client(interaction: discord.Interaction[Any]) -> Any:
     return interaction.client
 
 
-def lobby_buttons(game_id: int, *, bettor: bool = False) -> discord.ui.View:
-    """The lobby's buttons (Bet, with `bettor`, at a table that takes a bettor)."""
+def lobby_buttons(game_id: int, level: str, *, bettor: bool = False) -> discord.ui.View:
+    """The lobby's buttons (Bet, with `bettor`, at a table that takes a bettor), with an
+    Add bot button per level below them, `level` (the server's) marked as the default."""
     view = discord.ui.View(timeout=None)
-    for op in ("join", "leave", "bot", "start", *(("bet",) if bettor else ())):
+    for op in ("join", "leave", "start", *(("bet",) if bettor else ())):
         view.add_item(LobbyButton(game_id, op))
+    for each in LEVELS:
+        view.add_item(LobbyButton(game_id, "bot", each, default=each == level))
     return view
 
 
@@ -132,7 +137,8 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
         host_name=interaction.user.display_name, options=options)
     message = await interaction.followup.send(
         await client.lobby_text(game.id),
-        view=lobby_buttons(game.id, bettor=bettor_refusal(rules) is None), wait=True,
+        view=lobby_buttons(game.id, await client.service.server_level(guild_id),
+                           bettor=bettor_refusal(rules) is None), wait=True,
         allowed_mentions=NO_MENTIONS)
     # A follow-up message carries no guild for discord.py, so open the thread through the
     # channel (same request: a thread started from the lobby message).
@@ -157,6 +163,40 @@ async def new_house_options(interaction: discord.Interaction[Any],
                             current: str) -> list[app_commands.Choice[str]]:
     """The house options text with its last word completed (option names and values)."""
     return [app_commands.Choice(name=text, value=text) for text in suggest_options(current)]
+
+
+@mj.command(name="config", description="This server's settings for its tables; server "
+                                        "managers can change them")
+@app_commands.describe(bot_level="easy, normal or strong: the bots that fill empty seats at "
+                                 "Start and stand in for absent players")
+async def config(interaction: discord.Interaction[Any],
+                 bot_level: ChoiceText | None = None) -> None:
+    """Show the server's settings, or (a server manager) change the ones given; each change
+    is kept in the server's audit log. A new server needs none: each has a default."""
+    client = _client(interaction)
+    guild_id = interaction.guild_id
+    if guild_id is None:
+        raise IllegalAction("Use this command in a server.")
+    if bot_level is None:
+        level = await client.service.server_level(guild_id)
+        text = (f"This server's bots play at **{level_label(level)}**: bots added to a lobby "
+                "without a level, the empty seats at Start and stand-ins for absent players. "
+                "Server managers change it with `/mj config bot_level:`.")
+    else:
+        level = await client.service.set_server_level(
+            guild_id, bot_level, interaction.user.id, manager=_is_manager(interaction))
+        text = (f"From now on this server's bots play at **{level_label(level)}** (bots "
+                "already at a table keep their level).")
+    await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+@config.autocomplete("bot_level")
+async def config_levels(interaction: discord.Interaction[Any],
+                        current: str) -> list[app_commands.Choice[str]]:
+    """The bot levels, filtered by what was typed."""
+    wanted = current.strip().lower()
+    return [app_commands.Choice(name=level_label(level), value=level) for level in LEVELS
+            if wanted in level]
 
 
 @mj.command(name="rack", description="See your rack and your choices (only you see it)")
@@ -372,6 +412,8 @@ async def help_command(interaction: discord.Interaction[Any]) -> None:
         "are asked to confirm, since a wrong call kills your own hand.\n"
         "• `/mj discard`, `/mj rack`, `/mj status`, `/mj options`, `/mj resign`, `/mj replay` "
         "help along the way.\n"
+        "• **Add bot** in the lobby seats an Easy, Normal or Strong bot; `/mj config` shows "
+        "the level of this server's other bots (server managers set it).\n"
         "• `/rules` answers rules questions; `/card show` draws a card; `/analyze` checks a "
         "hand (only you see it); `/league` keeps a server's standings.", ephemeral=True)
 

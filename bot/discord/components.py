@@ -14,7 +14,8 @@ and a click on an old one says it is out of date instead of acting.
     jg:c:GAME:COUNTER              "Claim…" under a discard: shows the clicker's own choices
     jg:p:GAME:COUNTER              "Pass" under a discard
     jg:r:GAME                      "My rack": the clicker's rack and controls, ephemerally
-    jg:l:GAME:OP                   lobby: join, leave, bot, start, bet
+    jg:l:GAME:OP[:LEVEL]           lobby: join, leave, bot (of LEVEL; a lobby posted before
+                                   levels has none: the server's level), start, bet
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ from bot.discord.answers import TableAnswer
 from bot.engine.errors import IllegalAction
 from bot.engine.game import Pass, View
 from bot.engine.game.actions import Give
+from bot.players import LEVELS
 from bot.scenes import analysis_scene
 from bot.tables.errors import StalePrompt, describe_error, for_players
+from bot.tables.levels import level_label
 from bot.tables.narrate import action_label
 from bot.tables.notifier import Table
 from renderer import render_analysis
@@ -436,8 +439,10 @@ async def show_rack(interaction: discord.Interaction[Any], game: int,
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"jg:l:(?P<game>\d+):(?P<op>join|leave|bot|start|bet)"):
-    """The lobby's Join, Leave, Add bot, Start and Bet buttons."""
+                  template=r"jg:l:(?P<game>\d+):(?P<op>join|leave|bot|start|bet)"
+                           rf"(?::(?P<level>{'|'.join(LEVELS)}))?"):
+    """The lobby's Join, Leave, Start and Bet buttons, and an Add bot button per level (on
+    a row of their own), the server's level marked as the default."""
 
     LABELS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
         "join": ("Join", discord.ButtonStyle.success),
@@ -447,24 +452,28 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         "bet": ("Bet", discord.ButtonStyle.secondary),
     }
 
-    def __init__(self, game: int, op: str) -> None:
+    def __init__(self, game: int, op: str, level: str | None = None, *,
+                 default: bool = False) -> None:
         label, style = self.LABELS[op]
-        super().__init__(discord.ui.Button(label=label, style=style,
-                                           custom_id=f"jg:l:{game}:{op}"))
-        self.game, self.op = game, op
+        if level is not None:
+            label = f"{label}: {level_label(level)}{' (default)' if default else ''}"
+        super().__init__(discord.ui.Button(
+            label=label, style=style, row=None if level is None else 1,
+            custom_id=f"jg:l:{game}:{op}" + ("" if level is None else f":{level}")))
+        self.game, self.op, self.level = game, op, level
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyButton:
         """Rebuild the button from its custom id."""
-        return cls(int(match["game"]), match["op"])
+        return cls(int(match["game"]), match["op"], match["level"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Do the lobby step, then refresh the lobby message."""
         client = _client(interaction)
         try:
             await interaction.response.defer()
-            await client.lobby_step(interaction, self.game, self.op)
+            await client.lobby_step(interaction, self.game, self.op, self.level)
         except Exception as error:
             await answer_error(interaction, error)
 

@@ -40,7 +40,7 @@ from bot.engine.game import (
     spectator_view,
 )
 from bot.engine.game import view as seat_view
-from bot.players import Player
+from bot.players import DEFAULT_LEVEL, Player
 from bot.server_cards import parse_card
 from bot.store import GameStatus
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
@@ -105,11 +105,14 @@ class JonggTable:
 
     @classmethod
     async def open(cls, fake: FakeDiscord, world: World, client: JonggClient,
-                   players: Sequence[User], *, size: int | None = None, bots: int = 0,
+                   players: Sequence[User], *, size: int | None = None,
+                   bots: int | Sequence[str] = 0,
                    options: dict[str, Any] | None = None) -> JonggTable:
-        """`/mj new` by the first player, Join for the others, Add bot `bots` times, Start."""
+        """`/mj new` by the first player, Join for the others, Add bot `bots` times (a
+        count: bots of the default level; or the level of each bot), Start."""
         host = players[0]
-        size = size or len(players) + bots
+        levels = [DEFAULT_LEVEL] * bots if isinstance(bots, int) else list(bots)
+        size = size or len(players) + len(levels)
         opened = await fake.slash(host, world.tables, "mj new",
                                   {"players": size, **(options or {})})
         lobby = await opened.reply()
@@ -120,8 +123,8 @@ class JonggTable:
         await opened.settled()
         for user in players[1:]:
             await cls._lobby(fake, user, lobby, f"jg:l:{game_id}:join")
-        for _ in range(bots):
-            await cls._lobby(fake, host, lobby, f"jg:l:{game_id}:bot")
+        for level in levels:
+            await cls._lobby(fake, host, lobby, f"jg:l:{game_id}:bot:{level}")
         await cls._lobby(fake, host, lobby, f"jg:l:{game_id}:start")
         assert lobby.custom_ids() == [], "the lobby keeps its buttons after Start"
         await client.service.flush(game_id)

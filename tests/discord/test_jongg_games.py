@@ -153,7 +153,7 @@ async def test_one_person_and_three_bots(fake_discord: FakeDiscord, world: World
     async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
         table = await JonggTable.open(fake_discord, world, client, [world.bob], bots=3)
         assert client.service.bot_seats(table.game_id) == (1, 2, 3)
-        assert table.lobby.content.count("(bot)") == 3
+        assert table.lobby.content.count("(Normal)") == 3
         await LeakWatch.attach(table)
         await table.play()
         await table.result_post()

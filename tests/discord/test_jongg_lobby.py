@@ -38,9 +38,11 @@ async def test_the_lobby_refuses_politely(fake_discord: FakeDiscord, world: Worl
         assert "*(open)*" in lobby.content
         assert "not at this table" in await click_text(fake_discord, world.bob, lobby,
                                                        f"jg:l:{game}:leave")
-        assert "host" in await click_text(fake_discord, world.bob, lobby, f"jg:l:{game}:bot")
-        assert await click_text(fake_discord, world.alice, lobby, f"jg:l:{game}:bot") == ""
-        assert "(bot)" in lobby.content
+        assert "host" in await click_text(fake_discord, world.bob, lobby,
+                                          f"jg:l:{game}:bot:easy")
+        assert await click_text(fake_discord, world.alice, lobby,
+                                f"jg:l:{game}:bot:strong") == ""
+        assert ": Bot 1 (Strong)" in lobby.content
         # Commands outside a game's thread say where to use them.
         status = await fake_discord.slash(world.alice, world.general, "mj status")
         assert "no game in this channel" in (await status.reply()).content
