@@ -19,8 +19,9 @@ from bot.commands.options import (
 from bot.engine.errors import MahjongError
 from bot.engine.game.rules import house_options, seat_names
 from bot.library import DEFAULT_CARD, shipped_card_paths
-from bot.players import Player, make_player
+from bot.players import DEFAULT_LEVEL, LEVELS, Player, make_player
 from bot.store import Database
+from bot.tables.levels import level_label, read_level
 from bot.tables.options import TableOptions
 from bot.tables.seat_options import JokerCalls, SeatOptions
 from bot.tables.series import series_totals
@@ -40,8 +41,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--name", default="Player", help="your name at the table")
     parser.add_argument("--images", metavar="DIR", type=output_folder, default=None,
                         help="also write the table, your rack and the result as PNG files")
+    parser.add_argument("--bots", metavar="LEVEL", default=DEFAULT_LEVEL,
+                        help=f"the level of the bots you play against: {', '.join(LEVELS)} "
+                             "(default %(default)s)")
     parser.add_argument("--auto", action="store_true",
-                        help="let the baseline bot play your seat too (a demo)")
+                        help="let a bot of that level play your seat too (a demo)")
     parser.add_argument("--games", type=positive_int, default=1, metavar="N",
                         help="with --auto, play a series of N games (otherwise you are asked "
                              "after each game whether to play again)")
@@ -60,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
 async def _play(args: argparse.Namespace) -> int:
     rules = table_from_args(args)
+    level = read_level(args.bots)
     card_path = next(p for p in shipped_card_paths() if p.stem == DEFAULT_CARD)
     if args.images is not None:
         args.images.mkdir(parents=True, exist_ok=True)
@@ -75,10 +80,13 @@ async def _play(args: argparse.Namespace) -> int:
                 joker_calls=JokerCalls(args.joker_calls)))
             house = house_options(rules)
             with_house = f" (house options: {house})" if house else ""
-            print(f"{rules.name}{with_house}, card {DEFAULT_CARD}, seed {game.seed}. You are "
-                  "East. Type `help` at any question.", file=out)
+            for _ in range(rules.players - 1):
+                await service.add_bot(game.id, HUMAN, level)
+            print(f"{rules.name}{with_house}, card {DEFAULT_CARD}, seed {game.seed}, "
+                  f"{level_label(level)} bots. You are East. Type `help` at any question.",
+                  file=out)
             table = await service.start_game(game.id, HUMAN)
-            helper = make_player("baseline", table.card, rules.counts, game.seed)
+            helper = make_player(level, table.card, rules.counts, game.seed)
             prompter = Prompter(input, out)
             try:
                 game_id, played = game.id, 1

@@ -160,7 +160,7 @@ def test_auto_play_finishes_a_game(players: str, tmp_path: Path,
     assert main(["play", "--auto", "--seed", "3", "--players", *players.split(),
                  "--images", str(images)]) == 0
     out = capsys.readouterr().out
-    assert "seed 3. You are East." in out
+    assert "seed 3, Normal bots. You are East." in out
     assert out.startswith("4-player Royale-style" if players == "4 --racks 2" else
                           "3-player Royale-style" if players == "3 --racks 2" else "")
     assert ENDED.search(out)
