@@ -275,14 +275,17 @@ async def status(interaction: discord.Interaction[Any]) -> None:
 
 @mj.command(name="resign", description="Leave this game; a bot plays your seat")
 async def resign(interaction: discord.Interaction[Any]) -> None:
-    """Hand the caller's seat to the bot."""
+    """Hand the caller's seat to a bot of the server's level."""
     client = _client(interaction)
     game_id = await _game_here(interaction)
     client.service.seat_of(game_id, interaction.user.id)  # refuse privately, before deferring
     await interaction.response.defer(thinking=True)
     seat = await client.service.resign(game_id, interaction.user.id)
-    await interaction.followup.send(f"{interaction.user.display_name} resigned; a bot plays "
-                                    f"seat {seat + 1} from now on.")
+    # The level the stand-in was made at (the game may be over already, its bots done).
+    game = await client.db.games.game(game_id)
+    level = level_label(await client.service.server_level(game.guild_id))
+    await interaction.followup.send(f"{interaction.user.display_name} resigned; a {level} bot "
+                                    f"plays seat {seat + 1} from now on.")
 
 
 @mj.command(name="replace", description="(Host or server manager) give a seat to another "

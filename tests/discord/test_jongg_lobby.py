@@ -81,7 +81,7 @@ async def test_resign_replace_and_abort(fake_discord: FakeDiscord, world: World,
             await table.step(table.to_move()[0])
         # Bob resigns: a bot plays his seat from now on, and his old prompts are refused.
         resigned = await fake_discord.slash(bob, table.thread, "mj resign")
-        assert "a bot plays seat 2" in (await resigned.reply()).content
+        assert "a Normal bot plays seat 2" in (await resigned.reply()).content
         await table.settle()
         assert client.service.bot_seats(table.game_id) == (1,)
         table.seats[1] = None
