@@ -591,6 +591,45 @@ class CardMatcher:
         return [Wait(tile, tuple(self.card.hands[i] for i in sorted(found[tile])))
                 for tile in sorted(found)]
 
+    def completing_kinds(self, pool: Sequence[int],
+                         exposures: Sequence[Exposure]) -> frozenset[int] | None:
+        """The natural kinds (no jokers or blanks) of which one more tile lets `pool` fill
+        every place of some variation these exposures leave open, as `mahjong` counts (tiles
+        of the pool may be left out): the only discards that could complete the hand, so a
+        claim window asks about one set instead of matching the hand again for each discard.
+        None when the pool fills a variation already (any tile might then do).
+
+        One more tile fills at most one more place, so only variations one place short are
+        tried, and only with the kinds they ask for (flowers too where flowers are wild).
+        A 13-tile hand must place every tile it holds, so then only the variations that use
+        every kind it holds are counted at all (as `mahjong` does)."""
+        if len(pool) + sum(e.size for e in exposures) == HAND_SIZE - 1:
+            candidates = self._candidates(pool, exposures)
+            if not len(candidates):
+                return frozenset()
+            rows = self._open_rows(exposures, candidates)
+        else:
+            rows = self._open_rows(exposures)
+        if not len(rows.index):
+            return frozenset()
+        naturals, jokers = _counts(pool)
+        missing = self._missing(rows, naturals, jokers)
+        if not missing.all():
+            return None
+        near = rows.take(missing == 1)
+        if not len(near.index):
+            return frozenset()
+        wanted: BoolArray = np.asarray((near.fixed + near.flex + near.wild).any(axis=0))
+        if self._has_wild and near.wild.any():
+            wanted[FLOWER] = True
+        found: set[int] = set()
+        for tile in np.flatnonzero(wanted).tolist():
+            more = naturals.copy()
+            more[tile] += 1
+            if not self._missing(near, more, jokers).all():
+                found.add(tile)
+        return frozenset(found)
+
     def possible_hands(self, exposures: Sequence[Exposure],
                        visible: Sequence[int]) -> list[Hand]:
         """Card hands still reachable with these exposures when `visible` (a count per kind)

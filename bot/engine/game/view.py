@@ -16,7 +16,7 @@ from bot.engine.game.actions import Claim, Give, Option
 from bot.engine.game.charleston import current_pass
 from bot.engine.game.events import EndReason, PassName, ScoreLine
 from bot.engine.game.legal import legal_options
-from bot.engine.game.state import Declared, GameState, Phase, Took, memo
+from bot.engine.game.state import Declared, GameState, Phase, Took, carried, memo
 
 
 @dataclass(frozen=True)
@@ -172,11 +172,29 @@ def _seat_view(state: GameState, seat: int, discards: tuple[int, ...]) -> SeatVi
     return found
 
 
+#: The fields of the state the table's public parts of a view are made from.
+_PILES_FROM = frozenset({"discards", "tiles"})
+_SEATS_FROM = frozenset({"discards", "tiles", "seats", "players", "rules"})
+
+
+def _piles(state: GameState) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...]]:
+    """The discards as kinds (who threw each, in order), and each seat's own pile: made
+    once per change of the discards, not for every view."""
+    def make() -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...]]:
+        table = tuple((seat, state.tiles[tile_id]) for seat, tile_id in state.discards)
+        piles: list[list[int]] = [[] for _ in range(state.size)]
+        for seat, kind in table:
+            piles[seat].append(kind)
+        return table, tuple(tuple(pile) for pile in piles)
+
+    return carried(state, "discard piles", _PILES_FROM, make)
+
+
 def _seat_views(state: GameState) -> tuple[SeatView, ...]:
-    discards: list[list[int]] = [[] for _ in range(state.size)]
-    for seat, tile_id in state.discards:
-        discards[seat].append(state.tiles[tile_id])
-    return tuple(_seat_view(state, seat, tuple(discards[seat])) for seat in range(state.size))
+    """Every seat as the table sees it, the same for every viewer: made once per change of
+    the seats or the discards."""
+    return carried(state, "seat views", _SEATS_FROM, lambda: tuple(
+        _seat_view(state, seat, pile) for seat, pile in enumerate(_piles(state)[1])))
 
 
 def _charleston_view(state: GameState, seat: int) -> CharlestonView | None:
@@ -223,7 +241,7 @@ def build_view(state: GameState, seat: int) -> View:
         seat=seat, rules=state.rules.name, card=state.card.name, phase=state.phase,
         concealed=state.concealed_kinds(seat),
         seats=_seat_views(state),
-        discards=tuple((s, state.tiles[t]) for s, t in state.discards),
+        discards=_piles(state)[0],
         wall_count=len(state.wall), dice=state.deal.dice,
         turn=state.turn.seat if state.turn is not None else None,
         charleston=_charleston_view(state, seat), claim=_claim_view(state, seat),
