@@ -250,7 +250,9 @@ _NEAREST_CACHE = 256
 #: Exposure sets whose open rows are kept (per matcher): seats keep their exposures for many
 #: turns, and the same few sets are asked about again and again. The same holds for the rows
 #: the set can still fill (`CardMatcher._real_rows`).
-_OPEN_ROWS_CACHE = 512
+#: Games make ever new sets (a benchmark of 150 random games meets about 2,500), each
+#: kept in a few kilobytes, so thousands are kept.
+_OPEN_ROWS_CACHE = 4096
 
 
 def _counts(kinds: Sequence[int]) -> tuple[IntArray, int]:
@@ -665,8 +667,10 @@ class CardMatcher:
         return reachable
 
     def is_dead(self, exposures: Sequence[Exposure], visible: Sequence[int]) -> bool:
-        """True when no card hand can still be completed (see `possible_hands`)."""
-        return not self.possible_hands(exposures, visible)
+        """True when no card hand can still be completed (see `possible_hands`; this asks
+        only whether there is one, not which)."""
+        rows = self._open_rows(exposures)
+        return not len(rows.index) or not self._reachable(rows, visible).any()
 
     def can_expose(self, hand: PlayerHand, exposure: Exposure,
                    visible: Sequence[int] | None = None) -> bool:

@@ -58,7 +58,7 @@ def call_deadens(state: GameState, seat: int, exposure: Exposure, rack: int,
     visible = list(visible)
     visible[exposure.kind] += exposure.size - exposure.jokers - 1
     exposures = (*state.rack_exposures(seat, rack), exposure)
-    return not state.matcher.possible_hands(exposures, visible)
+    return state.matcher.is_dead(exposures, visible)
 
 
 def _locks(exposures: tuple[TableExposure, ...], rack: int) -> tuple[TableExposure, ...]:

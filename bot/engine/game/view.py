@@ -16,7 +16,15 @@ from bot.engine.game.actions import Claim, Give, Option
 from bot.engine.game.charleston import current_pass
 from bot.engine.game.events import EndReason, PassName, ScoreLine
 from bot.engine.game.legal import legal_options
-from bot.engine.game.state import Declared, GameState, Phase, Took, carried, memo
+from bot.engine.game.state import (
+    Declared,
+    GameState,
+    Phase,
+    TableExposure,
+    Took,
+    carried,
+    memo,
+)
 
 
 @dataclass(frozen=True)
@@ -153,6 +161,14 @@ def _called_view(state: GameState) -> CalledView | None:
     return CalledView(turn.seat, turn.called_from, state.tiles[turn.tile])
 
 
+def _exposure_view(state: GameState, exposure: TableExposure) -> ExposureView:
+    """An exposure as the table sees it, kept on the exposure's record (it outlives many
+    changes of its seat's)."""
+    return memo(exposure, "view", lambda: ExposureView(
+        exposure.rack, exposure.kind, state.kinds(exposure.tile_ids),
+        state.as_exposure(exposure).jokers, exposure.locked, exposure.discarder))
+
+
 def _seat_view(state: GameState, seat: int, discards: tuple[int, ...]) -> SeatView:
     """A seat as everyone sees it. Kept on the seat's record per discard pile: a seat's
     record changes far less often than the game moves (its pile can shrink under it when a
@@ -164,9 +180,7 @@ def _seat_view(state: GameState, seat: int, discards: tuple[int, ...]) -> SeatVi
         found = kept[seat, discards] = SeatView(
             seat=seat, wind=state.name(seat), player=state.players[seat],
             concealed_count=len(seat_state.concealed),
-            exposures=tuple(ExposureView(e.rack, e.kind, state.kinds(e.tile_ids),
-                                         state.as_exposure(e).jokers, e.locked, e.discarder)
-                            for e in seat_state.exposures),
+            exposures=tuple(_exposure_view(state, e) for e in seat_state.exposures),
             mahjongs=tuple(_mahjong_view(state, d) for d in seat_state.declared),
             dead=seat_state.dead, live=state.is_live(seat), discards=discards)
     return found
@@ -181,11 +195,12 @@ def _piles(state: GameState) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[i
     """The discards as kinds (who threw each, in order), and each seat's own pile: made
     once per change of the discards, not for every view."""
     def make() -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...]]:
-        table = tuple((seat, state.tiles[tile_id]) for seat, tile_id in state.discards)
+        tiles = state.tiles
+        table = tuple([(seat, tiles[tile_id]) for seat, tile_id in state.discards])
         piles: list[list[int]] = [[] for _ in range(state.size)]
         for seat, kind in table:
             piles[seat].append(kind)
-        return table, tuple(tuple(pile) for pile in piles)
+        return table, tuple(map(tuple, piles))
 
     return carried(state, "discard piles", _PILES_FROM, make)
 
