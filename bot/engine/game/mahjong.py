@@ -81,12 +81,27 @@ def plans(state: GameState, seat: int, claimed: int | None = None) -> list[Plan]
         return []
     if claimed is not None and not _may_complete(state, seat, claimed):
         return []
+    if claimed is None and memo(state.seats[seat], _DREW_BLANK, bool):
+        return []
     pool = _pool(state, seat, claimed)
     if state.rules.racks == 1:
         win = exact_win(state.matcher, 0, pool, state.rack_exposures(seat, 0))
         return [] if win is None else [(win,)]
     return _quints_allowed(state, seat, _two_rack_plans(state, seat, pool, claimed), pool,
                            claimed)
+
+
+#: Noted on a seat's record by `note_draw`: the tile it drew completes none of its racks.
+_DREW_BLANK = "drew no winning tile"
+
+
+def note_draw(before: GameState, after: GameState, seat: int, kind: int) -> None:
+    """After a seat draws a tile of `kind`: when no discard of that kind could have completed
+    a rack of the hand before the draw (the kinds its claim windows look up, see
+    `_may_complete`), the hand after it makes no Mah Jongg either, so the turn's options
+    need not match it again. Noted on the new record, as what it is: a fact about its tiles."""
+    if not _may_complete(before, seat, kind):
+        memo(after.seats[seat], _DREW_BLANK, lambda: True)
 
 
 def _may_complete(state: GameState, seat: int, claimed: int) -> bool:
