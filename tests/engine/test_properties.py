@@ -205,3 +205,26 @@ def test_completing_kinds_cover_every_tile_that_completes_a_bigger_pool(
         nearest = MATCHER.nearest(with_tile(pool, kind), count=1)
         if nearest and nearest[0].away == 0:
             assert found is None or kind in found, (str(pool), kind)
+
+
+#: Identical groups of three or more on the fixture card: what exposures can be.
+EXPOSABLE = sorted({(g.kind, g.size) for v in MATCHER.variations for g in v.groups
+                    if g.identical and g.size >= 3})
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(EXPOSABLE), max_size=3), st.sampled_from(EXPOSABLE),
+       st.lists(st.integers(0, 3), min_size=len(STANDARD_COUNTS),
+                max_size=len(STANDARD_COUNTS)))
+def test_a_call_that_leaves_a_hand_alive_leaves_it_alive_with_more_jokers(
+        before: list[tuple[int, int]], called: tuple[int, int], seen: list[int]) -> None:
+    # What `claim_options` relies on to judge fewer calls: the exposure's naturals are what
+    # it adds to the visible tiles, so more jokers in it never kill a hand fewer did not.
+    kind, size = called
+    exposures = tuple(Exposure(k, s) for k, s in before)
+    dead = []
+    for jokers in range(1, size):
+        visible = list(seen)
+        visible[kind] += size - jokers
+        dead.append(MATCHER.is_dead((*exposures, Exposure(kind, size, jokers)), visible))
+    assert dead == sorted(dead, reverse=True), (before, called, dead)

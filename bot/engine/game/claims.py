@@ -74,11 +74,17 @@ def claim_options(state: GameState, seat: int, tile_id: int) -> list[Option]:
                 continue
             fewest = max(0 if size < 5 or state.rules.natural_quints else 1,
                          size - 1 - naturals)
+            # With jokers, a call that leaves a hand alive leaves one alive with more jokers:
+            # the same card groups can take it and fewer naturals are used up.
+            alive_with_jokers = False
             for used_jokers in range(fewest, min(jokers, size - 1) + 1):
-                exposure = Exposure(kind, size, used_jokers)
-                if visible is None:
-                    visible = visible_counts(state)
-                deadens = call_deadens(state, seat, exposure, rack, visible)
+                deadens = False
+                if not (used_jokers and alive_with_jokers):
+                    if visible is None:
+                        visible = visible_counts(state)
+                    deadens = call_deadens(state, seat, Exposure(kind, size, used_jokers), rack,
+                                           visible)
+                    alive_with_jokers = bool(used_jokers) and not deadens
                 found.append(Option(Call(seat, kind, size, used_jokers, rack), deadens=deadens))
     return found
 

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from bot.engine.errors import IllegalAction
 from bot.engine.game import (
+    Call,
     CallMahjong,
     DeclareDead,
     Give,
@@ -43,6 +44,7 @@ from bot.engine.game import (
 )
 from bot.engine.game.actions import Action
 from bot.engine.game.bettor import bettor_refusal
+from bot.engine.game.dead import call_deadens, visible_counts
 from bot.engine.game.rules import (
     ROYALE,
     ROYALE_3,
@@ -61,6 +63,7 @@ from bot.engine.game.rules import (
     Walls,
 )
 from bot.engine.game.state import GameState
+from bot.engine.matcher import Exposure
 
 MAX_STEPS = 3000
 CHECK_EVERY = 7
@@ -107,8 +110,15 @@ def _pick(data: st.DataObject, options: tuple[Option, ...]) -> Option:
 
 
 def _every_option_applies(state: GameState, seat: int) -> None:
+    """Every option applies, and each call is flagged exactly when it kills the caller's hand
+    (`claim_options` judges some calls from others)."""
     for option in legal_actions(state, seat):
         apply(state, option.action)
+        call = option.action
+        if isinstance(call, Call):
+            exposure = Exposure(call.kind, call.size, call.jokers)
+            assert option.deadens == call_deadens(state, seat, exposure, call.rack,
+                                                  visible_counts(state)), call
 
 
 def _walk(rules: RuleSet, seed: int, data: st.DataObject) -> None:
