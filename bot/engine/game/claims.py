@@ -67,16 +67,24 @@ def claim_options(state: GameState, seat: int, tile_id: int) -> list[Option]:
     found.append(Option(Pass(seat)))
     held = state.concealed_kinds(seat)
     naturals, jokers = held.count(kind), held.count(JOKER)
-    visible = visible_counts(state)
+    visible: list[int] | None = None  # counted only when there is a call to judge
     for rack in state.live_racks(seat):
         for size in exposure_sizes(state):
             if len(held) - (size - 1) < 1:
                 continue
             fewest = max(0 if size < 5 or state.rules.natural_quints else 1,
                          size - 1 - naturals)
+            # With jokers, a call that leaves a hand alive leaves one alive with more jokers:
+            # the same card groups can take it and fewer naturals are used up.
+            alive_with_jokers = False
             for used_jokers in range(fewest, min(jokers, size - 1) + 1):
-                exposure = Exposure(kind, size, used_jokers)
-                deadens = call_deadens(state, seat, exposure, rack, visible)
+                deadens = False
+                if not (used_jokers and alive_with_jokers):
+                    if visible is None:
+                        visible = visible_counts(state)
+                    deadens = call_deadens(state, seat, Exposure(kind, size, used_jokers), rack,
+                                           visible)
+                    alive_with_jokers = bool(used_jokers) and not deadens
                 found.append(Option(Call(seat, kind, size, used_jokers, rack), deadens=deadens))
     return found
 

@@ -4,11 +4,12 @@ Mah Jongg) or chooses among the legal options itself (and among the concrete act
 choice allows, blind passes included).
 
 After every step: every tile is accounted for, no seat holds a wrong count, events round-trip
-through text, and (every few steps) every option offered applies and views hide other seats'
-concealed tiles. Every game ends, replaying its actions reproduces the final state, and no
-money is made or lost (what the seats and the bettor, when one backs a seat, gain beyond what
-they pay came out of the pot). The Royale-style tables (two sets of 304 tiles, or one) walk
-the same way.
+through text, and (every few steps) every option offered applies, views hide other seats'
+concealed tiles and equal the views of the same state built afresh (no value the engine
+keeps on its records is stale). Every game ends, replaying its actions reproduces the final
+state, and no money is made or lost (what the seats and the bettor, when one backs a seat,
+gain beyond what they pay came out of the pot). The Royale-style tables (two sets of 304
+tiles, or one) walk the same way.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from dataclasses import replace
 
 import pytest
 from game_cards import engine_card
-from game_helpers import NAMES, assert_no_leak, check_invariants
+from game_helpers import NAMES, assert_fresh_view, assert_no_leak, check_invariants
 from game_policy import choose
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine.errors import IllegalAction
 from bot.engine.game import (
+    Call,
     CallMahjong,
     DeclareDead,
     Give,
@@ -42,6 +44,7 @@ from bot.engine.game import (
 )
 from bot.engine.game.actions import Action
 from bot.engine.game.bettor import bettor_refusal
+from bot.engine.game.dead import call_deadens, visible_counts
 from bot.engine.game.rules import (
     ROYALE,
     ROYALE_3,
@@ -60,6 +63,7 @@ from bot.engine.game.rules import (
     Walls,
 )
 from bot.engine.game.state import GameState
+from bot.engine.matcher import Exposure
 
 MAX_STEPS = 3000
 CHECK_EVERY = 7
@@ -106,8 +110,15 @@ def _pick(data: st.DataObject, options: tuple[Option, ...]) -> Option:
 
 
 def _every_option_applies(state: GameState, seat: int) -> None:
+    """Every option applies, and each call is flagged exactly when it kills the caller's hand
+    (`claim_options` judges some calls from others)."""
     for option in legal_actions(state, seat):
         apply(state, option.action)
+        call = option.action
+        if isinstance(call, Call):
+            exposure = Exposure(call.kind, call.size, call.jokers)
+            assert option.deadens == call_deadens(state, seat, exposure, call.rack,
+                                                  visible_counts(state)), call
 
 
 def _walk(rules: RuleSet, seed: int, data: st.DataObject) -> None:
@@ -136,6 +147,7 @@ def _walk(rules: RuleSet, seed: int, data: st.DataObject) -> None:
                            for o in legal_actions(state, other)), (other, state.phase)
             for viewer in range(rules.players):
                 assert_no_leak(state, viewer)
+                assert_fresh_view(state, viewer)
         state, events = apply(state, action)
         check_invariants(state)
         for event in events:
