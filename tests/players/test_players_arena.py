@@ -58,7 +58,7 @@ def _log(players: int, seeds: int, challenger: str, field: str) -> list[dict[str
 
 @pytest.mark.parametrize("players", [4, 3])
 def test_every_challenger_seat_is_played_once_per_seed_on_the_same_deal(players: int) -> None:
-    records = _log(players, 2, "baseline", "random")
+    records = _log(players, 2, "normal", "random")
     assert len(records) == 2 * players
     card = shipped_card()
     for seed in {r["seed"] for r in records}:
@@ -67,7 +67,7 @@ def test_every_challenger_seat_is_played_once_per_seed_on_the_same_deal(players:
         deals = set()
         for record in games:
             chair = record["challenger_seat"]
-            assert record["kinds"] == ["baseline" if s == chair else "random"
+            assert record["kinds"] == ["normal" if s == chair else "random"
                                        for s in range(players)]
             assert list(record["targets"]) == [seat_names(players)[chair]]
             state, _ = replay(preset(record["rules"]), card, seed, record["players"], [])
@@ -87,7 +87,7 @@ def test_same_kind_on_both_sides_is_not_called_better(
 
 
 def test_sprt_stops_a_strong_challenger_against_a_weak_field_early() -> None:
-    report = arena(STANDARD, shipped_card(), "baseline", "random", 200, seed=3, delta=5.0)
+    report = arena(STANDARD, shipped_card(), "normal", "random", 200, seed=3, delta=5.0)
     assert report.sprt is not None and report.sprt.decision == "better"
     assert report.seeds_played < 50 and report.games == report.seeds_played * 4
 
@@ -99,7 +99,7 @@ def smoke(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Pat
     out = io.StringIO()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("sys.stdout", out)
-        code = bot.cli.main(["arena", "--challenger", "baseline", "--field", "random",
+        code = bot.cli.main(["arena", "--challenger", "normal", "--field", "random",
                              "--seeds", "20", "--json", "--log", str(log)])
     assert code == 0
     data: dict[str, Any] = json.loads(out.getvalue())
@@ -110,7 +110,7 @@ def test_the_smoke_arena_reports_both_sides_in_json(smoke: tuple[dict[str, Any],
     data, _ = smoke
     assert data["seeds_played"] == 20 and data["games"] == 80 and data["sprt"] is None
     mine, theirs = data["challenger"], data["field"]
-    assert (mine["kind"], theirs["kind"]) == ("baseline", "random")
+    assert (mine["kind"], theirs["kind"]) == ("normal", "random")
     assert mine["games"] == 80 and theirs["games"] == 240
     for side in (mine, theirs):
         assert side["ci_low"] <= side["points_per_game"] <= side["ci_high"]

@@ -10,7 +10,7 @@ from players_support import Checked
 from bot.engine.game import SIAMESE, STANDARD, THREE_PLAYER, replay
 from bot.engine.game.rules import ROYALE, ROYALE_3, RuleSet
 from bot.library import shipped_card
-from bot.players import BaselinePlayer, ChaosPlayer
+from bot.players import NormalPlayer, ChaosPlayer
 from bot.players.simulate import play_game, player_names, simulate
 
 TABLES = {"4-player": STANDARD, "3-player": THREE_PLAYER, "siamese": SIAMESE, "royale": ROYALE,
@@ -20,8 +20,8 @@ TABLES = {"4-player": STANDARD, "3-player": THREE_PLAYER, "siamese": SIAMESE, "r
 def _play(rules: RuleSet, kind: str, seed: int, card_name: str = "jongg-original") -> tuple[
         list[Checked], int, int]:
     card = shipped_card(card_name)
-    players = [Checked(BaselinePlayer(card, rules.counts, seed * 8 + s), wins_always=True)
-               if kind == "baseline" else Checked(ChaosPlayer(seed * 8 + s))
+    players = [Checked(NormalPlayer(card, rules.counts, seed * 8 + s), wins_always=True)
+               if kind == "normal" else Checked(ChaosPlayer(seed * 8 + s))
                for s in range(rules.players)]
     names = player_names([kind] * rules.players)
     summary = play_game(rules, card, seed, players, names)
@@ -60,12 +60,12 @@ def test_chaos_player_kills_hands_and_the_random_player_never_does() -> None:
 @pytest.mark.parametrize("seed", [11, 12, 13, 14])
 def test_baseline_only_plays_legal_actions_and_always_wins_when_it_can(
         table: str, seed: int) -> None:
-    players, dead_wrong, actions = _play(TABLES[table], "baseline", seed)
+    players, dead_wrong, actions = _play(TABLES[table], "normal", seed)
     assert sum(p.answers for p in players) == actions
     assert dead_wrong == 0, "the baseline declared a live hand dead"
 
 
 def test_baseline_plays_on_a_second_card() -> None:
-    players, dead_wrong, _ = _play(STANDARD, "baseline", 5, "jongg-teaching")
+    players, dead_wrong, _ = _play(STANDARD, "normal", 5, "jongg-teaching")
     assert dead_wrong == 0
     assert all(p.answers for p in players)

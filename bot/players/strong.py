@@ -1,0 +1,178 @@
+"""`StrongPlayer`: the Strong bot, the Normal bot with a sense of danger and sampled odds.
+
+On top of the Normal bot (`bot.players.normal`) it:
+
+* estimates the chance of each of its plans by sampling the tiles it cannot see (seeded):
+  `SAMPLES` times it deals itself the draws it has left from those tiles, and as many more
+  as discards it could call (not for a concealed hand), and counts how often the plan gets
+  finished, and finished without a joker. The sampled value is blended with the Normal
+  bot's estimate (as `PRIOR_SAMPLES` samples' worth), which keeps far plans in order when no
+  sample finishes them. In the Siamese-style game a plan is both racks' hands, so the same
+  draws must finish both: the racks are planned together;
+* reads the opponents (`bot.players.reading`): a probability over card hands for each of
+  their racks from exposures and discards, and from it the danger of every tile it might
+  throw (the chance it completes someone's hand times what it would pay);
+* throws the tile that costs the least: what it takes from its own best chance (in points:
+  the expected value of its best plan, times what a win collects, less the same for the best
+  plan the tile doesn't hurt) plus its danger;
+* folds toward a wall game when its own expected win is smaller than the expected cost of
+  feeding (`Threat.total`): it throws the safest tile (a joker when every natural is
+  dangerous) and stops making exposures;
+* with a dead hand, throws the safest tile too; and, like Normal, declares another hand dead
+  when the visible tiles prove it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from bot.engine.cards.model import Card
+from bot.engine.game.actions import Action, Discard
+from bot.engine.game.view import View
+from bot.engine.matcher import CardMatcher
+from bot.engine.tiles import JOKER, NUM_KINDS
+from bot.players.base import seen_counts
+from bot.players.normal import Analysis, Candidate, NormalPlayer
+from bot.players.odds import Table
+from bot.players.reading import Threat, read_threat
+
+#: Deals of the unseen tiles sampled for the odds of a plan.
+SAMPLES = 64
+#: How many samples' worth the analytic estimate counts for in the blend.
+PRIOR_SAMPLES = 8.0
+#: Fold when the expected win is below this share of the expected cost of feeding.
+FOLD_RATIO = 1.0
+#: When folded, a joker goes rather than a natural at least this dangerous (points).
+JOKER_FOLD_DANGER = 1.0
+
+
+class _Sample:
+    """`SAMPLES` deals of the tiles a seat cannot see: per deal, the tiles it draws and the
+    discards it could call, counted per kind."""
+
+    def __init__(self, rng: np.random.Generator, table: Table, samples: int) -> None:
+        pool = np.repeat(np.arange(NUM_KINDS), np.array(table.live, dtype=np.intp))
+        draws = max(0, min(round(table.draws), len(pool) // 2))
+        keys = rng.random((samples, len(pool)))
+        order = np.argsort(keys, axis=1)
+        self.samples = samples
+        self.mine = _per_kind(pool[order[:, :draws]])
+        self.called = _per_kind(pool[order[:, draws:2 * draws]])
+
+    def odds(self, candidate: Candidate) -> tuple[float, float]:
+        """The shares of the deals that finish the plan, and finish it without a joker."""
+        ok = np.ones(self.samples, dtype=bool)
+        natural = dict(candidate.need_natural)
+        for kind, count in candidate.need_natural:
+            ok &= self.mine[:, kind] >= count
+        short = np.zeros(self.samples, dtype=np.int64)
+        for kind, count in candidate.need_any:
+            have = np.maximum(self.mine[:, kind] - natural.get(kind, 0), 0)
+            if not candidate.concealed:
+                have = have + self.called[:, kind]
+            short += np.maximum(count - have, 0)
+        complete = ok & (short <= self.mine[:, JOKER])
+        jokerless = ok & (short == 0) if not candidate.jokers else np.zeros_like(ok)
+        return float(complete.mean()), float(jokerless.mean())
+
+
+def _per_kind(kinds: npt.NDArray[np.int_]) -> npt.NDArray[np.int64]:
+    """Counts per kind for each row of tiles."""
+    rows = kinds.shape[0]
+    offsets = np.arange(rows, dtype=np.intp)[:, None] * NUM_KINDS
+    flat = np.bincount((kinds.astype(np.intp) + offsets).ravel(), minlength=rows * NUM_KINDS)
+    return flat.reshape(rows, NUM_KINDS).astype(np.int64)
+
+
+class StrongPlayer(NormalPlayer):
+    """The Strong bot (see the module docstring)."""
+
+    samples = SAMPLES
+    prior_samples = PRIOR_SAMPLES
+    fold_ratio = FOLD_RATIO
+    joker_fold_danger = JOKER_FOLD_DANGER
+
+    def __init__(self, card: Card, counts: Sequence[int], seed: int = 0,
+                 matcher: CardMatcher | None = None) -> None:
+        super().__init__(card, counts, seed, matcher)
+        self.sampler = np.random.default_rng(seed)
+        self._sample: tuple[Table, _Sample] | None = None
+        self._threat: tuple[tuple[int, int], Threat] | None = None
+
+    # -- own odds --------------------------------------------------------------------------
+
+    def _weight(self, candidate: Candidate, table: Table) -> float:
+        """The plan's expected value with the sampled chance blended in."""
+        analytic = super()._weight(candidate, table)
+        if self._sample is None or self._sample[0] != table:
+            self._sample = (table, _Sample(self.sampler, table, self.samples))
+        complete, jokerless = self._sample[1].odds(candidate)
+        sampled = candidate.value * (complete + (jokerless if candidate.doubles else 0.0))
+        return (self.prior_samples * analytic + self.samples * sampled) / (
+            self.prior_samples + self.samples)
+
+    def _payoff(self, view: View) -> float:
+        """What a win collects, in multiples of the hand's value (off a discard the thrower
+        pays twice and the others once; self-picked everyone twice: about one more than
+        the number of players)."""
+        return float(len(view.seats) + 1)
+
+    # -- danger ----------------------------------------------------------------------------
+
+    def _read(self, view: View) -> Threat:
+        """The opponents' threat as the table stands (cached for one moment of the game)."""
+        key = (view.action_count, view.seat)
+        if self._threat is None or self._threat[0] != key:
+            table = self._table(view)
+            self._threat = (key, read_threat(self.matcher, view, table.live))
+        return self._threat[1]
+
+    def _folded(self, view: View, analysis: Analysis) -> bool:
+        """Whether its own expected win is worth less than the danger of playing on: of the
+        safest tile its best plan can spare (every tile, with no plan)."""
+        best = analysis.plans[0] if analysis.plans else None
+        held = analysis.held
+        spare = [k for k in set(view.concealed) if k != JOKER
+                 and (best is None or best.keep[k] < held[k])]
+        if not spare:
+            return False
+        danger = self._read(view).danger
+        risk = min(danger[k] for k in spare)
+        return self._payoff(view) * (best.weight if best else 0.0) < self.fold_ratio * risk
+
+    # -- decisions -------------------------------------------------------------------------
+
+    def _willing_to_call(self, view: View) -> bool:
+        """No exposure once it has folded."""
+        return not self._folded(view, self._analysis(view))
+
+    def _discard(self, view: View, analysis: Analysis, discards: Sequence[int]) -> Action:
+        """The tile that costs least: lost chance plus danger; when folded, the safest."""
+        naturals = [k for k in discards if k != JOKER]
+        if not naturals:
+            return Discard(view.seat, discards[0])
+        danger = self._read(view).danger
+        seen = seen_counts(view)
+        if self._folded(view, analysis):
+            safest = min(naturals, key=lambda k: (danger[k], analysis.cost(k), -seen[k]))
+            if JOKER in discards and danger[safest] >= self.joker_fold_danger:
+                return Discard(view.seat, JOKER)
+            return Discard(view.seat, safest)
+        best = analysis.plans[0].weight if analysis.plans else 0.0
+        # Points a tile takes from its chances: the share of plan weight it hurts, of what
+        # its best plan is worth when won.
+        worth = self._payoff(view) * best / (analysis.total_weight or 1.0)
+        kind = min(naturals, key=lambda k: (round(worth * analysis.cost(k) + danger[k], 9),
+                                            -seen[k], self.rng.random()))
+        return Discard(view.seat, kind)
+
+    def _safe_discard(self, view: View, discards: Sequence[int]) -> Action:
+        """A dead hand throws a joker (nobody can call one), else the safest tile."""
+        if JOKER in discards:
+            return Discard(view.seat, JOKER)
+        danger = self._read(view).danger
+        seen = seen_counts(view)
+        return Discard(view.seat, min(discards, key=lambda k: (danger[k], -seen[k], k)))
