@@ -57,7 +57,7 @@ def readiness(exposures: int, turns: int) -> float:
     return min(0.08, 0.004 * turns)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _CardRows:
     """Per variation of a card: natural-only and joker-able places per kind, the value of
     its hand, whether the hand is concealed, and its prior weight."""
@@ -132,25 +132,62 @@ def read_threat(matcher: CardMatcher, view: View, unseen: Sequence[int]) -> Thre
     return Threat(tuple(float(d) for d in danger), total)
 
 
+@dataclass(frozen=True)
+class _Open:
+    """The variations a set of exposures fits, with their natural-only and joker-able places
+    still open per kind, what they lack in all, their values and priors."""
+
+    natural: npt.NDArray[np.int16]
+    flex: npt.NDArray[np.int16]
+    lacking: npt.NDArray[np.int16]
+    value: FloatArray
+    prior: FloatArray
+
+
+#: Exposure sets whose open variations are kept, per card (racks keep their exposures).
+_OPEN_CACHE = 256
+_OPEN: weakref.WeakKeyDictionary[_CardRows, dict[tuple[int, ...], _Open]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _open_rows(rows: _CardRows, shown: tuple[int, ...]) -> _Open:
+    """The variations that hold these exposed tiles per kind (concealed hands are out once
+    anything is exposed); cached per card and exposed tiles."""
+    cache = _OPEN.setdefault(rows, {})
+    found = cache.get(shown)
+    if found is None:
+        exposed = np.array(shown, dtype=np.int16)
+        fits = ((rows.natural + rows.jokerable) >= exposed).all(axis=1)
+        if any(shown):
+            fits &= ~rows.concealed
+        flex = np.maximum(rows.jokerable[fits] - exposed, 0).astype(np.int16)
+        natural = (rows.natural[fits] - np.maximum(exposed - rows.jokerable[fits], 0)
+                   ).astype(np.int16)
+        found = _Open(natural, flex, (natural + flex).astype(np.int16), rows.value[fits],
+                      rows.prior[fits])
+        if len(cache) >= _OPEN_CACHE:
+            cache.clear()
+        cache[shown] = found
+    return found
+
+
 def _rack_read(rows: _CardRows, exposed: Sequence[ExposureView],
                supply: npt.NDArray[np.int16], jokers: int,
                discarded: npt.NDArray[np.intp]) -> tuple[FloatArray, npt.NDArray[np.int16],
                                                          FloatArray] | None:
     """For the variations a rack can still be making (see the module docstring): their
     probabilities, what each still lacks per kind, and their values; None when none fits."""
-    shown = np.zeros(CARD_KINDS, dtype=np.int16)
+    shown = [0] * CARD_KINDS
     for exposure in exposed:
         shown[exposure.kind] += len(exposure.tiles)
-    fits = ((rows.natural + rows.jokerable) >= shown).all(axis=1)
-    if exposed:
-        fits &= ~rows.concealed
-    flex = np.maximum(rows.jokerable - shown, 0)
-    natural = rows.natural - np.maximum(shown - rows.jokerable, 0)
-    fits &= (natural <= supply).all(axis=1)
+    open_rows = _open_rows(rows, tuple(shown))
+    natural, flex = open_rows.natural, open_rows.flex
+    fits = (natural <= supply).all(axis=1)
     short = np.maximum(flex - np.maximum(supply - natural, 0), 0).sum(axis=1)
     fits &= short <= jokers
     if not fits.any():
         return None
-    lacking = (natural + flex)[fits]
-    weights = rows.prior[fits] * DISCARD_PENALTY ** ((lacking > 0).astype(np.intp) @ discarded)
-    return weights / weights.sum(), lacking, rows.value[fits]
+    lacking = open_rows.lacking[fits]
+    weights = open_rows.prior[fits] * DISCARD_PENALTY ** ((lacking > 0).astype(np.intp)
+                                                          @ discarded)
+    return weights / weights.sum(), lacking, open_rows.value[fits]
