@@ -209,23 +209,38 @@ class _Rows:
 
 
 class _Sums:
-    """Kind-major running totals of some rows (see `_Rows`)."""
+    """Kind-major running totals of some rows (see `_Rows`).
 
-    __slots__ = ("all_flower", "fixed", "fixed_flex", "fixed_flex_flower", "fixed_flex_wild",
-                 "need_all", "need_fixed", "need_fixed_flex", "need_wild")
+    The totals `fixed`, `fixed + flex` and, where some row has flower-wild places,
+    `fixed + flex + wild` sit side by side in one array (`stacked`, one column per row and
+    total), so what a hand places into each is one `minimum` and one `sum` pass (`placed`).
+    Without wild places the third total would equal the second, so it is left out."""
+
+    __slots__ = ("all_flower", "fixed_flex_flower", "has_wild", "need_all", "need_fixed",
+                 "need_fixed_flex", "need_wild", "size", "stacked")
 
     def __init__(self, fixed: IntArray, flex: IntArray, wild: IntArray) -> None:
         fixed_flex = fixed + flex
         fixed_flex_wild = fixed_flex + wild
-        self.fixed = np.ascontiguousarray(fixed.T, dtype=np.int8)
-        self.fixed_flex = np.ascontiguousarray(fixed_flex.T, dtype=np.int8)
-        self.fixed_flex_wild = np.ascontiguousarray(fixed_flex_wild.T, dtype=np.int8)
+        self.size = len(fixed)
+        self.has_wild = bool(wild.any())
+        parts = (fixed, fixed_flex, fixed_flex_wild) if self.has_wild else (fixed, fixed_flex)
+        self.stacked = np.ascontiguousarray(np.concatenate(parts).T, dtype=np.int8)
         self.fixed_flex_flower = fixed_flex[:, FLOWER].astype(np.int32)
         self.need_fixed = fixed.sum(axis=1, dtype=np.int32)
         self.need_fixed_flex = fixed_flex.sum(axis=1, dtype=np.int32)
         self.need_wild = wild.sum(axis=1, dtype=np.int32)
         self.need_all = fixed_flex_wild.sum(axis=1, dtype=np.int32)
         self.all_flower = fixed_flex_wild[:, FLOWER].astype(np.int32)
+
+    def placed(self, held: npt.NDArray[np.int8]) -> tuple[npt.NDArray[np.int32], ...]:
+        """`sum(min(held, total))` for each total (see the class docstring): what `held`, a
+        column of counts per kind, places into the fixed places, into the fixed and
+        joker-able ones, and (with wild places) into all of them."""
+        size = self.size
+        total = np.minimum(held, self.stacked).sum(axis=0, dtype=np.int32)
+        return tuple(total[part * size:(part + 1) * size] for part in range(3 if self.has_wild
+                                                                           else 2))
 
 
 @dataclass(frozen=True)
@@ -250,7 +265,9 @@ _NEAREST_CACHE = 256
 #: Exposure sets whose open rows are kept (per matcher): seats keep their exposures for many
 #: turns, and the same few sets are asked about again and again. The same holds for the rows
 #: the set can still fill (`CardMatcher._real_rows`).
-_OPEN_ROWS_CACHE = 512
+#: Games make ever new sets (a benchmark of 150 random games meets about 2,500), each
+#: kept in a few kilobytes, so thousands are kept.
+_OPEN_ROWS_CACHE = 4096
 
 
 def _counts(kinds: Sequence[int]) -> tuple[IntArray, int]:
@@ -434,13 +451,12 @@ class CardMatcher:
         if naturals.ndim > 1:
             return self._missing_each(rows, naturals, jokers)
         sums = rows.sums
-        held = naturals.astype(np.int8)[:, None]
-        placed_fixed = np.minimum(held, sums.fixed).sum(axis=0, dtype=np.int32)
-        placed_flex = np.minimum(held, sums.fixed_flex).sum(axis=0, dtype=np.int32)
+        placed = sums.placed(naturals.astype(np.int8)[:, None])
+        placed_fixed, placed_flex = placed[0], placed[1]
         missing_fixed = sums.need_fixed - placed_fixed
         open_flex = sums.need_fixed_flex - placed_flex - missing_fixed
-        if self._has_wild:
-            placed_wild = np.minimum(held, sums.fixed_flex_wild).sum(axis=0, dtype=np.int32)
+        if sums.has_wild:  # without wild places in these rows the wild terms are all zero
+            placed_wild = placed[2]
             open_wild = sums.need_wild - (placed_wild - placed_flex)
             spare_flowers = np.maximum(int(naturals[FLOWER]) - sums.fixed_flex_flower, 0)
             open_flex = open_flex + open_wild - np.minimum(spare_flowers, open_wild)
@@ -591,6 +607,45 @@ class CardMatcher:
         return [Wait(tile, tuple(self.card.hands[i] for i in sorted(found[tile])))
                 for tile in sorted(found)]
 
+    def completing_kinds(self, pool: Sequence[int],
+                         exposures: Sequence[Exposure]) -> frozenset[int] | None:
+        """The natural kinds (no jokers or blanks) of which one more tile lets `pool` fill
+        every place of some variation these exposures leave open, as `mahjong` counts (tiles
+        of the pool may be left out): the only discards that could complete the hand, so a
+        claim window asks about one set instead of matching the hand again for each discard.
+        None when the pool fills a variation already (any tile might then do).
+
+        One more tile fills at most one more place, so only variations one place short are
+        tried, and only with the kinds they ask for (flowers too where flowers are wild).
+        A 13-tile hand must place every tile it holds, so then only the variations that use
+        every kind it holds are counted at all (as `mahjong` does)."""
+        if len(pool) + sum(e.size for e in exposures) == HAND_SIZE - 1:
+            candidates = self._candidates(pool, exposures)
+            if not len(candidates):
+                return frozenset()
+            rows = self._open_rows(exposures, candidates)
+        else:
+            rows = self._open_rows(exposures)
+        if not len(rows.index):
+            return frozenset()
+        naturals, jokers = _counts(pool)
+        missing = self._missing(rows, naturals, jokers)
+        if not missing.all():
+            return None
+        near = rows.take(missing == 1)
+        if not len(near.index):
+            return frozenset()
+        wanted: BoolArray = np.asarray((near.fixed + near.flex + near.wild).any(axis=0))
+        if self._has_wild and near.wild.any():
+            wanted[FLOWER] = True
+        found: set[int] = set()
+        for tile in np.flatnonzero(wanted).tolist():
+            more = naturals.copy()
+            more[tile] += 1
+            if not self._missing(near, more, jokers).all():
+                found.add(tile)
+        return frozenset(found)
+
     def possible_hands(self, exposures: Sequence[Exposure],
                        visible: Sequence[int]) -> list[Hand]:
         """Card hands still reachable with these exposures when `visible` (a count per kind)
@@ -613,12 +668,11 @@ class CardMatcher:
         column = np.array([max(-64, min(64, n)) for n in supply], dtype=np.int8)[:, None]
         joker_supply = self.counts[JOKER] - visible[JOKER]
         # Each sum(min(supply, running total)) counts the places the supply can fill.
-        fill_fixed = np.minimum(column, sums.fixed).sum(axis=0, dtype=np.int32)
-        fill_all = np.minimum(column, sums.fixed_flex_wild).sum(axis=0, dtype=np.int32)
+        filled = sums.placed(column)
+        fill_fixed, fill_flex, fill_all = filled[0], filled[1], filled[-1]
         ok = fill_fixed == sums.need_fixed
         need = sums.need_all - fill_all
-        if self._has_wild:
-            fill_flex = np.minimum(column, sums.fixed_flex).sum(axis=0, dtype=np.int32)
+        if sums.has_wild:  # without wild places in these rows the wild terms are all zero
             wild_deficit = sums.need_wild - fill_all + fill_flex
             spare_flowers = np.maximum(supply[FLOWER] - sums.all_flower, 0)
             need -= np.minimum(spare_flowers, wild_deficit)
@@ -626,8 +680,10 @@ class CardMatcher:
         return reachable
 
     def is_dead(self, exposures: Sequence[Exposure], visible: Sequence[int]) -> bool:
-        """True when no card hand can still be completed (see `possible_hands`)."""
-        return not self.possible_hands(exposures, visible)
+        """True when no card hand can still be completed (see `possible_hands`; this asks
+        only whether there is one, not which)."""
+        rows = self._open_rows(exposures)
+        return not len(rows.index) or not self._reachable(rows, visible).any()
 
     def can_expose(self, hand: PlayerHand, exposure: Exposure,
                    visible: Sequence[int] | None = None) -> bool:

@@ -177,3 +177,31 @@ def test_mahjong_results_are_best_first_and_use_the_seat_tiles(hand: PlayerHand)
             held.update(exposure.tiles)
         assert laid == held, f"{hand}: {match.groups}"
         assert match.jokers == held[JOKER]
+
+
+#: The kinds a discard can be: every natural (jokers are never claimed, blanks never thrown).
+NATURALS = tuple(range(FLOWER + 1))
+
+
+@SETTINGS
+@given(thirteen())
+def test_completing_kinds_are_the_discards_that_make_mahjong(hand: PlayerHand) -> None:
+    found = MATCHER.completing_kinds(hand.concealed, hand.exposures)
+    assert found == {kind for kind in NATURALS if ids(with_tile(hand, kind))}, str(hand)
+
+
+@SETTINGS
+@given(winners(), st.lists(st.sampled_from(physical_tiles()), min_size=1, max_size=13),
+       st.data())
+def test_completing_kinds_cover_every_tile_that_completes_a_bigger_pool(
+        case: tuple[str, PlayerHand], extra: list[int], data: st.DataObject) -> None:
+    # A two-rack pool: a winner's tiles less one, and other tiles the rack need not use.
+    _, winner = case
+    assume(winner.concealed)
+    short = without(winner, data.draw(st.sampled_from(winner.concealed), label="removed"))
+    pool = PlayerHand((*short.concealed, *extra), short.exposures)
+    found = MATCHER.completing_kinds(pool.concealed, pool.exposures)
+    for kind in NATURALS:
+        nearest = MATCHER.nearest(with_tile(pool, kind), count=1)
+        if nearest and nearest[0].away == 0:
+            assert found is None or kind in found, (str(pool), kind)

@@ -67,7 +67,7 @@ def claim_options(state: GameState, seat: int, tile_id: int) -> list[Option]:
     found.append(Option(Pass(seat)))
     held = state.concealed_kinds(seat)
     naturals, jokers = held.count(kind), held.count(JOKER)
-    visible = visible_counts(state)
+    visible: list[int] | None = None  # counted only when there is a call to judge
     for rack in state.live_racks(seat):
         for size in exposure_sizes(state):
             if len(held) - (size - 1) < 1:
@@ -76,6 +76,8 @@ def claim_options(state: GameState, seat: int, tile_id: int) -> list[Option]:
                          size - 1 - naturals)
             for used_jokers in range(fewest, min(jokers, size - 1) + 1):
                 exposure = Exposure(kind, size, used_jokers)
+                if visible is None:
+                    visible = visible_counts(state)
                 deadens = call_deadens(state, seat, exposure, rack, visible)
                 found.append(Option(Call(seat, kind, size, used_jokers, rack), deadens=deadens))
     return found

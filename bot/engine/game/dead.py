@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.engine.game.events import DeathCause, HandDead
 from bot.engine.game.rules import DeadJokers
-from bot.engine.game.state import GameState, TableExposure, evolve, with_seat
+from bot.engine.game.state import GameState, TableExposure, carried, evolve, with_seat
 from bot.engine.matcher import Exposure
 from bot.engine.tiles import JOKER, NUM_KINDS
 
@@ -18,7 +18,17 @@ from bot.engine.tiles import JOKER, NUM_KINDS
 def visible_counts(state: GameState) -> list[int]:
     """Tiles everyone can see that no hand can take any more, as a count per kind: every
     discard (a discarded joker included), every natural in an exposure or a laid-out Mah Jongg,
-    and jokers that can never be exchanged back (in a Mah Jongg or a locked exposure)."""
+    and jokers that can never be exchanged back (in a Mah Jongg or a locked exposure).
+    Counted once while the discards and the seats stay as they are (a claim window asks
+    for it once per seat); each caller gets its own list."""
+    return list(carried(state, "visible counts", _VISIBLE_FROM, lambda: _visible(state)))
+
+
+#: The fields of the state `visible_counts` reads.
+_VISIBLE_FROM = frozenset({"discards", "seats", "tiles"})
+
+
+def _visible(state: GameState) -> tuple[int, ...]:
     counts = [0] * NUM_KINDS
     for _, tile_id in state.discards:
         counts[state.tiles[tile_id]] += 1
@@ -32,7 +42,7 @@ def visible_counts(state: GameState) -> list[int]:
             for group in declared.groups:
                 for tile_id in group:
                     counts[state.tiles[tile_id]] += 1
-    return counts
+    return tuple(counts)
 
 
 def rack_is_dead(state: GameState, seat: int, rack: int) -> bool:
@@ -48,7 +58,7 @@ def call_deadens(state: GameState, seat: int, exposure: Exposure, rack: int,
     visible = list(visible)
     visible[exposure.kind] += exposure.size - exposure.jokers - 1
     exposures = (*state.rack_exposures(seat, rack), exposure)
-    return not state.matcher.possible_hands(exposures, visible)
+    return state.matcher.is_dead(exposures, visible)
 
 
 def _locks(exposures: tuple[TableExposure, ...], rack: int) -> tuple[TableExposure, ...]:

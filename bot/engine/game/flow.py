@@ -14,6 +14,7 @@ and the next live seat draws.
 
 from __future__ import annotations
 
+from bot.engine.game import mahjong
 from bot.engine.game.events import Drew, EndReason, Event, GameOver, PlayBegins
 from bot.engine.game.rules import GameEnd
 from bot.engine.game.scoring import score
@@ -34,7 +35,9 @@ def draw(state: GameState, seat: int, events: list[Event]) -> GameState:
     """The seat takes the next wall tile and its turn begins."""
     tile_id, wall = state.wall[0], state.wall[1:]
     concealed = tuple(sorted((*state.seats[seat].concealed, tile_id)))
+    before = state
     state = with_seat(evolve(state, wall=wall), seat, concealed=concealed)
+    mahjong.note_draw(before, state, seat, state.tiles[tile_id])
     events.append(Drew(seat, state.tiles[tile_id]))
     return evolve(state, phase=Phase.TURN, turn=TurnState(seat, Took.DRAW, tile=tile_id),
                   claim=None)

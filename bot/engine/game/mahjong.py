@@ -22,7 +22,8 @@ from bot.engine.game.siamese import (
     rack_wins,
     with_jokered_quints,
 )
-from bot.engine.game.state import Declared, GameState, evolve, remove_ids, with_seat
+from bot.engine.game.state import Declared, GameState, evolve, memo, remove_ids, with_seat
+from bot.engine.matcher import CARD_KINDS
 from bot.engine.tiles import format_tiles, tile_name
 
 Plan = tuple[RackWin, ...]
@@ -78,12 +79,51 @@ def plans(state: GameState, seat: int, claimed: int | None = None) -> list[Plan]
     first: one plan per rack and card hand, and per pair of hands for both racks at once."""
     if not state.is_live(seat):
         return []
+    if claimed is not None and not _may_complete(state, seat, claimed):
+        return []
+    if claimed is None and memo(state.seats[seat], _DREW_BLANK, bool):
+        return []
     pool = _pool(state, seat, claimed)
     if state.rules.racks == 1:
         win = exact_win(state.matcher, 0, pool, state.rack_exposures(seat, 0))
         return [] if win is None else [(win,)]
     return _quints_allowed(state, seat, _two_rack_plans(state, seat, pool, claimed), pool,
                            claimed)
+
+
+#: Noted on a seat's record by `note_draw`: the tile it drew completes none of its racks.
+_DREW_BLANK = "drew no winning tile"
+
+
+def note_draw(before: GameState, after: GameState, seat: int, kind: int) -> None:
+    """After a seat draws a tile of `kind`: when no discard of that kind could have completed
+    a rack of the hand before the draw (the kinds its claim windows look up, see
+    `_may_complete`), the hand after it makes no Mah Jongg either, so the turn's options
+    need not match it again. Noted on the new record, as what it is: a fact about its tiles."""
+    if not _may_complete(before, seat, kind):
+        memo(after.seats[seat], _DREW_BLANK, lambda: True)
+
+
+def _may_complete(state: GameState, seat: int, claimed: int) -> bool:
+    """Whether a discard of this kind could complete one of the seat's live racks: a set
+    lookup kept on the seat's record (which changes only when its tiles do), where matching
+    the whole hand again would be asked about every discard by every seat. A kind outside
+    the set makes no Mah Jongg (see `CardMatcher.completing_kinds`)."""
+    if claimed >= CARD_KINDS:
+        return True
+
+    def kinds() -> frozenset[int] | None:
+        pool = state.concealed_kinds(seat)
+        found: set[int] = set()
+        for rack in state.live_racks(seat):
+            some = state.matcher.completing_kinds(pool, state.rack_exposures(seat, rack))
+            if some is None:
+                return None
+            found |= some
+        return frozenset(found)
+
+    wanted = memo(state.seats[seat], "completing kinds", kinds)
+    return wanted is None or claimed in wanted
 
 
 def _two_rack_plans(state: GameState, seat: int, pool: tuple[int, ...],

@@ -16,7 +16,15 @@ from bot.engine.game.actions import Claim, Give, Option
 from bot.engine.game.charleston import current_pass
 from bot.engine.game.events import EndReason, PassName, ScoreLine
 from bot.engine.game.legal import legal_options
-from bot.engine.game.state import Declared, GameState, Phase, Took, memo
+from bot.engine.game.state import (
+    Declared,
+    GameState,
+    Phase,
+    TableExposure,
+    Took,
+    carried,
+    memo,
+)
 
 
 @dataclass(frozen=True)
@@ -153,6 +161,14 @@ def _called_view(state: GameState) -> CalledView | None:
     return CalledView(turn.seat, turn.called_from, state.tiles[turn.tile])
 
 
+def _exposure_view(state: GameState, exposure: TableExposure) -> ExposureView:
+    """An exposure as the table sees it, kept on the exposure's record (it outlives many
+    changes of its seat's)."""
+    return memo(exposure, "view", lambda: ExposureView(
+        exposure.rack, exposure.kind, state.kinds(exposure.tile_ids),
+        state.as_exposure(exposure).jokers, exposure.locked, exposure.discarder))
+
+
 def _seat_view(state: GameState, seat: int, discards: tuple[int, ...]) -> SeatView:
     """A seat as everyone sees it. Kept on the seat's record per discard pile: a seat's
     record changes far less often than the game moves (its pile can shrink under it when a
@@ -164,19 +180,36 @@ def _seat_view(state: GameState, seat: int, discards: tuple[int, ...]) -> SeatVi
         found = kept[seat, discards] = SeatView(
             seat=seat, wind=state.name(seat), player=state.players[seat],
             concealed_count=len(seat_state.concealed),
-            exposures=tuple(ExposureView(e.rack, e.kind, state.kinds(e.tile_ids),
-                                         state.as_exposure(e).jokers, e.locked, e.discarder)
-                            for e in seat_state.exposures),
+            exposures=tuple(_exposure_view(state, e) for e in seat_state.exposures),
             mahjongs=tuple(_mahjong_view(state, d) for d in seat_state.declared),
             dead=seat_state.dead, live=state.is_live(seat), discards=discards)
     return found
 
 
+#: The fields of the state the table's public parts of a view are made from.
+_PILES_FROM = frozenset({"discards", "tiles"})
+_SEATS_FROM = frozenset({"discards", "tiles", "seats", "players", "rules"})
+
+
+def _piles(state: GameState) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...]]:
+    """The discards as kinds (who threw each, in order), and each seat's own pile: made
+    once per change of the discards, not for every view."""
+    def make() -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...]]:
+        tiles = state.tiles
+        table = tuple([(seat, tiles[tile_id]) for seat, tile_id in state.discards])
+        piles: list[list[int]] = [[] for _ in range(state.size)]
+        for seat, kind in table:
+            piles[seat].append(kind)
+        return table, tuple(map(tuple, piles))
+
+    return carried(state, "discard piles", _PILES_FROM, make)
+
+
 def _seat_views(state: GameState) -> tuple[SeatView, ...]:
-    discards: list[list[int]] = [[] for _ in range(state.size)]
-    for seat, tile_id in state.discards:
-        discards[seat].append(state.tiles[tile_id])
-    return tuple(_seat_view(state, seat, tuple(discards[seat])) for seat in range(state.size))
+    """Every seat as the table sees it, the same for every viewer: made once per change of
+    the seats or the discards."""
+    return carried(state, "seat views", _SEATS_FROM, lambda: tuple(
+        _seat_view(state, seat, pile) for seat, pile in enumerate(_piles(state)[1])))
 
 
 def _charleston_view(state: GameState, seat: int) -> CharlestonView | None:
@@ -223,7 +256,7 @@ def build_view(state: GameState, seat: int) -> View:
         seat=seat, rules=state.rules.name, card=state.card.name, phase=state.phase,
         concealed=state.concealed_kinds(seat),
         seats=_seat_views(state),
-        discards=tuple((s, state.tiles[t]) for s, t in state.discards),
+        discards=_piles(state)[0],
         wall_count=len(state.wall), dice=state.deal.dice,
         turn=state.turn.seat if state.turn is not None else None,
         charleston=_charleston_view(state, seat), claim=_claim_view(state, seat),

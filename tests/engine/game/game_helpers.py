@@ -171,3 +171,13 @@ def assert_no_leak(state: GameState, viewer: int) -> None:
     before = view(state, viewer)
     assert before.concealed == state.concealed_kinds(viewer)
     assert view(unseen_changed(state, viewer), viewer) == before
+
+
+def assert_fresh_view(state: GameState, viewer: int) -> None:
+    """A seat's view (its options included) must equal the one built from the same state made
+    afresh: what the engine keeps on its records to go faster (`memo`, `carried`) may never
+    be stale. `replace` runs each record's `__init__`, so the copy keeps nothing."""
+    from bot.engine.game import view
+
+    fresh = replace(state, seats=tuple(replace(seat) for seat in state.seats))
+    assert view(state, viewer) == view(fresh, viewer)

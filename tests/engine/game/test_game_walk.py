@@ -4,11 +4,12 @@ Mah Jongg) or chooses among the legal options itself (and among the concrete act
 choice allows, blind passes included).
 
 After every step: every tile is accounted for, no seat holds a wrong count, events round-trip
-through text, and (every few steps) every option offered applies and views hide other seats'
-concealed tiles. Every game ends, replaying its actions reproduces the final state, and no
-money is made or lost (what the seats and the bettor, when one backs a seat, gain beyond what
-they pay came out of the pot). The Royale-style tables (two sets of 304 tiles, or one) walk
-the same way.
+through text, and (every few steps) every option offered applies, views hide other seats'
+concealed tiles and equal the views of the same state built afresh (no value the engine
+keeps on its records is stale). Every game ends, replaying its actions reproduces the final
+state, and no money is made or lost (what the seats and the bettor, when one backs a seat,
+gain beyond what they pay came out of the pot). The Royale-style tables (two sets of 304
+tiles, or one) walk the same way.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import replace
 
 import pytest
 from game_cards import engine_card
-from game_helpers import NAMES, assert_no_leak, check_invariants
+from game_helpers import NAMES, assert_fresh_view, assert_no_leak, check_invariants
 from game_policy import choose
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -136,6 +137,7 @@ def _walk(rules: RuleSet, seed: int, data: st.DataObject) -> None:
                            for o in legal_actions(state, other)), (other, state.phase)
             for viewer in range(rules.players):
                 assert_no_leak(state, viewer)
+                assert_fresh_view(state, viewer)
         state, events = apply(state, action)
         check_invariants(state)
         for event in events:
