@@ -175,6 +175,11 @@ class NormalPlayer:
         bonus = odds.jokerless if candidate.doubles else 0.0
         return candidate.value * (odds.complete + bonus)
 
+    def _weights(self, candidates: Sequence[Candidate], table: Table) -> list[float]:
+        """The weights of several plans at one table (one by one here; a subclass may weigh
+        them together)."""
+        return [self._weight(candidate, table) for candidate in candidates]
+
     def _viable(self, candidate: Candidate, live: Sequence[int]) -> bool:
         """Whether the plan can still be made: the naturals it needs are not used up."""
         return all(need <= live[kind] for kind, need in candidate.need_natural)
@@ -286,7 +291,7 @@ class NormalPlayer:
                                                                 call.jokers))
             after = [c for c in self._find_candidates(concealed, exposures, self.nearest).plans
                      if c.away <= self.call_away and self._viable(c, table.live)]
-            worth = max((self._weight(c, table) for c in after), default=0.0)
+            worth = max(self._weights(after, table), default=0.0)
             if worth <= before:
                 continue
             key = (-worth, call.jokers, -call.size)
@@ -414,8 +419,9 @@ class NormalPlayer:
                 and last[2] == view.wall_count):
             return last[3]
         table = self._table(view)
-        plans = [Plan(c.hands, c.away, c.value, self._weight(c, table), c.keep)
-                 for c in candidates.plans if self._viable(c, table.live)]
+        viable = [c for c in candidates.plans if self._viable(c, table.live)]
+        plans = [Plan(c.hands, c.away, c.value, weight, c.keep)
+                 for c, weight in zip(viable, self._weights(viable, table), strict=True)]
         plans.sort(key=lambda p: -p.weight)
         analysis = Analysis(tuple(_counts(view.concealed)), tuple(plans))
         self._last = (candidates, seen, view.wall_count, analysis)

@@ -37,7 +37,7 @@ from bot.engine.tiles import JOKER, NUM_KINDS
 from bot.players.base import seen_counts
 from bot.players.normal import Analysis, Candidate, NormalPlayer
 from bot.players.odds import Table
-from bot.players.reading import Threat, read_threat
+from bot.players.reading import FloatArray, Threat, read_threat
 
 #: Deals of the unseen tiles sampled for the odds of a plan.
 SAMPLES = 64
@@ -61,27 +61,31 @@ class _Sample:
     def __init__(self, rng: np.random.Generator, table: Table, samples: int) -> None:
         pool = np.repeat(np.arange(NUM_KINDS), np.array(table.live, dtype=np.intp))
         draws = max(0, min(round(table.draws), len(pool) // 2))
-        keys = rng.random((samples, len(pool)))
-        order = np.argsort(keys, axis=1)
-        self.samples = samples
-        self.mine = _per_kind(pool[order[:, :draws]])
-        self.called = _per_kind(pool[order[:, draws:2 * draws]])
+        dealt = rng.permuted(np.tile(pool, (samples, 1)), axis=1)
+        self.mine = _per_kind(dealt[:, :draws])
+        self.called = _per_kind(dealt[:, draws:2 * draws])
 
-    def odds(self, candidate: Candidate) -> tuple[float, float]:
-        """The shares of the deals that finish the plan, and finish it without a joker."""
-        ok = np.ones(self.samples, dtype=bool)
-        natural = dict(candidate.need_natural)
-        for kind, count in candidate.need_natural:
-            ok &= self.mine[:, kind] >= count
-        short = np.zeros(self.samples, dtype=np.int64)
-        for kind, count in candidate.need_any:
-            have = np.maximum(self.mine[:, kind] - natural.get(kind, 0), 0)
-            if not candidate.concealed:
-                have = have + self.called[:, kind]
-            short += np.maximum(count - have, 0)
-        complete = ok & (short <= self.mine[:, JOKER])
-        jokerless = ok & (short == 0) if not candidate.jokers else np.zeros_like(ok)
-        return float(complete.mean()), float(jokerless.mean())
+    def odds(self, candidates: Sequence[Candidate]) -> tuple[FloatArray, FloatArray]:
+        """For each plan, the shares of the deals that finish it, and that finish it without
+        a joker: all plans at once (deals x plans x kinds)."""
+        size = len(candidates)
+        natural = np.zeros((size, NUM_KINDS), dtype=np.int64)
+        open_places = np.zeros_like(natural)
+        for row, candidate in enumerate(candidates):
+            for kind, count in candidate.need_natural:
+                natural[row, kind] = count
+            for kind, count in candidate.need_any:
+                open_places[row, kind] = count
+        calls = np.array([not c.concealed for c in candidates])
+        free = np.array([not c.jokers for c in candidates])
+        mine = self.mine[:, None, :]
+        ok = (mine >= natural[None]).all(axis=2)
+        have = np.maximum(mine - natural[None], 0) + self.called[:, None, :] * calls[None, :,
+                                                                                       None]
+        short = np.maximum(open_places[None] - have, 0).sum(axis=2)
+        complete = ok & (short <= self.mine[:, None, JOKER])
+        jokerless = ok & (short == 0) & free[None, :]
+        return complete.mean(axis=0), jokerless.mean(axis=0)
 
 
 def _per_kind(kinds: npt.NDArray[np.int_]) -> npt.NDArray[np.int64]:
@@ -110,15 +114,20 @@ class StrongPlayer(NormalPlayer):
 
     # -- own odds --------------------------------------------------------------------------
 
-    def _weight(self, candidate: Candidate, table: Table) -> float:
-        """The plan's expected value with the sampled chance blended in."""
-        analytic = super()._weight(candidate, table)
+    def _weights(self, candidates: Sequence[Candidate], table: Table) -> list[float]:
+        """The plans' expected values with the sampled chances blended in."""
+        if not candidates:
+            return []
+        analytic = np.array([self._weight(c, table) for c in candidates])
         if self._sample is None or self._sample[0] != table:
             self._sample = (table, _Sample(self.sampler, table, self.samples))
-        complete, jokerless = self._sample[1].odds(candidate)
-        sampled = candidate.value * (complete + (jokerless if candidate.doubles else 0.0))
-        return (self.prior_samples * analytic + self.samples * sampled) / (
+        complete, jokerless = self._sample[1].odds(candidates)
+        values = np.array([c.value for c in candidates], dtype=float)
+        doubles = np.array([c.doubles for c in candidates])
+        sampled = values * (complete + np.where(doubles, jokerless, 0.0))
+        blend = (self.prior_samples * analytic + self.samples * sampled) / (
             self.prior_samples + self.samples)
+        return [float(w) for w in blend]
 
     def _payoff(self, view: View) -> float:
         """What a win collects, in multiples of the hand's value (off a discard the thrower
