@@ -162,6 +162,14 @@ def test_strong_folds_when_far_behind() -> None:
     assert _discard(_bot(NormalPlayer), hand, **_threats()) in ("4B", "5B", "7D", "9D")
 
 
+def test_strong_folded_gives_up_a_joker_rather_than_feed() -> None:
+    """Far from any hand with nothing but tiles the opponents want, Strong throws a joker
+    (nobody can call one); Normal never lets a joker go while it has a natural."""
+    hand = "4B 5B 7D 9D J J"
+    assert _discard(_bot(StrongPlayer), hand, **_threats()) == "J"
+    assert _discard(_bot(NormalPlayer), hand, **_threats()) != "J"
+
+
 def test_strong_plays_on_when_close() -> None:
     """One tile from Mah Jongg, the same danger doesn't stop it: the 4B goes."""
     assert _discard(_bot(StrongPlayer), "NNN EEEE WWWW SS 4B", **_threats()) == "4B"
