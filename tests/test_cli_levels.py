@@ -11,15 +11,15 @@ import pytest
 import bot.players
 from bot.cli import main
 from bot.engine.cards import Card
-from bot.players import LEVELS, BaselinePlayer, Player
+from bot.players import LEVELS, NormalPlayer, Player
 
 
 def _counting(built: list[int]) -> bot.players.PlayerFactory:
-    """A factory of baseline bots that notes each seed it built one for."""
+    """A factory of Normal bots that notes each seed it built one for."""
 
     def factory(card: Card, counts: object, seed: int) -> Player:
         built.append(seed)
-        return BaselinePlayer(card, counts, seed)  # type: ignore[arg-type]
+        return NormalPlayer(card, counts, seed)  # type: ignore[arg-type]
 
     return factory
 
@@ -53,4 +53,4 @@ def test_simulate_offers_the_levels_with_the_other_kinds(
                                                               "random"]
     assert main(["simulate", "--games", "1", "--bot", "hard"]) == 2
     assert capsys.readouterr().err == ("jongg: There is no bot called `hard`. Choose one of: "
-                                       "baseline, random, chaos, easy, normal, strong.\n")
+                                       "easy, normal, strong, random, chaos.\n")

@@ -4,10 +4,11 @@ For each table size (four players, three, and the two-player Siamese-style game)
 seeded games with `bot.players.simulate`: every seat that must act builds its `View` and
 chooses, and `apply` moves the game on. Random-legal games measure the engine itself (the
 random player costs next to nothing, and never kills a hand, so these are full games to a Mah
-Jongg or the wall); baseline games add a bot that thinks with the matcher, as the table
-service will run it (it stands in for the Normal level until the bot ladder exists). Last,
-the duplicate arena (`bot.players.arena`, baseline against random at four players) gives its
-throughput, every decision timed included. The card is compiled before the clock starts.
+Jongg or the wall); Normal games add the default bot level, which thinks with the matcher
+as the table service runs it. Last, the duplicate arena (`bot.players.arena`) plays each bot
+level as the challenger against a Normal field at four players: its throughput, and each
+level's decision time p95 (CPU time of one decision) against the level's goal. The card is
+compiled before the clock starts.
 
 Speed is games per second of this process's CPU time (one core; other load on the machine
 does not count against it); the wall-clock rate is kept in the info.
@@ -22,32 +23,35 @@ from bot.engine.game import new_game
 from bot.engine.game.rules import SIAMESE, STANDARD, THREE_PLAYER, RuleSet
 from bot.engine.matcher import matcher_for
 from bot.library import DEFAULT_CARD, shipped_card
+from bot.players import LEVELS
 from bot.players.arena import arena
 from bot.players.simulate import SimulationReport, simulate
 
 SEED = 20261129
 TABLES: tuple[tuple[str, RuleSet], ...] = (("4-player", STANDARD), ("3-player", THREE_PLAYER),
                                            ("2-player", SIAMESE))
-#: Goals (four-player games per second) from issue 15 (the baseline's stands for Normal's).
+#: Goals (four-player games per second) from issue 15.
 RANDOM_GOAL = 200.0
-BASELINE_GOAL = 20.0
+NORMAL_GOAL = 20.0
+#: Decision time p95 goals per bot level, in milliseconds (issue 15).
+DECISION_GOALS_MS = {"easy": 5.0, "normal": 5.0, "strong": 50.0}
 
 
 def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchResult:
-    """Random-legal and baseline games per second for each table size, and the arena's."""
+    """Random-legal and Normal games per second for each table size, and the arena's."""
     card = shipped_card(DEFAULT_CARD)
-    random_games, baseline_games = (6, 2) if quick else (150, 30)
+    random_games, normal_games = (6, 2) if quick else (150, 30)
     arena_seeds = 1 if quick else 10
-    steps = len(TABLES) * (random_games + baseline_games) + arena_seeds
+    steps = len(TABLES) * (random_games + normal_games) + len(LEVELS) * arena_seeds
     done = 0
     figures: list[Figure] = []
     info: dict[str, object] = {"card": card.name, "quick": quick,
-                               "games": f"{random_games} random, {baseline_games} baseline "
+                               "games": f"{random_games} random, {normal_games} Normal "
                                         "per table size"}
     for name, rules in TABLES:
         new_game(rules, card, 0, [f"p{i}" for i in range(rules.players)])  # compile the card
         matcher_for(card, rules.counts)
-        for kind, games in (("random", random_games), ("baseline", baseline_games)):
+        for kind, games in (("random", random_games), ("normal", normal_games)):
             offset = done
 
             def tick(played: int, _: int, offset: int = offset) -> None:
@@ -59,26 +63,29 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
             rate = games / max(time.process_time() - started, 1e-9)
             done += games
             is_four = rules.players == 4
-            goal = (RANDOM_GOAL if kind == "random" else BASELINE_GOAL) if is_four else None
-            label = "random-legal" if kind == "random" else "baseline"
+            goal = (RANDOM_GOAL if kind == "random" else NORMAL_GOAL) if is_four else None
+            label = "random-legal" if kind == "random" else "Normal"
             figures.append(Figure(f"{label} {name} games", rate, "games/s", goal,
                                   lower_is_better=False))
             info[f"{kind} {name}"] = _summary(report)
-    offset = done
+    for level in LEVELS:
+        offset = done
 
-    def tick_arena(played: int, _: int) -> None:
-        if progress is not None:
-            progress(offset + played, steps)
+        def tick_arena(played: int, _: int, offset: int = offset) -> None:
+            if progress is not None:
+                progress(offset + played, steps)
 
-    started = time.process_time()
-    duel = arena(STANDARD, card, "baseline", "random", arena_seeds, SEED, progress=tick_arena)
-    figures.append(Figure("arena 4-player games (baseline vs random)",
-                          duel.games / max(time.process_time() - started, 1e-9), "games/s",
-                          None, lower_is_better=False))
-    info["arena 4-player"] = (f"{duel.games} games, {duel.games_per_second:.1f} games/s wall "
-                              f"clock, baseline decision p50/p95 "
-                              f"{duel.challenger.decision_p50_ms:.2f}/"
-                              f"{duel.challenger.decision_p95_ms:.2f} ms")
+        started = time.process_time()
+        duel = arena(STANDARD, card, level, "normal", arena_seeds, SEED, progress=tick_arena)
+        done += arena_seeds
+        figures.append(Figure(f"arena 4-player games ({level} vs normal)",
+                              duel.games / max(time.process_time() - started, 1e-9), "games/s",
+                              None, lower_is_better=False))
+        figures.append(Figure(f"{level} decision p95", duel.challenger.decision_p95_ms, "ms",
+                              DECISION_GOALS_MS[level]))
+        info[f"arena {level}"] = (f"{duel.games} games, {duel.games_per_second:.1f} games/s "
+                                  f"wall clock, decision p50 "
+                                  f"{duel.challenger.decision_p50_ms:.2f} ms")
     return BenchResult("engine", tuple(figures), info)
 
 

@@ -1,8 +1,8 @@
 """`jongg arena`: the duplicate arena, one bot kind against another on the same deals.
 
-    jongg arena --challenger baseline --field random --seeds 200
-    jongg arena --challenger baseline --field baseline --seeds 2000 --players 3 --json
-    jongg arena --challenger baseline --field random --seeds 500 --sprt 10 --log games.jsonl
+    jongg arena --challenger normal --field easy --seeds 200
+    jongg arena --challenger strong --field normal --seeds 2000 --jobs 2 --json
+    jongg arena --challenger normal --field random --seeds 500 --sprt 10 --log games.jsonl
 
 Each seed's deal is played once with the challenger in every seat and field bots in the
 others, so tile luck cancels; the report gives both sides' points per game (95 % bootstrap
@@ -31,8 +31,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Every seed's deal is played with the challenger in each seat and field "
                     "bots in the others (tile luck cancels out); the report compares the "
                     "two sides' points and play.",
-        epilog=examples("jongg arena --challenger baseline --field random --seeds 3",
-                        "jongg arena --challenger baseline --field random --seeds 3 "
+        epilog=examples("jongg arena --challenger normal --field easy --seeds 3",
+                        "jongg arena --challenger strong --field normal --seeds 3 "
                         "--players 2 --json"))
     kinds = ", ".join(PLAYER_KINDS)
     parser.add_argument("--challenger", required=True, help=f"the bot measured ({kinds})")
@@ -49,6 +49,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "or not better (alpha = beta = 0.05)")
     parser.add_argument("--log", default=None, metavar="FILE",
                         help="write every game as a JSON line to FILE (replayable)")
+    parser.add_argument("--jobs", type=positive_int, default=1,
+                        help="worker processes playing the seeds (%(default)s); the report "
+                             "and log are the same for any number")
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
     parser.set_defaults(handler=run)
 
@@ -58,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     card = card_from_name_or_path(args.card)
     report = arena(table_from_args(args), card, args.challenger, args.field,
                    args.seeds, args.seed, delta=args.sprt,
-                   progress=Progress("arena", args.seeds), log=args.log)
+                   progress=Progress("arena", args.seeds), log=args.log, jobs=args.jobs)
     print(json.dumps(report.as_json(), indent=2) if args.json else report.as_text())
     if args.log:
         print(f"wrote {report.games} games to {args.log}", file=sys.stderr)

@@ -1,6 +1,6 @@
 """`jongg render-demo --out DIR`: write one of each picture, from seeded games.
 
-Every picture comes the way the bot makes it: baseline bots play seeded games through the
+Every picture comes the way the bot makes it: Normal bots play seeded games through the
 engine, and each scene is built by `bot.scenes` from a seat's view (or the spectator view).
 The same seeds give the same pictures on every run, so this is also what `jongg bench render`
 times and what to look at after changing the art. `--measure` also prints, per picture, its
@@ -78,12 +78,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 @functools.cache
 def _game(rules: RuleSet, seed: int, discards: int | None, *, call: bool = False,
           own_turn: bool = False) -> tuple[GameState, int | None]:
-    """A seeded game played by baseline bots, stopped after `discards` discards (or at its
+    """A seeded game played by Normal bots, stopped after `discards` discards (or at its
     end; with `call`, just after its first called discard; with `own_turn`, at seat 0's next
     turn after them), and the kind of seat 0's last draw."""
     card = shipped_card(CARD)
     state = new_game(rules, card, seed, NAMES[:rules.players])
-    players = [make_player("baseline", card, rules.counts, seed * 8 + s)
+    players = [make_player("normal", card, rules.counts, seed * 8 + s)
                for s in range(rules.players)]
     seen = 0
     drawn: int | None = None

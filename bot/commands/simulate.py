@@ -1,9 +1,9 @@
 """`jongg simulate`: bots play whole seeded games through the engine; print what happened.
 
-    jongg simulate --games 200 --players 4 --bot baseline --seed 1
+    jongg simulate --games 200 --players 4 --bot normal --seed 1
     jongg simulate --games 50 --players 2 --bot random --log games.txt --json
     jongg simulate --games 50 --players 4 --racks 2
-    jongg simulate --games 100 --bot baseline,random,baseline,random
+    jongg simulate --games 100 --bot normal,random,normal,random
 
 `--bot` names one bot for every seat or one per seat (comma-separated). The report gives how
 games ended, wins by seat, self-picks, dead hands, turns and actions per game, and speed;
@@ -19,7 +19,7 @@ import sys
 from bot.commands.options import add_table_size, examples, positive_int, table_from_args
 from bot.engine.game.rules import preset
 from bot.library import DEFAULT_CARD, card_from_name_or_path
-from bot.players import PLAYER_KINDS
+from bot.players import DEFAULT_LEVEL, PLAYER_KINDS
 from bot.players.simulate import simulate
 from bot.progress import Progress
 
@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "simulate", help="let bots play seeded games and report how they went",
         description="Bots play whole games through the engine, each seeing only its own "
                     "seat, and the report says how the games ended and how fast they ran.",
-        epilog=examples("jongg simulate --games 5 --players 4 --bot baseline",
+        epilog=examples("jongg simulate --games 5 --players 4 --bot normal",
                         "jongg simulate --games 5 --players 2 --bot random --json",
                         "jongg simulate --games 5 --players 3 --racks 2"))
     parser.add_argument("--games", type=positive_int, default=100,
@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="a rules preset instead of the table size's default "
                              "(standard, tournament, 3-player, siamese, royale, royale-3); it "
                              "sets the size")
-    parser.add_argument("--bot", default="baseline",
+    parser.add_argument("--bot", default=DEFAULT_LEVEL,
                         help=f"bot for every seat, or one per seat comma-separated "
                              f"({', '.join(PLAYER_KINDS)}); default %(default)s")
     parser.add_argument("--seed", type=int, default=1, help="seed of the whole run (%(default)s)")

@@ -16,7 +16,9 @@ The figures, for the challenger's seat-games and, as a comparison line, the fiel
   feeding rate (threw the tile another seat won on), wall-game rate (no Mah Jongg), dead-hand
   rate (one of the seat's racks died), mean value of wins (the settlement of its won games),
   jokerless rate (of its wins);
-* decision time p50 / p95: every `choose` call of that side's bots, timed one by one.
+* decision time p50 / p95: every `choose` call of that side's bots, timed one by one in the
+  CPU time of the deciding thread (what the decision costs on one core, whatever else the
+  machine runs).
 
 With `sprt` set to D the run stops as soon as a sequential probability ratio test decides
 between H0 "the challenger is not better" (mean 0) and H1 "better by at least D points a
@@ -28,14 +30,17 @@ LLR <= ln(beta / (1 - alpha)), and never before `SPRT_MIN_SEEDS` seeds (the vari
 needs a few). If `seeds` run out first it is undecided.
 
 With `log`, every game is one JSON line (see `game_record`) from which `replay` rebuilds it.
+With `jobs` above 1, worker processes play the seeds; results are taken in seed order, so
+the figures (bar the timings) and the log are the same whatever the number of jobs.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO, runtime_checkable
@@ -93,9 +98,9 @@ class Timed:
                 and view.phase not in (Phase.CHARLESTON, Phase.VOTE, Phase.COURTESY_OFFER,
                                        Phase.COURTESY_PASS)):
             self.target = self.player.target(view)
-        started = time.perf_counter()
+        started = time.thread_time()
         action = self.player.choose(view, options)
-        self.times.append(time.perf_counter() - started)
+        self.times.append(time.thread_time() - started)
         return action
 
 
@@ -299,12 +304,89 @@ def game_record(rules: RuleSet, card: Card, summary: GameSummary, names: Sequenc
     }
 
 
+@dataclass(frozen=True)
+class _SeedResult:
+    """The games of one seed: each side's seat-games and decision times, and the log lines
+    (empty when no log is kept)."""
+
+    mine: list[SeatGame]
+    theirs: list[SeatGame]
+    my_times: list[float]
+    their_times: list[float]
+    lines: list[str]
+
+
+@dataclass(frozen=True)
+class _Match:
+    """What every seed of a run shares: the table, the card, both bot kinds, whether to log."""
+
+    rules: RuleSet
+    card: Card
+    challenger: str
+    field: str
+    logged: bool
+
+
+def _play_seed(match: _Match, game_seed: int) -> _SeedResult:
+    """Play one seed's deal once with the challenger in each seat."""
+    rules, card, n = match.rules, match.card, match.rules.players
+    result = _SeedResult([], [], [], [], [])
+    for chair in range(n):
+        kinds = tuple(match.challenger if s == chair else match.field for s in range(n))
+        names = player_names(kinds)
+        players = [Timed(make_player(kind, card, rules.counts, game_seed * 8 + s),
+                         result.my_times if s == chair else result.their_times)
+                   for s, kind in enumerate(kinds)]
+        summary = play_game(rules, card, game_seed, players, names)
+        for s, outcome in enumerate(seat_games(summary)):
+            (result.mine if s == chair else result.theirs).append(outcome)
+        if match.logged:
+            record = game_record(rules, card, summary, names, kinds, chair,
+                                 [p.target for p in players])
+            result.lines.append(json.dumps(record) + "\n")
+    return result
+
+
+#: The match a worker process plays (set once per worker by `_start_worker`).
+_WORKER_MATCH: _Match | None = None
+
+
+def _start_worker(match: _Match) -> None:
+    """Keep the match in a worker process, so each task sends only a seed."""
+    global _WORKER_MATCH
+    _WORKER_MATCH = match
+
+
+def _worker_seed(game_seed: int) -> _SeedResult:
+    """A worker's task: one seed of its match."""
+    assert _WORKER_MATCH is not None
+    return _play_seed(_WORKER_MATCH, game_seed)
+
+
+def _seed_results(match: _Match, seeds: Sequence[int], jobs: int) -> Iterator[_SeedResult]:
+    """Every seed's games in seed order, played here (`jobs` 1) or by `jobs` worker
+    processes (started with spawn, so it works wherever Python runs). Stopping early (the
+    SPRT decided) stops the workers."""
+    if jobs <= 1 or len(seeds) <= 1:
+        for game_seed in seeds:
+            yield _play_seed(match, game_seed)
+        return
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(min(jobs, len(seeds)), initializer=_start_worker,
+                      initargs=(match,)) as pool:
+        yield from pool.imap(_worker_seed, seeds)
+
+
 def arena(rules: RuleSet, card: Card, challenger: str, field: str, seeds: int, seed: int = 1,
           delta: float | None = None, progress: ProgressCallback | None = None,
-          log: str | Path | TextIO | None = None) -> ArenaReport:
-    """Play the duplicate arena (see the module docstring) and report both sides."""
+          log: str | Path | TextIO | None = None, jobs: int = 1) -> ArenaReport:
+    """Play the duplicate arena (see the module docstring) and report both sides. With
+    `jobs` above 1 the seeds are played by that many worker processes; the report (bar the
+    timings) and the log are the same for any number."""
     if seeds < 1:
         raise InvalidInput("Play the arena on 1 seed or more.")
+    if jobs < 1:
+        raise InvalidInput("Play the arena with 1 job or more.")
     if delta is not None and not delta > 0:
         raise InvalidInput("The SPRT's margin (--sprt) must be more than 0 points a game.")
     seat_kinds(challenger, rules.players)
@@ -319,23 +401,16 @@ def arena(rules: RuleSet, card: Card, challenger: str, field: str, seeds: int, s
     played = 0
     started = time.perf_counter()
     with log_stream(log) as stream:
-        for game_seed in game_seeds(seed, seeds):
-            mine_before, theirs_before = len(mine), len(theirs)
-            for chair in range(n):
-                kinds = tuple(challenger if s == chair else field for s in range(n))
-                names = player_names(kinds)
-                players = [Timed(make_player(kind, card, rules.counts, game_seed * 8 + s),
-                                 my_times if s == chair else their_times)
-                           for s, kind in enumerate(kinds)]
-                summary = play_game(rules, card, game_seed, players, names)
-                for s, outcome in enumerate(seat_games(summary)):
-                    (mine if s == chair else theirs).append(outcome)
-                if stream is not None:
-                    record = game_record(rules, card, summary, names, kinds, chair,
-                                         [p.target for p in players])
-                    stream.write(json.dumps(record) + "\n")
+        match = _Match(rules, card, challenger, field, logged=stream is not None)
+        for result in _seed_results(match, game_seeds(seed, seeds), jobs):
+            mine.extend(result.mine)
+            theirs.extend(result.theirs)
+            my_times.extend(result.my_times)
+            their_times.extend(result.their_times)
+            if stream is not None:
+                stream.writelines(result.lines)
             played += 1
-            diffs.append(_mean(mine[mine_before:]) - _mean(theirs[theirs_before:]))
+            diffs.append(_mean(result.mine) - _mean(result.theirs))
             if progress is not None:
                 progress(played, seeds)
             if delta is not None:

@@ -12,7 +12,7 @@ The log format, one block per game:
     rules: standard
     seed: 1234
     card: Jongg Original
-    players: baseline-1, baseline-2, baseline-3, baseline-4
+    players: normal-1, normal-2, normal-3, normal-4
     result: mahjong South
     [actions]
     East: give 1B N S

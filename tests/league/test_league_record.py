@@ -57,7 +57,7 @@ NAMES = ("a", "b", "c", "d")
 async def play_and_finish(db: Database, game: Game, rules: RuleSet, seed: int) -> GameState:
     """Bots play the game to its end; the log and result are stored like the table does."""
     card = load_card(card_text())
-    players = [make_player("baseline", card, rules.counts, seed * 10 + i)
+    players = [make_player("normal", card, rules.counts, seed * 10 + i)
                for i in range(rules.players)]
     summary = play_game(rules, card, seed, players, NAMES[:rules.players])
     state, _ = replay(rules, card, seed, NAMES[:rules.players], summary.actions)

@@ -1,6 +1,8 @@
 """The duplicate arena: every challenger seat played once per seed on the same deal, a
-bootstrap clustered by seed, the SPRT's stop, the replayable JSON log and the command (the
-20-seed baseline-vs-random run is the CI smoke arena, not a strength claim)."""
+bootstrap clustered by seed, the SPRT's stop (on planted strong-weak pairs: Normal against
+random, and Normal against Easy), the same report and log for any number of jobs, the
+replayable JSON log and the command (the 20-seed normal-vs-random run is the CI smoke arena,
+not a strength claim)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from bot.engine.game import STANDARD, THREE_PLAYER, parse_action, preset, replay
 from bot.engine.game.rules import seat_names
 from bot.engine.game.state import finishing
 from bot.library import shipped_card
-from bot.players.arena import SeatGame, arena, bootstrap_ci, sprt
+from bot.players.arena import ArenaReport, SeatGame, arena, bootstrap_ci, sprt
 
 
 def _games(points_by_seed: dict[int, list[int]]) -> list[SeatGame]:
@@ -58,7 +60,7 @@ def _log(players: int, seeds: int, challenger: str, field: str) -> list[dict[str
 
 @pytest.mark.parametrize("players", [4, 3])
 def test_every_challenger_seat_is_played_once_per_seed_on_the_same_deal(players: int) -> None:
-    records = _log(players, 2, "baseline", "random")
+    records = _log(players, 2, "normal", "random")
     assert len(records) == 2 * players
     card = shipped_card()
     for seed in {r["seed"] for r in records}:
@@ -67,7 +69,7 @@ def test_every_challenger_seat_is_played_once_per_seed_on_the_same_deal(players:
         deals = set()
         for record in games:
             chair = record["challenger_seat"]
-            assert record["kinds"] == ["baseline" if s == chair else "random"
+            assert record["kinds"] == ["normal" if s == chair else "random"
                                        for s in range(players)]
             assert list(record["targets"]) == [seat_names(players)[chair]]
             state, _ = replay(preset(record["rules"]), card, seed, record["players"], [])
@@ -86,20 +88,46 @@ def test_same_kind_on_both_sides_is_not_called_better(
     assert ": not better after" in verdict or ": undecided after" in verdict
 
 
-def test_sprt_stops_a_strong_challenger_against_a_weak_field_early() -> None:
-    report = arena(STANDARD, shipped_card(), "baseline", "random", 200, seed=3, delta=5.0)
+@pytest.mark.parametrize(("challenger", "field"), [("normal", "random"), ("normal", "easy")])
+def test_sprt_stops_a_strong_challenger_against_a_weak_field_early(challenger: str,
+                                                                   field: str) -> None:
+    report = arena(STANDARD, shipped_card(), challenger, field, 200, seed=3, delta=5.0)
     assert report.sprt is not None and report.sprt.decision == "better"
     assert report.seeds_played < 50 and report.games == report.seeds_played * 4
 
 
+def _without_timings(report: ArenaReport) -> dict[str, Any]:
+    data = report.as_json()
+    for key in ("seconds", "games_per_second"):
+        data.pop(key)
+    for side in ("challenger", "field"):
+        for key in ("decision_p50_ms", "decision_p95_ms"):
+            data[side].pop(key)
+    return data
+
+
+def test_jobs_give_the_same_report_and_log_as_one_process() -> None:
+    """Two worker processes play the seeds; results are taken in seed order, so the report
+    (bar the timings) and every log line are those of one process, an SPRT stop included."""
+    logs = [io.StringIO(), io.StringIO()]
+    one, two = (arena(STANDARD, shipped_card(), "strong", "easy", 3, seed=6, log=logs[i],
+                      jobs=jobs) for i, jobs in enumerate((1, 2)))
+    assert _without_timings(one) == _without_timings(two)
+    assert logs[0].getvalue() == logs[1].getvalue() and logs[0].getvalue().count("\n") == 12
+    stopped = [arena(STANDARD, shipped_card(), "normal", "random", 40, seed=3, delta=5.0,
+                     jobs=jobs) for jobs in (1, 2)]
+    assert _without_timings(stopped[0]) == _without_timings(stopped[1])
+    assert stopped[0].seeds_played < 40
+
+
 @pytest.fixture(scope="module")
 def smoke(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
-    """The CI smoke arena: 20 seeds, baseline against random, four players, JSON and log."""
+    """The CI smoke arena: 20 seeds, Normal against random, four players, JSON and log."""
     log = tmp_path_factory.mktemp("arena") / "games.jsonl"
     out = io.StringIO()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("sys.stdout", out)
-        code = bot.cli.main(["arena", "--challenger", "baseline", "--field", "random",
+        code = bot.cli.main(["arena", "--challenger", "normal", "--field", "random",
                              "--seeds", "20", "--json", "--log", str(log)])
     assert code == 0
     data: dict[str, Any] = json.loads(out.getvalue())
@@ -110,7 +138,7 @@ def test_the_smoke_arena_reports_both_sides_in_json(smoke: tuple[dict[str, Any],
     data, _ = smoke
     assert data["seeds_played"] == 20 and data["games"] == 80 and data["sprt"] is None
     mine, theirs = data["challenger"], data["field"]
-    assert (mine["kind"], theirs["kind"]) == ("baseline", "random")
+    assert (mine["kind"], theirs["kind"]) == ("normal", "random")
     assert mine["games"] == 80 and theirs["games"] == 240
     for side in (mine, theirs):
         assert side["ci_low"] <= side["points_per_game"] <= side["ci_high"]
@@ -152,6 +180,7 @@ def _exit_code(arguments: list[str]) -> int:
     ["--challenger", "nobody", "--field", "random", "--seeds", "2"],
     ["--challenger", "random", "--field", "random", "--seeds", "-3"],
     ["--challenger", "random", "--field", "random", "--seeds", "2", "--sprt", "0"],
+    ["--challenger", "random", "--field", "random", "--seeds", "2", "--jobs", "0"],
 ])
 def test_mistakes_are_one_line_and_exit_2(arguments: list[str],
                                           capsys: pytest.CaptureFixture[str]) -> None:

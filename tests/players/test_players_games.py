@@ -1,5 +1,5 @@
-"""Whole games: both players only ever answer with legal actions, on every table size, and
-the baseline declares Mah Jongg whenever offered, never passes a joker, never declares a hand
+"""Whole games: every player only ever answers with legal actions, on every table size, and
+every level declares Mah Jongg whenever offered, never passes a joker, never declares a hand
 dead wrongly, and plays on after a first Mah Jongg on two racks (Siamese- and Royale-style)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from players_support import Checked
 from bot.engine.game import SIAMESE, STANDARD, THREE_PLAYER, replay
 from bot.engine.game.rules import ROYALE, ROYALE_3, RuleSet
 from bot.library import shipped_card
-from bot.players import BaselinePlayer, ChaosPlayer
+from bot.players import LEVELS, ChaosPlayer, make_player
 from bot.players.simulate import play_game, player_names, simulate
 
 TABLES = {"4-player": STANDARD, "3-player": THREE_PLAYER, "siamese": SIAMESE, "royale": ROYALE,
@@ -20,8 +20,8 @@ TABLES = {"4-player": STANDARD, "3-player": THREE_PLAYER, "siamese": SIAMESE, "r
 def _play(rules: RuleSet, kind: str, seed: int, card_name: str = "jongg-original") -> tuple[
         list[Checked], int, int]:
     card = shipped_card(card_name)
-    players = [Checked(BaselinePlayer(card, rules.counts, seed * 8 + s), wins_always=True)
-               if kind == "baseline" else Checked(ChaosPlayer(seed * 8 + s))
+    players = [Checked(ChaosPlayer(seed * 8 + s)) if kind == "chaos" else
+               Checked(make_player(kind, card, rules.counts, seed * 8 + s), wins_always=True)
                for s in range(rules.players)]
     names = player_names([kind] * rules.players)
     summary = play_game(rules, card, seed, players, names)
@@ -56,16 +56,18 @@ def test_chaos_player_kills_hands_and_the_random_player_never_does() -> None:
         assert report.mahjong_games + report.laid_out_games + report.wall_games == 12
 
 
+@pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("table", list(TABLES))
-@pytest.mark.parametrize("seed", [11, 12, 13, 14])
-def test_baseline_only_plays_legal_actions_and_always_wins_when_it_can(
-        table: str, seed: int) -> None:
-    players, dead_wrong, actions = _play(TABLES[table], "baseline", seed)
+@pytest.mark.parametrize("seed", [11, 12])
+def test_every_level_only_plays_legal_actions_and_always_wins_when_it_can(
+        level: str, table: str, seed: int) -> None:
+    players, dead_wrong, actions = _play(TABLES[table], level, seed)
     assert sum(p.answers for p in players) == actions
-    assert dead_wrong == 0, "the baseline declared a live hand dead"
+    assert dead_wrong == 0, f"the {level} bot declared a live hand dead"
 
 
-def test_baseline_plays_on_a_second_card() -> None:
-    players, dead_wrong, _ = _play(STANDARD, "baseline", 5, "jongg-teaching")
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_on_a_second_card(level: str) -> None:
+    players, dead_wrong, _ = _play(STANDARD, level, 5, "jongg-teaching")
     assert dead_wrong == 0
     assert all(p.answers for p in players)

@@ -1,4 +1,4 @@
-"""Pinned games: whole seeded games by the random, chaos and baseline bots, on every table
+"""Pinned games: whole seeded games by the random and chaos bots and every level, on every table
 size and on tables with house options, must play exactly as they did when the pins were made.
 
 The engine's speed work (caches on the frozen state, views built from kept parts, the
@@ -78,8 +78,10 @@ TABLES: dict[str, RuleSet] = {
 LINEUPS: dict[str, tuple[str, ...]] = {
     "random": ("random",) * 4,
     "chaos": ("chaos",) * 4,
-    "baseline": ("baseline",) * 4,
-    "mixed": ("baseline", "chaos", "random", "baseline"),
+    "easy": ("easy",) * 4,
+    "normal": ("normal",) * 4,
+    "strong": ("strong",) * 4,
+    "mixed": ("strong", "chaos", "random", "easy"),
 }
 
 GAMES = [(table, lineup, seed) for table in TABLES for lineup in LINEUPS

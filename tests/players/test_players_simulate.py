@@ -35,7 +35,7 @@ def _consistent(report: SimulationReport) -> None:
 
 @pytest.mark.parametrize("rules", [STANDARD, THREE_PLAYER, SIAMESE, ROYALE, ROYALE_3],
                          ids=lambda r: r.name)
-@pytest.mark.parametrize(("kind", "games"), [("random", 12), ("baseline", 2)])
+@pytest.mark.parametrize(("kind", "games"), [("random", 12), ("normal", 2)])
 def test_the_report_adds_up(rules: RuleSet, kind: str, games: int) -> None:
     report = simulate(rules, shipped_card(), games, kind, seed=4)
     assert report.players == (kind,) * rules.players
@@ -46,7 +46,7 @@ def test_progress_is_reported_per_game_and_the_log_replays() -> None:
     seen: list[tuple[int, int]] = []
     log = io.StringIO()
     card = shipped_card()
-    report = simulate(STANDARD, card, 3, ["baseline", "random", "baseline", "random"], seed=5,
+    report = simulate(STANDARD, card, 3, ["normal", "random", "normal", "random"], seed=5,
                       progress=lambda done, total: seen.append((done, total)), log=log)
     assert seen == [(1, 3), (2, 3), (3, 3)]
     games = read_log(log.getvalue())
@@ -77,7 +77,7 @@ def cli(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_command_prints_a_report_and_writes_a_replayable_log(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "games.txt"
-    code = bot.cli.main(["simulate", "--games", "3", "--players", "3", "--bot", "baseline",
+    code = bot.cli.main(["simulate", "--games", "3", "--players", "3", "--bot", "normal",
                          "--seed", "7", "--log", str(path)])
     assert code == 0
     captured = capsys.readouterr()
@@ -94,10 +94,10 @@ def test_the_command_prints_a_report_and_writes_a_replayable_log(
 @pytest.mark.usefixtures("cli")
 def test_the_command_speaks_json_and_mixes_bots(capsys: pytest.CaptureFixture[str]) -> None:
     code = bot.cli.main(["simulate", "--games", "4", "--players", "2", "--bot",
-                         "random,baseline", "--json"])
+                         "random,normal", "--json"])
     assert code == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["games"] == 4 and data["players"] == ["random", "baseline"]
+    assert data["games"] == 4 and data["players"] == ["random", "normal"]
     assert data["rules"] == "siamese"
 
 
@@ -110,7 +110,7 @@ def test_the_command_refuses_an_unknown_bot(capsys: pytest.CaptureFixture[str]) 
 def test_siamese_games_that_run_out_after_mahjongs_are_counted_apart() -> None:
     log = io.StringIO()
     card = shipped_card()
-    report = simulate(SIAMESE, card, 12, "baseline", seed=1, log=log)
+    report = simulate(SIAMESE, card, 12, "normal", seed=1, log=log)
     _consistent(report)
     ends: Counter[str] = Counter()
     for game in read_log(log.getvalue()):

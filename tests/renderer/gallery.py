@@ -1,4 +1,4 @@
-"""Every kind of picture in the moments that matter, from seeded games played by baseline bots.
+"""Every kind of picture in the moments that matter, from seeded games played by Normal bots.
 
 One game per table size (four players, three, the two-player Siamese-style game, and the
 Royale-style game of two racks each at four and three players, with two sets) is played
@@ -101,7 +101,7 @@ def moments(rules: RuleSet, seed: int) -> dict[str, Moment]:
     """The first moment of each kind in a seeded game, in the order they happened."""
     card = shipped_card(CARD)
     state = new_game(rules, card, seed, NAMES[:rules.players])
-    players = [make_player("baseline", card, rules.counts, seed * 8 + s)
+    players = [make_player("normal", card, rules.counts, seed * 8 + s)
                for s in range(rules.players)]
     kept: dict[str, Moment] = {}
     drawn: int | None = None

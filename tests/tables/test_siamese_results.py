@@ -22,17 +22,17 @@ from renderer import render_result
 
 CARD = load_card(CARD_TEXT)
 NAMES = ("Ann", "Bo")
-#: Seeds whose baseline games end with the wall run out after each player laid out a Mah
+#: Seeds whose Normal games end with the wall run out after each player laid out a Mah
 #: Jongg, and with Bo's second Mah Jongg after Ann's first.
 RAN_OUT, BO_WINS = 5, 2
 
 
 def bots(seed: int) -> list[Player]:
-    return [make_player("baseline", CARD, SIAMESE.counts, seed * 8 + seat) for seat in (0, 1)]
+    return [make_player("normal", CARD, SIAMESE.counts, seed * 8 + seat) for seat in (0, 1)]
 
 
 def played(seed: int) -> tuple[GameState, list[Event]]:
-    """A whole game between baseline bots; the end and every event."""
+    """A whole game between Normal bots; the end and every event."""
     state = new_game(SIAMESE, CARD, seed, NAMES)
     players = bots(seed)
     events: list[Event] = []
@@ -78,7 +78,7 @@ async def through_the_service(tmp_path: Path, seed: int) -> tuple[Recorder, Game
         recorder = Recorder()
         service = TableService(db, recorder, now=Clock(),
                                make_bot=lambda level, card, rules, seed: make_player(
-                                   "baseline", card, rules.counts, seed))
+                                   "normal", card, rules.counts, seed))
         game = await service.open_table(
             guild_id=1, channel_id=2, host_id=HOST, host_name="Ann", seed=seed,
             options=TableOptions(SIAMESE, "jongg-original", CARD_TEXT, pace="untimed"))

@@ -1,17 +1,21 @@
-"""`BaselinePlayer`: a plain, sensible bot built on the matcher's nearest hands.
+"""`NormalPlayer`: the Normal bot, a steady player that weighs its hands by their odds.
 
 It looks at the card hands its tiles are nearest to (`CardMatcher.nearest`) and turns them
 into *plans*: a card hand (two, one per rack, in the Siamese-style game), how many tiles away
-it is, its value, and which of the seat's concealed tiles it keeps. Each plan gets a weight
-that falls steeply with the distance and rises with the value, and plans that need a natural
-tile the table has already used up are dropped. Then:
+it is, its value, and which of the seat's concealed tiles it keeps. A plan's weight is its
+expected value: the chance of finishing it (`bot.players.odds`: the tiles it lacks against
+the live copies the seat cannot see, over the draws it has left; a concealed hand can't call)
+times its value, counting the jokerless doubling by the chance of finishing without a joker.
+Plans that need a natural tile the table has already used up are dropped. Then:
 
 * it passes and discards the tile whose loss hurts the least weight of plans (a tile hurts a
   plan when the plan keeps every copy the seat holds), preferring, among equally useless
   tiles, the ones most visible on the table (the safest to throw); a joker goes only when
-  nothing else can;
-* it calls a discard when the exposure brings its nearest hand a tile closer, to three or
-  fewer tiles away, and never when the engine flags the call as killing its own hand;
+  nothing else can. In the Charleston it weighs more hands (`charleston_nearest`), so it
+  passes by elimination: the tiles that serve the fewest of its candidate hands;
+* it calls a discard only when the exposure leaves a good hand: at most `call_away` tiles
+  away and worth more (by weight) than its best plan without the call; never a call the
+  engine flags as killing its own hand;
 * it exchanges a natural for a joker when that leaves it no further from a hand, and swaps a
   blank (house rule) for a discard that brings it closer;
 * it always declares Mah Jongg when offered (in the Siamese-style game the best-paying layout,
@@ -23,6 +27,7 @@ tile the table has already used up are dropped. Then:
   certainly dead judged from the visible tiles exactly as the engine judges it.
 
 Everything it uses comes from its `View`; the only randomness (breaking exact ties) is seeded.
+The Easy and Strong bots are subclasses that override the knobs and methods they change.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ from bot.engine.game.actions import (
     TileChoice,
     Vote,
 )
+from bot.engine.game.state import Phase
 from bot.engine.game.view import View
 from bot.engine.matcher import CardMatcher, Exposure, NearHand, PlayerHand, matcher_for
 from bot.engine.tiles import BLANK, JOKER, NUM_KINDS
@@ -57,15 +63,16 @@ from bot.players.base import (
     seen_counts,
     visible_counts,
 )
+from bot.players.odds import Table, plan_odds
 
 #: Nearest card hands weighed for each decision (one-rack games).
 NEAREST = 6
+#: Nearest card hands weighed in the Charleston, where elimination wants a wider view.
+CHARLESTON_NEAREST = 12
 #: Hands tried for the first rack of a Siamese pair (the second gets its best fit).
 SIAMESE_NEAREST = 3
-#: How fast a plan's weight falls with each tile it still lacks.
-DECAY = 0.3
-#: Value that doubles a plan's weight (a 50-point hand counts twice a hand worth nothing).
-VALUE_SCALE = 50.0
+#: How many more looks at a kind calling gives a joker-able place (see `bot.players.odds`).
+CALL_FACTOR = 2.0
 #: Call only when the exposure leaves a hand at most this many tiles away.
 CALL_AWAY = 3
 #: Vote to stop the Charleston when the best hand is at most this many tiles away.
@@ -74,6 +81,9 @@ STOP_AWAY = 4
 SPARE_SHARE = 0.02
 #: Far enough to mean "no hand at all".
 FAR = 99
+#: The phases of the Charleston (passes, the vote, courtesy).
+_CHARLESTON = frozenset((Phase.CHARLESTON, Phase.VOTE, Phase.COURTESY_OFFER,
+                         Phase.COURTESY_PASS))
 
 
 @dataclass(frozen=True)
@@ -125,19 +135,21 @@ def _without(kinds: Sequence[int], gone: Sequence[int]) -> tuple[int, ...]:
     return tuple(rest)
 
 
-class BaselinePlayer:
-    """The baseline bot (see the module docstring). One object per seat and game.
+class NormalPlayer:
+    """The Normal bot (see the module docstring). One object per seat and game.
 
-    The tuning knobs are class attributes (defaults from the module constants), so a variant
-    for experiments is a subclass."""
+    The tuning knobs are class attributes (defaults from the module constants), so another
+    level is a subclass that overrides them and the methods it plays differently."""
 
     nearest = NEAREST
+    charleston_nearest = CHARLESTON_NEAREST
     siamese_nearest = SIAMESE_NEAREST
-    decay = DECAY
-    value_scale = VALUE_SCALE
+    call_factor = CALL_FACTOR
     call_away = CALL_AWAY
     stop_away = STOP_AWAY
     spare_share = SPARE_SHARE
+    #: Whether it declares other hands dead (when they certainly are).
+    declares_dead = True
 
     def __init__(self, card: Card, counts: Sequence[int], seed: int = 0,
                  matcher: CardMatcher | None = None) -> None:
@@ -147,7 +159,7 @@ class BaselinePlayer:
         self.values = {hand.id: hand.value for hand in card.hands}
         self.rng = random.Random(seed)
         self._cache: dict[tuple[object, ...], _Candidates] = {}
-        self._last: tuple[_Candidates, tuple[int, ...], Analysis] | None = None
+        self._last: tuple[_Candidates, tuple[int, ...], int, Analysis] | None = None
 
     def target(self, view: View) -> tuple[str, ...]:
         """The card hand(s) the bot plays toward now (its heaviest plan; one per rack in the
@@ -155,9 +167,22 @@ class BaselinePlayer:
         plans = self._analysis(view).plans
         return plans[0].hands if plans else ()
 
-    def _weight(self, away: int, value: int) -> float:
-        """A plan's weight: falls steeply with each tile still lacking, rises with value."""
-        return float(self.decay ** away * (1.0 + value / self.value_scale))
+    def _weight(self, candidate: Candidate, table: Table) -> float:
+        """A plan's weight: its expected value, the chance of finishing it times its value,
+        the jokerless doubling counted by the chance of finishing without a joker."""
+        odds = plan_odds(candidate.need_natural, candidate.need_any, candidate.jokers, table,
+                         calls=not candidate.concealed, call_factor=self.call_factor)
+        bonus = odds.jokerless if candidate.doubles else 0.0
+        return candidate.value * (odds.complete + bonus)
+
+    def _weights(self, candidates: Sequence[Candidate], table: Table) -> list[float]:
+        """The weights of several plans at one table (one by one here; a subclass may weigh
+        them together)."""
+        return [self._weight(candidate, table) for candidate in candidates]
+
+    def _viable(self, candidate: Candidate, live: Sequence[int]) -> bool:
+        """Whether the plan can still be made: the naturals it needs are not used up."""
+        return all(need <= live[kind] for kind, need in candidate.need_natural)
 
     # -- the decision ----------------------------------------------------------------------
 
@@ -244,16 +269,19 @@ class BaselinePlayer:
     # -- claims ----------------------------------------------------------------------------
 
     def _claim(self, view: View, options: Sequence[Option]) -> Action:
-        """Call when it brings a close hand a tile closer; otherwise pass."""
+        """Call when the exposure leaves a good hand: close enough, and worth more than the
+        best plan without the call; otherwise pass."""
         assert view.claim is not None
         calls = [o.action for o in options
                  if isinstance(o.action, Call) and not o.deadens]
-        if not calls or view.claim.kind not in self._candidates(view).call_kinds:
+        if (not calls or view.claim.kind not in self._candidates(view).call_kinds
+                or not self._willing_to_call(view)):
             return Pass(view.seat)
         analysis = self._analysis(view)
-        before = analysis.best_away
+        before = max((p.weight for p in analysis.plans), default=0.0)
+        table = self._table(view)
         racks = {r: rack_exposures(view, view.seat, r) for r in live_racks(view)}
-        best: tuple[int, int, int] | None = None
+        best: tuple[float, int, int] | None = None
         chosen: Call | None = None
         for call in calls:
             own = (call.kind,) * (call.size - 1 - call.jokers) + (JOKER,) * call.jokers
@@ -261,13 +289,19 @@ class BaselinePlayer:
             exposures = dict(racks)
             exposures[call.rack] = (*racks[call.rack], Exposure(call.kind, call.size,
                                                                 call.jokers))
-            after = self._best_away(concealed, exposures)
-            if after >= before or after > self.call_away:
+            after = [c for c in self._find_candidates(concealed, exposures, self.nearest).plans
+                     if c.away <= self.call_away and self._viable(c, table.live)]
+            worth = max(self._weights(after, table), default=0.0)
+            if worth <= before:
                 continue
-            key = (after, call.jokers, -call.size)
+            key = (-worth, call.jokers, -call.size)
             if best is None or key < best:
                 best, chosen = key, call
         return chosen if chosen is not None else Pass(view.seat)
+
+    def _willing_to_call(self, view: View) -> bool:
+        """Whether it makes exposures at all now (always, for the Normal bot)."""
+        return True
 
     # -- the turn --------------------------------------------------------------------------
 
@@ -298,7 +332,8 @@ class BaselinePlayer:
         if not naturals:
             return Discard(view.seat, discards[0])
         seen = seen_counts(view)
-        kind = min(naturals, key=lambda k: (round(analysis.cost(k), 9), -seen[k],
+        scale = analysis.total_weight or 1.0
+        kind = min(naturals, key=lambda k: (round(analysis.cost(k) / scale, 9), -seen[k],
                                             self.rng.random()))
         return Discard(view.seat, kind)
 
@@ -351,7 +386,7 @@ class BaselinePlayer:
         """Declare a hand dead only when it certainly is: judged, as the engine does, from the
         visible tiles alone (never the seat's own concealed tiles)."""
         declarations = [o.action for o in options if isinstance(o.action, DeclareDead)]
-        if not declarations:
+        if not declarations or not self.declares_dead:
             return None
         visible: list[int] | None = None
         for declaration in declarations:
@@ -366,47 +401,58 @@ class BaselinePlayer:
 
     # -- analysis --------------------------------------------------------------------------
 
+    def _table(self, view: View) -> Table:
+        """The live copies of each kind the seat cannot see, how many tiles it cannot see
+        (the wall and the other racks), and about how many draws it has left."""
+        seen = seen_counts(view)
+        held = _counts(view.concealed)
+        live = tuple(max(0, self.counts[k] - seen[k] - held[k]) for k in range(NUM_KINDS))
+        seats = sum(1 for seat in view.seats if seat.live) or 1
+        return Table(live, sum(live), view.wall_count / seats)
+
     def _analysis(self, view: View) -> Analysis:
         """The seat's plans for its tiles and the table as it stands."""
         candidates = self._candidates(view)
         seen = tuple(seen_counts(view))
         last = self._last
-        if last is not None and last[0] is candidates and last[1] == seen:
-            return last[2]
-        held = _counts(view.concealed)
-        plans: list[Plan] = []
-        for candidate in candidates.plans:
-            if all(need <= self.counts[kind] - seen[kind] - held[kind]
-                   for kind, need in candidate.need_natural):
-                plans.append(Plan(candidate.hands, candidate.away, candidate.value,
-                                  self._weight(candidate.away, candidate.value), candidate.keep))
+        if (last is not None and last[0] is candidates and last[1] == seen
+                and last[2] == view.wall_count):
+            return last[3]
+        table = self._table(view)
+        viable = [c for c in candidates.plans if self._viable(c, table.live)]
+        plans = [Plan(c.hands, c.away, c.value, weight, c.keep)
+                 for c, weight in zip(viable, self._weights(viable, table), strict=True)]
         plans.sort(key=lambda p: -p.weight)
-        analysis = Analysis(tuple(held), tuple(plans))
-        self._last = (candidates, seen, analysis)
+        analysis = Analysis(tuple(_counts(view.concealed)), tuple(plans))
+        self._last = (candidates, seen, view.wall_count, analysis)
         return analysis
 
     def _candidates(self, view: View) -> _Candidates:
         """The nearest hands for the seat's tiles (cached: the claim windows between two of
-        the seat's turns all ask about the same tiles)."""
+        the seat's turns all ask about the same tiles); more of them in the Charleston."""
         racks = live_racks(view) or (0,)
         exposures = {r: rack_exposures(view, view.seat, r) for r in racks}
-        key = (view.concealed, tuple(exposures.items()))
+        count = self.charleston_nearest if view.phase in _CHARLESTON else self.nearest
+        key = (view.concealed, tuple(exposures.items()), count)
         found = self._cache.get(key)
         if found is None:
             if len(self._cache) > 16:
                 self._cache.clear()
-            found = self._find_candidates(view.concealed, exposures)
+            found = self._find_candidates(view.concealed, exposures, count)
             self._cache[key] = found
         return found
 
     def _find_candidates(self, concealed: tuple[int, ...],
-                         exposures: dict[int, tuple[Exposure, ...]]) -> _Candidates:
-        plans: list[_Candidate] = []
+                         exposures: dict[int, tuple[Exposure, ...]],
+                         count: int) -> _Candidates:
+        """Candidate plans: the `count` nearest hands (one-rack games), or pairs of hands
+        for two live racks (the first rack's `siamese_nearest`, each with its best fit)."""
+        plans: list[Candidate] = []
         call_kinds: set[int] = set()
         racks = sorted(exposures)
         if len(racks) == 1:
             for near in self.matcher.nearest(PlayerHand(concealed, exposures[racks[0]]),
-                                             self.nearest):
+                                             count):
                 plans.append(_candidate((near,), (concealed,), call_kinds, self.call_away))
         else:
             done: set[tuple[str, ...]] = set()
@@ -446,31 +492,38 @@ class BaselinePlayer:
 
 
 @dataclass(frozen=True)
-class _Candidate:
-    """A plan before the table is looked at: the nearest hand(s), and the natural tiles it
-    still needs per kind (a plan is dropped when the table has used those up)."""
+class Candidate:
+    """A plan before the table is looked at: the nearest hand(s); what it still lacks per
+    kind, naturals (a plan is dropped when the table has used those up) and joker-able
+    places; the jokers it already places; whether a hand is concealed (no calls) and whether
+    a jokerless finish doubles it (not singles and pairs)."""
 
     hands: tuple[str, ...]
     away: int
     value: int
     keep: tuple[int, ...]
     need_natural: tuple[tuple[int, int], ...]
+    need_any: tuple[tuple[int, int], ...]
+    jokers: int
+    concealed: bool
+    doubles: bool
 
 
 @dataclass(frozen=True)
 class _Candidates:
     """Every candidate plan for some tiles, and the kinds a call could help with."""
 
-    plans: tuple[_Candidate, ...]
+    plans: tuple[Candidate, ...]
     call_kinds: frozenset[int]
 
 
 def _candidate(nears: Sequence[NearHand], pools: Sequence[tuple[int, ...]],
-               call_kinds: set[int], call_away: int) -> _Candidate:
+               call_kinds: set[int], call_away: int) -> Candidate:
     """A candidate plan from nearest hands (one per live rack) and the tiles each was
     matched against; adds the kinds a call could help with to `call_kinds`."""
     keep = [0] * NUM_KINDS
     need: dict[int, int] = {}
+    need_any: dict[int, int] = {}
     for near, pool in zip(nears, pools, strict=True):
         for kind in pool:
             keep[kind] += 1
@@ -478,15 +531,19 @@ def _candidate(nears: Sequence[NearHand], pools: Sequence[tuple[int, ...]],
             keep[kind] -= 1
         for kind in near.need_natural:
             need[kind] = need.get(kind, 0) + 1
+        for kind in near.need_any:
+            need_any[kind] = need_any.get(kind, 0) + 1
     away = sum(near.away for near in nears)
     if away <= call_away + 1:
         for near in nears:
             for target, have in zip(near.target, near.groups, strict=True):
                 if len(target) >= 3 and len(have) < len(target) and len(set(target)) == 1:
                     call_kinds.add(target[0])
-    return _Candidate(tuple(n.hand.id for n in nears), away,
+    return Candidate(tuple(n.hand.id for n in nears), away,
                       sum(near.hand.value for near in nears), tuple(keep),
-                      tuple(sorted(need.items())))
+                      tuple(sorted(need.items())), tuple(sorted(need_any.items())),
+                      keep[JOKER], any(n.hand.concealed for n in nears),
+                      not any(n.hand.singles_and_pairs for n in nears))
 
 
 def _kept(concealed: Sequence[int], near: NearHand) -> tuple[int, ...]:

@@ -1,4 +1,4 @@
-"""The baseline bot's decisions on views built by hand, and over seeded games: it wins when
+"""The Normal bot's decisions on views built by hand, and over seeded games: it wins when
 it can, keeps what its nearest hands use, never passes a joker, calls only what helps, beats
 the random player, and repeats itself given the same seed."""
 
@@ -27,12 +27,12 @@ from bot.engine.game.rules import ROYALE, ROYALE_3, RuleSet
 from bot.engine.matcher import CardMatcher, PlayerHand
 from bot.engine.tiles import JOKER, NORTH, parse_tile, parse_tiles, standard_counts
 from bot.library import shipped_card
-from bot.players import BaselinePlayer
+from bot.players import NormalPlayer
 from bot.players.simulate import simulate
 
 
-def _bot(seed: int = 1) -> BaselinePlayer:
-    return BaselinePlayer(small_card(), standard_counts(), seed)
+def _bot(seed: int = 1) -> NormalPlayer:
+    return NormalPlayer(small_card(), standard_counts(), seed)
 
 
 # -- Mah Jongg -------------------------------------------------------------------------------
@@ -52,7 +52,7 @@ def test_claims_a_discard_for_mahjong() -> None:
 
 
 def test_prefers_both_racks_then_the_best_paying_siamese_layout() -> None:
-    bot = BaselinePlayer(shipped_card(), SIAMESE.counts, 1)
+    bot = NormalPlayer(shipped_card(), SIAMESE.counts, 1)
     cheap, dear = sorted(shipped_card().hands, key=lambda h: h.value)[::len(
         shipped_card().hands) - 1]
     view = make_view("1B", players=2)
@@ -163,21 +163,21 @@ def test_exchanges_a_natural_it_does_not_need_for_a_joker() -> None:
 
 def test_beats_the_random_player_clearly() -> None:
     card = shipped_card()
-    wins = {"baseline": 0, "random": 0}
-    for kinds in (("baseline", "random", "baseline", "random"),
-                  ("random", "baseline", "random", "baseline")):
+    wins = {"normal": 0, "random": 0}
+    for kinds in (("normal", "random", "normal", "random"),
+                  ("random", "normal", "random", "normal")):
         report = simulate(STANDARD, card, 8, kinds, seed=3)
         for kind, won in zip(kinds, report.wins_by_seat, strict=True):
             wins[kind] += won
-    assert wins["baseline"] >= 10
+    assert wins["normal"] >= 10
     assert wins["random"] <= 1
 
 
 def test_is_deterministic_given_the_seed() -> None:
     card = shipped_card()
-    first = simulate(STANDARD, card, 2, "baseline", seed=9)
-    again = simulate(STANDARD, card, 2, "baseline", seed=9)
-    other = simulate(STANDARD, card, 2, "baseline", seed=10)
+    first = simulate(STANDARD, card, 2, "normal", seed=9)
+    again = simulate(STANDARD, card, 2, "normal", seed=9)
+    other = simulate(STANDARD, card, 2, "normal", seed=10)
     assert first.seeds == again.seeds and first.wins_by_seat == again.wins_by_seat
     assert (first.actions, first.turns) == (again.actions, again.turns)
     assert first.seeds != other.seeds
@@ -185,6 +185,6 @@ def test_is_deterministic_given_the_seed() -> None:
 
 @pytest.mark.parametrize("rules", [SIAMESE, ROYALE, ROYALE_3], ids=lambda r: r.name)
 def test_plays_both_racks(rules: RuleSet) -> None:
-    report = simulate(rules, shipped_card(), 4, "baseline", seed=2)
+    report = simulate(rules, shipped_card(), 4, "normal", seed=2)
     assert sum(report.mahjongs_by_seat) > report.mahjong_games, (
         "some player went on after a first Mah Jongg")
