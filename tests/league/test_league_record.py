@@ -81,8 +81,8 @@ async def play_and_finish(db: Database, game: Game, rules: RuleSet, seed: int) -
 async def test_a_thrown_mah_jongg_is_recorded_with_its_breakdown(db: Database) -> None:
     _, season = await league_with_season(db)
     rules = preset("tournament")
-    game = await stored_game(db, [1, 2, 3, 4], seed=1, rules=rules)
-    state = await play_and_finish(db, game, rules, seed=1)
+    game = await stored_game(db, [1, 2, 3, 4], seed=2, rules=rules)
+    state = await play_and_finish(db, game, rules, seed=2)
     recorded = await record_finished_game(db, game.id)  # no state: the log is replayed
     assert recorded is not None and recorded.counted and recorded.note == ""
     assert recorded.season_id == season.id
