@@ -22,7 +22,7 @@ from bot.engine.game.actions import Action, Discard
 from bot.engine.game.view import View
 from bot.engine.tiles import JOKER
 from bot.players.normal import Analysis, Candidate, NormalPlayer
-from bot.players.odds import Table
+from bot.players.odds import Supply
 
 #: Nearest card hands an Easy bot looks at (and the first-rack hands of a Siamese pair).
 EASY_NEAREST = 2
@@ -45,7 +45,7 @@ class EasyPlayer(NormalPlayer):
     value_scale = VALUE_SCALE
     mistake_rate = MISTAKE_RATE
 
-    def _weight(self, candidate: Candidate, table: Table) -> float:
+    def _weight(self, candidate: Candidate, table: Supply) -> float:
         """Distance first, value a little: a beginner's sense of which hand is nearest."""
         return float(self.decay ** candidate.away * (1.0 + candidate.value / self.value_scale))
 

@@ -63,7 +63,7 @@ from bot.players.base import (
     seen_counts,
     visible_counts,
 )
-from bot.players.odds import Table, plan_odds
+from bot.players.odds import Supply, plan_odds
 
 #: Nearest card hands weighed for each decision (one-rack games).
 NEAREST = 6
@@ -167,7 +167,7 @@ class NormalPlayer:
         plans = self._analysis(view).plans
         return plans[0].hands if plans else ()
 
-    def _weight(self, candidate: Candidate, table: Table) -> float:
+    def _weight(self, candidate: Candidate, table: Supply) -> float:
         """A plan's weight: its expected value, the chance of finishing it times its value,
         the jokerless doubling counted by the chance of finishing without a joker."""
         odds = plan_odds(candidate.need_natural, candidate.need_any, candidate.jokers, table,
@@ -175,7 +175,7 @@ class NormalPlayer:
         bonus = odds.jokerless if candidate.doubles else 0.0
         return candidate.value * (odds.complete + bonus)
 
-    def _weights(self, candidates: Sequence[Candidate], table: Table) -> list[float]:
+    def _weights(self, candidates: Sequence[Candidate], table: Supply) -> list[float]:
         """The weights of several plans at one table (one by one here; a subclass may weigh
         them together)."""
         return [self._weight(candidate, table) for candidate in candidates]
@@ -401,14 +401,14 @@ class NormalPlayer:
 
     # -- analysis --------------------------------------------------------------------------
 
-    def _table(self, view: View) -> Table:
+    def _table(self, view: View) -> Supply:
         """The live copies of each kind the seat cannot see, how many tiles it cannot see
         (the wall and the other racks), and about how many draws it has left."""
         seen = seen_counts(view)
         held = _counts(view.concealed)
         live = tuple(max(0, self.counts[k] - seen[k] - held[k]) for k in range(NUM_KINDS))
         seats = sum(1 for seat in view.seats if seat.live) or 1
-        return Table(live, sum(live), view.wall_count / seats)
+        return Supply(live, sum(live), view.wall_count / seats)
 
     def _analysis(self, view: View) -> Analysis:
         """The seat's plans for its tiles and the table as it stands."""

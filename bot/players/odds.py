@@ -23,9 +23,10 @@ from bot.engine.tiles import JOKER
 
 
 @dataclass(frozen=True)
-class Table:
-    """What the odds need from the table: live copies per kind the seat cannot see, how many
-    tiles it cannot see, and about how many draws it has left."""
+class Supply:
+    """The tiles a seat can still get, which is what the odds need from the table: live
+    copies per kind the seat cannot see, how many tiles it cannot see, and about how many
+    draws it has left."""
 
     live: tuple[int, ...]
     unseen: int
@@ -55,7 +56,7 @@ def at_least(mean: float, count: int) -> float:
 
 
 def plan_odds(need_natural: Sequence[tuple[int, int]], need_any: Sequence[tuple[int, int]],
-              jokers_kept: int, table: Table, *, calls: bool, call_factor: float) -> Odds:
+              jokers_kept: int, table: Supply, *, calls: bool, call_factor: float) -> Odds:
     """The odds of a plan lacking `need_natural` and `need_any` ((kind, count) pairs; see the
     module docstring). `jokers_kept` is how many jokers the plan already places (then it can
     be jokerless only by exchanging them away, which is not counted)."""

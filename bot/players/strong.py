@@ -37,7 +37,7 @@ from bot.engine.matcher import CardMatcher
 from bot.engine.tiles import JOKER, NUM_KINDS
 from bot.players.base import seen_counts
 from bot.players.normal import Analysis, Candidate, NormalPlayer
-from bot.players.odds import Table
+from bot.players.odds import Supply
 from bot.players.reading import FloatArray, Threat, read_threat
 
 #: Deals of the unseen tiles sampled for the odds of a plan.
@@ -59,7 +59,7 @@ class _Sample:
     """`SAMPLES` deals of the tiles a seat cannot see: per deal, the tiles it draws and the
     discards it could call, counted per kind."""
 
-    def __init__(self, rng: np.random.Generator, table: Table, samples: int) -> None:
+    def __init__(self, rng: np.random.Generator, table: Supply, samples: int) -> None:
         pool = np.repeat(np.arange(NUM_KINDS), np.array(table.live, dtype=np.intp))
         draws = max(0, min(round(table.draws), len(pool) // 2))
         dealt = rng.permuted(np.tile(pool, (samples, 1)), axis=1)
@@ -110,7 +110,7 @@ class StrongPlayer(NormalPlayer):
                  matcher: CardMatcher | None = None) -> None:
         super().__init__(card, counts, seed, matcher)
         self.sampler = np.random.default_rng(seed)
-        self._sample: tuple[Table, _Sample] | None = None
+        self._sample: tuple[Supply, _Sample] | None = None
         self._threat: tuple[tuple[int, int], Threat] | None = None
 
     # -- own odds --------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from bot.players import (
     StrongPlayer,
     make_player,
 )
-from bot.players.odds import Table, plan_odds
+from bot.players.odds import Supply, plan_odds
 from bot.players.simulate import simulate
 
 COUNTS = standard_counts()
@@ -86,14 +86,14 @@ def test_the_odds_follow_the_live_tiles() -> None:
     is used up, is lower when it can't call (a concealed hand), and a jokerless finish is
     never likelier than a finish."""
     live = [4] * 37
-    table = Table(tuple(live), 100, 12.0)
+    table = Supply(tuple(live), 100, 12.0)
     need_natural, need_any = ((3, 2),), ((5, 2),)
     full = plan_odds(need_natural, need_any, 0, table, calls=True, call_factor=2.0)
     live[3] = 2
-    fewer = plan_odds(need_natural, need_any, 0, Table(tuple(live), 98, 12.0), calls=True,
+    fewer = plan_odds(need_natural, need_any, 0, Supply(tuple(live), 98, 12.0), calls=True,
                       call_factor=2.0)
     live[3] = 1
-    gone = plan_odds(need_natural, need_any, 0, Table(tuple(live), 97, 12.0), calls=True,
+    gone = plan_odds(need_natural, need_any, 0, Supply(tuple(live), 97, 12.0), calls=True,
                      call_factor=2.0)
     concealed = plan_odds(need_natural, need_any, 0, table, calls=False, call_factor=2.0)
     assert full.complete > fewer.complete > gone.complete == 0.0

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -35,44 +34,13 @@ from bot.engine.game import (
     seats_to_act,
     view,
 )
-from bot.engine.game.rules import (
-    ROYALE,
-    ROYALE_3,
-    SIAMESE,
-    STANDARD,
-    THREE_PLAYER,
-    BlindOrder,
-    Charleston,
-    ClaimPriority,
-    ClaimWindow,
-    ExchangeSelfPick,
-    GameEnd,
-    RuleSet,
-    WallEnd,
-    Walls,
-)
 from bot.library import shipped_card
 from bot.players import make_player
 from bot.players.simulate import MAX_ACTIONS, player_names
+from tests.rule_tables import TABLES
 
 PINS = Path(__file__).resolve().parent / "golden" / "pins.txt"
 REGENERATE = os.environ.get("JONGG_REGEN_PINS") == "1"
-
-TABLES: dict[str, RuleSet] = {
-    "standard": STANDARD,
-    "standard-house": replace(STANDARD, blind_order=BlindOrder.EAST_FIRST,
-                              claim_window=ClaimWindow.ABLE_SEATS, blanks=2,
-                              exchange_self_pick=ExchangeSelfPick.ANY, wall_end=WallEnd.HOT,
-                              wall_end_tiles=40),
-    "no-charleston-cold": replace(STANDARD, charleston=Charleston.NONE, walls=Walls.NONE,
-                                  dice=0, wall_end=WallEnd.COLD, wall_end_tiles=60),
-    "3-player": THREE_PLAYER,
-    "siamese": SIAMESE,
-    "royale": ROYALE,
-    "royale-house": replace(ROYALE_3, claim_priority=ClaimPriority.SECOND_MAHJONG_FIRST,
-                            game_end=GameEnd.ALL_DONE, natural_quints=False,
-                            claim_window=ClaimWindow.ABLE_SEATS),
-}
 
 #: Bots per game: one kind for every seat, or a mixed table (cut to the table's size).
 LINEUPS: dict[str, tuple[str, ...]] = {

@@ -14,8 +14,6 @@ tiles, or one) walk the same way.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from game_cards import engine_card
 from game_helpers import NAMES, assert_fresh_view, assert_no_leak, check_invariants
@@ -46,47 +44,14 @@ from bot.engine.game.actions import Action
 from bot.engine.game.bettor import bettor_refusal
 from bot.engine.game.dead import call_deadens, visible_counts
 from bot.engine.game.rules import (
-    ROYALE,
-    ROYALE_3,
-    SIAMESE,
-    STANDARD,
-    THREE_PLAYER,
-    BlindOrder,
-    Charleston,
-    ClaimPriority,
-    ClaimWindow,
-    ExchangeSelfPick,
-    GameEnd,
-    Payment,
     RuleSet,
-    WallEnd,
-    Walls,
 )
 from bot.engine.game.state import GameState
 from bot.engine.matcher import Exposure
+from tests.rule_tables import TABLES
 
 MAX_STEPS = 3000
 CHECK_EVERY = 7
-
-TABLES = {
-    "standard": STANDARD,
-    "standard-house": replace(STANDARD, blind_order=BlindOrder.EAST_FIRST,
-                              claim_window=ClaimWindow.ABLE_SEATS, blanks=2,
-                              exchange_self_pick=ExchangeSelfPick.ANY, quarters_pot=True,
-                              pay_for_table=True, wall_end=WallEnd.HOT, wall_end_tiles=40),
-    "no-charleston-house": replace(STANDARD, charleston=Charleston.NONE, walls=Walls.NONE,
-                                   dice=0, wall_end=WallEnd.COLD, wall_end_tiles=40),
-    "3-player": THREE_PLAYER,
-    "siamese": SIAMESE,
-    "royale": ROYALE,
-    "royale-3": ROYALE_3,
-    "royale-house": replace(ROYALE, claim_priority=ClaimPriority.SECOND_MAHJONG_FIRST,
-                            game_end=GameEnd.ALL_DONE, payment=Payment.POT,
-                            natural_quints=False, dealer_tiles=27, dealer_draws_first=True,
-                            walls=Walls.NONE, dice=0),
-    "royale-3-one-set": replace(ROYALE_3, sets=1, claim_window=ClaimWindow.ABLE_SEATS),
-}
-
 
 def _concrete(data: st.DataObject, option: Option) -> Action:
     """The option's action, or another concrete action its tile choice allows."""
