@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from store_helpers import CARD_TEXT, RULES, FakeClock, new_game
 
+from bot.players import LEVELS
 from bot.store import (
     Database,
     FinishReason,
@@ -102,6 +103,19 @@ async def test_the_audit_log_is_append_only(db_path: Path) -> None:
                 conn.execute(statement)
     finally:
         conn.close()
+
+
+async def test_the_store_knows_every_level_the_bots_offer(db_path: Path) -> None:
+    # A level added to bot.players.LEVELS needs a migration adding it to bot_levels, or
+    # seating such a bot would fail on the foreign key: this test says so first.
+    async with Database(db_path):
+        pass
+    conn = sqlite3.connect(db_path)
+    try:
+        names = {name for (name,) in conn.execute("SELECT name FROM bot_levels")}
+    finally:
+        conn.close()
+    assert names == set(LEVELS)
 
 
 async def test_a_version_5_file_upgrades_keeping_its_bots_without_a_level(
