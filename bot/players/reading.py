@@ -97,11 +97,9 @@ def _card_rows(matcher: CardMatcher) -> _CardRows:
 @dataclass(frozen=True)
 class Threat:
     """What the opponents threaten: `danger[k]`, the points a seat expects to lose by
-    throwing a tile of kind k now, and `total`, the points it expects to lose by feeding
-    someone if it keeps on playing (the readiness-weighted value of the opponents' hands)."""
+    throwing a tile of kind k now."""
 
     danger: tuple[float, ...]
-    total: float
 
 
 def read_threat(matcher: CardMatcher, view: View, unseen: Sequence[int]) -> Threat:
@@ -109,7 +107,6 @@ def read_threat(matcher: CardMatcher, view: View, unseen: Sequence[int]) -> Thre
     the tiles of each kind that seat cannot see (the wall and the other racks)."""
     rows = _card_rows(matcher)
     danger = np.zeros(NUM_KINDS)
-    total = 0.0
     supply = np.array(unseen[:CARD_KINDS], dtype=np.int16)
     jokers = unseen[JOKER]
     for seat in view.seats:
@@ -128,8 +125,7 @@ def read_threat(matcher: CardMatcher, view: View, unseen: Sequence[int]) -> Thre
             pays = weights * values * FEED_PAYS
             places = HAND_TILES - sum(len(e.tiles) for e in exposed)
             danger[:CARD_KINDS] += ready * (pays @ lacking) / max(places, 1)
-            total += ready * float(pays.sum())
-    return Threat(tuple(float(d) for d in danger), total)
+    return Threat(tuple(float(d) for d in danger))
 
 
 @dataclass(frozen=True)
