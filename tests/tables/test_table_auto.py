@@ -17,7 +17,7 @@ from bot.engine.game import STANDARD, Option, Phase, View, seats_to_act
 from bot.engine.game.actions import Call, CallMahjong, Exchange, Mahjong, Pass
 from bot.engine.tiles import JOKER
 from bot.players import make_player
-from bot.store import ClockKind, Database
+from bot.store import ClockKind, Database, Pace, ShippedCardChoice, shipped_migrations
 from bot.tables.auto import automatic, drawn_tile
 from bot.tables.menu import joker_only
 from bot.tables.options import TableOptions
@@ -309,3 +309,29 @@ async def test_a_seat_starts_from_its_holders_options_and_keeps_its_own(tmp_path
             SeatOptions(), later, own, SeatOptions()]
         await again.close()
 
+
+
+async def test_a_game_stored_before_people_had_options_plays_on_with_its_seats(
+        tmp_path: Path) -> None:
+    # A version 6 file: Ann's seat kept its own options (0004); nobody had options of their
+    # own. After the upgrade Bo sets his; the game resumes with Ann's seat's and Bo's.
+    path = tmp_path / "j.db"
+    offered = SeatOptions(joker_calls=JokerCalls.OFFER)
+    async with Database(path, migrations=shipped_migrations()[:6]) as old:
+        game = await old.games.create_game(
+            guild_id=1, channel_id=2, host_user_id=HOST,
+            rules=TableOptions(STANDARD, "jongg-original", CARD_TEXT, pace="untimed").to_json(),
+            card=ShippedCardChoice("jongg-original", CARD_TEXT), seed=1,
+            pace=Pace("untimed"), hints=True)
+        for seat, user in enumerate(PEOPLE):
+            await old.seats.add_seat(game.id, seat, user_id=user, display_name=f"P{seat}")
+        await old.seats.set_options(game.id, 1, offered.to_json())
+        await old.games.start_game(game.id, 4)
+    bo = replace(SeatOptions(), auto_discard=AutoDiscard.DRAWN)
+    async with Database(path) as db:
+        await db.players.set_options(BO, bo.to_json())
+        service = make_service(db, Recorder(), Clock(), auto_delay=0)
+        assert await service.start(run_clocks=False) == 1
+        assert [service.table(game.id).options_of(s) for s in range(4)] == [
+            SeatOptions(), offered, bo, SeatOptions()]
+        await service.close()
