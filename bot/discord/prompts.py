@@ -97,8 +97,11 @@ class PromptBuilder:
             text += f" (time left: <t:{int(deadline)}:R>)"
         text = f"Table {table.game_id} · {text}" if len(text) < 1900 else text[:1900]
         controls = self.controls(table, view)
-        with contextlib.suppress(ValueError):  # every row taken: `/mj settings` still opens it
-            controls.add_item(SettingsButton())
+        if controls.children:
+            # Beside the moves (a rack with nothing to do has no controls at all). With
+            # every row taken, `/mj settings` still opens them.
+            with contextlib.suppress(ValueError):
+                controls.add_item(SettingsButton())
         return Prompt(text, png, controls)
 
     def controls(self, table: Table, view: View) -> discord.ui.View:
