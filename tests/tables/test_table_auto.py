@@ -335,3 +335,31 @@ async def test_a_game_stored_before_people_had_options_plays_on_with_its_seats(
         assert [service.table(game.id).options_of(s) for s in range(4)] == [
             SeatOptions(), offered, bo, SeatOptions()]
         await service.close()
+
+
+def test_holding_the_first_mahjong_asks_about_it_and_declares_the_second() -> None:
+    from bot.engine.game import SIAMESE, apply, new_game, view
+    for seed in range(1, 30):
+        state = new_game(SIAMESE, CARD, seed, ("A", "B"))
+        bots = [make_player("normal", CARD, SIAMESE.counts, seed * 2 + s) for s in range(2)]
+        seen_first = seen_second = False
+        while state.phase is not Phase.OVER and not (seen_first and seen_second):
+            seat = seats_to_act(state)[0]
+            seen = view(state, seat)
+            wins = [o.action for o in seen.legal if isinstance(o.action, Mahjong | CallMahjong)]
+            if wins and not any(w.both for w in wins):
+                held = automatic(seen, SeatOptions(auto_mahjong=AutoMahjong.HOLD_FIRST), CARD,
+                                 SIAMESE.counts, None)
+                on = automatic(seen, SeatOptions(auto_mahjong=AutoMahjong.ON), CARD,
+                               SIAMESE.counts, None)
+                assert on == wins[0]
+                if seen.seats[seat].mahjongs:
+                    assert held == wins[0]
+                    seen_second = True
+                else:
+                    assert held is None
+                    seen_first = True
+            state, _ = apply(state, bots[seat].choose(seen, seen.legal))
+        if seen_first and seen_second:
+            return
+    raise AssertionError("no Siamese game met a first and a second Mah Jongg")
