@@ -191,8 +191,10 @@ async def test_auto_discard_unless_useful_asks_about_useful_tiles_only(
                 or any(isinstance(k, Exchange) and k.kind == asked.drawn for k in kinds)
                 or automatic(asked.view, replace(ALL_OFF, auto_discard=AutoDiscard.DRAWN),
                              CARD, STANDARD.counts, asked.drawn) is not None)
-    # Useful tiles were kept for the person: they were asked about some drawn tiles.
-    assert _drawn(game)
+    # Tiles that fit a nearest hand were kept for the person to decide: some drawn tiles
+    # they were asked about are neither jokers nor allow an exchange or Mah Jongg.
+    assert any(a.drawn != JOKER and not any(isinstance(k, Mahjong | Exchange) for k in _kinds(a))
+               for a in _drawn(game))
 
 
 def test_auto_sort_sorts_the_drawn_tile_in(off_game: Game) -> None:
