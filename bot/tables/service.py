@@ -14,6 +14,11 @@ until its seat's own options change, so people answering the same Charleston pas
 window do not make each other's prompts stale, and a seat is only sent a new prompt when its
 options change. The service knows nothing about Discord: the outside is a `Notifier`.
 
+A person's own options may answer for their seat (`bot.tables.auto`: a discard they can't
+call, auto Mah Jongg, auto-discard). Those answers are ordinary actions, played like a bot's
+but only once the table's `auto_delay` has passed since the moment began (the AUTO clock), the
+same for every seat, so how long a claim window stays open reveals nothing.
+
 Delivery is `bot.tables.delivery`: a sender task per game sends its outbox entries in order
 (retrying, moving a deleted thread, telling the host about a missing permission). A game that
 is over leaves memory once its last entry is delivered.
@@ -100,9 +105,10 @@ log = logging.getLogger(__name__)
 _MOVE_CLOCKS = (ClockKind.TURN, ClockKind.CLAIM, ClockKind.REMINDER, ClockKind.AUTO)
 
 #: Seconds every automatic answer waits (a seat that can't call, or whose options skip every
-#: call it could make, and the moves a seat's options play for it), counted from the moment
-#: it answers: the same for every seat, so how long a claim window stays open reveals
-#: nothing about who could call. About the time a person takes to glance and pass.
+#: call it could make, and the moves a seat's options play for it), counted from when the
+#: moment began (the claim window opened, the turn started) and kept while others answer:
+#: the same for every seat, so how long a claim window stays open reveals nothing about who
+#: could call. About the time a person takes to glance and pass.
 DEFAULT_AUTO_DELAY = 3.0
 
 
@@ -1033,9 +1039,9 @@ class TableService:
         kept = await self.db.seats.options(game_id)
         people = await self.db.players.options_of(
             {user for user in holders if user is not None})
-        return tuple(SeatOptions.from_json(kept[seat] if seat in kept
-                                           else people.get(user or 0, "{}"))
-                     for seat, user in enumerate(holders))
+        return tuple(SeatOptions.from_json(
+            kept[seat] if seat in kept else people.get(user, "{}") if user is not None else "{}")
+            for seat, user in enumerate(holders))
 
     def _automatic(self, live: _Live, seat: int) -> Action | None:
         """The move a person's options make for their seat now (`bot.tables.auto`), if any;

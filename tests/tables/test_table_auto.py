@@ -13,6 +13,7 @@ import pytest
 from table_helpers import ANN, BO, CARD_TEXT, CY, HOST, Clock, Recorder, make_service
 
 from bot.engine.cards import load_card
+from bot.engine.errors import InvalidInput
 from bot.engine.game import STANDARD, Option, Phase, View, seats_to_act
 from bot.engine.game.actions import Call, CallMahjong, Exchange, Mahjong, Pass
 from bot.engine.tiles import JOKER
@@ -365,3 +366,22 @@ def test_holding_the_first_mahjong_asks_about_it_and_declares_the_second() -> No
         if seen_first and seen_second:
             return
     raise AssertionError("no Siamese game met a first and a second Mah Jongg")
+
+
+def test_options_read_back_and_a_control_sets_one_value() -> None:
+    every = SeatOptions(auto_sort=False, auto_mahjong=AutoMahjong.HOLD_FIRST,
+                        mahjong_calls_only=True, joker_calls=JokerCalls.OFFER,
+                        skip_deadening=False, auto_discard=AutoDiscard.UNLESS_USEFUL)
+    assert SeatOptions.from_json(every.to_json()) == every
+    # A value of the wrong type, or one this version lacks, reads as the default.
+    assert SeatOptions.from_json('{"auto_sort": "no", "auto_discard": "sometimes"}') == (
+        SeatOptions())
+    assert SeatOptions().with_value("auto_sort", "off") == replace(SeatOptions(),
+                                                                   auto_sort=False)
+    assert SeatOptions().with_value("auto_discard", "drawn").auto_discard is AutoDiscard.DRAWN
+    for name, value in (("colour", "on"), ("auto_sort", "maybe"), ("auto_mahjong", "yes")):
+        with pytest.raises(InvalidInput):
+            SeatOptions().with_value(name, value)
+    assert every.caption() == ("On: auto Mah Jongg (holding the first), Mah Jongg calls "
+                               "only, auto-discard unless useful")
+    assert ALL_OFF.caption() == ""
