@@ -248,7 +248,8 @@ async def seat_options(interaction: discord.Interaction[Any],
     game_id = await _game_here(interaction)
     if joker_calls is None:
         options = await client.service.seat_options(game_id, interaction.user.id)
-        tail = " Change it with `/mj options joker_calls:`."
+        tail = (" Change joker-only calls for this game with `/mj options joker_calls:`, or "
+                "any setting for every game with `/mj settings`.")
     else:
         current = await client.service.seat_options(game_id, interaction.user.id)
         options = await client.service.set_seat_options(
