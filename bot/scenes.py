@@ -18,6 +18,7 @@ from bot.engine.game.state import Phase, finishing
 from bot.engine.game.view import MahjongView, SeatView, View
 from bot.engine.tiles import GREEN, RED, SOAP, format_tile, is_suited, suit_of
 from bot.tables.narrate import laid_out_words
+from bot.tables.seat_options import SeatOptions
 from bot.tables.series import SeriesTotals
 from renderer import (
     AnalysisScene,
@@ -195,6 +196,16 @@ def rack_scene(view: View, *, name: str, drawn: int | None = None,
         drawn = None
     return RackScene(codes(concealed), format_tile(drawn) if drawn is not None else None,
                      _racks(view.seats[view.seat]), name=name, caption=caption)
+
+
+def seat_rack_scene(view: View, options: SeatOptions, *, name: str, drawn: int | None,
+                    said: str) -> RackScene:
+    """A seat's rack as its holder's options show it: with auto-sort the tile just drawn is
+    sorted in (otherwise it waits apart), and the caption (`said`) names the options that
+    are on."""
+    caption = " · ".join(part for part in (said, options.caption()) if part)
+    return rack_scene(view, name=name, drawn=None if options.auto_sort else drawn,
+                      caption=caption)
 
 
 def _charleston_step(view: View) -> CharlestonStep | None:

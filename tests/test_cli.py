@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.bench.prompts import ALL_ON, CONFIGS, Count, play
 from bot.cli import main
 from bot.engine.cards.cost import MAX_CARD_COMBINATIONS, costliest_card_text
+from bot.tables.seat_options import SeatOptions
 
 GOOD_CARD = """\
 card: CLI Test
@@ -130,3 +132,25 @@ def test_bench_loop_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert figures["costliest card: compile"]["value"] > 0
     assert report["info"]["costliest card variations"] == report["info"]["budget_combinations"]
     assert "the card spans 1,024,000 combinations" in report["info"]["old-limit card"]
+
+
+def test_bench_prompts_counts_the_decision_points_that_need_a_person(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "prompts", "--games", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    shares = [figure["value"] for figure in report["figures"]]
+    assert len(shares) == len(CONFIGS) and all(0 < share < 100 for share in shares)
+    # The more the options answer, the fewer decision points need the person.
+    assert shares == sorted(shares, reverse=True)
+    with pytest.raises(SystemExit, match="prompts"):  # the other benchmarks take no --games
+        main(["bench", "engine", "--games", "1"])
+
+
+def test_a_game_of_people_with_every_option_on_asks_no_claim_and_every_turn_by_default(
+) -> None:
+    every, default = Count(), Count()
+    play(ALL_ON, 1, every)
+    play(SeatOptions(), 1, default)
+    assert every.claims and every.claims_asked == 0  # Mah Jongg calls only, declared at once
+    assert default.turns and default.turns_asked == default.turns  # nothing plays a turn
+    assert 0 < default.claims_asked < default.claims  # only discards one could call

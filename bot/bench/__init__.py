@@ -21,6 +21,7 @@ TARGETS = {
     "engine": "bot.bench.engine",
     "league": "bot.bench.league",
     "loop": "bot.bench.loop",
+    "prompts": "bot.bench.prompts",
     "render": "bot.bench.render",
 }
 

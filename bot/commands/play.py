@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -71,12 +72,15 @@ async def _play(args: argparse.Namespace) -> int:
     out = sys.stdout
     with tempfile.TemporaryDirectory() as folder:
         async with Database(Path(folder) / "play.db") as db:
-            service = TableService(db, TerminalNotifier(out, args.images))
+            # Answers the human's options make are played at once: the bots don't read
+            # how long a claim window stays open.
+            service = TableService(db, TerminalNotifier(out, args.images), auto_delay=0)
             game = await service.open_table(
                 guild_id=0, channel_id=0, host_id=HUMAN, host_name=args.name, seed=args.seed,
                 options=TableOptions(rules, DEFAULT_CARD, card_path.read_text(),
                                      pace="untimed"))
-            await service.set_seat_options(game.id, HUMAN, SeatOptions(
+            await service.set_seat_options(game.id, HUMAN, replace(
+                await service.seat_options(game.id, HUMAN),
                 joker_calls=JokerCalls(args.joker_calls)))
             house = house_options(rules)
             with_house = f" (house options: {house})" if house else ""

@@ -26,6 +26,7 @@ from bot.discord.pacing import GlobalLimit
 from bot.discord.prompts import PromptBuilder
 from bot.discord.series import DYNAMIC_ITEMS as SERIES_ITEMS
 from bot.discord.series import open_bet_menu
+from bot.discord.settings import SETTINGS_ITEMS
 from bot.engine.errors import IllegalAction
 from bot.engine.game.bettor import bettor_refusal
 from bot.engine.game.rules import house_options, seat_names
@@ -94,7 +95,7 @@ class JonggClient(discord.Client):
         recorded = await record_missed_games(self.db)
         if recorded:
             log.info("recorded %d finished games in their leagues", recorded)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *SERIES_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *SERIES_ITEMS, *SETTINGS_ITEMS)
         await asyncio.to_thread(knowledge_base)  # the rules index: about 90 ms to build
         register_commands(self.tree)
         if self.sync_commands:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -19,6 +20,7 @@ from bot.discord.league import register_league_commands
 from bot.discord.lookups import register_lookups
 from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.discord.notify import archive_minutes, thread_name
+from bot.discord.settings import show_settings
 from bot.engine.errors import IllegalAction
 from bot.engine.game.actions import Discard
 from bot.engine.game.bettor import bettor_refusal
@@ -32,7 +34,7 @@ from bot.store.cards import MAX_NAME
 from bot.tables.levels import level_label
 from bot.tables.options import PACES, TableOptions, Timeout
 from bot.tables.replay import LogKind, game_log, log_kind
-from bot.tables.seat_options import JokerCalls, SeatOptions
+from bot.tables.seat_options import JokerCalls
 
 
 def _client(interaction: discord.Interaction[Any]) -> Any:
@@ -246,13 +248,22 @@ async def seat_options(interaction: discord.Interaction[Any],
     game_id = await _game_here(interaction)
     if joker_calls is None:
         options = await client.service.seat_options(game_id, interaction.user.id)
-        tail = " Change it with `/mj options joker_calls:`."
+        tail = (" Change joker-only calls for this game with `/mj options joker_calls:`, or "
+                "any setting for every game with `/mj settings`.")
     else:
+        current = await client.service.seat_options(game_id, interaction.user.id)
         options = await client.service.set_seat_options(
-            game_id, interaction.user.id, SeatOptions(joker_calls=JokerCalls(joker_calls)))
+            game_id, interaction.user.id, replace(current, joker_calls=JokerCalls(joker_calls)))
         tail = " It applies from your next prompt."
     await interaction.response.send_message(f"Table {game_id}: {options.describe()}{tail}",
                                             ephemeral=True)
+
+
+@mj.command(name="settings", description="Your own settings for every game (only you see "
+                                           "them)")
+async def settings(interaction: discord.Interaction[Any]) -> None:
+    """Show the caller's settings with a control for each (`bot.discord.settings`)."""
+    await show_settings(interaction)
 
 
 @mj.command(name="status", description="Where this table's game is")

@@ -14,6 +14,7 @@ choosing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 from dataclasses import dataclass
 from typing import Any
@@ -30,10 +31,11 @@ from bot.discord.components import (
     GiveSelect,
     OptionSelect,
 )
+from bot.discord.settings import SettingsButton
 from bot.engine.game import Option, View
 from bot.engine.game.actions import Call, CallMahjong, DeclareDead, Discard, Give, Mahjong, Pass
 from bot.engine.tiles import format_tile, tile_name
-from bot.scenes import rack_scene
+from bot.scenes import seat_rack_scene
 from bot.tables.menu import (
     DEAD_CHOICE,
     calls_choice,
@@ -87,13 +89,20 @@ class PromptBuilder:
                     lines: tuple[str, ...] = (), deadline: float | None = None) -> Prompt:
         """The prompt for `view.seat`."""
         said = headline(view, table.names, drawn)
-        scene = rack_scene(view, name=table.names[view.seat], drawn=drawn, caption=said)
+        scene = seat_rack_scene(view, table.options_of(view.seat), name=table.names[view.seat],
+                                drawn=drawn, said=said)
         png = await asyncio.to_thread(render_rack, scene)
         text = "\n".join((*lines, f"**{said}**"))
         if deadline is not None and view.legal:
             text += f" (time left: <t:{int(deadline)}:R>)"
         text = f"Table {table.game_id} · {text}" if len(text) < 1900 else text[:1900]
-        return Prompt(text, png, self.controls(table, view))
+        controls = self.controls(table, view)
+        if controls.children:
+            # Beside the moves (a rack with nothing to do has no controls at all). With
+            # every row taken, `/mj settings` still opens them.
+            with contextlib.suppress(ValueError):
+                controls.add_item(SettingsButton())
+        return Prompt(text, png, controls)
 
     def controls(self, table: Table, view: View) -> discord.ui.View:
         """The seat's options as menus and buttons, every one of them offered: directly, or

@@ -39,6 +39,7 @@ from bot.store.league_stats import LeagueStats
 from bot.store.leagues import Leagues
 from bot.store.migrate import Migration, apply_migrations, shipped_migrations
 from bot.store.outbox import Outbox
+from bot.store.players import Players
 from bot.store.seats import Seats
 from bot.store.series import SeriesStore
 from bot.store.tx import Tx
@@ -56,7 +57,8 @@ class Database:
 
     The API lives in topic objects: `games` (games and results), `seats`, `actions` (the
     action log), `clocks`, `outbox` (the messages games owe), `cards` (server cards) and
-    `guilds` (server settings), `series` (games a table plays in a row, and bettors); leagues
+    `guilds` (server settings), `players` (each person's own options), `series` (games a
+    table plays in a row, and bettors); leagues
     have `leagues` (leagues, seasons, players, audit log), `league_games` (recorded games,
     corrections, ratings), `league_stats` (standings, stats, exports) and `league_rounds`.
     """
@@ -82,6 +84,7 @@ class Database:
         self.outbox = Outbox(self)
         self.cards = ServerCards(self)
         self.guilds = Guilds(self)
+        self.players = Players(self)
         self.leagues = Leagues(self)
         self.league_games = LeagueGames(self)
         self.league_stats = LeagueStats(self)

@@ -3,8 +3,9 @@
 The engine's legal options are all a seat may do; a seat is offered them so that no single
 slip costs a hand and no discard floods it with choices:
 
-* calls that only jokers would fill are left out when the seat's options say so
-  (`bot.tables.seat_options`), and a discard with nothing else to claim is not asked about;
+* calls the seat's options skip are left out (only jokers would fill them, they would kill
+  the hand, or the seat calls only for Mah Jongg: `bot.tables.seat_options`), and a discard
+  with nothing else to claim is not asked about (the table answers it, `bot.tables.auto`);
 * two or more calls on one discard sit behind one "Call…" choice, which opens them;
 * declaring a hand dead is never an everyday move: it sits behind one "Declare a hand
   dead…" choice, after the rest, and each declaration is confirmed with a question that
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.engine.game import View
+from bot.engine.game import Option, View
 from bot.engine.game.actions import Action, Call, DeclareDead, Pass
 from bot.engine.tiles import format_group, tile_name
 from bot.tables.narrate import hand_name
@@ -39,7 +40,7 @@ class Layout:
     """A seat's options as offered (indexes into `View.legal`, in the engine's order):
     `direct` as they are; `calls` behind one "Call…" choice (two or more calls on the
     discard; a lone call is direct); `dead` behind `DEAD_CHOICE`, each to be confirmed;
-    `hidden` counts the joker-only calls the seat's options leave out."""
+    `hidden` counts the calls the seat's options leave out (`skipped`)."""
 
     direct: tuple[int, ...]
     calls: tuple[int, ...]
@@ -53,16 +54,26 @@ class Layout:
             not isinstance(view.legal[i].action, Pass) for i in self.direct)
 
 
+def skipped(option: Option, options: SeatOptions) -> bool:
+    """Whether the seat's options leave this call out: every call but Mah Jongg
+    (`mahjong_calls_only`), a call only jokers would fill (`joker_calls`), a call that would
+    leave the seat no hand possible (`skip_deadening`)."""
+    action = option.action
+    return isinstance(action, Call) and (
+        options.mahjong_calls_only
+        or (options.joker_calls is JokerCalls.SKIP and joker_only(action))
+        or (options.skip_deadening and option.deadens))
+
+
 def layout(view: View, options: SeatOptions) -> Layout:
     """How `view`'s options are offered to a seat with these options."""
-    skip = options.joker_calls is JokerCalls.SKIP
     direct: list[int] = []
     calls: list[int] = []
     dead: list[int] = []
     hidden = 0
     for index, option in enumerate(view.legal):
         action = option.action
-        if skip and joker_only(action):
+        if skipped(option, options):
             hidden += 1
         elif isinstance(action, Call):
             calls.append(index)
@@ -93,8 +104,7 @@ def calls_heading(view: View, names: Sequence[str], layout: Layout) -> str:
     whose = f"{names[view.claim.discarder]}'s " if view.claim is not None else ""
     line = f"Ways to call {whose}{_called(view, layout)}:"
     if layout.hidden:
-        line += (f" ({layout.hidden} more would use only jokers; they are hidden by your "
-                 "options.)")
+        line += (f" ({layout.hidden} more are hidden by your settings: `/mj settings`.)")
     return line
 
 

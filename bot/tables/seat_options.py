@@ -1,9 +1,15 @@
-"""How one seat's holder likes to be asked: options that change what they are offered, never
-what the rules allow.
+"""A player's options: what they are offered and what may be played for them, never what the
+rules allow.
 
-Kept with the seat in the store (as JSON, so a new option needs no new column) and on the
-`Table`, so every front end builds the seat's prompts with them. A new holder of a seat starts
-with the defaults.
+One type serves both places they are kept: a person's own options (`db.players`, migration
+0007, kept across games and servers, set with `/mj settings`) and a seat's (`db.seats`,
+migration 0004), which is what a game plays with. A seat held by a person starts from that
+person's options; a seat that has options of its own (a game stored before 0007, or a change
+made for one game with `/mj options`) keeps them. Both are JSON, so a new option needs no new
+column. A bot's seat has the defaults (bots decide everything themselves).
+
+Every option changes only what the seat is asked about or what is played for it: an
+automatic move is an ordinary engine action (`bot.tables.auto`), so games replay exactly.
 """
 
 from __future__ import annotations
@@ -12,6 +18,8 @@ import json
 from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any
+
+from bot.engine.errors import InvalidInput
 
 
 class JokerCalls(Enum):
@@ -29,28 +37,118 @@ class JokerCalls(Enum):
     OFFER = "offer"
 
 
+class AutoMahjong(Enum):
+    """Whether a Mah Jongg the seat can declare is declared for it.
+
+    `OFF` (the default): asked, like any move. `ON`: declared at once (on a discard or on the
+    seat's turn; of several, both racks at once first, then the engine's first). `HOLD_FIRST`:
+    in a game of two racks each, the first Mah Jongg is asked (a player may want to wait and
+    declare both at once, which scores double) and the second is declared; with one rack it
+    is `ON`."""
+
+    OFF = "off"
+    ON = "on"
+    HOLD_FIRST = "hold-first"
+
+
+class AutoDiscard(Enum):
+    """Whether the tile just drawn is discarded for the seat.
+
+    `OFF` (the default): asked. `DRAWN`: the drawn tile goes straight back out, unless it
+    gives Mah Jongg (never thrown for the seat). `UNLESS_USEFUL`: the same, except when the
+    tile fits (one of the seat's nearest hands uses it), is a joker, or lets the seat make a
+    joker exchange or Mah Jongg: then the seat is asked."""
+
+    OFF = "off"
+    DRAWN = "drawn"
+    UNLESS_USEFUL = "unless-useful"
+
+
 @dataclass(frozen=True)
 class SeatOptions:
-    """One seat's options (see the module docstring). Add a field with a default for each new
+    """A player's options (see the module docstring). Add a field with a default for each new
     option: stored options without it read as the default."""
 
+    #: A tile that arrives is sorted into its place on the rack picture (which is always in
+    #: order, suit by suit); off, the tile just drawn waits apart at the end of the rack, as
+    #: on a real rack before its player sorts it in.
+    auto_sort: bool = True
+    auto_mahjong: AutoMahjong = AutoMahjong.OFF
+    #: Calls for exposures are not offered (Mah Jongg still is): the seat only ever calls a
+    #: discard for Mah Jongg.
+    mahjong_calls_only: bool = False
     joker_calls: JokerCalls = JokerCalls.SKIP
+    #: Calls that would leave the seat no hand possible (the engine's `deadens`) are not
+    #: offered.
+    skip_deadening: bool = True
+    auto_discard: AutoDiscard = AutoDiscard.OFF
 
     def describe(self) -> str:
-        """The options in a sentence, for the player."""
-        how = "skipped" if self.joker_calls is JokerCalls.SKIP else "offered"
-        return (f"Calls only jokers would fill (the discard plus jokers, none of your own "
-                f"tiles of it) are {how}.")
+        """The options in a few sentences, for the player."""
+        return " ".join(f"{label}: {value}." for label, value in self.entries())
+
+    def entries(self) -> tuple[tuple[str, str], ...]:
+        """Each option as (what it is, its value in words), in the order they are shown."""
+        return (
+            ("Auto-sort", _on(self.auto_sort)),
+            ("Auto Mah Jongg", {AutoMahjong.OFF: "off", AutoMahjong.ON: "on",
+                                AutoMahjong.HOLD_FIRST: "on, holding the first"}[
+                                    self.auto_mahjong]),
+            ("Skip every call but Mah Jongg", _on(self.mahjong_calls_only)),
+            ("Skip calls only jokers would fill (none of your own tiles of it)",
+             _on(self.joker_calls is JokerCalls.SKIP)),
+            ("Skip calls that would kill your hand", _on(self.skip_deadening)),
+            ("Auto-discard the drawn tile", {
+                AutoDiscard.OFF: "off", AutoDiscard.DRAWN: "on",
+                AutoDiscard.UNLESS_USEFUL: "on, unless it fits, is a joker, or allows an "
+                                           "exchange or Mah Jongg"}[self.auto_discard]),
+        )
+
+    def caption(self) -> str:
+        """The options that are on, shortly, for the rack picture's caption ("" if none)."""
+        on = [name for name, shown in (
+            ("auto-sort", self.auto_sort),
+            ("auto Mah Jongg" + (" (holding the first)"
+                                 if self.auto_mahjong is AutoMahjong.HOLD_FIRST else ""),
+             self.auto_mahjong is not AutoMahjong.OFF),
+            ("Mah Jongg calls only", self.mahjong_calls_only),
+            ("skip joker-only calls", self.joker_calls is JokerCalls.SKIP),
+            ("skip killing calls", self.skip_deadening),
+            ("auto-discard" + (" unless useful"
+                               if self.auto_discard is AutoDiscard.UNLESS_USEFUL else ""),
+             self.auto_discard is not AutoDiscard.OFF)) if shown]
+        return f"On: {', '.join(on)}" if on else ""
+
+    def with_value(self, name: str, value: str) -> SeatOptions:
+        """These options with option `name` set to `value` (an enum option by its value, a
+        yes/no option by `on` or `off`): what a settings control carries. `InvalidInput`
+        for an option or a value there is not."""
+        known = {f.name: getattr(self, f.name) for f in fields(self)}
+        if name not in known:
+            raise InvalidInput(f"There is no setting `{name}`.")
+        current = known[name]
+        chosen: dict[str, Any] = {}
+        try:
+            if isinstance(current, bool):
+                if value not in ("on", "off"):
+                    raise ValueError(value)
+                chosen[name] = value == "on"
+            else:
+                chosen[name] = type(current)(value)
+        except ValueError:
+            raise InvalidInput(f"`{value}` is not a value of the setting `{name}`.") from None
+        return replace(self, **chosen)
 
     def to_json(self) -> str:
         """The options as the store keeps them."""
-        return json.dumps({f.name: getattr(self, f.name).value for f in fields(self)},
+        return json.dumps({f.name: _stored(getattr(self, f.name)) for f in fields(self)},
                           sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> SeatOptions:
         """Read `to_json` back. An option this version does not know, or a value it no longer
-        has, is left out (the default applies): a seat's options never stop a game loading."""
+        has, is left out (the default applies): a player's options never stop a game
+        loading."""
         try:
             data: Any = json.loads(text)
         except json.JSONDecodeError:
@@ -58,10 +156,25 @@ class SeatOptions:
         options = cls()
         if not isinstance(data, dict):
             return options
+        read: dict[str, Any] = {}
         for field in fields(cls):
-            kind = type(getattr(options, field.name))
-            try:
-                options = replace(options, **{field.name: kind(data[field.name])})
-            except (KeyError, ValueError):
+            default = getattr(options, field.name)
+            value = data.get(field.name)
+            if isinstance(default, bool):
+                if isinstance(value, bool):
+                    read[field.name] = value
                 continue
-        return options
+            try:
+                read[field.name] = type(default)(value)
+            except ValueError:
+                continue
+        return replace(options, **read)
+
+
+def _on(value: bool) -> str:
+    return "on" if value else "off"
+
+
+def _stored(value: object) -> object:
+    """An option's value as JSON holds it: an enum by its value, a yes/no as itself."""
+    return value.value if isinstance(value, Enum) else value

@@ -14,6 +14,11 @@ until its seat's own options change, so people answering the same Charleston pas
 window do not make each other's prompts stale, and a seat is only sent a new prompt when its
 options change. The service knows nothing about Discord: the outside is a `Notifier`.
 
+A person's own options may answer for their seat (`bot.tables.auto`: a discard they can't
+call, auto Mah Jongg, auto-discard). Those answers are ordinary actions, played like a bot's
+but only once the table's `auto_delay` has passed since the moment began (the AUTO clock), the
+same for every seat, so how long a claim window stays open reveals nothing.
+
 Delivery is `bot.tables.delivery`: a sender task per game sends its outbox entries in order
 (retrying, moving a deleted thread, telling the host about a missing permission). A game that
 is over leaves memory once its last entry is delivered.
@@ -77,6 +82,7 @@ from bot.store import (
     ShippedCardChoice,
     StoreError,
 )
+from bot.tables.auto import automatic, drawn_tile
 from bot.tables.delivery import (
     DEFAULT_BACKOFF,
     Backoff,
@@ -87,7 +93,7 @@ from bot.tables.delivery import (
 )
 from bot.tables.errors import RESTARTING, NotSeated, Restarting, StalePrompt
 from bot.tables.levels import read_level, server_level
-from bot.tables.narrate import private_line, public_line
+from bot.tables.narrate import action_label, private_line, public_line
 from bot.tables.notifier import Answer, Notifier, Table
 from bot.tables.options import PACES, TableOptions, Timeout, read_table_options
 from bot.tables.seat_options import SeatOptions
@@ -96,7 +102,14 @@ from bot.tables.series import next_game
 log = logging.getLogger(__name__)
 
 #: The clocks that belong to one moment of play (re-set after every move).
-_MOVE_CLOCKS = (ClockKind.TURN, ClockKind.CLAIM, ClockKind.REMINDER)
+_MOVE_CLOCKS = (ClockKind.TURN, ClockKind.CLAIM, ClockKind.REMINDER, ClockKind.AUTO)
+
+#: Seconds every automatic answer waits (a seat that can't call, or whose options skip every
+#: call it could make, and the moves a seat's options play for it), counted from when the
+#: moment began (the claim window opened, the turn started) and kept while others answer:
+#: the same for every seat, so how long a claim window stays open reveals nothing about who
+#: could call. About the time a person takes to glance and pass.
+DEFAULT_AUTO_DELAY = 3.0
 
 
 #: Builds the bot for a seat: its level (`bot.players.LEVELS`), the card, the rules and a
@@ -168,6 +181,8 @@ class _Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Over (finished, timed out or aborted): takes no more moves, leaves once delivered.
     closed: bool = False
+    #: What seats' options played for them since the outside was last told, by seat.
+    told: dict[int, list[str]] = field(default_factory=dict)
 
 
 def _moment(state: GameState) -> tuple[object, ...]:
@@ -218,8 +233,12 @@ class TableService:
                  now: Callable[[], float] = time.time,
                  make_bot: BotFactory = level_bot,
                  new_seed: Callable[[], int] = random_seed,
-                 backoff: Backoff = DEFAULT_BACKOFF) -> None:
+                 backoff: Backoff = DEFAULT_BACKOFF,
+                 auto_delay: float = DEFAULT_AUTO_DELAY) -> None:
         self.db = db
+        #: Seconds every automatic answer waits (`DEFAULT_AUTO_DELAY`); 0 answers at once,
+        #: as bots do (the terminal, where nobody reads the timing).
+        self.auto_delay = auto_delay
         self.notifier = notifier
         self.new_seed = new_seed
         self.now = now
@@ -547,6 +566,7 @@ class TableService:
         except BaseException:
             live.state = live.saved
             live.unsaved.clear()
+            live.told.clear()
             raise
         live.options = options
         self.sender.queue(live, entries, live.state, answer=answer if new_turn else None)
@@ -555,18 +575,24 @@ class TableService:
 
     async def _run_bots(self, live: _Live, options: _Options) -> list[Event]:
         """The bots' moves until a person must act or the game is over, noting in `options`
-        whose options each changes. Between moves the event loop gets its turn: once no
-        person is left to act (a hand declared dead), the bots play out the rest of the game
-        here, hundreds of moves."""
+        whose options each changes; with no `auto_delay`, the moves people's options make
+        for them too (otherwise those wait for the AUTO clock). Between moves the event loop
+        gets its turn: once no person is left to act (a hand declared dead), the bots play
+        out the rest of the game here, hundreds of moves."""
         events: list[Event] = []
         while live.state.phase is not Phase.OVER:
-            bot_seats = [s for s in seats_to_act(live.state) if s in live.bots]
-            if not bot_seats:
-                break
-            seat = bot_seats[0]
-            action = live.bots[seat].choose(view(live.state, seat),
-                                            legal_actions(live.state, seat))
-            events.extend(self._apply(live, action, None))
+            waiting = seats_to_act(live.state)
+            bot_seats = [s for s in waiting if s in live.bots]
+            if bot_seats:
+                seat = bot_seats[0]
+                events.extend(self._apply(live, live.bots[seat].choose(
+                    view(live.state, seat), legal_actions(live.state, seat)), None))
+            else:
+                answered = next(((s, a) for s in waiting if self.auto_delay <= 0
+                                 and (a := self._automatic(live, s)) is not None), None)
+                if answered is None:
+                    break
+                events.extend(self._play_automatic(live, *answered))
             options.update(live.state)
             await asyncio.sleep(0)
         return events
@@ -613,6 +639,7 @@ class TableService:
                 continue
             own = [for_seat(e, seat) for e in events]
             private = [line for e in own if (line := private_line(e, seat, names))]
+            private += live.told.pop(seat, [])
             drawn = next((e.kind for e in reversed(own)
                           if isinstance(e, Drew) and e.seat == seat), None)
             # A seat whose options are what it was last shown keeps its prompt (prompts stay
@@ -690,16 +717,22 @@ class TableService:
         action count so it stays valid."""
         state = live.state
         moment = _moment(state)
-        if state.phase is Phase.OVER or not (live.pace.turn_seconds or live.pace.claim_seconds):
+        if state.phase is Phase.OVER:
+            return None, moment
+        humans = [s for s in seats_to_act(state) if s not in live.bots]
+        answering = self.auto_delay > 0 and any(
+            self._automatic(live, seat) is not None for seat in humans)
+        if not (live.pace.turn_seconds or live.pace.claim_seconds or answering):
             return None, moment
         earlier = live.clocks if moment == live.clock_moment else {}
-        humans = [s for s in seats_to_act(state) if s not in live.bots]
         now = self.now()
         wanted: list[tuple[ClockKind, int | None, float]] = []
 
         def arm(kind: ClockKind, seat: int | None, seconds: float) -> None:
             wanted.append((kind, seat, earlier.get((kind, seat), now + seconds)))
 
+        if answering:
+            arm(ClockKind.AUTO, None, self.auto_delay)
         if state.phase is Phase.CLAIM and live.pace.claim_seconds:
             arm(ClockKind.CLAIM, None, live.pace.claim_seconds)
         elif live.pace.turn_seconds:
@@ -731,7 +764,10 @@ class TableService:
                 if clock.kind is ClockKind.REMINDER:
                     await self._remind(live, clock)
                     continue
-                events = await self._time_out(live, clock.seat)
+                if clock.kind is ClockKind.AUTO:
+                    events = self._answer_automatically(live)
+                else:
+                    events = await self._time_out(live, clock.seat)
                 await self._settle(live, events)
                 acted += 1
         return acted
@@ -837,13 +873,12 @@ class TableService:
             _replayed, rules, matcher.card, game.seed, players, actions, reported, record.pot,
             None if bettor is None else bettor.seat)
         current = {seat.seat: seat for seat in record.seats}
-        kept = await self.db.seats.options(game_id)
         table = Table(game.id, game.guild_id, game.channel_id, game.thread_id,
                       tuple(current[s].display_name for s in range(rules.players)),
                       tuple(current[s].user_id for s in range(rules.players)),
                       rules, matcher.card, game.hints,
-                      tuple(SeatOptions.from_json(kept.get(s, "{}"))
-                            for s in range(rules.players)),
+                      await self._seats_options(game_id, [current[s].user_id
+                                                          for s in range(rules.players)]),
                       None if bettor is None else bettor.user_id,
                       None if bettor is None else bettor.display_name)
         levels = await self.stored_levels(game_id)
@@ -910,9 +945,9 @@ class TableService:
             users = list(table.user_ids)
             names[seat], users[seat] = name, user_id
             live.dm_closed.discard(seat)  # the new holder's DMs are not known to be closed
-            # ... and they start from the default options.
+            # ... and they start from their own options (a bot from the defaults).
             live.table = replace(table, names=tuple(names), user_ids=tuple(users)
-                                 ).with_options(seat, SeatOptions())
+                                 ).with_options(seat, await self.player_options(user_id))
             if level is not None:
                 live.bots[seat] = self._bot(level, live.table, live.state.seed, seat)
                 live.levels[seat] = level
@@ -964,17 +999,77 @@ class TableService:
     async def set_seat_options(self, game_id: int, user_id: int,
                                options: SeatOptions) -> SeatOptions:
         """Keep the options of the seat this user holds (in the lobby or in play); they
-        shape the seat's prompts from its next one. Returns them."""
+        shape the seat's prompts from its next one, and answer for it now if they answer
+        the moment it is at. Returns them."""
         live = self._live.get(game_id)
         if live is not None and not live.closed:
             seat = self.seat_of(game_id, user_id)
             async with live.lock:
                 await self.db.seats.set_options(game_id, seat, options.to_json())
                 live.table = live.table.with_options(seat, options)
+                await self._settle(live, ())
             return options
         await self.db.seats.set_options(game_id, await self._stored_seat(game_id, user_id),
                                         options.to_json())
         return options
+
+    async def player_options(self, user_id: int | None) -> SeatOptions:
+        """A person's own options (`/mj settings`), kept across games and servers; the
+        defaults for a person who never set them, and for a bot (`user_id` None)."""
+        if user_id is None:
+            return SeatOptions()
+        kept = await self.db.players.options(user_id)
+        return SeatOptions() if kept is None else SeatOptions.from_json(kept)
+
+    async def set_player_options(self, user_id: int, options: SeatOptions) -> SeatOptions:
+        """Keep a person's own options. Every seat they hold in a game in play takes them
+        too, from its next prompt (and keeps them, as its own, through a restart); games
+        started later begin with them. Returns them."""
+        await self.db.players.set_options(user_id, options.to_json())
+        for game_id, live in list(self._live.items()):
+            if not live.closed and live.table.seat_of(user_id) is not None:
+                await self.set_seat_options(game_id, user_id, options)
+        return options
+
+    async def _seats_options(self, game_id: int, holders: Sequence[int | None]
+                             ) -> tuple[SeatOptions, ...]:
+        """Each seat's options as a game resumes: the seat's own where it has them (set for
+        this game, or kept by a game stored before people had options), otherwise its
+        holder's (a bot's are the defaults)."""
+        kept = await self.db.seats.options(game_id)
+        people = await self.db.players.options_of(
+            {user for user in holders if user is not None})
+        return tuple(SeatOptions.from_json(
+            kept[seat] if seat in kept else people.get(user, "{}") if user is not None else "{}")
+            for seat, user in enumerate(holders))
+
+    def _automatic(self, live: _Live, seat: int) -> Action | None:
+        """The move a person's options make for their seat now (`bot.tables.auto`), if any;
+        None for a bot's seat (bots decide for themselves) and whenever the seat is asked."""
+        if seat in live.bots or live.table.user_ids[seat] is None:
+            return None
+        table = live.table
+        return automatic(view(live.state, seat), table.options_of(seat), table.card,
+                         table.rules.counts, drawn_tile(live.state, seat))
+
+    def _play_automatic(self, live: _Live, seat: int, action: Action) -> tuple[Event, ...]:
+        """Apply a move a seat's options made for it; the seat is told what was played
+        (apart from a pass, which is what the seat had no choice but to do)."""
+        if not isinstance(action, Pass):
+            label = action_label(action, live.table.names, racks=live.table.rules.racks)
+            live.told.setdefault(seat, []).append(f"Played for you (your settings): {label}.")
+        return self._apply(live, action, None)
+
+    def _answer_automatically(self, live: _Live) -> list[Event]:
+        """The `auto_delay` ran out: every seat to act whose options answer for it does."""
+        events: list[Event] = []
+        for seat in seats_to_act(live.state):
+            if seat not in seats_to_act(live.state):
+                continue  # the window closed on an earlier answer (a Mah Jongg)
+            action = self._automatic(live, seat)
+            if action is not None:
+                events.extend(self._play_automatic(live, seat, action))
+        return events
 
     def dm_closed(self, game_id: int, seat: int) -> bool:
         """Whether the seat's holder is known to refuse DMs (they play through "My rack")."""

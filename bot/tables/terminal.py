@@ -16,7 +16,7 @@ from typing import TextIO
 from bot.engine.game import View
 from bot.engine.game.view import SeatView
 from bot.engine.tiles import format_group, format_tile, format_tiles
-from bot.scenes import rack_scene, result_scene, table_scene
+from bot.scenes import result_scene, seat_rack_scene, table_scene
 from bot.tables.menu import layout
 from bot.tables.narrate import headline
 from bot.tables.notifier import Delivery, SeatUpdate, Table, TableUpdate
@@ -103,9 +103,9 @@ class TerminalNotifier:
             print(f"  ({line})", file=self.out)
         if update.must_act and layout(update.view, table.options_of(seat)).asks(update.view):
             print(rack_line(update.view), file=self.out)
-            self._picture("rack", render_rack(rack_scene(
-                update.view, name=table.names[seat], drawn=update.drawn,
-                caption=headline(update.view, table.names, update.drawn))))
+            self._picture("rack", render_rack(seat_rack_scene(
+                update.view, table.options_of(seat), name=table.names[seat],
+                drawn=update.drawn, said=headline(update.view, table.names, update.drawn))))
 
     async def game_over(self, table: Table, view: View, delivery: Delivery) -> None:
         """Write the result picture."""

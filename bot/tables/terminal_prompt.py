@@ -21,6 +21,7 @@ Offers follow `bot.tables.menu` as on Discord: two or more calls on a discard si
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from itertools import groupby
 from typing import TextIO
 
@@ -94,10 +95,9 @@ class Prompter:
 
     def choose(self, table: Table, view: View) -> Choice:
         """Ask until the answer is a move or new options (EOF raises EOFError). A discard the
-        seat has nothing to claim from (as its options see it) is passed without asking."""
+        seat has nothing to claim from (as its options see it) never reaches here: the table
+        answers it (`bot.tables.auto`)."""
         offered = layout(view, table.options_of(view.seat))
-        if not offered.asks(view):
-            return Pass(view.seat)
         if self._shown != view.action_count:
             self._shown = view.action_count
             self._show(table, view, offered)
@@ -252,7 +252,7 @@ class Prompter:
     def _joker_calls(self, table: Table, view: View, value: str) -> Choice | None:
         """Show the seat's options, or change whether joker-only calls are offered."""
         try:
-            wanted = SeatOptions(joker_calls=JokerCalls(value))
+            wanted = replace(table.options_of(view.seat), joker_calls=JokerCalls(value))
         except ValueError:
             self.say(f"{table.options_of(view.seat).describe()} Type `joker-calls skip` or "
                      "`joker-calls offer` to change it.")

@@ -45,7 +45,7 @@ from bot.server_cards import parse_card
 from bot.store import GameStatus
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.options import read_table_options
-from bot.tables.seat_options import JokerCalls
+from bot.tables.seat_options import JokerCalls, SeatOptions
 
 
 class FirstOption:
@@ -312,12 +312,17 @@ async def finished(client: JonggClient, game_id: int) -> None:
     assert len(result.seats) == read_table_options(game.rules)[0].players
 
 
-def assert_offers_all(prompt: Message, seen: View,
-                      joker_calls: JokerCalls = JokerCalls.SKIP) -> None:
+#: The options of a person who never set any.
+DEFAULT_OPTIONS = SeatOptions()
+
+
+def assert_offers_all(prompt: Message, seen: View, options: SeatOptions = DEFAULT_OPTIONS
+                      ) -> None:
     """The prompt offers every one of the seat's options the way they are meant to be: a
     button or a menu entry each (tile passes through the pass menu), except that two or more
     calls sit behind one "Call…" button, dead-hand declarations behind "Declare a hand
-    dead…", and calls only jokers would fill are not offered when the seat skips them."""
+    dead…", and the calls the seat's options skip (every call but Mah Jongg, calls only
+    jokers would fill, calls that kill the hand) are not offered."""
     offered: list[int] = []
     folders: list[str] = []
     gives = False
@@ -332,7 +337,9 @@ def assert_offers_all(prompt: Message, seen: View,
         elif custom_id.startswith("jg:f:"):
             folders.append(custom_id.rsplit(":", 1)[1])
     calls = [i for i, o in enumerate(seen.legal) if isinstance(o.action, Call) and not (
-        joker_calls is JokerCalls.SKIP and o.action.jokers == o.action.size - 1)]
+        options.mahjong_calls_only
+        or (options.joker_calls is JokerCalls.SKIP and o.action.jokers == o.action.size - 1)
+        or (options.skip_deadening and o.deadens))]
     direct = [i for i, o in enumerate(seen.legal)
               if not isinstance(o.action, Call | DeclareDead)
               and not (isinstance(o.action, Give) and o.choice and o.choice.count)]

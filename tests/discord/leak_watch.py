@@ -54,7 +54,7 @@ from bot.engine.game import GameState, Phase, View, apply, parse_action, parse_e
 from bot.engine.game import view as seat_view
 from bot.engine.game.view import spectator_view
 from bot.engine.tiles import NUM_KINDS, parse_tiles, tile_name
-from bot.scenes import rack_scene, result_scene, table_scene
+from bot.scenes import result_scene, seat_rack_scene, table_scene
 from bot.server_cards import playable_matcher, resolve_card
 from bot.store import Game
 from bot.tables.narrate import headline
@@ -489,8 +489,9 @@ class LeakWatch:
         return await self.drawn.get(("hint", seen), lambda: hint_reply(self.live, seen))
 
     async def _rack_picture(self, seen: View, drawn: int | None) -> bytes:
-        scene = rack_scene(seen, name=self.live.names[seen.seat], drawn=drawn,
-                           caption=headline(seen, self.live.names, drawn))
+        scene = seat_rack_scene(seen, self.live.options_of(seen.seat),
+                                name=self.live.names[seen.seat], drawn=drawn,
+                                said=headline(seen, self.live.names, drawn))
         return await self.drawn.get(scene, lambda: render_rack(scene))
 
     async def _analysis(self, message: Message) -> tuple[str, bytes] | None:

@@ -34,7 +34,8 @@ async def test_declaring_a_hand_dead_asks_first_naming_the_hand_and_the_cost(
         names = client.service.table(table.game_id).names
         prompt = await table.prompt(bob)
         assert_offers_all(prompt, seen)  # no declaration is a button of its own
-        assert labels(prompt)[-1] == "Declare a hand dead…"
+        # Last of the moves, with only the holder's Settings after it.
+        assert labels(prompt)[-2:] == ["Declare a hand dead…", "Settings"]
         [folder] = [c for c in custom_ids(prompt, "jg:f:") if c.endswith(":dead")]
 
         async def question() -> Message:
@@ -123,19 +124,20 @@ async def test_a_seat_chooses_whether_joker_only_calls_are_offered(
     async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
         table = await JonggTable.open(fake_discord, world, client, [alice], bots=1)
         asked = await (await fake_discord.slash(alice, table.thread, "mj options")).reply()
-        assert asked.ephemeral and "are skipped" in asked.content
+        assert asked.ephemeral and "would fill (none of your own tiles of it): on" in asked.content
         while not _claim_with_calls(table.view(alice), SeatOptions(), hidden=True):
             await table.step(alice)
         seen = table.view(alice)
         post, claim = table.newest_post(f"jg:c:{table.game_id}:")
         skipping = await table.reply(await fake_discord.click(alice, post, claim))
-        assert_offers_all(skipping, seen, JokerCalls.SKIP)
+        assert_offers_all(skipping, seen, SeatOptions())
 
         changed = await (await fake_discord.slash(alice, table.thread, "mj options",
                                                   {"joker_calls": "offer"})).reply()
-        assert changed.ephemeral and "are offered" in changed.content
+        assert changed.ephemeral
+        assert "would fill (none of your own tiles of it): off" in changed.content
         offering = await table.reply(await fake_discord.click(alice, post, claim))
-        assert_offers_all(offering, seen, JokerCalls.OFFER)
+        assert_offers_all(offering, seen, SeatOptions(joker_calls=JokerCalls.OFFER))
         [folder] = custom_ids(offering, "jg:f:")
         calls = await table.reply(await fake_discord.click(alice, offering, folder))
         shown = [seen.legal[int(c.rsplit(":", 1)[1])].action for c in custom_ids(calls, "jg:a:")]

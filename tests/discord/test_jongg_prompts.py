@@ -88,6 +88,10 @@ CALLS = tuple(Option(Call(0, 5, size, jokers, rack), deadens=jokers == 3)
               for rack in (0, 1) for size in (3, 4, 5, 6) for jokers in range(4)
               if jokers < size)
 JOKER_ONLY = [i for i, o in enumerate(CALLS) if o.action.jokers == o.action.size - 1]  # type: ignore[union-attr]
+#: The calls the default options hide: those only jokers would fill, and those that kill.
+HIDDEN = [i for i, o in enumerate(CALLS) if i in JOKER_ONLY or o.deadens]
+#: Options that offer every call.
+EVERY_CALL = SeatOptions(joker_calls=JokerCalls.OFFER, skip_deadening=False)
 
 
 async def test_every_option_is_offered_and_calls_and_declarations_are_folded() -> None:
@@ -97,22 +101,22 @@ async def test_every_option_is_offered_and_calls_and_declarations_are_folded() -
     rows, seen = layout(options)
     within_limits(rows)
     assert offered(rows) == list(range(1 + len(discards)))
-    shown = len(CALLS) - len(JOKER_ONLY)
+    shown = len(CALLS) - len(HIDDEN)
     assert labels(rows) == ["Mah Jongg! on rack 2", f"Call 6 Bam… ({shown} ways)",
                             "Declare a hand dead…"]
-    # "Call…" opens every call but those only jokers would fill...
+    # "Call…" opens every call but those only jokers would fill and those that kill...
     text, calls = opened(seen, Folder.CALLS)
-    assert text == (f"Ways to call 6 Bam: ({len(JOKER_ONLY)} more would use only jokers; "
-                    "they are hidden by your options.)")
+    assert text == (f"Ways to call 6 Bam: ({len(HIDDEN)} more are hidden by your settings: "
+                    "`/mj settings`.)")
     first = 1 + len(discards)
-    assert offered(calls) == [first + i for i in range(len(CALLS)) if i not in JOKER_ONLY]
-    menu = [str(o["label"]) for i in walk_components(calls)  # type: ignore[arg-type]
-            for o in i.get("options") or []]
-    assert "⚠ Call quint of 6 Bam with 3 jokers on rack 1" in menu
+    assert offered(calls) == [first + i for i in range(len(CALLS)) if i not in HIDDEN]
     # ... or, for a seat that asks for them, all of them (in menus, as they are many).
-    offering = replace(TABLE, seat_options=(SeatOptions(JokerCalls.OFFER),) * 2)
+    offering = replace(TABLE, seat_options=(EVERY_CALL,) * 2)
     _, every = opened(seen, Folder.CALLS, offering)
     assert offered(every) == [first + i for i in range(len(CALLS))]
+    menu = [str(o["label"]) for i in walk_components(every)  # type: ignore[arg-type]
+            for o in i.get("options") or []]
+    assert "⚠ Call quint of 6 Bam with 3 jokers on rack 1" in menu
     # The declarations open a choice of hand, each named by its rack; nothing is declared.
     text, hands = opened(seen, Folder.DEAD)
     assert "a wrong declaration costs you your own hand" in text
@@ -150,7 +154,7 @@ async def test_a_lone_call_is_a_button_and_joker_only_calls_are_skipped() -> Non
     assert labels(rows) == ["Pass"]  # only jokers would fill it: skipped
     rows, _ = layout((Option(Pass(0)), *calls[1:]), Phase.CLAIM)
     assert labels(rows) == ["Call pung of 6 Bam with 1 joker on rack 1", "Pass"]
-    offering = replace(TABLE, seat_options=(SeatOptions(JokerCalls.OFFER),) * 2)
+    offering = replace(TABLE, seat_options=(EVERY_CALL,) * 2)
     rows, _ = layout((Option(Pass(0)), *calls), Phase.CLAIM, offering)
     assert labels(rows) == ["Call 6 Bam… (3 ways)", "Pass"]
 
@@ -162,4 +166,7 @@ async def test_the_rack_picture_is_captioned_with_the_prompt_headline() -> None:
     (rack,) = drawings
     said = headline(seen, TABLE.names)
     assert f"**{said}**" in prompt.text
-    assert said in " ".join(run.text for run in rack.texts)  # wrapped or not
+    shown = " ".join(run.text for run in rack.texts)  # wrapped or not
+    assert said in shown
+    # ... followed by the holder's options that are on.
+    assert "On: auto-sort, skip joker-only calls, skip killing calls" in shown

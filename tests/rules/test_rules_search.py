@@ -11,6 +11,9 @@ from bot.rules.topics import Kind, Topic
 
 #: Questions people ask, and the topic that should answer each.
 QUESTIONS = [
+    ("can the bot pass for me automatically", "auto-play"),
+    ("how do I turn on auto discard", "auto-play"),
+    ("skip calls that would kill my hand", "auto-play"),
     ("how many jokers in a pair", "jokers"),
     ("can a joker be in a single", "jokers"),
     ("can I pass a joker", "jokers"),

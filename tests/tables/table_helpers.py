@@ -13,7 +13,7 @@ from bot.store import Database, SeasonSettings
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.notifier import Delivery, SeatUpdate, Table, TableUpdate
 from bot.tables.options import TableOptions
-from bot.tables.service import TableService
+from bot.tables.service import DEFAULT_AUTO_DELAY, TableService
 
 CARD_PATH = next(p for p in shipped_card_paths() if p.name == "jongg-original.jongg")
 CARD_TEXT = CARD_PATH.read_text()
@@ -73,9 +73,11 @@ class Clock:
 
 
 def make_service(db: Database, recorder: Recorder, clock: Clock, *,
-                 backoff: Backoff = DEFAULT_BACKOFF) -> TableService:
-    """The service with first-option bots, the test's clock and `recorder` as its notifier."""
-    return TableService(db, recorder, now=clock, backoff=backoff,
+                 backoff: Backoff = DEFAULT_BACKOFF,
+                 auto_delay: float = DEFAULT_AUTO_DELAY) -> TableService:
+    """The service with first-option bots, the test's clock and `recorder` as its notifier
+    (automatic answers wait `auto_delay` seconds of that clock)."""
+    return TableService(db, recorder, now=clock, backoff=backoff, auto_delay=auto_delay,
                         make_bot=lambda level, card, rules, seed: FirstOption())
 
 

@@ -25,6 +25,7 @@ from bot.engine.game import (
 from bot.engine.game.actions import Call, DeclareDead, Pass
 from bot.engine.tiles import tile_name
 from bot.library import shipped_card_paths
+from bot.tables.auto import automatic
 from bot.tables.menu import dead_question, joker_only, layout
 from bot.tables.notifier import Table
 from bot.tables.seat_options import JokerCalls, SeatOptions
@@ -70,14 +71,11 @@ def test_calls_only_jokers_would_fill_are_skipped_and_not_asked_about() -> None:
     assert skipped.calls == () and skipped.hidden > 1 and not skipped.asks(seen)
     offered = layout(seen, OFFER)
     assert len(offered.calls) == offered.hidden + skipped.hidden and offered.asks(seen)
-    # The terminal passes for a seat that skips them, without a question...
+    # The table passes for a seat that skips them, without a question...
     table = Table(1, 0, 0, None, NAMES, (1, None), SIAMESE, CARD, True)
-
-    def never(prompt: str) -> str:
-        raise AssertionError(f"asked {prompt!r}")
-
-    assert Prompter(never, io.StringIO()).choose(table, seen) == Pass(0)
-    # ... and asks one that wants them, with the calls behind one choice.
+    assert automatic(seen, SeatOptions(), CARD, SIAMESE.counts, None) == Pass(0)
+    assert automatic(seen, OFFER, CARD, SIAMESE.counts, None) is None
+    # ... and the terminal asks one that wants them, with the calls behind one choice.
     out = io.StringIO()
     answers = iter(["2", "1"])
     chosen = Prompter(lambda prompt: next(answers), out).choose(

@@ -40,7 +40,8 @@ from bot.engine.game import (
 from bot.engine.game.actions import DeclareDead, Discard
 from bot.engine.game.rules import Charleston, WallEnd, Walls
 from bot.server_cards import parse_card
-from bot.store import Database, GameStatus, OutboxEntry, StoreError
+from bot.store import Clock as StoredClock
+from bot.store import ClockKind, Database, GameStatus, OutboxEntry, StoreError
 from bot.tables.errors import NotSeated, StalePrompt
 from bot.tables.options import TableOptions
 from bot.tables.seat_options import JokerCalls, SeatOptions
@@ -54,6 +55,11 @@ async def _claim_window(service: TableService) -> int:
     discard = next(o.action for o in mine.legal if isinstance(o.action, Discard))
     await service.act(game_id, HOST, discard, mine.action_count)
     return game_id
+
+
+async def claim_clocks(db: Database, game_id: int) -> list[StoredClock]:
+    """The game's claim-window clocks (not the automatic answers' clock beside them)."""
+    return [c for c in await db.clocks.clocks(game_id) if c.kind is ClockKind.CLAIM]
 
 
 @pytest.fixture
@@ -183,13 +189,18 @@ async def test_a_restart_rebuilds_the_game_and_play_goes_on(tmp_path: Path, cloc
     assert recorder.over
 
 
+#: Automatic answers that wait past the live claim window (10 s), so a test of the claim
+#: clock sees it act alone.
+LATE_AUTO = 20.0
+
+
 async def test_claim_clock_passes_for_silent_seats(tmp_path: Path, clock: Clock) -> None:
     async with Database(tmp_path / "j.db") as db:
-        service = make_service(db, Recorder(), clock)
+        service = make_service(db, Recorder(), clock, auto_delay=LATE_AUTO)
         game_id = await _claim_window(service)
         assert service.spectator(game_id).phase is Phase.CLAIM
         clocks = await db.clocks.clocks(game_id)
-        assert [c.kind.value for c in clocks] == ["claim"]
+        assert [c.kind.value for c in clocks if c.kind is not ClockKind.AUTO] == ["claim"]
         assert await service.run_due_clocks(clock.now + 5) == 0  # not yet
         assert await service.run_due_clocks(clock.now + 11) == 1
         assert service.spectator(game_id).phase is not Phase.CLAIM
@@ -198,15 +209,16 @@ async def test_claim_clock_passes_for_silent_seats(tmp_path: Path, clock: Clock)
 
 async def test_a_restart_keeps_the_clocks_deadlines(tmp_path: Path, clock: Clock) -> None:
     async with Database(tmp_path / "j.db") as db:
-        first = make_service(db, Recorder(), clock)
+        first = make_service(db, Recorder(), clock, auto_delay=LATE_AUTO)
         game_id = await _claim_window(first)
-        (claim,) = await db.clocks.clocks(game_id)
+        kept = await db.clocks.clocks(game_id)
+        assert ClockKind.CLAIM in [c.kind for c in kept]
         await first.close()
     clock.now += 6  # the bot was down for 6 of the claim window's 10 seconds
     async with Database(tmp_path / "j.db") as db:
-        second = make_service(db, Recorder(), clock)
+        second = make_service(db, Recorder(), clock, auto_delay=LATE_AUTO)
         await second.start(run_clocks=False)
-        assert await db.clocks.clocks(game_id) == [claim]
+        assert await db.clocks.clocks(game_id) == kept
         assert await second.run_due_clocks(clock.now + 3) == 0
         assert await second.run_due_clocks(clock.now + 4.5) == 1
         assert second.spectator(game_id).phase is not Phase.CLAIM
@@ -295,12 +307,12 @@ async def test_a_claim_window_keeps_its_deadline_and_prompts_while_others_answer
     async with Database(tmp_path / "j.db") as db:
         service = make_service(db, Recorder(), clock)
         game_id = await _claim_window(service)
-        (claim,) = await db.clocks.clocks(game_id)
+        (claim,) = await claim_clocks(db, game_id)
         ann = service.view_for(game_id, ANN)
         bo = service.view_for(game_id, BO)
         clock.now += 4
         await service.act(game_id, ANN, Pass, ann.action_count)
-        (later,) = await db.clocks.clocks(game_id)
+        (later,) = await claim_clocks(db, game_id)
         assert later.due_at == claim.due_at and later.at_seq == claim.at_seq + 1
         # Bo's prompt from before Ann answered is still good.
         await service.act(game_id, BO, Pass, bo.action_count)

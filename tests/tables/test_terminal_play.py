@@ -125,7 +125,7 @@ def test_a_game_with_mistakes_at_every_question_finishes(
         assert answer in text, answer
     # The words that look, not move.
     for answer in ("Nearest hands:", "[Year]", "Discards (", "Exposures:",
-                   "Type a number from the list, or:", "Calls only jokers would fill"):
+                   "Type a number from the list, or:", "Skip calls only jokers would fill"):
         assert answer in text, answer
     assert "Declare Bot 1's" in text and "If you're wrong" in text
     # `pass` lets a discard go; on one's own turn it is explained (once per turn typed).

@@ -1,0 +1,41 @@
+"""Players: each person's own options, kept across games and servers (migration 0007).
+
+The options are JSON written by the table layer (`bot.tables.seat_options`); the store only
+checks that they are JSON. A person with none kept has every default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from bot.store.rows import Part, check_int, check_json
+
+
+class Players(Part):
+    """`db.players`: per-person options."""
+
+    async def options(self, user_id: int) -> str | None:
+        """The person's options as kept (None: never set, every default applies)."""
+        found = await self.options_of((user_id,))
+        return found.get(user_id)
+
+    async def options_of(self, user_ids: Collection[int]) -> dict[int, str]:
+        """The options kept for each of these people, by user id (a person with none kept is
+        left out)."""
+        ids = [check_int(user, "user id") for user in user_ids]
+        if not ids:
+            return {}
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                "SELECT user_id, options FROM player_options WHERE user_id IN "
+                f"({', '.join('?' * len(ids))})", tuple(ids))
+        return {int(row["user_id"]): str(row["options"]) for row in rows}
+
+    async def set_options(self, user_id: int, options: str) -> None:
+        """Keep the person's options (JSON), replacing what was kept."""
+        check_json(options, "player options")
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO player_options (user_id, options) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET options = excluded.options",
+                (check_int(user_id, "user id"), options))
