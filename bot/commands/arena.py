@@ -9,6 +9,12 @@ others, so tile luck cancels; the report gives both sides' points per game (95 %
 interval clustered by seed), win, self-pick, feeding, wall-game, dead-hand and jokerless
 rates, mean value of wins and decision times (see `bot.players.arena`). `--sprt D` stops as
 soon as "better by at least D points a game" or "not better" is decided.
+
+    jongg arena-compare old.jsonl new.jsonl
+
+compares the challengers of two runs' logs on the deals both played, game by game (a change
+to a bot measured against the bot before it: the games of a small change stay alike, so the
+paired interval is much narrower than either run's own).
 """
 
 from __future__ import annotations
@@ -18,9 +24,10 @@ import json
 import sys
 
 from bot.commands.options import add_table_size, examples, positive_int, table_from_args
+from bot.engine.errors import InvalidInput
 from bot.library import DEFAULT_CARD, card_from_name_or_path
 from bot.players import PLAYER_KINDS
-from bot.players.arena import arena
+from bot.players.arena import arena, compare_logs
 from bot.progress import Progress
 
 
@@ -54,6 +61,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "and log are the same for any number")
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
     parser.set_defaults(handler=run)
+    compare = subparsers.add_parser(
+        "arena-compare", help="compare the challengers of two arena logs of the same deals",
+        description="Pairs the challenger's games of two arena runs' logs (--log) seed by "
+                    "seed and seat by seat, on the deals both played in full, and reports "
+                    "how many points a game the second run's challenger made more, with a "
+                    "95 %% interval from a bootstrap clustered by seed.",
+        epilog=examples("jongg arena-compare strong_before.jsonl strong_after.jsonl"))
+    compare.add_argument("before", help="the first run's log")
+    compare.add_argument("after", help="the second run's log")
+    compare.add_argument("--json", action="store_true", help="print JSON for machines")
+    compare.set_defaults(handler=run_compare)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,4 +83,16 @@ def run(args: argparse.Namespace) -> int:
     print(json.dumps(report.as_json(), indent=2) if args.json else report.as_text())
     if args.log:
         print(f"wrote {report.games} games to {args.log}", file=sys.stderr)
+    return 0
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """Compare two arena logs and print the figures."""
+    try:
+        with open(args.before, encoding="utf-8") as before, \
+                open(args.after, encoding="utf-8") as after:
+            comparison = compare_logs(before, after, (args.before, args.after))
+    except (OSError, UnicodeDecodeError) as error:
+        raise InvalidInput(f"Can't read the log: {error}") from error
+    print(json.dumps(comparison.as_json(), indent=2) if args.json else comparison.as_text())
     return 0

@@ -40,7 +40,7 @@ import json
 import math
 import multiprocessing
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO, runtime_checkable
@@ -427,3 +427,95 @@ def arena(rules: RuleSet, card: Card, challenger: str, field: str, seeds: int, s
 
 def _mean(games: Sequence[SeatGame]) -> float:
     return sum(g.points for g in games) / (len(games) or 1)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two arena runs of the same deals, challenger against challenger: on the seeds both
+    logs played in full, each challenger's points per game and the difference (after less
+    before), with a 95 % interval from the seed-clustered bootstrap of the differences (the
+    unit is the seed: its challenger games in one run against its games in the other, so
+    a small change to a bot, whose games stay much alike, is measured far more closely than
+    either run alone measures its challenger)."""
+
+    rules: str
+    card: str
+    field: str
+    before: str
+    after: str
+    seeds: int
+    games: int
+    before_points: float
+    after_points: float
+    difference: float
+    ci_low: float
+    ci_high: float
+
+    def as_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return asdict(self)
+
+    def as_text(self) -> str:
+        """One line of figures."""
+        return (f"jongg arena-compare: {self.after} (after) against {self.before} (before), "
+                f"field {self.field}, {self.rules}, card {self.card}: {self.seeds} shared "
+                f"seeds, {self.games} challenger games each\n"
+                f"  points per game {self.before_points:+.2f} -> "
+                f"{self.after_points:+.2f}: difference {self.difference:+.2f} "
+                f"[{self.ci_low:+.2f}, {self.ci_high:+.2f}]")
+
+
+def _challenger_games(lines: Iterable[str], name: str) -> tuple[str, str, str, str,
+                                                                 dict[int, dict[int, int]]]:
+    """From an arena log: its table, card, field and challenger kinds, and the challenger's
+    points per seed and seat. A line that is not an arena game is refused with its number."""
+    games: dict[int, dict[int, int]] = {}
+    table: tuple[str, str, str, str] | None = None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            game = json.loads(line)
+            seat = int(game["challenger_seat"])
+            seed, points = int(game["seed"]), int(game["payments"][seat])
+            kinds = [str(kind) for kind in game["kinds"]]
+            field = ",".join(sorted(set(kinds[:seat] + kinds[seat + 1:])))
+            found = (str(game["rules"]), str(game["card"]), field, kinds[seat])
+        except (ValueError, KeyError, IndexError, TypeError) as error:
+            raise InvalidInput(f"Line {number} of {name} is not a game of an arena log "
+                               f"({type(error).__name__}).") from error
+        if table is not None and found != table:
+            raise InvalidInput(f"{name} mixes runs: line {number} is another table, card, "
+                               "field or challenger.")
+        table = found
+        games.setdefault(seed, {})[seat] = points
+    if table is None:
+        raise InvalidInput(f"{name} holds no games.")
+    return (*table, games)
+
+
+def compare_logs(before: Iterable[str], after: Iterable[str], names: tuple[str, str] = (
+        "the first log", "the second log")) -> Comparison:
+    """Compare the challengers of two arena logs on the deals both played (see
+    `Comparison`): the runs must be of the same table and card, against the same field."""
+    rules, card, field, old, first = _challenger_games(before, names[0])
+    rules_after, card_after, field_after, new, second = _challenger_games(after, names[1])
+    if (rules, card, field) != (rules_after, card_after, field_after):
+        raise InvalidInput(f"The logs are of different games: {rules} on {card} against "
+                           f"{field} in one, {rules_after} on {card_after} against "
+                           f"{field_after} in the other.")
+    seats = max(len(s) for s in (*first.values(), *second.values()))
+    shared = [seed for seed in first if seed in second
+              and len(first[seed]) == len(second[seed]) == seats]
+    if not shared:
+        raise InvalidInput("The logs share no deal played in full: were they run with the "
+                           "same --seed?")
+    pairs = [SeatGame(seed, second[seed][seat] - first[seed][seat], won=False,
+                      self_picked=False, fed=False, wall=False, dead=False, jokerless=False)
+             for seed in shared for seat in sorted(first[seed])]
+    low, high = bootstrap_ci(pairs)
+    games = len(pairs)
+    before_points = sum(first[s][seat] for s in shared for seat in first[s]) / games
+    after_points = sum(second[s][seat] for s in shared for seat in second[s]) / games
+    return Comparison(rules, card, field, old, new, len(shared), games, before_points, after_points,
+                      after_points - before_points, low, high)

@@ -46,9 +46,9 @@ SAMPLES = 64
 PRIOR_SAMPLES = 8.0
 #: Fold when the expected win is below this share of the danger of the safest spare tile.
 #: The danger is the reader's own estimate here, not weighed up by `CAUTION`: judged on the
-#: danger weighed three times, Strong folded hands worth playing, and in the arena against
-#: Normal (500 seeds, the same deals) folding on the danger as read gained 1.5 points a game
-#: [+0.8, +2.4].
+#: danger weighed three times, Strong folded hands worth playing: against a Normal field,
+#: folding on the danger as read gained 0.64 points a game [+0.28, +1.01] over the 2,000
+#: seeds of the README's arena run (`jongg arena-compare` of the two runs' logs).
 FOLD_RATIO = 1.0
 #: When folded, a joker goes rather than a natural at least this dangerous (points).
 JOKER_FOLD_DANGER = 1.0 / 3.0

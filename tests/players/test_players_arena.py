@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 
 import bot.cli
+from bot.engine.errors import InvalidInput
 from bot.engine.game import STANDARD, THREE_PLAYER, parse_action, preset, replay
 from bot.engine.game.rules import seat_names
 from bot.engine.game.state import finishing
 from bot.library import shipped_card
-from bot.players.arena import ArenaReport, SeatGame, arena, bootstrap_ci, sprt
+from bot.players.arena import ArenaReport, SeatGame, arena, bootstrap_ci, compare_logs, sprt
 
 
 def _games(points_by_seed: dict[int, list[int]]) -> list[SeatGame]:
@@ -196,3 +197,80 @@ def test_an_unreadable_card_is_one_line_and_exit_2(
                          "--seeds", "1", "--card", str(card)])
     assert code == 2
     assert capsys.readouterr().err.startswith("jongg: ")
+
+
+def _lines(records: list[dict[str, Any]]) -> list[str]:
+    return [json.dumps(record) + "\n" for record in records]
+
+
+def _record(seed: int, seat: int, points: int, challenger: str) -> dict[str, Any]:
+    """The parts of an arena log line a comparison reads (the rest plays no part)."""
+    payments = [-points // 3] * 4
+    payments[seat] = points
+    kinds = ["random"] * 4
+    kinds[seat] = challenger
+    return {"seed": seed, "rules": "standard", "card": "Jongg Original", "kinds": kinds,
+            "challenger_seat": seat, "payments": payments}
+
+
+def test_two_runs_are_compared_seed_by_seed_on_the_shared_deals() -> None:
+    before = [_record(seed, seat, 10 * seed + seat, "easy")
+              for seed in range(1, 7) for seat in range(4)]
+    after = [_record(seed, seat, 30 * seed - seat * seat, "normal")
+             for seed in range(1, 7) for seat in range(4)]
+    comparison = compare_logs(_lines(before), _lines(after))
+    # The games of a seed pair with the same seed's games, wherever their lines are.
+    assert compare_logs(_lines(before[::-1]), _lines(after)) == comparison
+    by_game = {(r["seed"], r["challenger_seat"]): r["payments"][r["challenger_seat"]]
+               for r in before}
+    differences = [r["payments"][r["challenger_seat"]]
+                   - by_game[r["seed"], r["challenger_seat"]] for r in after]
+    assert (comparison.seeds, comparison.games) == (6, 24)
+    assert (comparison.before, comparison.after, comparison.field) == ("easy", "normal",
+                                                                       "random")
+    assert comparison.difference == pytest.approx(sum(differences) / 24)
+    assert comparison.after_points - comparison.before_points == pytest.approx(
+        comparison.difference)
+    assert comparison.ci_low < comparison.difference < comparison.ci_high
+    same = compare_logs(_lines(after), _lines(after[::-1]))
+    assert (same.difference, same.ci_low, same.ci_high) == (0.0, 0.0, 0.0)
+
+
+def test_only_deals_both_runs_played_in_full_are_compared() -> None:
+    before, after = _log(4, 3, "normal", "random"), _log(4, 3, "normal", "random")
+    first_seed = after[0]["seed"]
+    partial = [r for r in after if not (r["seed"] == first_seed
+                                        and r["challenger_seat"] == 3)]
+    comparison = compare_logs(_lines(before), _lines(partial))
+    assert (comparison.seeds, comparison.games) == (2, 8)
+
+
+@pytest.mark.parametrize(("before", "after", "message"), [
+    (['{"seed": 1}\n'], None, "Line 1 of the first log is not a game"),
+    ([], None, "holds no games"),
+    (None, "other field", "different games"),
+    (None, "other deals", "share no deal"),
+])
+def test_logs_that_cant_be_compared_are_refused_plainly(
+        before: list[str] | None, after: str | None, message: str) -> None:
+    good = _lines(_log(4, 2, "normal", "random"))
+    second = good
+    if after == "other field":
+        second = _lines(_log(4, 2, "normal", "easy"))
+    elif after == "other deals":
+        second = [line.replace('"seed": ', '"seed": 1') for line in good]
+    with pytest.raises(InvalidInput, match=message):
+        compare_logs(before if before is not None else good, second)
+
+
+def test_jongg_arena_compare_prints_the_figures(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    before, after = tmp_path / "before.jsonl", tmp_path / "after.jsonl"
+    before.write_text("".join(_lines(_log(4, 2, "easy", "random"))), encoding="utf-8")
+    after.write_text("".join(_lines(_log(4, 2, "normal", "random"))), encoding="utf-8")
+    assert bot.cli.main(["arena-compare", str(before), str(after), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["seeds"], data["games"], data["before"], data["after"]) == (2, 8, "easy",
+                                                                             "normal")
+    assert bot.cli.main(["arena-compare", str(before), str(tmp_path / "missing")]) == 2
+    assert "Can't read the log" in capsys.readouterr().err
