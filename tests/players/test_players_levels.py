@@ -170,6 +170,16 @@ def test_strong_folded_gives_up_a_joker_rather_than_feed() -> None:
     assert _discard(_bot(NormalPlayer), hand, **_threats()) != "J"
 
 
+@pytest.mark.parametrize(("hand", "useless"), [("111C 222C 333C 444C 5C 4B", "4B"),
+                                               ("111C 222C 333C 444C 5C 7D", "7D")])
+def test_strong_wont_break_a_good_hand_for_a_little_safety(hand: str, useless: str) -> None:
+    """One tile from four Crak pungs and a pair, the tile no hand uses is one an opponent
+    wants: Strong still throws it rather than a tile of its own hand (its safety margin);
+    weighing danger against lost chance alone, it would break the hand."""
+    for seed in range(4):
+        assert _discard(_bot(StrongPlayer, seed), hand, **_threats()) == useless
+
+
 def test_strong_plays_on_when_close() -> None:
     """One tile from Mah Jongg, the same danger doesn't stop it: the 4B goes."""
     assert _discard(_bot(StrongPlayer), "NNN EEEE WWWW SS 4B", **_threats()) == "4B"
