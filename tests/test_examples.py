@@ -92,7 +92,9 @@ def test_readme_example(command: str, workdir: Path,
 
 @pytest.mark.parametrize("command", HELP_EXAMPLES)
 def test_help_example(command: str, workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    run_example(command, capsys)
+    # An example may chain commands with && (one writes a file the next reads), as in a shell.
+    for part in command.split(" && "):
+        run_example(part, capsys)
 
 
 def test_the_overviews_suggestions(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -67,7 +67,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "seed and seat by seat, on the deals both played in full, and reports "
                     "how many points a game the second run's challenger made more, with a "
                     "95 %% interval from a bootstrap clustered by seed.",
-        epilog=examples("jongg arena-compare strong_before.jsonl strong_after.jsonl"))
+        epilog=examples("jongg arena --challenger easy --field random --seeds 2 --log a.jsonl "
+                        "&& jongg arena --challenger normal --field random --seeds 2 "
+                        "--log b.jsonl && jongg arena-compare a.jsonl b.jsonl"))
     compare.add_argument("before", help="the first run's log")
     compare.add_argument("after", help="the second run's log")
     compare.add_argument("--json", action="store_true", help="print JSON for machines")
