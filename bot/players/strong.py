@@ -198,14 +198,15 @@ class StrongPlayer(NormalPlayer):
         scale = analysis.total_weight or 1.0
         # Safety may cost at most `safety_margin` of the plans' weight more than the least
         # costly tile would.
-        share = {k: analysis.cost(k) / scale for k in naturals}
-        least = min(share.values())
-        allowed = [k for k in naturals if share[k] <= least + self.safety_margin + 1e-12]
+        cost = {k: analysis.cost(k) for k in naturals}
+        least = min(cost.values()) / scale
+        allowed = [k for k in naturals
+                   if cost[k] / scale <= least + self.safety_margin + 1e-12]
         best = analysis.plans[0].weight if analysis.plans else 0.0
         # Points a tile takes from its chances: the share of plan weight it hurts, of what
         # its best plan is worth when won.
         worth = self._payoff(view) * best / scale
-        kind = min(allowed, key=lambda k: (round(worth * analysis.cost(k)
+        kind = min(allowed, key=lambda k: (round(worth * cost[k]
                                                  + self.caution * danger[k], 9),
                                            -seen[k], self.rng.random()))
         return Discard(view.seat, kind)
