@@ -15,7 +15,14 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.components import LobbyButton, answer_error, in_time, say_privately, show_rack
+from bot.discord.components import (
+    LobbyButton,
+    answer_error,
+    in_time,
+    reclaim_seat,
+    say_privately,
+    show_rack,
+)
 from bot.discord.league import register_league_commands
 from bot.discord.lookups import register_lookups
 from bot.discord.mentions import NO_MENTIONS, pinging
@@ -284,9 +291,10 @@ async def status(interaction: discord.Interaction[Any]) -> None:
                                             allowed_mentions=NO_MENTIONS)
 
 
-@mj.command(name="resign", description="Leave this game; a bot plays your seat")
+@mj.command(name="resign", description="Leave this game for good; a bot plays your seat")
 async def resign(interaction: discord.Interaction[Any]) -> None:
-    """Hand the caller's seat to a bot of the server's level."""
+    """Hand the caller's seat to a bot of the server's level, for good (unlike a stand-in,
+    which the player can reclaim: resigning gives the seat up)."""
     client = _client(interaction)
     game_id = await _game_here(interaction)
     client.service.seat_of(game_id, interaction.user.id)  # refuse privately, before deferring
@@ -299,13 +307,20 @@ async def resign(interaction: discord.Interaction[Any]) -> None:
                                     f"plays seat {seat + 1} from now on.")
 
 
-@mj.command(name="replace", description="(Host or server manager) give a seat to another "
-                                         "player")
+@mj.command(name="reclaim", description="Take your seat back from the bot standing in for you")
+@app_commands.describe(game="the table number (in its thread you may leave it out)")
+async def reclaim(interaction: discord.Interaction[Any], game: int | None = None) -> None:
+    """The caller's seat, kept by a bot after too many timeouts in a row, is theirs again."""
+    await reclaim_seat(interaction, await _game_here(interaction) if game is None else game,
+                       None)
+
+
+@mj.command(name="sub", description="(Host or server manager) hand a seat to another player")
 @app_commands.describe(seat="the seat number, 1 (East) to 4", user="who takes it over")
-async def replace_seat(interaction: discord.Interaction[Any],
-                       seat: app_commands.Range[int, 1, 4], user: discord.Member) -> None:
+async def sub_seat(interaction: discord.Interaction[Any],
+                   seat: app_commands.Range[int, 1, 4], user: discord.Member) -> None:
     """The host, or a server manager (for a table whose host has gone), seats another
-    person."""
+    person: a substitute, who plays on with the seat's tiles and their own options."""
     client = _client(interaction)
     game_id = await _game_here(interaction)
     manager = _is_manager(interaction)
@@ -426,6 +441,8 @@ async def help_command(interaction: discord.Interaction[Any]) -> None:
         "are asked to confirm, since a wrong call kills your own hand.\n"
         "• `/mj discard`, `/mj rack`, `/mj status`, `/mj options`, `/mj resign`, `/mj replay` "
         "help along the way.\n"
+        "• Miss too many moves in a row and a bot keeps your seat: **Reclaim** on your rack "
+        "or `/mj reclaim` takes it back. The host hands a seat on with `/mj sub`.\n"
         "• **Add bot** in the lobby seats an Easy, Normal or Strong bot; `/mj config` shows "
         "the level of this server's other bots (server managers set it).\n"
         "• `/rules` answers rules questions; `/card show` draws a card; `/analyze` checks a "
