@@ -126,6 +126,10 @@ class SeatDetail:
     threw: bool = False
     penalty: int = 0
     dead: bool = False
+    #: How many of the seat's moves the table made for its person (a timeout, or a bot
+    #: standing in), and how many moves the seat made in all (None: not known).
+    played_for: int = 0
+    moves: int | None = None
 
     @property
     def won(self) -> bool:
@@ -236,6 +240,11 @@ class PlayerStats:
     head_to_head: tuple[HeadToHead, ...]
     mu: float | None
     sigma: float | None
+    #: Of every game recorded for the player (counted or not): in how many a bot played
+    #: for them, how many of their moves it played, and how many moves they had in those.
+    stand_in_games: int = 0
+    played_for: int = 0
+    stand_in_moves: int = 0
 
 
 @dataclass(frozen=True)
@@ -326,3 +335,5 @@ class ExportRow:
     penalty: int
     wall_game: bool
     dead: bool
+    played_for: int
+    moves: int | None
