@@ -42,6 +42,7 @@ from bot.tables.levels import level_label
 from bot.tables.options import PACES, TableOptions, Timeout
 from bot.tables.replay import LogKind, game_log, log_kind
 from bot.tables.seat_options import JokerCalls
+from bot.tables.standins import DEFAULT_STAND_IN_AFTER, MOST_STAND_IN_AFTER
 
 
 def _client(interaction: discord.Interaction[Any]) -> Any:
@@ -96,6 +97,8 @@ mj = app_commands.Group(name="mj", description="Play American Mah Jongg at this 
     pace="live (seconds per move), relaxed, or async (hours, with reminders)",
     hints="show a Hint button with the nearest hands",
     timeout="when a clock runs out: pass on claims, or let the bot play the move",
+    stand_in_after="timeouts in a row after which a bot keeps the seat until its player "
+                   "reclaims it (0: never; default 3)",
     house="house options, e.g. charleston=none quarters_pot pot_ante=50 (see /rules "
           "house-rules)",
 )
@@ -113,7 +116,9 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
               racks: int | None = None,
               card: CardName | None = None, scoring: ChoiceText | None = None,
               pace: ChoiceText = "live", hints: bool = True,
-              timeout: ChoiceText = "pass", house: HouseText | None = None) -> None:
+              timeout: ChoiceText = "pass", house: HouseText | None = None,
+              stand_in_after: app_commands.Range[int, 0, MOST_STAND_IN_AFTER] = (
+                  DEFAULT_STAND_IN_AFTER)) -> None:
     """Post the lobby, open its thread, and create the game, with the `house` options (see
     `bot.engine.game.rules.with_options`; a mistake in them is refused privately, before
     anything is posted). In a league's channel the table plays the open season's rules and
@@ -136,7 +141,8 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
         rules = with_options(table_rules(players, scoring, racks), house or "")
         chosen = await resolve_card(client.db, guild_id, card)
     options = TableOptions(rules, chosen.name, chosen.text, pace=pace, hints=hints,
-                           timeout=Timeout(timeout), server_card_id=chosen.card_id)
+                           timeout=Timeout(timeout), server_card_id=chosen.card_id,
+                           stand_in_after=stand_in_after)
     # Checked (in a worker) before the public deferral, so a card that can't be used is
     # refused privately; the table opens with it compiled, off the loop too.
     await usable_card(chosen.name, chosen.text)

@@ -78,7 +78,7 @@ def audit_from_row(row: sqlite3.Row) -> AuditEntry:
 RESULT_COLUMNS = """
     r.seat, r.user_id, r.display_name, r.is_bot, r.points, r.table_points, r.placement, r.won,
     r.hand_id, r.section, r.hand_value, r.self_picked, r.jokerless, r.exposures, r.threw,
-    r.penalty, r.wall_game, r.dead
+    r.penalty, r.wall_game, r.dead, r.played_for, r.moves
 """
 
 
@@ -90,7 +90,8 @@ def seat_from_result_row(row: sqlite3.Row) -> LeagueSeat:
         section=None if row["section"] is None else str(row["section"]),
         hand_value=opt_int(row["hand_value"]), self_picked=bool(row["self_picked"]),
         jokerless=bool(row["jokerless"]), exposures=opt_int(row["exposures"]),
-        threw=bool(row["threw"]), penalty=int(row["penalty"]), dead=bool(row["dead"]))
+        threw=bool(row["threw"]), penalty=int(row["penalty"]), dead=bool(row["dead"]),
+        played_for=int(row["played_for"]), moves=opt_int(row["moves"]))
     return LeagueSeat(seat=int(row["seat"]), user_id=opt_int(row["user_id"]),
                       display_name=str(row["display_name"]), is_bot=bool(row["is_bot"]),
                       points=int(row["points"]), table_points=int(row["table_points"]),

@@ -28,6 +28,13 @@ DEFAULT_STAND_IN_AFTER = 3
 MOST_STAND_IN_AFTER = 20
 
 
+def stand_in_text(after: int) -> str:
+    """What a table's setting means, for its lobby."""
+    if not after:
+        return "a bot never keeps a seat"
+    return f"a bot keeps a seat after {after} timeouts in a row (Reclaim takes it back)"
+
+
 def reclaim_hint(game_id: int) -> str:
     """How a person takes their seat back, in the words every notice uses."""
     return f"press **Reclaim** on your rack or use `/mj reclaim game:{game_id}`"

@@ -1,16 +1,17 @@
 """Stand-ins through the fake Discord: a player whose clock runs out three times in a row has
 their seat kept by the bot (told in the thread and by DM, with a Reclaim button on the rack),
-nobody else can take it back for them, and Reclaim gives it back at once so they play on."""
+nobody else can take it back for them, and Reclaim gives it back at once so they play on; a
+league season that counts such games at half shows it so in its standings."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from fake import FakeDiscord, User, World
+from fake import FakeDiscord, Perm, User, World
 from jongg_table import FrozenClock, JonggTable, assert_clean, custom_ids, jongg_client
 
-from bot.store import PlayedFor
+from bot.store import GameStatus, PlayedFor
 from bot.tables.standins import DEFAULT_STAND_IN_AFTER
 
 
@@ -84,4 +85,46 @@ async def test_timeouts_hand_the_seat_to_the_bot_and_reclaim_gives_it_back(
         mine = [a for a in await client.db.actions.actions(table.game_id)
                 if a.actor_user_id == alice.id]
         assert mine and mine[-1].played_for is None
+    assert_clean(fake_discord, caplog)
+
+
+async def test_a_league_standings_table_counts_a_stand_in_game_at_half(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    alice, bob = world.alice, world.bob
+    director = fake_discord.add_role(world.guild, "Directors", Perm.MANAGE_GUILD)
+    world.guild.member(alice).roles.append(director)
+    clock = FrozenClock()
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)) as client:
+        await (await fake_discord.slash(alice, world.tables, "league create",
+                                        {"name": "Tuesday Club"})).reply()
+        opened = await (await fake_discord.slash(alice, world.tables, "league season start",
+                                                 {"stand_ins": "half"})).reply()
+        assert "count at half" in opened.content
+        table = await JonggTable.open(fake_discord, world, client, [alice, bob], bots=2)
+        seat = table.seats.index(alice)
+        for _ in range(3000):  # Alice is away all game: the bot keeps her seat
+            if table.over:
+                break
+            await _play_on_without(table, clock, alice)
+        else:
+            raise AssertionError("the game did not end")
+        assert (await client.db.games.game(table.game_id)).status is GameStatus.FINISHED
+        result = await client.db.games.result(table.game_id)
+        assert result is not None
+        table_points = {s.user_id: s.points for s in result.seats if s.user_id is not None}
+        answer = await (await fake_discord.slash(bob, world.tables,
+                                                 "league standings")).followup()
+        assert "count at half" in answer.content
+        shown = {}
+        for line in answer.content.splitlines():
+            cells = line.split()
+            for user in (alice, bob):
+                if len(cells) > 4 and cells[1] == user.display_name:
+                    shown[user.id] = int(cells[4])
+        assert shown == {user: int(points / 2) for user, points in table_points.items()}
+        recorded = await client.db.league_games.game(table.game_id)
+        assert recorded.counted and "counted at half" in recorded.note
+        assert [s.detail.played_for > 0 for s in recorded.seats] == [
+            s == seat for s in range(4)]
     assert_clean(fake_discord, caplog)

@@ -7,12 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from table_helpers import ANN, HOST, Clock, Recorder, make_service, open_game
+from table_helpers import ANN, CARD_TEXT, HOST, Clock, Recorder, make_service, open_game
 
 from bot.engine.errors import IllegalAction
 from bot.engine.game import THREE_PLAYER, parse_action
 from bot.store import ClockKind, Database, PlayedFor
 from bot.tables.errors import NotSeated
+from bot.tables.options import TableOptions
 from bot.tables.service import TableService
 from bot.tables.standins import DEFAULT_STAND_IN_AFTER, StandIns, count_from_log
 
@@ -170,6 +171,30 @@ async def test_a_restart_keeps_the_count_and_the_stand_in(tmp_path: Path,
         await fourth.start(run_clocks=False)
         assert not fourth.stand_ins(game_id).stood_in(0)  # the reclaim is kept
         await fourth.close()
+
+
+@pytest.mark.parametrize("after", [0, 1])
+async def test_the_tables_setting_is_stored_with_it(tmp_path: Path, clock: Clock,
+                                                    after: int) -> None:
+    path = tmp_path / "j.db"
+    async with Database(path) as db:
+        service = make_service(db, Recorder(), clock)
+        game = await service.open_table(
+            guild_id=1, channel_id=2, host_id=HOST, host_name="Host",
+            options=TableOptions(THREE_PLAYER, "jongg-original", CARD_TEXT,
+                                 stand_in_after=after))
+        await service.join(game.id, ANN, "Ann")
+        await service.start_game(game.id, HOST)
+        await _time_out(service, db, clock, game.id, 1)
+        await service.close()
+    async with Database(path) as db:  # ... so a restart keeps it
+        again = make_service(db, Recorder(), clock)
+        await again.start(run_clocks=False)
+        assert again.stand_ins(game.id).after == after
+        if not after:  # never, however often the clock runs out
+            await _time_out(again, db, clock, game.id, 4)
+        assert again.stand_ins(game.id).stood_in(0) is bool(after)
+        await again.close()
 
 
 def test_the_count_from_a_log_follows_the_same_rules() -> None:
