@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from table_helpers import ANN, CARD_TEXT, HOST, Clock, Recorder, make_service, open_game
 
 from bot.engine.errors import IllegalAction
@@ -198,13 +200,38 @@ async def test_the_tables_setting_is_stored_with_it(tmp_path: Path, clock: Clock
 
 
 def test_the_count_from_a_log_follows_the_same_rules() -> None:
-    # (seq, seat, actor, played_for): a timeout, an automatic pass (neither), a timeout, an
-    # own move (back to 0), three timeouts (kept), the stand-in's move (no change).
+    # (seq, seat, actor, played_for): two timeouts around an automatic pass (which neither
+    # counts nor resets), an own move (back to 0), two timeouts (seat 1's between them) and
+    # the stand-in's move of a seat not kept (no change).
     moves = [(0, 0, None, PlayedFor.TIMEOUT), (1, 0, None, None),
              (2, 0, None, PlayedFor.TIMEOUT), (3, 0, HOST, None),
              (4, 0, None, PlayedFor.TIMEOUT), (5, 1, None, PlayedFor.TIMEOUT),
-             (6, 0, None, PlayedFor.TIMEOUT), (7, 0, None, PlayedFor.TIMEOUT),
-             (8, 0, None, PlayedFor.STAND_IN)]
-    assert count_from_log(3, 2, moves, {}) == StandIns(3, (3, 1))
-    assert count_from_log(3, 2, moves, {0: 7}).timeouts == (1, 1)  # taken back at 7
+             (6, 0, None, PlayedFor.TIMEOUT), (7, 0, None, PlayedFor.STAND_IN)]
+    assert count_from_log(3, 2, moves, {}) == StandIns(3, (2, 1))
+    assert count_from_log(2, 2, moves, {}).seats == frozenset({0})
+    assert count_from_log(2, 2, moves[:3], {}).timeouts == (2, 0)  # held at 2: kept
+    assert count_from_log(3, 2, moves, {0: 6}).timeouts == (1, 1)  # taken back at 6
     assert count_from_log(0, 2, moves, {}).seats == frozenset()  # 0: never
+
+
+_MOVES = st.lists(st.tuples(st.integers(0, 2), st.sampled_from(
+    [(None, PlayedFor.TIMEOUT), (None, PlayedFor.STAND_IN), (None, None), (HOST, None)])),
+    max_size=60)
+
+
+@given(moves=_MOVES, after=st.integers(0, 4), start=st.integers(0, 30))
+def test_a_seats_count_is_its_timeouts_since_it_last_moved(
+        moves: list[tuple[int, tuple[int | None, PlayedFor | None]]], after: int,
+        start: int) -> None:
+    # However the moves fall, a seat's count is its timeouts since its own last move (or
+    # its start), held at `after` once the bot keeps the seat.
+    log = [(seq, seat, actor, kind) for seq, (seat, (actor, kind)) in enumerate(moves)]
+    counts = count_from_log(after, 3, log, {1: start})
+    for seat in range(3):
+        mine = [(actor, kind) for seq, s, actor, kind in log
+                if s == seat and seq >= (start if seat == 1 else 0)]
+        own = [i for i, (actor, _) in enumerate(mine) if actor is not None]
+        since = mine[own[-1] + 1:] if own else mine
+        timeouts = sum(kind is PlayedFor.TIMEOUT for _, kind in since)
+        assert counts.timeouts[seat] == (min(after, timeouts) if after else timeouts)
+        assert counts.stood_in(seat) is (after > 0 and timeouts >= after)
