@@ -97,8 +97,8 @@ mj = app_commands.Group(name="mj", description="Play American Mah Jongg at this 
     pace="live (seconds per move), relaxed, or async (hours, with reminders)",
     hints="show a Hint button with the nearest hands",
     timeout="when a clock runs out: pass on claims, or let the bot play the move",
-    stand_in_after="timeouts in a row after which a bot keeps the seat until its player "
-                   "reclaims it (0: never; default 3)",
+    stand_in_after="timeouts in a row before a bot keeps the seat until its player reclaims "
+                   "it (0: never; default 3)",
     house="house options, e.g. charleston=none quarters_pot pot_ante=50 (see /rules "
           "house-rules)",
 )
