@@ -19,6 +19,10 @@ call, auto Mah Jongg, auto-discard). Those answers are ordinary actions, played 
 but only once the table's `auto_delay` has passed since the moment began (the AUTO clock), the
 same for every seat, so how long a claim window stays open reveals nothing.
 
+A person whose clock runs out too often in a row has their seat kept by a bot until they
+reclaim it (`bot.tables.standins`): the moves the table makes for a person are marked in the
+log, which is all a restart needs to count again.
+
 Delivery is `bot.tables.delivery`: a sender task per game sends its outbox entries in order
 (retrying, moving a deleted thread, telling the host about a missing permission). A game that
 is over leaves memory once its last entry is delivered.
@@ -893,7 +897,8 @@ class TableService:
             if not live.stand_ins.stood_in(mine):
                 raise IllegalAction("Your seat is yours already: no bot is playing it.")
             await self.db.seats.record_reclaim(game_id, mine, user_id)
-            live.stand_ins = live.stand_ins.back(mine)
+            # Durable already: the count starts again even if what follows fails.
+            live.stand_ins = live.saved_stand_ins = live.stand_ins.back(mine)
             live.said.append(f"{live.table.names[mine]} is back and plays their own seat.")
             await self._settle(live, (), new_turn=True)
         return mine
@@ -1035,7 +1040,8 @@ class TableService:
             users = list(table.user_ids)
             names[seat], users[seat] = name, user_id
             live.dm_closed.discard(seat)  # the new holder's DMs are not known to be closed
-            live.stand_ins = live.stand_ins.back(seat)  # ... and they have not timed out
+            # ... nor have they timed out (the store's new holding says so already).
+            live.stand_ins = live.saved_stand_ins = live.stand_ins.back(seat)
             # ... and they start from their own options (a bot from the defaults).
             live.table = replace(table, names=tuple(names), user_ids=tuple(users)
                                  ).with_options(seat, await self.player_options(user_id))
