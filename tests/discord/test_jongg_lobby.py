@@ -71,7 +71,7 @@ async def test_start_waits_for_the_tables_thread(fake_discord: FakeDiscord, worl
     assert_clean(fake_discord, caplog)
 
 
-async def test_resign_replace_and_abort(fake_discord: FakeDiscord, world: World,
+async def test_resign_sub_and_abort(fake_discord: FakeDiscord, world: World,
                                         tmp_path: Path,
                                         caplog: pytest.LogCaptureFixture) -> None:
     alice, bob, carol, dave = world.players
