@@ -36,8 +36,9 @@ from bot.rules import knowledge_base
 from bot.store import Database, GameStatus
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.levels import level_label
-from bot.tables.options import read_table_options
+from bot.tables.options import read_stand_in_after, read_table_options
 from bot.tables.service import BotFactory, TableService, level_bot, random_seed
+from bot.tables.standins import stand_in_text
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +128,7 @@ class JonggClient(discord.Client):
         levels = await self.service.stored_levels(game_id)
         lines = [f"**Table {game.id}** · {rules.name} · card {game.card.name} · "
                  f"{pace} pace · hints {'on' if game.hints else 'off'} · "
-                 f"on timeout: {timeout.value}"]
+                 f"on timeout: {timeout.value} · {stand_in_text(read_stand_in_after(game.rules))}"]
         house = house_options(rules)
         if house:
             lines.append(f"House options: `{house}`")

@@ -15,7 +15,14 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.components import LobbyButton, answer_error, in_time, say_privately, show_rack
+from bot.discord.components import (
+    LobbyButton,
+    answer_error,
+    in_time,
+    reclaim_seat,
+    say_privately,
+    show_rack,
+)
 from bot.discord.league import register_league_commands
 from bot.discord.lookups import register_lookups
 from bot.discord.mentions import NO_MENTIONS, pinging
@@ -35,6 +42,7 @@ from bot.tables.levels import level_label
 from bot.tables.options import PACES, TableOptions, Timeout
 from bot.tables.replay import LogKind, game_log, log_kind
 from bot.tables.seat_options import JokerCalls
+from bot.tables.standins import DEFAULT_STAND_IN_AFTER, MOST_STAND_IN_AFTER
 
 
 def _client(interaction: discord.Interaction[Any]) -> Any:
@@ -89,6 +97,8 @@ mj = app_commands.Group(name="mj", description="Play American Mah Jongg at this 
     pace="live (seconds per move), relaxed, or async (hours, with reminders)",
     hints="show a Hint button with the nearest hands",
     timeout="when a clock runs out: pass on claims, or let the bot play the move",
+    stand_in_after="timeouts in a row before a bot keeps the seat until its player reclaims "
+                   "it (0: never; default 3)",
     house="house options, e.g. charleston=none quarters_pot pot_ante=50 (see /rules "
           "house-rules)",
 )
@@ -106,7 +116,9 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
               racks: int | None = None,
               card: CardName | None = None, scoring: ChoiceText | None = None,
               pace: ChoiceText = "live", hints: bool = True,
-              timeout: ChoiceText = "pass", house: HouseText | None = None) -> None:
+              timeout: ChoiceText = "pass", house: HouseText | None = None,
+              stand_in_after: app_commands.Range[int, 0, MOST_STAND_IN_AFTER] = (
+                  DEFAULT_STAND_IN_AFTER)) -> None:
     """Post the lobby, open its thread, and create the game, with the `house` options (see
     `bot.engine.game.rules.with_options`; a mistake in them is refused privately, before
     anything is posted). In a league's channel the table plays the open season's rules and
@@ -129,7 +141,8 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
         rules = with_options(table_rules(players, scoring, racks), house or "")
         chosen = await resolve_card(client.db, guild_id, card)
     options = TableOptions(rules, chosen.name, chosen.text, pace=pace, hints=hints,
-                           timeout=Timeout(timeout), server_card_id=chosen.card_id)
+                           timeout=Timeout(timeout), server_card_id=chosen.card_id,
+                           stand_in_after=stand_in_after)
     # Checked (in a worker) before the public deferral, so a card that can't be used is
     # refused privately; the table opens with it compiled, off the loop too.
     await usable_card(chosen.name, chosen.text)
@@ -284,9 +297,10 @@ async def status(interaction: discord.Interaction[Any]) -> None:
                                             allowed_mentions=NO_MENTIONS)
 
 
-@mj.command(name="resign", description="Leave this game; a bot plays your seat")
+@mj.command(name="resign", description="Leave this game for good; a bot plays your seat")
 async def resign(interaction: discord.Interaction[Any]) -> None:
-    """Hand the caller's seat to a bot of the server's level."""
+    """Hand the caller's seat to a bot of the server's level, for good (unlike a stand-in,
+    which the player can reclaim: resigning gives the seat up)."""
     client = _client(interaction)
     game_id = await _game_here(interaction)
     client.service.seat_of(game_id, interaction.user.id)  # refuse privately, before deferring
@@ -299,13 +313,20 @@ async def resign(interaction: discord.Interaction[Any]) -> None:
                                     f"plays seat {seat + 1} from now on.")
 
 
-@mj.command(name="replace", description="(Host or server manager) give a seat to another "
-                                         "player")
+@mj.command(name="reclaim", description="Take your seat back from the bot standing in for you")
+@app_commands.describe(game="the table number (in its thread you may leave it out)")
+async def reclaim(interaction: discord.Interaction[Any], game: int | None = None) -> None:
+    """The caller's seat, kept by a bot after too many timeouts in a row, is theirs again."""
+    await reclaim_seat(interaction, await _game_here(interaction) if game is None else game,
+                       None)
+
+
+@mj.command(name="sub", description="(Host or server manager) hand a seat to another player")
 @app_commands.describe(seat="the seat number, 1 (East) to 4", user="who takes it over")
-async def replace_seat(interaction: discord.Interaction[Any],
-                       seat: app_commands.Range[int, 1, 4], user: discord.Member) -> None:
+async def sub_seat(interaction: discord.Interaction[Any],
+                   seat: app_commands.Range[int, 1, 4], user: discord.Member) -> None:
     """The host, or a server manager (for a table whose host has gone), seats another
-    person."""
+    person: a substitute, who plays on with the seat's tiles and their own options."""
     client = _client(interaction)
     game_id = await _game_here(interaction)
     manager = _is_manager(interaction)
@@ -426,6 +447,8 @@ async def help_command(interaction: discord.Interaction[Any]) -> None:
         "are asked to confirm, since a wrong call kills your own hand.\n"
         "• `/mj discard`, `/mj rack`, `/mj status`, `/mj options`, `/mj resign`, `/mj replay` "
         "help along the way.\n"
+        "• Miss too many moves in a row and a bot keeps your seat: **Reclaim** on your rack "
+        "or `/mj reclaim` takes it back. The host hands a seat on with `/mj sub`.\n"
         "• **Add bot** in the lobby seats an Easy, Normal or Strong bot; `/mj config` shows "
         "the level of this server's other bots (server managers set it).\n"
         "• `/rules` answers rules questions; `/card show` draws a card; `/analyze` checks a "

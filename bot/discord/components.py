@@ -420,6 +420,43 @@ class RackButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await show_rack(interaction, self.game, None)
 
 
+class ReclaimButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"jg:rc:(?P<game>\d+):(?P<seat>\d+)"):
+    """Reclaim: on the rack of a seat a bot keeps, gives it back to its own player (anyone
+    else is refused privately)."""
+
+    def __init__(self, game: int, seat: int) -> None:
+        super().__init__(discord.ui.Button(label="Reclaim", style=discord.ButtonStyle.success,
+                                           custom_id=f"jg:rc:{game}:{seat}"))
+        self.game = game
+        self.seat = seat
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ReclaimButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["game"]), int(match["seat"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Take the seat back for the clicker, if it is theirs."""
+        await reclaim_seat(interaction, self.game, self.seat)
+
+
+async def reclaim_seat(interaction: discord.Interaction[Any], game: int,
+                       seat: int | None) -> None:
+    """Give the clicker (or the command's user) their seat back from its stand-in, and say
+    so privately; `seat` is the seat a button was for."""
+    client = _client(interaction)
+    try:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await client.service.reclaim(game, interaction.user.id, seat)
+        await interaction.followup.send(
+            f"Table {game}: your seat is yours again. You make your own moves from the next "
+            "one.", ephemeral=True)
+    except Exception as error:
+        await answer_error(interaction, error)
+
+
 async def show_rack(interaction: discord.Interaction[Any], game: int,
                     counter: int | None) -> None:
     """Answer privately with the clicker's rack picture and their controls."""
@@ -431,7 +468,9 @@ async def show_rack(interaction: discord.Interaction[Any], game: int,
         if counter is not None and not client.service.is_current(game, interaction.user.id,
                                                                  counter):
             note = "That discard is no longer open to you; here is your rack now.\n"
-        prompt = await client.prompts.build(client.service.table(game), seen)
+        prompt = await client.prompts.build(
+            client.service.table(game), seen,
+            stood_in=client.service.stand_ins(game).stood_in(seen.seat))
         await interaction.followup.send(note + prompt.text, file=prompt.file(),
                                         view=prompt.view, ephemeral=True)
     except Exception as error:
@@ -520,4 +559,4 @@ class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActButton, OptionSelect, GiveSelect, FolderButton, DeadTargetButton, CancelButton,
-    ClaimButton, PassButton, RackButton, HintButton, LobbyButton)
+    ClaimButton, PassButton, RackButton, ReclaimButton, HintButton, LobbyButton)

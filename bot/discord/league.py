@@ -36,10 +36,13 @@ from bot.league.export import write_csv
 from bot.league.pairings import seat_round
 from bot.league.ratings import RATING_MODEL, conservative
 from bot.league.standings import (
+    STAND_IN_ROOM,
+    TEXT_LIMIT,
     format_table,
     rank_standings,
     season_line,
     season_title,
+    stand_in_line,
     standings_scene,
 )
 from bot.library import DEFAULT_CARD
@@ -52,6 +55,7 @@ from bot.store import (
     NotAtThatGame,
     Season,
     SeasonSettings,
+    StandInGames,
 )
 from bot.store.cards import MAX_NAME
 from bot.store.league_games import MAX_REASON
@@ -200,11 +204,15 @@ async def create(interaction: discord.Interaction[Any],
     min_games="games a player needs to be ranked (default 0)",
     minutes="per-game time limit; when it runs out the game scores 0 for everyone",
     house="house options every game plays with, e.g. dead_hands=off (see /rules house-rules)",
+    stand_ins="how games a bot played part of for a player count: in full (default), at "
+              "half, or not",
 )
 @app_commands.choices(players=[app_commands.Choice(name=f"{n} players", value=n)
                                for n in (4, 3, 2)])
 @app_commands.choices(scoring=[app_commands.Choice(name=s.value, value=s.value)
-                               for s in Scoring])
+                               for s in Scoring],
+                      stand_ins=[app_commands.Choice(name=s.value, value=s.value)
+                                 for s in StandInGames])
 async def season_start(interaction: discord.Interaction[Any],
                        name: app_commands.Range[str, 1, MAX_SEASON_NAME] | None = None,
                        players: int = 4,
@@ -212,7 +220,8 @@ async def season_start(interaction: discord.Interaction[Any],
                        card: app_commands.Range[str, 1, MAX_NAME] = DEFAULT_CARD,
                        min_games: app_commands.Range[int, 0, 1000] = 0,
                        minutes: app_commands.Range[int, 1, 1440] | None = None,
-                       house: app_commands.Range[str, 1, 200] | None = None) -> None:
+                       house: app_commands.Range[str, 1, 200] | None = None,
+                       stand_ins: app_commands.Range[str, 1, 10] = "count") -> None:
     """Open a season with its table size, scoring, house options (see
     `bot.engine.game.rules.with_options`), card and ranking settings."""
     _require_manager(interaction)
@@ -225,7 +234,8 @@ async def season_start(interaction: discord.Interaction[Any],
     number = len(await db.leagues.seasons(found.id)) + 1
     settings = SeasonSettings(name=name or f"Season {number}", players=players,
                               card_name=chosen, scoring=scoring, rules=rules_to_json(rules),
-                              min_games=min_games, game_minutes=minutes)
+                              min_games=min_games, game_minutes=minutes,
+                              stand_in_games=StandInGames(stand_ins))
     season = await db.leagues.start_season(found.id, settings, by=interaction.user.id)
     house_options = format_options(rules, standard)
     house_note = f" · house options `{house_options}`" if house_options else ""
@@ -233,7 +243,8 @@ async def season_start(interaction: discord.Interaction[Any],
         f"**{_name(season_title(found.name, season))}** is open: {season_line(season)}"
         f"{house_note}.\n"
         f"Every game finished in <#{found.channel_id}> counts when it is played this way "
-        "(open tables there with `/mj new`).", allowed_mentions=NO_MENTIONS)
+        f"(open tables there with `/mj new`). {stand_in_line(season)}",
+        allowed_mentions=NO_MENTIONS)
 
 
 @season_start.autocomplete("card")
@@ -317,7 +328,8 @@ async def standings(interaction: discord.Interaction[Any],
                             min_games=chosen.settings.min_games)
     png = await asyncio.to_thread(render_standings, scene)
     await interaction.followup.send(
-        f"**{_name(title)}**\n{format_table(rows)}",
+        f"**{_name(title)}**\n{format_table(rows, limit=TEXT_LIMIT - STAND_IN_ROOM)}\n"
+        f"{stand_in_line(chosen)}",
         file=discord.File(io.BytesIO(png), filename="standings.png"),
         allowed_mentions=NO_MENTIONS)
 
@@ -345,6 +357,11 @@ async def stats(interaction: discord.Interaction[Any], player: discord.Member | 
              f"Points {s.points} ({s.points / s.games:.1f} per game) · best game "
              f"{s.best_game}",
              f"Threw Mah Jongg {s.threw} times · dead hands {s.dead} · wall games {s.wall_games}"]
+    if s.stand_in_games:
+        share = f" ({s.played_for / s.stand_in_moves:.0%} of their moves there)" if (
+            s.stand_in_moves) else ""
+        lines.append(f"A bot played {s.played_for} moves for them in {s.stand_in_games} "
+                     f"games{share}. {stand_in_line(chosen)}")
     if s.mu is not None and s.sigma is not None:
         lines.append(f"Rating {conservative(s.mu, s.sigma):.1f} (skill {s.mu:.1f} "
                      f"± {s.sigma:.1f})")

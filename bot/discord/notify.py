@@ -316,7 +316,8 @@ class DiscordNotifier:
         if table.user_ids[seat] is None or self.client.service.dm_closed(table.game_id, seat):
             return
         prompt = await self.client.prompts.build(table, update.view, drawn=update.drawn,
-                                                 lines=update.lines, deadline=update.deadline)
+                                                 lines=update.lines, deadline=update.deadline,
+                                                 stood_in=update.stood_in)
         await self._dm(table, seat, delivery, prompt.text, file=prompt.file(),
                        view=prompt.view)
 

@@ -30,6 +30,7 @@ from bot.discord.components import (
     FolderButton,
     GiveSelect,
     OptionSelect,
+    ReclaimButton,
 )
 from bot.discord.settings import SettingsButton
 from bot.engine.game import Option, View
@@ -86,8 +87,10 @@ class PromptBuilder:
     """Builds prompts; rendering runs in a worker thread so the event loop never waits."""
 
     async def build(self, table: Table, view: View, *, drawn: int | None = None,
-                    lines: tuple[str, ...] = (), deadline: float | None = None) -> Prompt:
-        """The prompt for `view.seat`."""
+                    lines: tuple[str, ...] = (), deadline: float | None = None,
+                    stood_in: bool = False) -> Prompt:
+        """The prompt for `view.seat`; with `stood_in` (a bot keeps the seat), a Reclaim
+        button first."""
         said = headline(view, table.names, drawn)
         scene = seat_rack_scene(view, table.options_of(view.seat), name=table.names[view.seat],
                                 drawn=drawn, said=said)
@@ -97,6 +100,9 @@ class PromptBuilder:
             text += f" (time left: <t:{int(deadline)}:R>)"
         text = f"Table {table.game_id} · {text}" if len(text) < 1900 else text[:1900]
         controls = self.controls(table, view)
+        if stood_in:
+            with contextlib.suppress(ValueError):
+                controls.add_item(ReclaimButton(table.game_id, view.seat))
         if controls.children:
             # Beside the moves (a rack with nothing to do has no controls at all). With
             # every row taken, `/mj settings` still opens them.

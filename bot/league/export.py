@@ -22,9 +22,9 @@ from bot.store import ExportRow
 COLUMNS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ExportRow))
 _BOOLS = frozenset({"counted", "is_bot", "won", "self_picked", "jokerless", "threw",
                     "wall_game", "dead"})
-_OPT_INTS = frozenset({"round", "table_no", "user_id", "hand_value", "exposures"})
+_OPT_INTS = frozenset({"round", "table_no", "user_id", "hand_value", "exposures", "moves"})
 _INTS = frozenset({"season", "game_id", "seat", "points", "table_points", "placement",
-                   "penalty"})
+                   "penalty", "played_for"})
 _OPT_TEXT = frozenset({"hand_id", "section"})
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
 

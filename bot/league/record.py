@@ -40,7 +40,9 @@ from bot.store import (
     LeagueGameNotFound,
     Season,
     SeatDetail,
+    StandInGames,
 )
+from bot.store.league_games import MAX_NOTE
 
 log = logging.getLogger(__name__)
 
@@ -173,6 +175,30 @@ async def _details(db: Database, game: Game, result: GameResult,
     return details_from_state(state, card)
 
 
+async def played_for_counts(db: Database, game: Game) -> dict[int, tuple[int, int]]:
+    """By seat: how many of its moves the table made for its person (a timeout, or a bot
+    standing in: the log marks them) and how many moves it made in all."""
+    rules = game_rules(game.rules)
+    counts: dict[int, tuple[int, int]] = {}
+    if rules is None:
+        return counts
+    for action in await db.actions.actions(game.id):
+        try:
+            seat = parse_action(action.text, rules.players).seat
+        except MahjongError:
+            continue
+        played, moves = counts.get(seat, (0, 0))
+        counts[seat] = (played + (action.played_for is not None), moves + 1)
+    return counts
+
+
+def _with_stand_ins(details: list[SeatDetail],
+                    counts: dict[int, tuple[int, int]]) -> list[SeatDetail]:
+    """The seats' details with how many of their moves were played for them, of how many."""
+    return [replace(d, played_for=counts[d.seat][0], moves=counts[d.seat][1])
+            if d.seat in counts else d for d in details]
+
+
 async def record_finished_game(db: Database, game_id: int, *,
                                state: GameState | None = None) -> LeagueGame | None:
     """Record a finished game in its league season; returns the recorded game, or None when
@@ -191,9 +217,25 @@ async def record_finished_game(db: Database, game_id: int, *,
     if result is None:
         return None
     note = season_fit(target.season, game)
-    details = await _details(db, game, result, state)
-    recorded = await db.league_games.record(game_id, details, counted=not note, note=note,
-                                            model=RATING_MODEL)
+    details = _with_stand_ins(await _details(db, game, result, state),
+                              await played_for_counts(db, game))
+    counted = not note
+    stood_in = [d for d in details if d.played_for]
+    how = target.season.settings.stand_in_games
+    if counted and stood_in and how is not StandInGames.COUNT:
+        names = {seat.seat: seat.display_name for seat in result.seats}
+        played = ", ".join(f"{d.played_for} of {names.get(d.seat, f'seat {d.seat + 1}')}'s"
+                           for d in stood_in)
+        if how is StandInGames.NONE:
+            counted = False
+            note = f"a bot played {played} moves; this season doesn't count such games"
+        else:
+            note = f"counted at half: a bot played {played} moves"
+        if len(note) > MAX_NOTE:
+            note = note[:MAX_NOTE - 1] + "…"
+    recorded = await db.league_games.record(game_id, details, counted=counted, note=note,
+                                            model=RATING_MODEL,
+                                            half=how is StandInGames.HALF and bool(stood_in))
     if recorded is not None:
         log.info("game %s recorded in season %s of league %s%s", game_id,
                  target.season.number, target.league.name,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.league.ratings import conservative
-from bot.store import PlayerTotals, Season
+from bot.store import PlayerTotals, Season, StandInGames
 from renderer.standings import StandingsRow, StandingsScene
 
 #: Discord's message limit is 2000 characters; leave room for the line around the table.
@@ -89,6 +89,25 @@ def season_line(season: Season) -> str:
         parts.append(f"{s.game_minutes} min per game")
     parts.append("open" if season.is_open else "final")
     return " · ".join(parts)
+
+
+#: How a season's standings count a game in which a bot played for a person, in words.
+STAND_IN_RULES = {
+    StandInGames.COUNT: "games a bot played part of for a player count in full",
+    StandInGames.HALF: "games a bot played part of for a player count at half "
+                       "(points halved, rounded toward zero)",
+    StandInGames.NONE: "games a bot played part of for a player don't count",
+}
+
+
+#: Room the standings message keeps for `stand_in_line` below the table.
+STAND_IN_ROOM = 2 + max(len(rule) for rule in STAND_IN_RULES.values()) + len("Stand-ins: .")
+
+
+def stand_in_line(season: Season) -> str:
+    """How the season counts games a bot played part of for a person, as a sentence."""
+    rule = STAND_IN_RULES[season.settings.stand_in_games]
+    return f"Stand-ins: {rule}."
 
 
 def _cell(text: str, width: int) -> str:

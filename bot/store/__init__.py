@@ -69,6 +69,7 @@ from bot.store.league_models import (
     SeasonSettings,
     SeasonSummary,
     SeatDetail,
+    StandInGames,
 )
 from bot.store.migrate import Migration, shipped_migrations
 from bot.store.models import (
@@ -94,6 +95,7 @@ from bot.store.models import (
     Outcome,
     Pace,
     Person,
+    PlayedFor,
     Seat,
     SeatResult,
     SeatScore,
@@ -154,6 +156,7 @@ __all__ = [
     "Outcome",
     "Pace",
     "Person",
+    "PlayedFor",
     "PlayerStats",
     "PlayerTotals",
     "RatingModel",
@@ -181,6 +184,7 @@ __all__ = [
     "ServerCard",
     "ServerCardChoice",
     "ShippedCardChoice",
+    "StandInGames",
     "StoreClosed",
     "StoreError",
     "StoreRefusal",

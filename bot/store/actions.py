@@ -21,7 +21,7 @@ expected seq, which fails harmlessly if play has moved on.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -34,6 +34,7 @@ from bot.store.models import (
     GameStatus,
     NewDelivery,
     OutboxEntry,
+    PlayedFor,
 )
 from bot.store.outbox import check_deliveries, insert_deliveries
 from bot.store.rows import (
@@ -92,6 +93,8 @@ class _Append:
     clocks: ClockPlan | None
     outbox: tuple[NewDelivery, ...]
     written: asyncio.Future[tuple[OutboxEntry, ...]]
+    #: The moves the table made for a person's seat, by index in `actions`.
+    played_for: dict[int, PlayedFor]
     #: The outbox entries as stored, once written.
     entries: tuple[OutboxEntry, ...] = ()
 
@@ -150,13 +153,16 @@ class Actions(Part):
     async def append_actions(self, game_id: int, expected_seq: int,
                              actions: Sequence[tuple[str, int | None]], *,
                              clocks: ClockPlan | None = None,
-                             outbox: Sequence[NewDelivery] = ()) -> tuple[OutboxEntry, ...]:
+                             outbox: Sequence[NewDelivery] = (),
+                             played_for: Mapping[int, PlayedFor] | None = None,
+                             ) -> tuple[OutboxEntry, ...]:
         """Append `actions` (each a text and its actor) as numbers `expected_seq` on and, in
         the same transaction, set the game's clocks to `clocks` and add `outbox` to the
         game's outbox: one commit for a move, the bots' answers to it, the clocks of the
         moment it leads to and the messages that report it, so the log, the clocks and what
-        is owed to the players never disagree after a crash. Returns the outbox entries as
-        stored, once committed.
+        is owed to the players never disagree after a crash. `played_for` marks, by index
+        in `actions`, the moves the table made for a person's seat (see `PlayedFor`).
+        Returns the outbox entries as stored, once committed.
 
         Raises `SeqConflict` if the log does not hold exactly `expected_seq` actions, and
         `WrongStatus` unless the game is being played; either way nothing of it is written.
@@ -169,13 +175,17 @@ class Actions(Part):
                     or len(text) > MAX_ACTION_LENGTH):
                 raise ValueError("an action is one non-empty line of at most "
                                  f"{MAX_ACTION_LENGTH} characters; got {text!r:.80}")
+        marks = dict(played_for or {})
+        if not all(0 <= index < len(actions) and isinstance(kind, PlayedFor)
+                   for index, kind in marks.items()):
+            raise ValueError("played_for marks actions by their index in the append")
         if clocks is not None:
             _check_plan(clocks)
         check_deliveries(outbox)
         if not self._db.is_open:
             raise StoreClosed(f"The database {self._db.path} is closed.")
         request = _Append(game_id, expected_seq, tuple(actions), clocks, tuple(outbox),
-                          asyncio.get_running_loop().create_future())
+                          asyncio.get_running_loop().create_future(), marks)
         self._waiting.append(request)
         self._start_writer()
         return await request.written
@@ -295,9 +305,10 @@ class Actions(Part):
             accepted.append(request)
         now = self._db.now()
         await tx.execute_many(
-            "INSERT INTO actions (game_id, seq, action, actor_user_id, created_at) "
-            "VALUES (?, ?, ?, ?, ?)",
-            [(r.game_id, r.expected_seq + i, text, actor, now)
+            "INSERT INTO actions (game_id, seq, action, actor_user_id, created_at, played_for) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(r.game_id, r.expected_seq + i, text, actor, now,
+              None if i not in r.played_for else r.played_for[i].value)
              for r in accepted for i, (text, actor) in enumerate(r.actions)])
         await _replace(tx, [(r.game_id, r.clocks) for r in accepted
                             if r.clocks is not None], now)

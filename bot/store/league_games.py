@@ -85,7 +85,8 @@ class LeagueGames(Part):
         return [int(row["id"]) for row in rows]
 
     async def record(self, game_id: int, details: Sequence[SeatDetail], *, counted: bool,
-                     note: str = "", model: RatingModel) -> LeagueGame | None:
+                     note: str = "", model: RatingModel,
+                     half: bool = False) -> LeagueGame | None:
         """Record a finished game in its season (see `target`) with each seat's breakdown,
         and, when `counted`, move the ratings of its human players. Returns the recorded game
         (the one stored before, if it was recorded already), or None when the game belongs
@@ -120,7 +121,7 @@ class LeagueGames(Part):
             for (seat, user, name, is_bot, points), place in zip(seats, places, strict=True):
                 detail = by_seat.get(seat, SeatDetail(seat))
                 await _insert_seat(tx, game_id, target.season.id, counted, seat, user, name,
-                                   is_bot, points, place, detail, reason)
+                                   is_bot, points, place, detail, reason, half)
                 if user is not None:
                     await tx.execute(
                         "INSERT INTO league_players (league_id, user_id, display_name, "
@@ -295,18 +296,25 @@ async def _round_table(tx: Tx, season_id: int, finished_at: float,
 
 async def _insert_seat(tx: Tx, game_id: int, season_id: int, counted: bool, seat: int,
                        user: int | None, name: str, is_bot: bool, points: int, place: int,
-                       detail: SeatDetail, reason: str) -> None:
+                       detail: SeatDetail, reason: str, half: bool) -> None:
+    """One seat's row; with `half` its counted points are half the table's, rounded toward
+    zero (a game a season counts at half)."""
     check_opt_int(detail.exposures, "exposures", minimum=0)
     check_int(detail.penalty, "penalty", minimum=0)
+    check_int(detail.played_for, "played_for", minimum=0)
+    check_opt_int(detail.moves, "moves", minimum=0)
+    counted_points = int(points / 2) if half else points
     await tx.execute(
         """INSERT INTO league_results (game_id, seat, season_id, counted, user_id,
                display_name, is_bot, points, table_points, placement, won, hand_id, section,
-               hand_value, self_picked, jokerless, exposures, threw, penalty, wall_game, dead)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-        (game_id, seat, season_id, int(counted), user, name, int(is_bot), points, points,
-         place, int(detail.won), detail.hand_id, detail.section, detail.hand_value,
+               hand_value, self_picked, jokerless, exposures, threw, penalty, wall_game, dead,
+               played_for, moves)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+        (game_id, seat, season_id, int(counted), user, name, int(is_bot), counted_points,
+         points, place, int(detail.won), detail.hand_id, detail.section, detail.hand_value,
          int(detail.self_picked), int(detail.jokerless), detail.exposures, int(detail.threw),
-         detail.penalty, int(reason == FinishReason.WALL.value), int(detail.dead)))
+         detail.penalty, int(reason == FinishReason.WALL.value), int(detail.dead),
+         detail.played_for, detail.moves))
 
 
 async def _rate(tx: Tx, season_id: int, placed: Sequence[tuple[int, int]],

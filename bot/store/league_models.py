@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Protocol
 
 from bot.store.models import FinishReason
@@ -45,13 +46,24 @@ class League:
     created_at: float
 
 
+class StandInGames(Enum):
+    """How a season's standings count a game in which a bot played for a person (a timeout,
+    or a stand-in keeping their seat): as any other, at half (every seat's counted points
+    are half the table's, rounded toward zero), or not at all (recorded, not counted)."""
+
+    COUNT = "count"
+    HALF = "half"
+    NONE = "none"
+
+
 @dataclass(frozen=True)
 class SeasonSettings:
     """How a season's games are played and ranked.
 
     `rules` is the engine's RuleSet as JSON (it holds `players` and `scoring` too);
     `min_games` is how many games a player needs to be ranked; `game_minutes` the per-game
-    time limit of tournament play (None: no limit)."""
+    time limit of tournament play (None: no limit); `stand_in_games` how games a bot played
+    part of for a person count."""
 
     name: str
     players: int
@@ -60,6 +72,8 @@ class SeasonSettings:
     rules: str
     min_games: int = 0
     game_minutes: int | None = None
+    #: How standings count a game in which a bot played for a person (migration 0008).
+    stand_in_games: StandInGames = StandInGames.COUNT
 
 
 @dataclass(frozen=True)
@@ -112,6 +126,10 @@ class SeatDetail:
     threw: bool = False
     penalty: int = 0
     dead: bool = False
+    #: How many of the seat's moves the table made for its person (a timeout, or a bot
+    #: standing in), and how many moves the seat made in all (None: not known).
+    played_for: int = 0
+    moves: int | None = None
 
     @property
     def won(self) -> bool:
@@ -222,6 +240,11 @@ class PlayerStats:
     head_to_head: tuple[HeadToHead, ...]
     mu: float | None
     sigma: float | None
+    #: Of every game recorded for the player (counted or not): in how many a bot played
+    #: for them, how many of their moves it played, and how many moves they had in those.
+    stand_in_games: int = 0
+    played_for: int = 0
+    stand_in_moves: int = 0
 
 
 @dataclass(frozen=True)
@@ -312,3 +335,5 @@ class ExportRow:
     penalty: int
     wall_game: bool
     dead: bool
+    played_for: int
+    moves: int | None

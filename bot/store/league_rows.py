@@ -15,6 +15,7 @@ from bot.store.league_models import (
     Season,
     SeasonSettings,
     SeatDetail,
+    StandInGames,
 )
 from bot.store.rows import check_int, opt_float, opt_int
 
@@ -33,7 +34,8 @@ def league_from_row(row: sqlite3.Row) -> League:
 
 SEASON_COLUMNS = """
     s.id, s.league_id, s.number, s.name, s.players, s.card_name, s.scoring, s.rules,
-    s.min_games, s.game_minutes, s.started_at, s.started_by, s.ended_at, s.ended_by
+    s.min_games, s.game_minutes, s.started_at, s.started_by, s.ended_at, s.ended_by,
+    s.stand_in_games
 """
 
 
@@ -44,7 +46,8 @@ def season_from_row(row: sqlite3.Row) -> Season:
         settings=SeasonSettings(
             name=str(row["name"]), players=int(row["players"]), card_name=str(row["card_name"]),
             scoring=str(row["scoring"]), rules=str(row["rules"]),
-            min_games=int(row["min_games"]), game_minutes=opt_int(row["game_minutes"])),
+            min_games=int(row["min_games"]), game_minutes=opt_int(row["game_minutes"]),
+            stand_in_games=StandInGames(row["stand_in_games"])),
         started_at=float(row["started_at"]), started_by=int(row["started_by"]),
         ended_at=opt_float(row["ended_at"]), ended_by=opt_int(row["ended_by"]))
 
@@ -75,7 +78,7 @@ def audit_from_row(row: sqlite3.Row) -> AuditEntry:
 RESULT_COLUMNS = """
     r.seat, r.user_id, r.display_name, r.is_bot, r.points, r.table_points, r.placement, r.won,
     r.hand_id, r.section, r.hand_value, r.self_picked, r.jokerless, r.exposures, r.threw,
-    r.penalty, r.wall_game, r.dead
+    r.penalty, r.wall_game, r.dead, r.played_for, r.moves
 """
 
 
@@ -87,7 +90,8 @@ def seat_from_result_row(row: sqlite3.Row) -> LeagueSeat:
         section=None if row["section"] is None else str(row["section"]),
         hand_value=opt_int(row["hand_value"]), self_picked=bool(row["self_picked"]),
         jokerless=bool(row["jokerless"]), exposures=opt_int(row["exposures"]),
-        threw=bool(row["threw"]), penalty=int(row["penalty"]), dead=bool(row["dead"]))
+        threw=bool(row["threw"]), penalty=int(row["penalty"]), dead=bool(row["dead"]),
+        played_for=int(row["played_for"]), moves=opt_int(row["moves"]))
     return LeagueSeat(seat=int(row["seat"]), user_id=opt_int(row["user_id"]),
                       display_name=str(row["display_name"]), is_bot=bool(row["is_bot"]),
                       points=int(row["points"]), table_points=int(row["table_points"]),

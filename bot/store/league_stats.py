@@ -93,6 +93,12 @@ class LeagueStats(Part):
             rating = await tx.fetchone(
                 "SELECT mu, sigma FROM league_ratings WHERE season_id = ? AND user_id = ?",
                 (season_id, user_id))
+            stood_in = await tx.fetchone(
+                """SELECT count(*) AS games, coalesce(sum(played_for), 0) AS played,
+                       coalesce(sum(moves), 0) AS moves
+                   FROM league_results WHERE season_id = ? AND user_id = ? AND is_bot = 0
+                     AND played_for > 0""", (season_id, user_id))
+            assert stood_in is not None
             name = await tx.fetchone(
                 "SELECT display_name FROM league_players WHERE league_id = ? AND user_id = ?",
                 (league_id, user_id))
@@ -113,7 +119,9 @@ class LeagueStats(Part):
                            int(o["games"]), int(o["ahead"]), int(o["behind"]), int(o["level"]))
                 for o in rivals),
             mu=None if rating is None else float(rating["mu"]),
-            sigma=None if rating is None else float(rating["sigma"]))
+            sigma=None if rating is None else float(rating["sigma"]),
+            stand_in_games=int(stood_in["games"]), played_for=int(stood_in["played"]),
+            stand_in_moves=int(stood_in["moves"]))
 
     async def history(self, league_id: int) -> list[SeasonSummary]:
         """Every season of the league, first to last, with its counted games and the player
@@ -157,7 +165,7 @@ class LeagueStats(Part):
                        rd.number, g.table_no, r.seat, r.user_id, r.display_name, r.is_bot,
                        r.points, r.table_points, r.placement, r.won, r.hand_id, r.section,
                        r.hand_value, r.self_picked, r.jokerless, r.exposures, r.threw,
-                       r.penalty, r.wall_game, r.dead
+                       r.penalty, r.wall_game, r.dead, r.played_for, r.moves
                    FROM league_games AS g
                    CROSS JOIN league_results AS r ON r.game_id = g.game_id
                    JOIN league_seasons AS s ON s.id = g.season_id
@@ -175,11 +183,11 @@ def _export_rows(rows: list[sqlite3.Row]) -> list[ExportRow]:
         season, game_id, finished_at, reason, counted == 1, round_no, table_no, seat,
         user_id, name, is_bot == 1, points, table_points, placement, won == 1, hand_id,
         section, hand_value, self_picked == 1, jokerless == 1, exposures, threw == 1,
-        penalty, wall_game == 1, dead == 1)
+        penalty, wall_game == 1, dead == 1, played_for, moves)
         for (season, game_id, finished_at, reason, counted, round_no, table_no, seat,
              user_id, name, is_bot, points, table_points, placement, won, hand_id,
              section, hand_value, self_picked, jokerless, exposures, threw, penalty,
-             wall_game, dead) in rows]
+             wall_game, dead, played_for, moves) in rows]
 
 
 async def _league_of_season(tx: Tx, season_id: int) -> int:

@@ -21,7 +21,14 @@ from bot.store.league_errors import (
     SeasonAlreadyOpen,
     SeasonNotFound,
 )
-from bot.store.league_models import AuditEntry, League, LeaguePlayer, Season, SeasonSettings
+from bot.store.league_models import (
+    AuditEntry,
+    League,
+    LeaguePlayer,
+    Season,
+    SeasonSettings,
+    StandInGames,
+)
 from bot.store.league_rows import (
     AUDIT_COLUMNS,
     LEAGUE_COLUMNS,
@@ -60,8 +67,11 @@ def check_settings(settings: SeasonSettings) -> SeasonSettings:
     if settings.game_minutes is not None and not 1 <= settings.game_minutes <= MAX_GAME_MINUTES:
         raise BadLeagueInput(f"The time limit is 1 to {MAX_GAME_MINUTES} minutes per game.")
     check_json(settings.rules, "rules")
+    if not isinstance(settings.stand_in_games, StandInGames):
+        raise BadLeagueInput("Stand-in games count, count at half or don't count.")
     return SeasonSettings(name, settings.players, settings.card_name.strip(), settings.scoring,
-                          settings.rules, settings.min_games, settings.game_minutes)
+                          settings.rules, settings.min_games, settings.game_minutes,
+                          settings.stand_in_games)
 
 
 class Leagues(Part):
@@ -143,11 +153,11 @@ class Leagues(Part):
             number = 1 if row is None else int(row["next"])
             season_id = await tx.insert(
                 """INSERT INTO league_seasons (league_id, number, name, players, card_name, scoring,
-                       rules, min_games, game_minutes, started_at, started_by)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                       rules, min_games, game_minutes, started_at, started_by, stand_in_games)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 (league.id, number, settings.name, settings.players, settings.card_name,
                  settings.scoring, settings.rules, settings.min_games, settings.game_minutes,
-                 now, check_int(by, "by")))
+                 now, check_int(by, "by"), settings.stand_in_games.value))
             await add_audit(tx, league_id=league.id, season_id=season_id, game_id=None,
                             actor=by, action="season_start", reason="", before="{}",
                             after=json.dumps(_settings_json(settings)), now=now)
@@ -254,7 +264,8 @@ class Leagues(Part):
 def _settings_json(settings: SeasonSettings) -> dict[str, object]:
     return {"name": settings.name, "players": settings.players, "card": settings.card_name,
             "scoring": settings.scoring, "min_games": settings.min_games,
-            "game_minutes": settings.game_minutes}
+            "game_minutes": settings.game_minutes,
+            "stand_in_games": settings.stand_in_games.value}
 
 
 def _player_name(display_name: str) -> str:

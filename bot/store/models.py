@@ -157,13 +157,23 @@ class Seat:
 @dataclass(frozen=True)
 class Action:
     """One entry of a game's append-only log: the engine's one-line text for the action, who
-    caused it (None for a bot or a clock), and when."""
+    caused it (None for a bot or a clock), when, and whether the table played it for a
+    person's seat (`played_for`, None otherwise)."""
 
     game_id: int
     seq: int
     text: str
     actor_user_id: int | None
     created_at: float
+    played_for: PlayedFor | None = None
+
+
+class PlayedFor(Enum):
+    """Why the table played a move for a person's seat (migration 0008): their clock ran out,
+    or the bot keeping their seat (after too many timeouts in a row) moved."""
+
+    TIMEOUT = "timeout"
+    STAND_IN = "stand-in"
 
 
 @dataclass(frozen=True)

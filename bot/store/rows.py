@@ -22,6 +22,7 @@ from bot.store.models import (
     GameStatus,
     OutboxEntry,
     Pace,
+    PlayedFor,
     Seat,
     ServerCard,
 )
@@ -142,7 +143,7 @@ def seat_from_row(row: sqlite3.Row) -> Seat:
     )
 
 
-ACTION_COLUMNS = "game_id, seq, action, actor_user_id, created_at"
+ACTION_COLUMNS = "game_id, seq, action, actor_user_id, created_at, played_for"
 
 
 def action_from_row(row: sqlite3.Row) -> Action:
@@ -153,6 +154,7 @@ def action_from_row(row: sqlite3.Row) -> Action:
         text=str(row["action"]),
         actor_user_id=opt_int(row["actor_user_id"]),
         created_at=float(row["created_at"]),
+        played_for=None if row["played_for"] is None else PlayedFor(row["played_for"]),
     )
 
 

@@ -94,6 +94,34 @@ class Seats(Part):
             return await insert_seat(tx, game_id, seat, user_id, display_name,
                                      await next_seq(tx, game_id), now, bot_level)
 
+    async def record_reclaim(self, game_id: int, seat: int, user_id: int) -> int:
+        """Note that the seat's holder (`user_id`) took it back from its stand-in now (a
+        game in play); returns the log length it was taken back at, from which its timeouts
+        in a row count again. Raises `SeatEmpty` or `WrongStatus`, and `AlreadySeated` if
+        `user_id` does not hold the seat."""
+        check_int(user_id, "user_id")
+        async with self._db.transaction() as tx:
+            await fetch_game_in(tx, game_id, GameStatus.PLAYING)
+            holder = await _holder(tx, game_id, seat)
+            if holder.user_id != user_id:
+                raise AlreadySeated("Only the seat's own player can take it back.")
+            at_seq = await next_seq(tx, game_id)
+            await tx.execute(
+                "INSERT INTO seat_reclaims (game_id, seat, at_seq, user_id, at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (game_id, seat, at_seq, user_id, self._db.now()))
+            return at_seq
+
+    async def reclaims(self, game_id: int) -> dict[int, int]:
+        """The log length at which each seat was last taken back from a stand-in, by seat
+        (seats never taken back are missing)."""
+        async with self._db.read() as tx:
+            await fetch_game(tx, game_id)
+            rows = await tx.fetchall(
+                "SELECT seat, max(at_seq) AS at_seq FROM seat_reclaims WHERE game_id = ? "
+                "GROUP BY seat", (game_id,))
+        return {int(row["seat"]): int(row["at_seq"]) for row in rows}
+
     async def seats(self, game_id: int) -> list[Seat]:
         """Who holds each seat now, by seat."""
         async with self._db.read() as tx:

@@ -313,7 +313,7 @@ class Sender:
             assert entry.seat is not None
             await notifier.seat_update(table, entry.seat, SeatUpdate(
                 view(state, entry.seat), body["drawn"], tuple(body["lines"]),
-                body["must_act"], body["deadline"]), delivery)
+                body["must_act"], body["deadline"], body.get("stood_in", False)), delivery)
         elif entry.kind is DeliveryKind.GAME_OVER:
             await notifier.game_over(table, spectator_view(state), delivery)
         elif entry.kind is DeliveryKind.REMINDER:

@@ -80,6 +80,8 @@ class SeatUpdate:
     lines: tuple[str, ...]
     must_act: bool
     deadline: float | None
+    #: A bot keeps the seat for now (its person timed out too often): offer Reclaim.
+    stood_in: bool = False
 
 
 class Answer(Protocol):

@@ -10,6 +10,7 @@ from enum import Enum
 from bot.engine.game import RuleSet
 from bot.engine.game.rules import rules_from_json, rules_to_json
 from bot.store import Pace
+from bot.tables.standins import DEFAULT_STAND_IN_AFTER
 
 #: Named paces: clocks in seconds (turn, claim window) and when to remind, as a share of the
 #: turn clock already gone (None: no reminders).
@@ -43,12 +44,16 @@ class TableOptions:
     timeout: Timeout = Timeout.PASS
     #: Set when the card is the server's own (the store then keeps its id with the game).
     server_card_id: int | None = None
+    #: Timeouts in a row after which the bot keeps a seat until its person reclaims it (0:
+    #: never; see `bot.tables.standins`).
+    stand_in_after: int = DEFAULT_STAND_IN_AFTER
 
     def to_json(self) -> str:
         """What the store keeps in the game's rules column: the engine's rules plus the
         table's own options."""
         return json.dumps({"engine": json.loads(rules_to_json(self.rules)),
-                           "timeout": self.timeout.value, "pace": self.pace})
+                           "timeout": self.timeout.value, "pace": self.pace,
+                           "stand_in_after": self.stand_in_after})
 
 
 def read_table_options(text: str) -> tuple[RuleSet, Timeout, str]:
@@ -56,3 +61,11 @@ def read_table_options(text: str) -> tuple[RuleSet, Timeout, str]:
     data = json.loads(text)
     return (rules_from_json(json.dumps(data["engine"])), Timeout(data["timeout"]),
             str(data["pace"]))
+
+
+def read_stand_in_after(text: str) -> int:
+    """After how many timeouts in a row the bot keeps a seat, as stored with a game; a game
+    stored before the setting existed never hands a seat to the bot for good (0), as it was
+    opened to play."""
+    value = json.loads(text).get("stand_in_after", 0)
+    return value if isinstance(value, int) and value >= 0 else 0

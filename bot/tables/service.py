@@ -19,6 +19,10 @@ call, auto Mah Jongg, auto-discard). Those answers are ordinary actions, played 
 but only once the table's `auto_delay` has passed since the moment began (the AUTO clock), the
 same for every seat, so how long a claim window stays open reveals nothing.
 
+A person whose clock runs out too often in a row has their seat kept by a bot until they
+reclaim it (`bot.tables.standins`): the moves the table makes for a person are marked in the
+log, which is all a restart needs to count again.
+
 Delivery is `bot.tables.delivery`: a sender task per game sends its outbox entries in order
 (retrying, moving a deleted thread, telling the host about a missing permission). A game that
 is over leaves memory once its last entry is delivered.
@@ -72,10 +76,12 @@ from bot.store import (
     DeliveryKind,
     FinishReason,
     Game,
+    GameRecord,
     NewDelivery,
     OutboxEntry,
     Outcome,
     Pace,
+    PlayedFor,
     SeatScore,
     SeqConflict,
     ServerCardChoice,
@@ -95,9 +101,16 @@ from bot.tables.errors import RESTARTING, NotSeated, Restarting, StalePrompt
 from bot.tables.levels import read_level, server_level
 from bot.tables.narrate import action_label, private_line, public_line
 from bot.tables.notifier import Answer, Notifier, Table
-from bot.tables.options import PACES, TableOptions, Timeout, read_table_options
+from bot.tables.options import (
+    PACES,
+    TableOptions,
+    Timeout,
+    read_stand_in_after,
+    read_table_options,
+)
 from bot.tables.seat_options import SeatOptions
 from bot.tables.series import next_game
+from bot.tables.standins import StandIns, count_from_log, reclaim_hint
 
 log = logging.getLogger(__name__)
 
@@ -172,8 +185,10 @@ class _Live:
     options: _Options
     mail: Mailbox
     dm_closed: set[int] = field(default_factory=set)
-    #: Actions applied since `saved` (text, actor, the state after it), not yet committed.
-    unsaved: list[tuple[str, int | None, GameState]] = field(default_factory=list)
+    #: Actions applied since `saved` (text, actor, the state after it, whether the table
+    #: played it for a person's seat), not yet committed.
+    unsaved: list[tuple[str, int | None, GameState, PlayedFor | None]] = field(
+        default_factory=list)
     #: The move clocks as the store has them, (kind, seat) -> due time, and the moment
     #: (phase, turn, discards, Charleston step) they were set for.
     clocks: dict[tuple[ClockKind, int | None], float] = field(default_factory=dict)
@@ -183,6 +198,14 @@ class _Live:
     closed: bool = False
     #: What seats' options played for them since the outside was last told, by seat.
     told: dict[int, list[str]] = field(default_factory=dict)
+    #: Lines for the whole table since it was last told (beyond what the events say).
+    said: list[str] = field(default_factory=list)
+    #: Each seat's timeouts in a row (`bot.tables.standins`), and as the store has them
+    #: (counted from the log when the game is restored).
+    stand_ins: StandIns = field(default_factory=lambda: StandIns(0, ()))
+    saved_stand_ins: StandIns = field(default_factory=lambda: StandIns(0, ()))
+    #: The bots standing in for people, by seat (used while `stand_ins` says so).
+    stand_in_bots: dict[int, Player] = field(default_factory=dict)
 
 
 def _moment(state: GameState) -> tuple[object, ...]:
@@ -539,11 +562,19 @@ class TableService:
                               "newest one (or My rack).")
         return seat
 
-    def _apply(self, live: _Live, action: Action, actor: int | None) -> tuple[Event, ...]:
-        """Apply one action in memory (the caller holds the lock); `_settle` commits it."""
+    def _apply(self, live: _Live, action: Action, actor: int | None,
+               played_for: PlayedFor | None = None) -> tuple[Event, ...]:
+        """Apply one action in memory (the caller holds the lock); `_settle` commits it.
+        `played_for`: the table made the move for a person's seat; a move the person made
+        (`actor`) starts their count of timeouts in a row again."""
         state, events = apply(live.state, action)
-        live.unsaved.append((format_action(action, live.table.rules.players), actor, state))
+        live.unsaved.append((format_action(action, live.table.rules.players), actor, state,
+                             played_for))
         live.state = state
+        if actor is not None:
+            live.stand_ins = live.stand_ins.back(action.seat)
+        elif played_for is PlayedFor.TIMEOUT:
+            live.stand_ins = live.stand_ins.timed_out(action.seat)
         return tuple(events)
 
     async def _settle(self, live: _Live, events: Sequence[Event], *,
@@ -555,7 +586,7 @@ class TableService:
         store has it."""
         try:
             options = live.options.copy()
-            for _, _, state in live.unsaved:
+            for _, _, state, _ in live.unsaved:
                 options.update(state)
             collected = [*events, *await self._run_bots(live, options)]
             new_turn = new_turn or any(isinstance(e, Discarded | Exposed | MahjongShown)
@@ -565,8 +596,10 @@ class TableService:
             entries = await self._commit(live, outbox)
         except BaseException:
             live.state = live.saved
+            live.stand_ins = live.saved_stand_ins
             live.unsaved.clear()
             live.told.clear()
+            live.said.clear()
             raise
         live.options = options
         self.sender.queue(live, entries, live.state, answer=answer if new_turn else None)
@@ -582,11 +615,13 @@ class TableService:
         events: list[Event] = []
         while live.state.phase is not Phase.OVER:
             waiting = seats_to_act(live.state)
-            bot_seats = [s for s in waiting if s in live.bots]
+            bot_seats = [s for s in waiting if self._played_by_bot(live, s)]
             if bot_seats:
                 seat = bot_seats[0]
-                events.extend(self._apply(live, live.bots[seat].choose(
-                    view(live.state, seat), legal_actions(live.state, seat)), None))
+                bot = live.bots.get(seat) or live.stand_in_bots[seat]
+                events.extend(self._apply(live, bot.choose(
+                    view(live.state, seat), legal_actions(live.state, seat)), None,
+                    None if seat in live.bots else PlayedFor.STAND_IN))
             else:
                 answered = next(((s, a) for s in waiting if self.auto_delay <= 0
                                  and (a := self._automatic(live, s)) is not None), None)
@@ -608,8 +643,12 @@ class TableService:
         if unsaved or plan is not None or outbox:
             entries = await self.db.actions.append_actions(
                 live.table.game_id, len(live.saved.actions),
-                [(text, actor) for text, actor, _ in unsaved], clocks=plan, outbox=outbox)
+                [(text, actor) for text, actor, _, _ in unsaved], clocks=plan, outbox=outbox,
+                played_for={index: played_for
+                            for index, (_, _, _, played_for) in enumerate(unsaved)
+                            if played_for is not None})
         live.saved = live.state
+        live.saved_stand_ins = live.stand_ins
         live.unsaved = []
         if plan is not None:
             live.clocks = {(kind, seat): due for kind, seat, due in plan.clocks}
@@ -628,6 +667,8 @@ class TableService:
         shown = state.result.declared if state.result is not None else ()
         lines = [line for e in events if (line := public_line(
             e, names, racks=live.table.rules.racks, shown=shown)) is not None]
+        lines += live.said
+        live.said = []
         acting = set(seats_to_act(state))
         deadline = self._deadline(live)
         reports: list[NewDelivery] = []
@@ -647,7 +688,7 @@ class TableService:
             if private or seat in changed or new_turn or state.phase is Phase.OVER:
                 reports.append(NewDelivery(DeliveryKind.SEAT, at, seat, entry_body(
                     user=user, lines=private, drawn=drawn, must_act=seat in acting,
-                    deadline=deadline)))
+                    deadline=deadline, stood_in=live.stand_ins.stood_in(seat))))
         if state.phase is Phase.OVER:
             reports.append(NewDelivery(DeliveryKind.GAME_OVER, at))
         return reports
@@ -719,7 +760,7 @@ class TableService:
         moment = _moment(state)
         if state.phase is Phase.OVER:
             return None, moment
-        humans = [s for s in seats_to_act(state) if s not in live.bots]
+        humans = [s for s in seats_to_act(state) if not self._played_by_bot(live, s)]
         answering = self.auto_delay > 0 and any(
             self._automatic(live, seat) is not None for seat in humans)
         if not (live.pace.turn_seconds or live.pace.claim_seconds or answering):
@@ -811,7 +852,7 @@ class TableService:
         events: list[Event] = []
         level = await self.server_level(live.table.guild_id)
         seats = [seat] if seat is not None else [
-            s for s in seats_to_act(live.state) if s not in live.bots]
+            s for s in seats_to_act(live.state) if not self._played_by_bot(live, s)]
         for waiting in seats:
             if waiting not in seats_to_act(live.state):
                 continue
@@ -822,8 +863,45 @@ class TableService:
             else:
                 action = self._bot(level, live.table, live.state.seed, waiting).choose(
                     view(live.state, waiting), options)
-            events.extend(self._apply(live, action, None))
+            events.extend(self._apply(live, action, None, PlayedFor.TIMEOUT))
+            if live.stand_ins.stood_in(waiting):
+                self._stand_in(live, waiting, level)
         return events
+
+    def _played_by_bot(self, live: _Live, seat: int) -> bool:
+        """Whether a bot makes `seat`'s moves: a bot's seat, or a person's the bot keeps."""
+        return seat in live.bots or live.stand_ins.stood_in(seat)
+
+    def _stand_in(self, live: _Live, seat: int, level: str) -> None:
+        """The bot of `level` keeps a person's seat (they timed out too often in a row): it
+        plays their moves from now on, and they and the table are told how to take it
+        back."""
+        live.stand_in_bots[seat] = self._bot(level, live.table, live.state.seed, seat)
+        name = live.table.names[seat]
+        missed = live.stand_ins.after
+        live.told.setdefault(seat, []).append(
+            f"You missed {missed} moves in a row, so a bot plays your seat for now. To take "
+            f"it back, {reclaim_hint(live.table.game_id)}.")
+        live.said.append(f"{name} missed {missed} moves in a row: a bot plays for them until "
+                         "they take the seat back.")
+
+    async def reclaim(self, game_id: int, user_id: int, seat: int | None = None) -> int:
+        """A person takes back their seat from the bot standing in for them, at once: they
+        move next time it is their move, with their own options. `seat`: the seat a button
+        was for (refused unless it is theirs). Returns the seat."""
+        live = self._get(game_id)
+        mine = live.table.seat_of(user_id)
+        if mine is None or (seat is not None and seat != mine):
+            raise NotSeated("Only the player whose seat this is can take it back.")
+        async with live.lock:
+            if not live.stand_ins.stood_in(mine):
+                raise IllegalAction("Your seat is yours already: no bot is playing it.")
+            await self.db.seats.record_reclaim(game_id, mine, user_id)
+            # Durable already: the count starts again even if what follows fails.
+            live.stand_ins = live.saved_stand_ins = live.stand_ins.back(mine)
+            live.said.append(f"{live.table.names[mine]} is back and plays their own seat.")
+            await self._settle(live, (), new_turn=True)
+        return mine
 
     async def _clock_loop(self) -> None:
         while True:
@@ -887,6 +965,7 @@ class TableService:
                      PACES.get(pace_name, (game.pace, None))[1], bots, levels, options,
                      Mailbox(game.host_user_id))
         live.dm_closed.update(s for s in current if current[s].dm_closed)
+        await self._restore_stand_ins(live, record, actions)
         live.mail.host_told = await self.db.outbox.has(game_id, DeliveryKind.HOST)
         # The clocks keep their deadlines across a restart: they belong to this moment if
         # they are tied to the log's length.
@@ -907,6 +986,22 @@ class TableService:
             async with live.lock:
                 await self._finish(live)
         return live
+
+    async def _restore_stand_ins(self, live: _Live, record: GameRecord,
+                                 actions: Sequence[Action]) -> None:
+        """Count each seat's timeouts in a row from the log as a restart finds it (from when
+        its holder took it, or last took it back), and seat the bots that keep seats."""
+        reclaims = await self.db.seats.reclaims(record.game.id)
+        starts = {seat.seat: max(seat.from_seq, reclaims.get(seat.seat, 0))
+                  for seat in record.seats}
+        live.stand_ins = live.saved_stand_ins = count_from_log(
+            read_stand_in_after(record.game.rules), live.table.rules.players,
+            ((stored.seq, action.seat, stored.actor_user_id, stored.played_for)
+             for stored, action in zip(record.actions, actions, strict=True)), starts)
+        if live.stand_ins.seats:
+            level = await self.server_level(live.table.guild_id)
+            for seat in live.stand_ins.seats:
+                live.stand_in_bots[seat] = self._bot(level, live.table, live.state.seed, seat)
 
     # -- seats changing hands ----------------------------------------------------------------
 
@@ -945,6 +1040,8 @@ class TableService:
             users = list(table.user_ids)
             names[seat], users[seat] = name, user_id
             live.dm_closed.discard(seat)  # the new holder's DMs are not known to be closed
+            # ... nor have they timed out (the store's new holding says so already).
+            live.stand_ins = live.saved_stand_ins = live.stand_ins.back(seat)
             # ... and they start from their own options (a bot from the defaults).
             live.table = replace(table, names=tuple(names), user_ids=tuple(users)
                                  ).with_options(seat, await self.player_options(user_id))
@@ -1046,7 +1143,7 @@ class TableService:
     def _automatic(self, live: _Live, seat: int) -> Action | None:
         """The move a person's options make for their seat now (`bot.tables.auto`), if any;
         None for a bot's seat (bots decide for themselves) and whenever the seat is asked."""
-        if seat in live.bots or live.table.user_ids[seat] is None:
+        if self._played_by_bot(live, seat) or live.table.user_ids[seat] is None:
             return None
         table = live.table
         return automatic(view(live.state, seat), table.options_of(seat), table.card,
@@ -1075,6 +1172,10 @@ class TableService:
         """Whether the seat's holder is known to refuse DMs (they play through "My rack")."""
         live = self._live.get(game_id)
         return live is not None and seat in live.dm_closed
+
+    def stand_ins(self, game_id: int) -> StandIns:
+        """Each seat's timeouts in a row in a running game, and which seats a bot keeps."""
+        return self._get(game_id).stand_ins
 
     def bot_seats(self, game_id: int) -> tuple[int, ...]:
         """Seats played by bots in a running game."""

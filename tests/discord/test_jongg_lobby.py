@@ -71,7 +71,7 @@ async def test_start_waits_for_the_tables_thread(fake_discord: FakeDiscord, worl
     assert_clean(fake_discord, caplog)
 
 
-async def test_resign_replace_and_abort(fake_discord: FakeDiscord, world: World,
+async def test_resign_sub_and_abort(fake_discord: FakeDiscord, world: World,
                                         tmp_path: Path,
                                         caplog: pytest.LogCaptureFixture) -> None:
     alice, bob, carol, dave = world.players
@@ -89,17 +89,17 @@ async def test_resign_replace_and_abort(fake_discord: FakeDiscord, world: World,
         refused = await fake_discord.click(bob, post, rack)
         assert "not playing" in (await refused.reply()).content
         # Only the host hands seats over; the host gives Bob's seat to Dave.
-        stranger = await fake_discord.slash(carol, table.thread, "mj replace",
+        stranger = await fake_discord.slash(carol, table.thread, "mj sub",
                                             {"seat": 2, "user": dave})
         refused = await stranger.reply()
         assert "host" in refused.content and refused.ephemeral
         # A refusal found after the public "thinking…" answer still reaches only Alice.
-        nowhere = await fake_discord.slash(alice, table.thread, "mj replace",
+        nowhere = await fake_discord.slash(alice, table.thread, "mj sub",
                                            {"seat": 4, "user": dave})
         refused = await nowhere.followup()
         assert "no seat 4" in refused.content and refused.ephemeral
         assert nowhere.original is not None and nowhere.original.deleted
-        handed = await fake_discord.slash(alice, table.thread, "mj replace",
+        handed = await fake_discord.slash(alice, table.thread, "mj sub",
                                           {"seat": 2, "user": dave})
         assert f"<@{dave.id}> now plays seat 2" in (await handed.reply()).content
         await table.settle()
@@ -162,7 +162,7 @@ async def test_races_refusals_and_a_manager_repairing_a_table(
         resigned = await fake_discord.slash(dave, thread, "mj resign")
         refused = await resigned.reply()
         assert "not playing" in refused.content and refused.ephemeral
-        handed = await fake_discord.slash(dave, thread, "mj replace", {"seat": 2, "user": dave})
+        handed = await fake_discord.slash(dave, thread, "mj sub", {"seat": 2, "user": dave})
         assert f"<@{dave.id}> now plays seat 2" in (await handed.reply()).content
         assert client.service.table(game).user_ids[1] == dave.id
         public = [m for m in fake_discord.messages_in(thread) if not m.ephemeral]

@@ -22,7 +22,7 @@ def row(**changes: object) -> ExportRow:
         "display_name": "Ann", "is_bot": False, "points": 25, "table_points": 25,
         "placement": 1, "won": True, "hand_id": "r1", "section": "Runs", "hand_value": 25,
         "self_picked": False, "jokerless": True, "exposures": 2, "threw": False, "penalty": 0,
-        "wall_game": False, "dead": False}
+        "wall_game": False, "dead": False, "played_for": 3, "moves": 40}
     values.update(changes)
     return ExportRow(**values)  # type: ignore[arg-type]
 

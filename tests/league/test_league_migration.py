@@ -69,10 +69,17 @@ async def version_1(tmp_path: Path) -> Path:
         await finished_game(db, [1, 2, 3, None], [25, 0, -10, 0], winner=0)
         await finished_game(db, [1, 2, 3, 4], [10, 10, 10, 10])
         playing = await stored_game(db, [1, 2, 3, 4])
-        await db.actions.append_action(playing.id, 0, "East: discard 3B", actor=1)
         await db.games.create_game(
             guild_id=GUILD, channel_id=CHANNEL, host_user_id=1, rules="{}",
             card=ShippedCardChoice("c", "text"), seed=1, pace=Pace("live"), hints=False)
+    # Logged as version 1 logged it (this version's store writes later columns too).
+    conn = sqlite3.connect(path)
+    try:
+        with conn:
+            conn.execute("INSERT INTO actions (game_id, seq, action, actor_user_id, created_at) "
+                         "VALUES (?, 0, 'East: discard 3B', 1, 1.0)", (playing.id,))
+    finally:
+        conn.close()
     return path
 
 

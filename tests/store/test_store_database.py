@@ -151,7 +151,9 @@ async def test_the_log_is_append_only_even_in_raw_sql(db: Database) -> None:
     game = await new_game(db)
     await db.actions.append_action(game.id, 0, "one", None)
     for sql in ("UPDATE actions SET action = 'two'", "DELETE FROM actions",
-                f"INSERT INTO actions VALUES ({game.id}, 5, 'gap', NULL, 0)"):
+                "UPDATE actions SET played_for = 'timeout'",  # a move's mark stays too
+                "INSERT INTO actions (game_id, seq, action, actor_user_id, created_at) "
+                f"VALUES ({game.id}, 5, 'gap', NULL, 0)"):
         with pytest.raises(sqlite3.IntegrityError):
             async with db.transaction() as tx:
                 await tx.execute(sql)
