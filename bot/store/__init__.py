@@ -104,6 +104,7 @@ from bot.store.models import (
 )
 from bot.store.series import SeriesNotFound
 from bot.store.tx import Tx
+from bot.store.vacations import OnVacation, Vacation
 
 __all__ = [
     "Action",
@@ -150,6 +151,7 @@ __all__ = [
     "NotAJonggDatabase",
     "NotAtThatGame",
     "NotFound",
+    "OnVacation",
     "OutboxEntry",
     "Outcome",
     "Pace",
@@ -187,6 +189,7 @@ __all__ = [
     "TableFull",
     "TableNotFull",
     "Tx",
+    "Vacation",
     "WrongStatus",
     "shipped_migrations",
 ]

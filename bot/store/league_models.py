@@ -51,7 +51,8 @@ class SeasonSettings:
 
     `rules` is the engine's RuleSet as JSON (it holds `players` and `scoring` too);
     `min_games` is how many games a player needs to be ranked; `game_minutes` the per-game
-    time limit of tournament play (None: no limit)."""
+    time limit of tournament play (None: no limit); `vacation_days` the days each player may
+    be away in the season, their games' clocks paused (migration 0008)."""
 
     name: str
     players: int
@@ -60,6 +61,7 @@ class SeasonSettings:
     rules: str
     min_games: int = 0
     game_minutes: int | None = None
+    vacation_days: int = 7
 
 
 @dataclass(frozen=True)
