@@ -36,7 +36,7 @@ from bot.rules import knowledge_base
 from bot.store import Database, GameStatus
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.levels import level_label
-from bot.tables.options import read_table_options
+from bot.tables.options import describe_clocks, read_quiet, read_table_options
 from bot.tables.service import BotFactory, TableService, level_bot, random_seed
 
 log = logging.getLogger(__name__)
@@ -123,10 +123,11 @@ class JonggClient(discord.Client):
         from its preset, see `preset_of`) and who sits where."""
         game = await self.db.games.game(game_id)
         rules, timeout, pace = read_table_options(game.rules)
+        clocks = describe_clocks(game.pace, quiet=read_quiet(game.rules))
         seats = {seat.seat: seat for seat in await self.db.seats.seats(game_id)}
         levels = await self.service.stored_levels(game_id)
         lines = [f"**Table {game.id}** · {rules.name} · card {game.card.name} · "
-                 f"{pace} pace · hints {'on' if game.hints else 'off'} · "
+                 f"{pace} pace{clocks} · hints {'on' if game.hints else 'off'} · "
                  f"on timeout: {timeout.value}"]
         house = house_options(rules)
         if house:

@@ -11,7 +11,13 @@ from bot.engine.errors import InvalidInput
 from bot.engine.game import RuleSet
 from bot.engine.game.rules import rules_from_json, rules_to_json
 from bot.store import Pace
-from bot.tables.timekeeping import CLAIM_BOUNDS, TURN_BOUNDS, check_clock, parse_duration
+from bot.tables.timekeeping import (
+    CLAIM_BOUNDS,
+    TURN_BOUNDS,
+    check_clock,
+    format_duration,
+    parse_duration,
+)
 
 #: Named paces: clocks in seconds (turn, claim window) and when to remind, as a share of the
 #: turn clock already gone (None: no reminders).
@@ -88,6 +94,19 @@ def read_table_options(text: str) -> tuple[RuleSet, Timeout, str]:
     data = json.loads(text)
     return (rules_from_json(json.dumps(data["engine"])), Timeout(data["timeout"]),
             str(data["pace"]))
+
+
+def describe_clocks(pace: Pace, *, quiet: bool) -> str:
+    """A table's clocks for its lobby, e.g. ` (turn 1d, claim 2h, paused in quiet hours)`
+    ("" for an untimed table)."""
+    if pace.turn_seconds is None:
+        return ""
+    parts = [f"turn {format_duration(pace.turn_seconds)}"]
+    if pace.claim_seconds is not None:
+        parts.append(f"claim {format_duration(pace.claim_seconds)}")
+    if quiet:
+        parts.append("paused in quiet hours")
+    return f" ({', '.join(parts)})"
 
 
 def read_quiet(text: str) -> bool:

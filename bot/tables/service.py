@@ -1089,6 +1089,9 @@ class TableService:
         """Start the player's vacation in the season, until they end it or the budget runs
         out: their clocks in the season's games pause meanwhile, and those tables are told
         until when. Refused (`IllegalAction`) while one is under way or with no days left."""
+        if not season.is_open:
+            raise IllegalAction("This league's season is over, so there are no games to "
+                                "pause.")
         status = await self.vacation(user_id, season)
         now = self.now()
         until = status.start_until(now)  # refuses when none is left
