@@ -54,13 +54,9 @@ _DURATION = re.compile(r"(\d+)\s*([smhd])")
 _CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?$")
 
 
+@cache
 def zone(name: str) -> ZoneInfo:
     """The zone of an IANA name (`check_zone` first: this trusts it)."""
-    return _zone(name)
-
-
-@cache
-def _zone(name: str) -> ZoneInfo:
     return ZoneInfo(name)
 
 
@@ -260,8 +256,3 @@ def active_seconds(start: float, end: float, pauses: Pauses) -> float:
             return total
     return total + max(0.0, end - moment)
 
-
-def local_text(moment: float, zone_name: str) -> str:
-    """A moment on a person's local clock, e.g. `Mon 07:00 (America/New_York)`."""
-    return datetime.fromtimestamp(moment, zone(zone_name)).strftime("%a %H:%M") + \
-        f" ({zone_name})"
