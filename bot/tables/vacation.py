@@ -32,7 +32,9 @@ def away_note(until: float) -> str:
 
 def days_used(vacations: Sequence[Vacation], now: float) -> int:
     """The days these vacations cost by `now` (a vacation under way: so far)."""
-    return sum(math.ceil(max(0.0, min(v.end(), now) - v.started_at) / DAY) for v in vacations)
+    # Whole seconds first, so a vacation that ran exactly its days is not a hair over.
+    return sum(math.ceil(round(max(0.0, min(v.end(), now) - v.started_at)) / DAY)
+               for v in vacations)
 
 
 @dataclass(frozen=True)

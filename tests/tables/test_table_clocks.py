@@ -175,6 +175,9 @@ async def test_a_vacation_pauses_two_games_at_once_and_resumes_them(tmp_path: Pa
         counts = [moves(service, g) for g in games]
         await service.run_due_clocks(start + DAY + HOUR)
         assert [moves(service, g) for g in games] == counts  # both paused
+        for game_id in games:
+            await service.flush(game_id)
+        assert recorder.reminders == []  # the reminders wait too
 
         clock.now += DAY  # back after a day: the clocks run again with their 18 hours
         status = await service.end_vacation(HOST, season)
