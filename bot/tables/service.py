@@ -19,6 +19,13 @@ call, auto Mah Jongg, auto-discard). Those answers are ordinary actions, played 
 but only once the table's `auto_delay` has passed since the moment began (the AUTO clock), the
 same for every seat, so how long a claim window stays open reveals nothing.
 
+A seat's turn clock and its reminders (at the start of a turn and at 75 % of it) pause while
+its holder is away: in their quiet hours at a table that pauses for them, and on vacation in
+a league's games. The deadlines are worked out when a clock is set, with the pauses known
+then (`bot.tables.timekeeping`); when the pauses change (new quiet hours, a vacation begun
+or ended) the running clocks are moved, keeping the time they had left (`_retime`). A claim
+window is the whole table's and never pauses.
+
 Delivery is `bot.tables.delivery`: a sender task per game sends its outbox entries in order
 (retrying, moving a deleted thread, telling the host about a missing permission). A game that
 is over leaves memory once its last entry is delivered.
