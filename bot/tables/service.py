@@ -764,8 +764,10 @@ class TableService:
         if state.phase is Phase.OVER:
             return None, moment
         humans = [s for s in seats_to_act(state) if s not in live.bots]
-        answering = self.auto_delay > 0 and any(
-            self._automatic(live, seat) is not None for seat in humans)
+        # Seats whose options will answer for them once the delay has passed.
+        answered = {seat for seat in humans if self._automatic(live, seat) is not None
+                    } if self.auto_delay > 0 else set()
+        answering = bool(answered)
         if not (live.pace.turn_seconds or live.pace.claim_seconds or answering):
             return None, moment
         earlier = live.clocks if moment == live.clock_moment else {}
@@ -785,8 +787,8 @@ class TableService:
             for seat in humans:
                 pauses = self._pauses(live, seat)
                 arm(ClockKind.TURN, seat, live.pace.turn_seconds, pauses)
-                if live.remind_at is None:
-                    continue
+                if live.remind_at is None or seat in answered:
+                    continue  # no nudge for a move the seat's options are about to make
                 # Each reminder rings once a moment: one that is gone while its turn clock
                 # runs has rung.
                 for kind, share in ((ClockKind.START_REMINDER, 0.0),

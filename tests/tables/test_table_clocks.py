@@ -12,12 +12,14 @@ import pytest
 from table_helpers import ANN, BO, CARD_TEXT, HOST, Clock, Recorder, make_service, open_game
 
 from bot.engine.errors import IllegalAction, InvalidInput
-from bot.engine.game import THREE_PLAYER
+from bot.engine.game import THREE_PLAYER, Pass, Phase
+from bot.engine.game.actions import Discard
 from bot.engine.game.rules import rules_to_json
 from bot.store import ClockKind, Database, Season, SeasonSettings
+from bot.tables.auto import drawn_tile
 from bot.tables.options import TableOptions
-from bot.tables.seat_options import SeatOptions
-from bot.tables.service import TableService
+from bot.tables.seat_options import AutoDiscard, SeatOptions
+from bot.tables.service import DEFAULT_AUTO_DELAY, TableService
 from bot.tables.timekeeping import zone
 
 HOUR = 3600
@@ -239,4 +241,38 @@ async def test_a_vacation_survives_a_restart_and_ends_with_the_time_left(
         clock.now += 2 * DAY
         await service.end_vacation(HOST, season)
         assert await due(db, game_id, ClockKind.TURN) == clock.now + 20 * HOUR
+        await service.close()
+
+
+async def test_no_reminder_for_a_move_the_players_settings_make(tmp_path: Path,
+                                                               clock: Clock) -> None:
+    recorder = Recorder()
+    async with Database(tmp_path / "j.db") as db:
+        service = make_service(db, recorder, clock)
+        await service.set_player_options(HOST, SeatOptions(auto_discard=AutoDiscard.DRAWN))
+        game_id = await open_game(service, THREE_PLAYER, [HOST], pace="async")
+        await service.run_due_clocks(clock.now)
+        await service.flush(game_id)
+        assert [seat for seat, _ in recorder.reminders] == [0]  # East's first turn: asked
+        mine = service.view_for(game_id, HOST)
+        discard = next(o.action for o in mine.legal if isinstance(o.action, Discard))
+        await service.act(game_id, HOST, discard, mine.action_count)
+        for _ in range(50):  # the bots play; a discard the host can't call passes itself
+            state = service._live[game_id].state
+            if state.phase is Phase.TURN and drawn_tile(state, 0) is not None:
+                break
+            mine = service.view_for(game_id, HOST)
+            if mine.legal:
+                await service.act(game_id, HOST, Pass(0), mine.action_count)
+            else:
+                clock.now += DEFAULT_AUTO_DELAY
+                await service.run_due_clocks()
+        else:
+            raise AssertionError("the host never drew")
+        # The drawn tile is thrown for the host after the delay: nobody nudges them first.
+        kinds = {c.kind for c in await db.clocks.clocks(game_id) if c.seat == 0}
+        assert kinds == {ClockKind.TURN}
+        await service.run_due_clocks(clock.now)
+        await service.flush(game_id)
+        assert [seat for seat, _ in recorder.reminders] == [0]
         await service.close()
