@@ -36,7 +36,12 @@ from bot.rules import knowledge_base
 from bot.store import Database, GameStatus
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.levels import level_label
-from bot.tables.options import read_stand_in_after, read_table_options
+from bot.tables.options import (
+    describe_clocks,
+    read_quiet,
+    read_stand_in_after,
+    read_table_options,
+)
 from bot.tables.service import BotFactory, TableService, level_bot, random_seed
 from bot.tables.standins import stand_in_text
 
@@ -124,11 +129,13 @@ class JonggClient(discord.Client):
         from its preset, see `preset_of`) and who sits where."""
         game = await self.db.games.game(game_id)
         rules, timeout, pace = read_table_options(game.rules)
+        clocks = describe_clocks(game.pace, quiet=read_quiet(game.rules))
         seats = {seat.seat: seat for seat in await self.db.seats.seats(game_id)}
         levels = await self.service.stored_levels(game_id)
         lines = [f"**Table {game.id}** · {rules.name} · card {game.card.name} · "
-                 f"{pace} pace · hints {'on' if game.hints else 'off'} · "
-                 f"on timeout: {timeout.value} · {stand_in_text(read_stand_in_after(game.rules))}"]
+                 f"{pace} pace{clocks} · hints {'on' if game.hints else 'off'} · "
+                 f"on timeout: {timeout.value} · "
+                 f"{stand_in_text(read_stand_in_after(game.rules))}"]
         house = house_options(rules)
         if house:
             lines.append(f"House options: `{house}`")

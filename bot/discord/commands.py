@@ -28,6 +28,7 @@ from bot.discord.lookups import register_lookups
 from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.discord.notify import archive_minutes, thread_name
 from bot.discord.settings import show_settings
+from bot.discord.vacation import vacation
 from bot.engine.errors import IllegalAction
 from bot.engine.game.actions import Discard
 from bot.engine.game.bettor import bettor_refusal
@@ -43,6 +44,7 @@ from bot.tables.options import PACES, TableOptions, Timeout
 from bot.tables.replay import LogKind, game_log, log_kind
 from bot.tables.seat_options import JokerCalls
 from bot.tables.standins import DEFAULT_STAND_IN_AFTER, MOST_STAND_IN_AFTER
+from bot.tables.timekeeping import zone_choices
 
 
 def _client(interaction: discord.Interaction[Any]) -> Any:
@@ -83,9 +85,12 @@ CardName = app_commands.Range[str, 1, MAX_NAME]
 ChoiceText = app_commands.Range[str, 1, 20]
 TileText = app_commands.Range[str, 1, 30]
 HouseText = app_commands.Range[str, 1, 200]
+ZoneText = app_commands.Range[str, 1, 64]
+QuietText = app_commands.Range[str, 1, 30]
 
 mj = app_commands.Group(name="mj", description="Play American Mah Jongg at this server's tables",
                         guild_only=True)
+mj.add_command(vacation)
 
 
 @mj.command(name="new", description="Open a table in its own thread, with a lobby to join")
@@ -99,6 +104,9 @@ mj = app_commands.Group(name="mj", description="Play American Mah Jongg at this 
     timeout="when a clock runs out: pass on claims, or let the bot play the move",
     stand_in_after="timeouts in a row before a bot keeps the seat until its player reclaims "
                    "it (0: never; default 3)",
+    turn="the turn clock instead of the pace's, e.g. 2m or 12h (30s to 7d)",
+    claim="the claim window instead of the pace's, e.g. 15s or 1h (5s to 1d)",
+    quiet_hours="pause each player's turn clock in their quiet hours (on at async tables)",
     house="house options, e.g. charleston=none quarters_pot pot_ante=50 (see /rules "
           "house-rules)",
 )
@@ -117,6 +125,8 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
               card: CardName | None = None, scoring: ChoiceText | None = None,
               pace: ChoiceText = "live", hints: bool = True,
               timeout: ChoiceText = "pass", house: HouseText | None = None,
+              turn: ChoiceText | None = None, claim: ChoiceText | None = None,
+              quiet_hours: bool | None = None,
               stand_in_after: app_commands.Range[int, 0, MOST_STAND_IN_AFTER] = (
                   DEFAULT_STAND_IN_AFTER)) -> None:
     """Post the lobby, open its thread, and create the game, with the `house` options (see
@@ -142,7 +152,9 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
         chosen = await resolve_card(client.db, guild_id, card)
     options = TableOptions(rules, chosen.name, chosen.text, pace=pace, hints=hints,
                            timeout=Timeout(timeout), server_card_id=chosen.card_id,
+                           turn=turn, claim=claim, quiet_hours=quiet_hours,
                            stand_in_after=stand_in_after)
+    options.clocks()  # clock lengths out of bounds are refused privately, before posting
     # Checked (in a worker) before the public deferral, so a card that can't be used is
     # refused privately; the table opens with it compiled, off the loop too.
     await usable_card(chosen.name, chosen.text)
@@ -274,9 +286,23 @@ async def seat_options(interaction: discord.Interaction[Any],
 
 @mj.command(name="settings", description="Your own settings for every game (only you see "
                                            "them)")
-async def settings(interaction: discord.Interaction[Any]) -> None:
-    """Show the caller's settings with a control for each (`bot.discord.settings`)."""
-    await show_settings(interaction)
+@app_commands.describe(time_zone="where you live, e.g. America/New_York (your quiet hours "
+                                 "are read there)",
+                       quiet_hours="when your turn clocks pause at async tables, e.g. "
+                                   "23:00-07:00 on your clock, or off")
+async def settings(interaction: discord.Interaction[Any],
+                   time_zone: ZoneText | None = None,
+                   quiet_hours: QuietText | None = None) -> None:
+    """Show the caller's settings with a control for each (`bot.discord.settings`), after
+    keeping a time zone or quiet hours typed here."""
+    await show_settings(interaction, {"time_zone": time_zone, "quiet_hours": quiet_hours})
+
+
+@settings.autocomplete("time_zone")
+async def settings_zones(interaction: discord.Interaction[Any],
+                         current: str) -> list[app_commands.Choice[str]]:
+    """Time zones containing what was typed, the common ones first."""
+    return [app_commands.Choice(name=name, value=name) for name in zone_choices(current)]
 
 
 @mj.command(name="status", description="Where this table's game is")

@@ -206,6 +206,8 @@ async def create(interaction: discord.Interaction[Any],
     house="house options every game plays with, e.g. dead_hands=off (see /rules house-rules)",
     stand_ins="how games a bot played part of for a player count: in full (default), at "
               "half, or not",
+    vacation_days="days each player may be away (`/mj vacation`), their clocks paused "
+                  "(default 7)",
 )
 @app_commands.choices(players=[app_commands.Choice(name=f"{n} players", value=n)
                                for n in (4, 3, 2)])
@@ -221,7 +223,8 @@ async def season_start(interaction: discord.Interaction[Any],
                        min_games: app_commands.Range[int, 0, 1000] = 0,
                        minutes: app_commands.Range[int, 1, 1440] | None = None,
                        house: app_commands.Range[str, 1, 200] | None = None,
-                       stand_ins: app_commands.Range[str, 1, 10] = "count") -> None:
+                       stand_ins: app_commands.Range[str, 1, 10] = "count",
+                       vacation_days: app_commands.Range[int, 0, 365] = 7) -> None:
     """Open a season with its table size, scoring, house options (see
     `bot.engine.game.rules.with_options`), card and ranking settings."""
     _require_manager(interaction)
@@ -235,7 +238,8 @@ async def season_start(interaction: discord.Interaction[Any],
     settings = SeasonSettings(name=name or f"Season {number}", players=players,
                               card_name=chosen, scoring=scoring, rules=rules_to_json(rules),
                               min_games=min_games, game_minutes=minutes,
-                              stand_in_games=StandInGames(stand_ins))
+                              stand_in_games=StandInGames(stand_ins),
+                              vacation_days=vacation_days)
     season = await db.leagues.start_season(found.id, settings, by=interaction.user.id)
     house_options = format_options(rules, standard)
     house_note = f" · house options `{house_options}`" if house_options else ""

@@ -217,15 +217,16 @@ class DiscordNotifier:
                 "messages can't be posted there. Please grant it: they go out as soon as I "
                 "can post.")
 
-    async def _send_dm(self, user_id: int, delivery: Delivery, text: str,
+    async def _send_dm(self, user_id: int, delivery: Delivery, text: str, part: int = 0,
                        **extra: Any) -> None:
-        """DM a user, unless this delivery already did (its nonce makes a repeat of an
-        unconfirmed DM harmless). Raises `discord.Forbidden` for closed DMs."""
-        if delivery.sent:
+        """DM a user as part `part` of a delivery, unless it was already sent (its nonce
+        makes a repeat of an unconfirmed DM harmless). Raises `discord.Forbidden` for closed
+        DMs."""
+        if part < len(delivery.sent):
             return
         try:
             dm = await self._dm_channel(user_id)
-            message = await dm.send(text, nonce=f"{delivery.key}.0", **extra)
+            message = await dm.send(text, nonce=f"{delivery.key}.{part}", **extra)
         except discord.Forbidden as error:
             if error.code == CANNOT_DM:
                 raise
@@ -235,17 +236,18 @@ class DiscordNotifier:
         delivery.sent.append(message.id)
 
     async def _dm(self, table: Table, seat: int, delivery: Delivery, text: str,
-                  **extra: Any) -> None:
-        """DM a seat's holder; if their DMs turn out to be closed, tell the table once to
-        use "My rack" instead (told before it is recorded, so a failed notice is retried)."""
+                  part: int = 0, **extra: Any) -> None:
+        """DM a seat's holder (as part `part` of the delivery); if their DMs turn out to be
+        closed, tell the table once to use "My rack" instead (told before it is recorded,
+        so a failed notice is retried)."""
         user_id = table.user_ids[seat]
         if user_id is None or self.client.service.dm_closed(table.game_id, seat):
             return
         try:
-            await self._send_dm(user_id, delivery, text, **extra)
+            await self._send_dm(user_id, delivery, text, part, **extra)
         except discord.Forbidden:
             await self._post(
-                table, delivery, 0,
+                table, delivery, part,
                 content=f"<@{user_id}>, I can't send you direct messages, so use the "
                         "**My rack** button under the table to see your tiles and play.",
                 allowed_mentions=pinging([user_id]))
@@ -336,10 +338,17 @@ class DiscordNotifier:
 
     async def reminder(self, table: Table, seat: int, due_at: float,
                        delivery: Delivery) -> None:
-        """DM a nudge before the clock runs out."""
-        await self._dm(table, seat, delivery,
-                       f"Table {table.game_id}: your move is due <t:{int(due_at)}:R>. "
-                       "If the clock runs out, the bot plays it for you.")
+        """Nudge the seat's holder: a mention in the table's thread, and a DM as well if
+        they asked for reminders by DM (`SeatOptions.dm_reminders`)."""
+        user_id = table.user_ids[seat]
+        if user_id is None:
+            return
+        text = (f"Table {table.game_id}: your move is due <t:{int(due_at)}:R>. If the clock "
+                "runs out, the bot plays it for you.")
+        await self._post(table, delivery, 0, content=f"<@{user_id}> {text}",
+                         allowed_mentions=pinging([user_id]))
+        if table.options_of(seat).dm_reminders:
+            await self._dm(table, seat, delivery, text, part=1)
 
     async def new_thread(self, table: Table) -> int | None:
         """Open a new public thread for the table in its channel."""

@@ -10,6 +10,7 @@ to the games the person is playing) and redraws the message in place.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -23,6 +24,7 @@ _TOGGLES = (
     ("mahjong_calls_only", "Only Mah Jongg calls"),
     ("joker_calls", "Skip joker-only calls"),
     ("skip_deadening", "Skip calls that kill"),
+    ("dm_reminders", "Reminders by DM"),
 )
 
 #: The options of several values, each a menu: (option, placeholder, (value, label) ...).
@@ -54,7 +56,8 @@ def settings_reply(options: SeatOptions) -> tuple[str, discord.ui.View]:
     text = "\n".join(("**Your settings** (every game, on every server; only you see this):",
                       *(f"• {label}: {value}" for label, value in options.entries()),
                       "They change what you're asked and what is played for you, never "
-                      "what the rules allow."))
+                      "what the rules allow. Set your time zone and quiet hours with "
+                      "`/mj settings time_zone: quiet_hours:` (e.g. 23:00-07:00, or off)."))
     controls = discord.ui.View(timeout=None)
     for name, label in _TOGGLES:
         on, value = _toggled(options, name)
@@ -79,11 +82,20 @@ async def _set(interaction: discord.Interaction[Any], name: str, value: str) -> 
         await answer_error(interaction, error)
 
 
-async def show_settings(interaction: discord.Interaction[Any]) -> None:
-    """Answer privately with the clicker's settings and their controls."""
+async def show_settings(interaction: discord.Interaction[Any],
+                        typed: Mapping[str, str | None] | None = None) -> None:
+    """Answer privately with the clicker's settings and their controls, after keeping the
+    text settings `typed` (option -> what was typed; None: not given). A value that is not
+    one is refused privately, and nothing is kept."""
     client = _client(interaction)
     try:
-        text, controls = settings_reply(await client.service.player_options(interaction.user.id))
+        options = await client.service.player_options(interaction.user.id)
+        given = {name: value for name, value in (typed or {}).items() if value is not None}
+        if given:
+            for name, value in given.items():
+                options = options.with_value(name, value)
+            options = await client.service.set_player_options(interaction.user.id, options)
+        text, controls = settings_reply(options)
         await interaction.response.send_message(text, view=controls, ephemeral=True)
     except Exception as error:
         await answer_error(interaction, error)

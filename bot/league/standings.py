@@ -87,6 +87,7 @@ def season_line(season: Season) -> str:
         parts.append(f"ranked from {s.min_games} games")
     if s.game_minutes:
         parts.append(f"{s.game_minutes} min per game")
+    parts.append(f"{s.vacation_days} vacation days")
     parts.append("open" if season.is_open else "final")
     return " · ".join(parts)
 

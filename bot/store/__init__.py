@@ -106,6 +106,7 @@ from bot.store.models import (
 )
 from bot.store.series import SeriesNotFound
 from bot.store.tx import Tx
+from bot.store.vacations import OnVacation, Vacation
 
 __all__ = [
     "Action",
@@ -152,6 +153,7 @@ __all__ = [
     "NotAJonggDatabase",
     "NotAtThatGame",
     "NotFound",
+    "OnVacation",
     "OutboxEntry",
     "Outcome",
     "Pace",
@@ -191,6 +193,7 @@ __all__ = [
     "TableFull",
     "TableNotFull",
     "Tx",
+    "Vacation",
     "WrongStatus",
     "shipped_migrations",
 ]

@@ -43,6 +43,7 @@ from bot.store.players import Players
 from bot.store.seats import Seats
 from bot.store.series import SeriesStore
 from bot.store.tx import Tx
+from bot.store.vacations import Vacations
 
 #: STRICT tables need SQLite 3.37 (2021).
 MIN_SQLITE = (3, 37, 0)
@@ -57,8 +58,9 @@ class Database:
 
     The API lives in topic objects: `games` (games and results), `seats`, `actions` (the
     action log), `clocks`, `outbox` (the messages games owe), `cards` (server cards) and
-    `guilds` (server settings), `players` (each person's own options), `series` (games a
-    table plays in a row, and bettors); leagues
+    `guilds` (server settings), `players` (each person's own options), `vacations`
+    (players away from a league season), `series` (games a table plays in a row, and
+    bettors); leagues
     have `leagues` (leagues, seasons, players, audit log), `league_games` (recorded games,
     corrections, ratings), `league_stats` (standings, stats, exports) and `league_rounds`.
     """
@@ -85,6 +87,7 @@ class Database:
         self.cards = ServerCards(self)
         self.guilds = Guilds(self)
         self.players = Players(self)
+        self.vacations = Vacations(self)
         self.leagues = Leagues(self)
         self.league_games = LeagueGames(self)
         self.league_stats = LeagueStats(self)

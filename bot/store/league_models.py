@@ -63,7 +63,8 @@ class SeasonSettings:
     `rules` is the engine's RuleSet as JSON (it holds `players` and `scoring` too);
     `min_games` is how many games a player needs to be ranked; `game_minutes` the per-game
     time limit of tournament play (None: no limit); `stand_in_games` how games a bot played
-    part of for a person count."""
+    part of for a person count; `vacation_days` the days each player may be away in the
+    season, their games' clocks paused."""
 
     name: str
     players: int
@@ -74,6 +75,7 @@ class SeasonSettings:
     game_minutes: int | None = None
     #: How standings count a game in which a bot played for a person (migration 0008).
     stand_in_games: StandInGames = StandInGames.COUNT
+    vacation_days: int = 7
 
 
 @dataclass(frozen=True)

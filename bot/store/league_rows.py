@@ -35,7 +35,7 @@ def league_from_row(row: sqlite3.Row) -> League:
 SEASON_COLUMNS = """
     s.id, s.league_id, s.number, s.name, s.players, s.card_name, s.scoring, s.rules,
     s.min_games, s.game_minutes, s.started_at, s.started_by, s.ended_at, s.ended_by,
-    s.stand_in_games
+    s.stand_in_games, s.vacation_days
 """
 
 
@@ -47,7 +47,8 @@ def season_from_row(row: sqlite3.Row) -> Season:
             name=str(row["name"]), players=int(row["players"]), card_name=str(row["card_name"]),
             scoring=str(row["scoring"]), rules=str(row["rules"]),
             min_games=int(row["min_games"]), game_minutes=opt_int(row["game_minutes"]),
-            stand_in_games=StandInGames(row["stand_in_games"])),
+            stand_in_games=StandInGames(row["stand_in_games"]),
+            vacation_days=int(row["vacation_days"])),
         started_at=float(row["started_at"]), started_by=int(row["started_by"]),
         ended_at=opt_float(row["ended_at"]), ended_by=opt_int(row["ended_by"]))
 

@@ -51,6 +51,7 @@ MAX_LEAGUE_NAME = 40
 MAX_SEASON_NAME = 60
 MAX_MIN_GAMES = 1000
 MAX_GAME_MINUTES = 24 * 60
+MAX_VACATION_DAYS = 365
 SCORING_PROFILES = ("nmjl", "tournament", "siamese")
 
 
@@ -66,12 +67,14 @@ def check_settings(settings: SeasonSettings) -> SeasonSettings:
         raise BadLeagueInput(f"The minimum number of games is 0 to {MAX_MIN_GAMES}.")
     if settings.game_minutes is not None and not 1 <= settings.game_minutes <= MAX_GAME_MINUTES:
         raise BadLeagueInput(f"The time limit is 1 to {MAX_GAME_MINUTES} minutes per game.")
+    if not 0 <= settings.vacation_days <= MAX_VACATION_DAYS:
+        raise BadLeagueInput(f"The vacation budget is 0 to {MAX_VACATION_DAYS} days.")
     check_json(settings.rules, "rules")
     if not isinstance(settings.stand_in_games, StandInGames):
         raise BadLeagueInput("Stand-in games count, count at half or don't count.")
     return SeasonSettings(name, settings.players, settings.card_name.strip(), settings.scoring,
                           settings.rules, settings.min_games, settings.game_minutes,
-                          settings.stand_in_games)
+                          settings.stand_in_games, settings.vacation_days)
 
 
 class Leagues(Part):
@@ -153,11 +156,13 @@ class Leagues(Part):
             number = 1 if row is None else int(row["next"])
             season_id = await tx.insert(
                 """INSERT INTO league_seasons (league_id, number, name, players, card_name, scoring,
-                       rules, min_games, game_minutes, started_at, started_by, stand_in_games)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                       rules, min_games, game_minutes, started_at, started_by, stand_in_games,
+                       vacation_days)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 (league.id, number, settings.name, settings.players, settings.card_name,
                  settings.scoring, settings.rules, settings.min_games, settings.game_minutes,
-                 now, check_int(by, "by"), settings.stand_in_games.value))
+                 now, check_int(by, "by"), settings.stand_in_games.value,
+                 settings.vacation_days))
             await add_audit(tx, league_id=league.id, season_id=season_id, game_id=None,
                             actor=by, action="season_start", reason="", before="{}",
                             after=json.dumps(_settings_json(settings)), now=now)
@@ -265,7 +270,8 @@ def _settings_json(settings: SeasonSettings) -> dict[str, object]:
     return {"name": settings.name, "players": settings.players, "card": settings.card_name,
             "scoring": settings.scoring, "min_games": settings.min_games,
             "game_minutes": settings.game_minutes,
-            "stand_in_games": settings.stand_in_games.value}
+            "stand_in_games": settings.stand_in_games.value,
+            "vacation_days": settings.vacation_days}
 
 
 def _player_name(display_name: str) -> str:

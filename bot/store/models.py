@@ -35,14 +35,15 @@ class CardSource(Enum):
 
 class ClockKind(Enum):
     """What a clock is for: a seat's turn, the claim window after a discard, a nudge, a
-    league game's tournament time limit (added by migration 0002), or the moves seats'
-    options play for them (migration 0007)."""
+    league game's tournament time limit (added by migration 0002), the moves seats'
+    options play for them (migration 0007), or the nudge at the start of a turn (0009)."""
 
     TURN = "turn"
     CLAIM = "claim"
     REMINDER = "reminder"
     GAME_LIMIT = "game_limit"
     AUTO = "auto"
+    START_REMINDER = "start_reminder"
 
 
 class FinishReason(Enum):

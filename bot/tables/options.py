@@ -7,10 +7,18 @@ import json
 from dataclasses import dataclass
 from enum import Enum
 
+from bot.engine.errors import InvalidInput
 from bot.engine.game import RuleSet
 from bot.engine.game.rules import rules_from_json, rules_to_json
 from bot.store import Pace
 from bot.tables.standins import DEFAULT_STAND_IN_AFTER
+from bot.tables.timekeeping import (
+    CLAIM_BOUNDS,
+    TURN_BOUNDS,
+    check_clock,
+    format_duration,
+    parse_duration,
+)
 
 #: Named paces: clocks in seconds (turn, claim window) and when to remind, as a share of the
 #: turn clock already gone (None: no reminders).
@@ -20,6 +28,10 @@ PACES: dict[str, tuple[Pace, float | None]] = {
     "relaxed": (Pace("relaxed", turn_seconds=600, claim_seconds=30), None),
     "async": (Pace("async", turn_seconds=24 * 3600, claim_seconds=2 * 3600), 0.75),
 }
+
+#: Paces whose turn clocks pause in each player's quiet hours unless the table says not.
+#: A live table plays in one sitting: nothing pauses there unless it is asked to.
+QUIET_PACES = frozenset({"async"})
 
 
 
@@ -47,13 +59,39 @@ class TableOptions:
     #: Timeouts in a row after which the bot keeps a seat until its person reclaims it (0:
     #: never; see `bot.tables.standins`).
     stand_in_after: int = DEFAULT_STAND_IN_AFTER
+    #: The pace's turn clock and claim window, as typed (`10m`, `24h`; None: the pace's).
+    turn: str | None = None
+    claim: str | None = None
+    #: Whether turn clocks pause in each player's quiet hours (None: the pace's way,
+    #: `QUIET_PACES`).
+    quiet_hours: bool | None = None
+
+    def clocks(self) -> Pace:
+        """The pace with this table's own clock lengths: each within its bounds, and only
+        at a pace that has clocks; an `InvalidInput` worded for the host otherwise."""
+        if self.pace not in PACES:
+            raise InvalidInput(f"Unknown pace `{self.pace[:20]}`; choose one of "
+                               f"{', '.join(PACES)}.")
+        pace = PACES[self.pace][0]
+        if (self.turn or self.claim) and pace.turn_seconds is None:
+            raise InvalidInput("An untimed table has no clocks to set; choose a pace.")
+        turn = pace.turn_seconds if self.turn is None else check_clock(
+            parse_duration(self.turn), TURN_BOUNDS, "turn clock")
+        claim = pace.claim_seconds if self.claim is None else check_clock(
+            parse_duration(self.claim), CLAIM_BOUNDS, "claim window")
+        return Pace(pace.name, turn_seconds=turn, claim_seconds=claim)
+
+    def pauses_quietly(self) -> bool:
+        """Whether turn clocks pause in the players' quiet hours at this table."""
+        return self.pace in QUIET_PACES if self.quiet_hours is None else self.quiet_hours
 
     def to_json(self) -> str:
         """What the store keeps in the game's rules column: the engine's rules plus the
         table's own options."""
         return json.dumps({"engine": json.loads(rules_to_json(self.rules)),
                            "timeout": self.timeout.value, "pace": self.pace,
-                           "stand_in_after": self.stand_in_after})
+                           "stand_in_after": self.stand_in_after,
+                           "quiet": self.pauses_quietly()})
 
 
 def read_table_options(text: str) -> tuple[RuleSet, Timeout, str]:
@@ -69,3 +107,21 @@ def read_stand_in_after(text: str) -> int:
     opened to play."""
     value = json.loads(text).get("stand_in_after", 0)
     return value if isinstance(value, int) and value >= 0 else 0
+def describe_clocks(pace: Pace, *, quiet: bool) -> str:
+    """A table's clocks for its lobby, e.g. ` (turn 1d, claim 2h, paused in quiet hours)`
+    ("" for an untimed table)."""
+    if pace.turn_seconds is None:
+        return ""
+    parts = [f"turn {format_duration(pace.turn_seconds)}"]
+    if pace.claim_seconds is not None:
+        parts.append(f"claim {format_duration(pace.claim_seconds)}")
+    if quiet:
+        parts.append("paused in quiet hours")
+    return f" ({', '.join(parts)})"
+
+
+def read_quiet(text: str) -> bool:
+    """Whether the game stored with these options pauses in quiet hours (a game stored
+    before the option existed: as its pace does)."""
+    data = json.loads(text)
+    return bool(data.get("quiet", data["pace"] in QUIET_PACES))

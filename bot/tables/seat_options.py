@@ -14,12 +14,15 @@ automatic move is an ordinary engine action (`bot.tables.auto`), so games replay
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any
 
 from bot.engine.errors import InvalidInput
+from bot.tables.timekeeping import DEFAULT_ZONE, Pauses, check_zone, parse_quiet_hours
 
 
 class JokerCalls(Enum):
@@ -82,6 +85,17 @@ class SeatOptions:
     #: offered.
     skip_deadening: bool = True
     auto_discard: AutoDiscard = AutoDiscard.OFF
+    #: The player's time zone (an IANA name): where their quiet hours are read.
+    time_zone: str = DEFAULT_ZONE
+    #: Quiet hours on their local clock (`23:00-07:00`; "" for none): at a table that
+    #: pauses for them, their turn clock stops and no reminder reaches them meanwhile.
+    quiet_hours: str = ""
+    #: Reminders come by DM too (they are always a mention in the table's thread).
+    dm_reminders: bool = False
+
+    def pauses(self, away: tuple[tuple[float, float], ...] = ()) -> Pauses:
+        """When this player's clocks pause: their quiet hours, and the stretches `away`."""
+        return Pauses(self.time_zone, parse_quiet_hours(self.quiet_hours), away)
 
     def describe(self) -> str:
         """The options in a few sentences, for the player."""
@@ -102,6 +116,9 @@ class SeatOptions:
                 AutoDiscard.OFF: "off", AutoDiscard.DRAWN: "on",
                 AutoDiscard.UNLESS_USEFUL: "on, unless it fits, is a joker, or allows an "
                                            "exchange or Mah Jongg"}[self.auto_discard]),
+            ("Time zone", self.time_zone),
+            ("Quiet hours", self.quiet_hours or "none"),
+            ("Reminders by DM too", _on(self.dm_reminders)),
         )
 
     def caption(self) -> str:
@@ -133,6 +150,8 @@ class SeatOptions:
                 if value not in ("on", "off"):
                     raise ValueError(value)
                 chosen[name] = value == "on"
+            elif name in _TEXT_OPTIONS:
+                chosen[name] = _TEXT_OPTIONS[name](value)
             else:
                 chosen[name] = type(current)(value)
         except ValueError:
@@ -164,11 +183,30 @@ class SeatOptions:
                 if isinstance(value, bool):
                     read[field.name] = value
                 continue
+            if field.name in _TEXT_OPTIONS:
+                with contextlib.suppress(InvalidInput):
+                    if isinstance(value, str):
+                        read[field.name] = _TEXT_OPTIONS[field.name](value)
+                continue
             try:
                 read[field.name] = type(default)(value)
             except ValueError:
                 continue
         return replace(options, **read)
+
+
+def _quiet_text(text: str) -> str:
+    """Quiet hours in their one written form ("" for none); `InvalidInput` if not any."""
+    quiet = parse_quiet_hours(text)
+    return "" if quiet is None else str(quiet)
+
+
+#: The options written as text, each with what checks a value and gives its one form (an
+#: `InvalidInput`, worded for the player, when it is not one).
+_TEXT_OPTIONS: dict[str, Callable[[str], str]] = {
+    "time_zone": check_zone,
+    "quiet_hours": _quiet_text,
+}
 
 
 def _on(value: bool) -> str:

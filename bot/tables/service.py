@@ -22,6 +22,12 @@ same for every seat, so how long a claim window stays open reveals nothing.
 A person whose clock runs out too often in a row has their seat kept by a bot until they
 reclaim it (`bot.tables.standins`): the moves the table makes for a person are marked in the
 log, which is all a restart needs to count again.
+A seat's turn clock and its reminders (at the start of a turn and at 75 % of it) pause while
+its holder is away: in their quiet hours at a table that pauses for them, and on vacation in
+a league's games. The deadlines are worked out when a clock is set, with the pauses known
+then (`bot.tables.timekeeping`); when the pauses change (new quiet hours, a vacation begun
+or ended) the running clocks are moved, keeping the time they had left (`_retime`). A claim
+window is the whole table's and never pauses.
 
 Delivery is `bot.tables.delivery`: a sender task per game sends its outbox entries in order
 (retrying, moving a deleted thread, telling the host about a missing permission). A game that
@@ -64,6 +70,7 @@ from bot.engine.game.bettor import bettor_refusal, check_bet
 from bot.engine.game.events import Discarded, Drew, EndReason, Exposed, MahjongShown
 from bot.engine.game.state import finishing
 from bot.league.record import record_finished_game
+from bot.league.seasons import season_for_channel
 from bot.league.tournament import TIME_UP, game_deadline, timeout_outcome
 from bot.players import DEFAULT_LEVEL, Player, make_player
 from bot.server_cards import playable_matcher
@@ -82,6 +89,7 @@ from bot.store import (
     Outcome,
     Pace,
     PlayedFor,
+    Season,
     SeatScore,
     SeqConflict,
     ServerCardChoice,
@@ -105,17 +113,25 @@ from bot.tables.options import (
     PACES,
     TableOptions,
     Timeout,
+    read_quiet,
     read_stand_in_after,
     read_table_options,
 )
 from bot.tables.seat_options import SeatOptions
 from bot.tables.series import next_game
 from bot.tables.standins import StandIns, count_from_log, reclaim_hint
+from bot.tables.timekeeping import Pauses, active_seconds, deadline
+from bot.tables.vacation import BACK_NOTE, VacationStatus, away_note, vacation_status
 
 log = logging.getLogger(__name__)
 
 #: The clocks that belong to one moment of play (re-set after every move).
-_MOVE_CLOCKS = (ClockKind.TURN, ClockKind.CLAIM, ClockKind.REMINDER, ClockKind.AUTO)
+_MOVE_CLOCKS = (ClockKind.TURN, ClockKind.CLAIM, ClockKind.REMINDER, ClockKind.AUTO,
+                ClockKind.START_REMINDER)
+#: The clocks of one seat that pause with it (quiet hours, a vacation): its turn clock and
+#: its reminders. A claim window is short and the whole table's, so it never pauses.
+_SEAT_CLOCKS = (ClockKind.TURN, ClockKind.START_REMINDER, ClockKind.REMINDER)
+_NO_PAUSES = Pauses()
 
 #: Seconds every automatic answer waits (a seat that can't call, or whose options skip every
 #: call it could make, and the moves a seat's options play for it), counted from when the
@@ -206,6 +222,11 @@ class _Live:
     saved_stand_ins: StandIns = field(default_factory=lambda: StandIns(0, ()))
     #: The bots standing in for people, by seat (used while `stand_ins` says so).
     stand_in_bots: dict[int, Player] = field(default_factory=dict)
+    #: Whether the seats' turn clocks pause in their holders' quiet hours.
+    quiet: bool = False
+    #: The league season the game counts for (None: not a league's game): its players'
+    #: vacations pause their clocks.
+    season_id: int | None = None
 
 
 def _moment(state: GameState) -> tuple[object, ...]:
@@ -268,6 +289,9 @@ class TableService:
         self.make_bot = make_bot
         self.sender = Sender(db, notifier, backoff, self._retire)
         self._live: dict[int, _Live] = {}
+        #: Vacations under way, (user, season) -> (start, end): that user's clocks pause in
+        #: the season's games meanwhile.
+        self._away: dict[tuple[int, int], tuple[float, float]] = {}
         self._clock_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         #: Set by `close`: moves are refused from then on (`Restarting`).
@@ -280,6 +304,9 @@ class TableService:
         messages (finished games' too) and start the clock loop; returns how many unfinished
         games were restored."""
         restored = 0
+        for vacation in await self.db.vacations.under_way(self.now()):
+            self._away[(vacation.user_id, vacation.season_id)] = (vacation.started_at,
+                                                                  vacation.end())
         started = [game.id for game in await self.db.games.unfinished_games()
                    if game.started_at is not None]
         for game_id in started:
@@ -328,7 +355,7 @@ class TableService:
         # Refuse a card that can't be played before anything is stored; it is compiled in
         # a worker, ready for Start.
         await playable_matcher(options.card_name, options.card_text, options.rules.counts)
-        pace = self._pace(options.pace)
+        pace = options.clocks()
         game = await self.db.games.create_game(
             guild_id=guild_id, channel_id=channel_id, host_user_id=host_id,
             rules=options.to_json(),
@@ -580,10 +607,10 @@ class TableService:
     async def _settle(self, live: _Live, events: Sequence[Event], *,
                       new_turn: bool = False, answer: Answer | None = None) -> None:
         """After actions applied in memory: let the bots answer, commit it all with the
-        clocks and the outbox entries that report it in one transaction, then finish a game
-        that ended and hand the entries to the sender (a new table picture offered to
-        `answer`). If anything fails before the commit is done, the game is left as the
-        store has it."""
+        clocks and the outbox entries that report it (and the lines in `live.said` for the
+        table) in one transaction, then finish a game that ended and hand the entries to the
+        sender (a new table picture offered to `answer`). If anything fails before the
+        commit is done, the game is left as the store has it."""
         try:
             options = live.options.copy()
             for _, _, state, _ in live.unsaved:
@@ -670,7 +697,6 @@ class TableService:
         lines += live.said
         live.said = []
         acting = set(seats_to_act(state))
-        deadline = self._deadline(live)
         reports: list[NewDelivery] = []
         if lines or new_turn:
             reports.append(NewDelivery(DeliveryKind.TABLE, at, None,
@@ -688,15 +714,21 @@ class TableService:
             if private or seat in changed or new_turn or state.phase is Phase.OVER:
                 reports.append(NewDelivery(DeliveryKind.SEAT, at, seat, entry_body(
                     user=user, lines=private, drawn=drawn, must_act=seat in acting,
-                    deadline=deadline, stood_in=live.stand_ins.stood_in(seat))))
+                    deadline=self._deadline(live, seat),
+                    stood_in=live.stand_ins.stood_in(seat))))
         if state.phase is Phase.OVER:
             reports.append(NewDelivery(DeliveryKind.GAME_OVER, at))
         return reports
 
-    def _deadline(self, live: _Live) -> float | None:
-        seconds = (live.pace.claim_seconds if live.state.phase is Phase.CLAIM
-                   else live.pace.turn_seconds)
-        return None if seconds is None else self.now() + seconds
+    def _deadline(self, live: _Live, seat: int) -> float | None:
+        """When a move the seat is asked for now falls due (quiet hours and vacation
+        counted on a turn; a claim window never pauses)."""
+        if live.state.phase is Phase.CLAIM:
+            seconds = live.pace.claim_seconds
+            return None if seconds is None else self.now() + seconds
+        seconds = live.pace.turn_seconds
+        return None if seconds is None else deadline(self.now(), seconds,
+                                                     self._pauses(live, seat))
 
     async def _finish(self, live: _Live) -> None:
         result = live.state.result
@@ -746,10 +778,21 @@ class TableService:
 
     # -- clocks ----------------------------------------------------------------------------
 
-    def _pace(self, name: str) -> Pace:
-        if name not in PACES:
-            raise InvalidInput(f"Unknown pace `{name}`; choose one of {', '.join(PACES)}.")
-        return PACES[name][0]
+    def _pauses(self, live: _Live, seat: int) -> Pauses:
+        """When `seat`'s clocks pause: its holder's quiet hours (at a table that pauses for
+        them) and their vacation (in a league's game); never for a bot."""
+        user = live.table.user_ids[seat]
+        away = (None if user is None or live.season_id is None
+                else self._away.get((user, live.season_id)))
+        return self._pauses_away(live, seat, away)
+
+    def _pauses_away(self, live: _Live, seat: int,
+                     away: tuple[float, float] | None) -> Pauses:
+        """`_pauses` with the holder away for the stretch `away` (None: not away)."""
+        if live.table.user_ids[seat] is None or seat in live.bots:
+            return _NO_PAUSES
+        pauses = live.table.options_of(seat).pauses(() if away is None else (away,))
+        return pauses if live.quiet else replace(pauses, quiet=None)
 
     def _clock_plan(self, live: _Live) -> tuple[ClockPlan | None, tuple[object, ...]]:
         """The clocks the moment now needs (None: the pace has none, or the game is over),
@@ -761,16 +804,20 @@ class TableService:
         if state.phase is Phase.OVER:
             return None, moment
         humans = [s for s in seats_to_act(state) if not self._played_by_bot(live, s)]
-        answering = self.auto_delay > 0 and any(
-            self._automatic(live, seat) is not None for seat in humans)
+        # Seats whose options will answer for them once the delay has passed.
+        answered = {seat for seat in humans if self._automatic(live, seat) is not None
+                    } if self.auto_delay > 0 else set()
+        answering = bool(answered)
         if not (live.pace.turn_seconds or live.pace.claim_seconds or answering):
             return None, moment
         earlier = live.clocks if moment == live.clock_moment else {}
         now = self.now()
         wanted: list[tuple[ClockKind, int | None, float]] = []
 
-        def arm(kind: ClockKind, seat: int | None, seconds: float) -> None:
-            wanted.append((kind, seat, earlier.get((kind, seat), now + seconds)))
+        def arm(kind: ClockKind, seat: int | None, seconds: float,
+                pauses: Pauses = _NO_PAUSES) -> None:
+            wanted.append((kind, seat, earlier.get((kind, seat),
+                                                   deadline(now, seconds, pauses))))
 
         if answering:
             arm(ClockKind.AUTO, None, self.auto_delay)
@@ -778,11 +825,16 @@ class TableService:
             arm(ClockKind.CLAIM, None, live.pace.claim_seconds)
         elif live.pace.turn_seconds:
             for seat in humans:
-                arm(ClockKind.TURN, seat, live.pace.turn_seconds)
-                reminded = (ClockKind.TURN, seat) in earlier and (
-                    ClockKind.REMINDER, seat) not in earlier
-                if live.remind_at is not None and not reminded:
-                    arm(ClockKind.REMINDER, seat, live.pace.turn_seconds * live.remind_at)
+                pauses = self._pauses(live, seat)
+                arm(ClockKind.TURN, seat, live.pace.turn_seconds, pauses)
+                if live.remind_at is None or seat in answered:
+                    continue  # no nudge for a move the seat's options are about to make
+                # Each reminder rings once a moment: one that is gone while its turn clock
+                # runs has rung.
+                for kind, share in ((ClockKind.START_REMINDER, 0.0),
+                                    (ClockKind.REMINDER, live.remind_at)):
+                    if not ((ClockKind.TURN, seat) in earlier and (kind, seat) not in earlier):
+                        arm(kind, seat, live.pace.turn_seconds * share, pauses)
         # A league game's time limit is not among the kinds replaced, so it stays.
         return ClockPlan(_MOVE_CLOCKS, tuple(wanted), len(state.actions)), moment
 
@@ -802,7 +854,7 @@ class TableService:
                 if clock.at_seq != len(live.state.actions):
                     await self._clear_clock(live, clock)
                     continue
-                if clock.kind is ClockKind.REMINDER:
+                if clock.kind in (ClockKind.REMINDER, ClockKind.START_REMINDER):
                     await self._remind(live, clock)
                     continue
                 if clock.kind is ClockKind.AUTO:
@@ -961,9 +1013,11 @@ class TableService:
                       None if bettor is None else bettor.display_name)
         levels = await self.stored_levels(game_id)
         bots = {s: self._bot(level, table, game.seed, s) for s, level in levels.items()}
+        season = await season_for_channel(self.db, game.guild_id, game.channel_id)
         live = _Live(table, state, state, timeout, game.pace,
                      PACES.get(pace_name, (game.pace, None))[1], bots, levels, options,
-                     Mailbox(game.host_user_id))
+                     Mailbox(game.host_user_id), quiet=read_quiet(game.rules),
+                     season_id=None if season is None else season.id)
         live.dm_closed.update(s for s in current if current[s].dm_closed)
         await self._restore_stand_ins(live, record, actions)
         live.mail.host_told = await self.db.outbox.has(game_id, DeliveryKind.HOST)
@@ -1103,12 +1157,85 @@ class TableService:
             seat = self.seat_of(game_id, user_id)
             async with live.lock:
                 await self.db.seats.set_options(game_id, seat, options.to_json())
+                before = self._pauses(live, seat)
                 live.table = live.table.with_options(seat, options)
+                # New quiet hours (or zone) move a clock already running: it keeps the
+                # time it had left.
+                self._retime(live, seat, before)
                 await self._settle(live, ())
             return options
         await self.db.seats.set_options(game_id, await self._stored_seat(game_id, user_id),
                                         options.to_json())
         return options
+
+    def _retime(self, live: _Live, seat: int, before: Pauses) -> None:
+        """The seat's pauses were `before` and are now what `_pauses` says: its running
+        clocks (turn and reminders) keep the active time they had left, counted from now.
+        The caller holds the lock and settles, which stores them."""
+        after = self._pauses(live, seat)
+        if after == before:
+            return
+        now = self.now()
+        for kind in _SEAT_CLOCKS:
+            due = live.clocks.get((kind, seat))
+            if due is not None:
+                live.clocks[(kind, seat)] = deadline(now, active_seconds(now, due, before),
+                                                     after)
+
+    # -- vacations --------------------------------------------------------------------------
+
+    async def vacation(self, user_id: int, season: Season) -> VacationStatus:
+        """The player's vacation budget in the season: days used, and any vacation under
+        way."""
+        return vacation_status(season, await self.db.vacations.of(season.id, user_id),
+                               self.now())
+
+    async def start_vacation(self, user_id: int, season: Season) -> VacationStatus:
+        """Start the player's vacation in the season, until they end it or the budget runs
+        out: their clocks in the season's games pause meanwhile, and those tables are told
+        until when. Refused (`IllegalAction`) while one is under way or with no days left."""
+        if not season.is_open:
+            raise IllegalAction("This league's season is over, so there are no games to "
+                                "pause.")
+        status = await self.vacation(user_id, season)
+        now = self.now()
+        until = status.start_until(now)  # refuses when none is left
+        vacation = await self.db.vacations.start(season.id, user_id, at=now, until=until)
+        await self._repause(user_id, season.id, (vacation.started_at, vacation.until),
+                            away_note(vacation.until))
+        return await self.vacation(user_id, season)
+
+    async def end_vacation(self, user_id: int, season: Season) -> VacationStatus:
+        """End the player's vacation now: their clocks run again with the time they had
+        left. Refused (`IllegalAction`) when none is under way."""
+        status = await self.vacation(user_id, season)
+        if status.current is None:
+            raise IllegalAction("You're not on vacation in this season.")
+        await self.db.vacations.end(status.current.id, at=self.now())
+        await self._repause(user_id, season.id, None, BACK_NOTE)
+        return await self.vacation(user_id, season)
+
+    async def _repause(self, user_id: int, season_id: int,
+                       away: tuple[float, float] | None, note: str) -> None:
+        """The user's vacation in the season is now `away` (None: over): retime their
+        clocks in every game of the season they play, and tell those tables `note`
+        (formatted with the seat holder's name)."""
+        key = (user_id, season_id)
+        was = self._away.get(key)
+        if away is None:
+            self._away.pop(key, None)
+        else:
+            self._away[key] = away
+        games = [live for live in self._live.values() if not live.closed
+                 and live.season_id == season_id and live.table.seat_of(user_id) is not None]
+        for live in games:
+            async with live.lock:
+                seat = live.table.seat_of(user_id)
+                if live.closed or seat is None:
+                    continue
+                self._retime(live, seat, self._pauses_away(live, seat, was))
+                live.said.append(note.format(name=live.table.names[seat]))
+                await self._settle(live, ())
 
     async def player_options(self, user_id: int | None) -> SeatOptions:
         """A person's own options (`/mj settings`), kept across games and servers; the

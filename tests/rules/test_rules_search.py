@@ -13,6 +13,10 @@ from bot.rules.topics import Kind, Topic
 QUESTIONS = [
     ("can the bot pass for me automatically", "auto-play"),
     ("how do I turn on auto discard", "auto-play"),
+    ("quiet hours", "clocks"),
+    ("can my clock pause at night", "clocks"),
+    ("I'm going on vacation", "clocks"),
+    ("remind me by DM", "clocks"),
     ("skip calls that would kill my hand", "auto-play"),
     ("a bot took my seat, how do I get it back", "stand-ins"),
     ("reclaim", "stand-ins"),

@@ -283,7 +283,8 @@ async def test_async_pace_reminds_then_the_bot_moves(tmp_path: Path, clock: Cloc
         day = 24 * 3600
         await service.run_due_clocks(clock.now + 0.8 * day)
         await service.flush(game_id)
-        assert [seat for seat, _ in recorder.reminders] == [0]
+        # Reminded as the turn starts and at 75 % of the clock.
+        assert [seat for seat, _ in recorder.reminders] == [0, 0]
         assert service.view_for(game_id, HOST).action_count == count
         await service.run_due_clocks(clock.now + day + 1)
         assert service.view_for(game_id, HOST).action_count > count

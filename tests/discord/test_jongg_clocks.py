@@ -1,0 +1,201 @@
+"""Time that respects people, through the fake Discord: a time zone and quiet hours set with
+`/mj settings` (autocomplete, friendly refusals), a table's own clocks on `/mj new`, quiet
+hours across midnight for two players in two time zones (a paused turn clock, reminders as
+a thread mention that wait for the morning, a DM only for who asked), and `/mj vacation`
+pausing two league games at once."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from fake import FakeDiscord, Message, User, World
+from jongg_table import FrozenClock, JonggTable, assert_clean, jongg_client, open_league
+
+from bot.discord.client import JonggClient
+from bot.engine.game import Phase
+from bot.store import ClockKind
+from bot.tables.timekeeping import zone
+
+HOUR = 3600
+DAY = 24 * HOUR
+
+
+def local(zone_name: str, *when: int) -> float:
+    """A wall-clock time in a zone (year, month, day, hour) as a Unix time."""
+    return datetime(*when, tzinfo=zone(zone_name)).timestamp()  # type: ignore[misc]
+
+
+async def turn_due(client: JonggClient, game_id: int, seat: int) -> float:
+    """When the seat's turn clock runs out, as the store has it."""
+    [due] = [c.due_at for c in await client.db.clocks.clocks(game_id)
+             if c.kind is ClockKind.TURN and c.seat == seat]
+    return due
+
+
+def reminders(fake: FakeDiscord, table: JonggTable, user: User) -> list[Message]:
+    """The reminders in the table's thread that mention `user`."""
+    return [m for m in fake.messages_in(table.thread)
+            if m.content.startswith(f"<@{user.id}> Table {table.game_id}: your move is due")]
+
+
+def dm_reminders(fake: FakeDiscord, table: JonggTable, user: User) -> list[Message]:
+    return [m for m in fake.dms(user)
+            if m.content.startswith(f"Table {table.game_id}: your move is due")]
+
+
+async def settings(fake: FakeDiscord, world: World, user: User, **typed: str) -> Message:
+    return await (await fake.slash(user, world.tables, "mj settings", typed)).reply()
+
+
+async def test_time_zone_and_quiet_hours_are_set_with_mj_settings(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    alice = world.alice
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        typing = await fake_discord.autocomplete(alice, world.tables, "mj settings",
+                                                 "time_zone", "new_y")
+        assert [c["value"] for c in await typing.choices()] == ["America/New_York"]
+        shown = await settings(fake_discord, world, alice, time_zone="america/new_york",
+                               quiet_hours="23-7")
+        assert shown.ephemeral and shown.visible_to is alice
+        assert "Time zone: America/New_York" in shown.content
+        assert "Quiet hours: 23:00-07:00" in shown.content
+        assert "Reminders by DM too: off" in shown.content
+        kept = await client.service.player_options(alice.id)
+        assert (kept.time_zone, kept.quiet_hours) == ("America/New_York", "23:00-07:00")
+        # Refused privately, with what to write; nothing is kept.
+        for typed, said in (({"time_zone": "Mars/Olympus"}, "not a time zone I know"),
+                            ({"quiet_hours": "9pm"}, "write them like 23:00-07:00"),
+                            ({"quiet_hours": "25-7"}, "not a time of day"),
+                            ({"quiet_hours": "6-23"}, "at most 16 hours")):
+            refused = await settings(fake_discord, world, alice, **typed)
+            assert refused.ephemeral and said in refused.content, refused.content
+        assert await client.service.player_options(alice.id) == kept
+        # Reminders by DM are a button, off until turned on.
+        redrawn = await (await fake_discord.click(alice, shown, "jg:st:dm_reminders:on")).reply()
+        assert "Reminders by DM too: on" in redrawn.content
+        assert (await client.service.player_options(alice.id)).dm_reminders
+        # Quiet hours off again.
+        cleared = await settings(fake_discord, world, alice, quiet_hours="off")
+        assert "Quiet hours: none" in cleared.content
+    assert_clean(fake_discord, caplog)
+
+
+async def test_a_table_opens_with_its_own_clocks(fake_discord: FakeDiscord, world: World,
+                                                 tmp_path: Path,
+                                                 caplog: pytest.LogCaptureFixture) -> None:
+    alice = world.alice
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        refused = await (await fake_discord.slash(alice, world.tables, "mj new", {
+            "pace": "async", "turn": "10d"})).reply()
+        assert refused.ephemeral and "turn clock must be from 30s to 7d" in refused.content
+        assert await client.db.games.unfinished_games() == []
+        table = await JonggTable.open(fake_discord, world, client, [alice], bots=2,
+                                      options={"pace": "live", "turn": "3m", "claim": "20s",
+                                               "quiet_hours": True})
+        assert "live pace (turn 3m, claim 20s, paused in quiet hours)" in table.lobby.content
+        game = await client.db.games.game(table.game_id)
+        assert (game.pace.turn_seconds, game.pace.claim_seconds) == (180, 20)
+    assert_clean(fake_discord, caplog)
+
+
+async def test_quiet_hours_across_midnight_for_two_players_in_two_time_zones(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    alice, bob = world.alice, world.bob
+    # Midnight in New York, 13:00 in Tokyo: Alice's quiet hours have begun, Bob's haven't.
+    clock = FrozenClock()
+    clock.now = local("America/New_York", 2026, 6, 10, 0)
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)) as client:
+        await settings(fake_discord, world, alice, time_zone="America/New_York",
+                       quiet_hours="23:00-07:00")
+        await fake_discord.click(alice, await settings(fake_discord, world, alice),
+                                 "jg:st:dm_reminders:on")
+        await settings(fake_discord, world, bob, time_zone="Asia/Tokyo",
+                       quiet_hours="23:00-07:00")
+        table = await JonggTable.open(fake_discord, world, client, [alice, bob], bots=1,
+                                      options={"pace": "async"})
+        assert table.seats[:2] == [alice, bob]
+        # Alice's 24 hours start at 07:00: 16 that day, 8 the next, so 15:00 on the 11th.
+        assert await turn_due(client, table.game_id, 0) == local(
+            "America/New_York", 2026, 6, 11, 15)
+        await client.service.run_due_clocks()
+        await client.service.flush(table.game_id)
+        assert reminders(fake_discord, table, alice) == []  # not at midnight
+        clock.now = local("America/New_York", 2026, 6, 10, 7)  # = 20:00 in Tokyo
+        await client.service.run_due_clocks()
+        await client.service.flush(table.game_id)
+        [mention] = reminders(fake_discord, table, alice)
+        assert mention.mentions == [alice.id] and not mention.ephemeral
+        assert len(dm_reminders(fake_discord, table, alice)) == 1  # she asked for DMs
+
+        # Alice discards; once the claim window closes it is Bob's turn, at 20:00 Tokyo:
+        # 3 hours to his 23:00, 16 the next day, 5 the day after: 12:00 on the 12th.
+        await table.step(alice)
+        for _ in range(20):
+            seen = table.spectator()
+            if seen.phase is Phase.TURN and seen.turn == 1:
+                break
+            if seen.phase is Phase.CLAIM and bob in table.to_move():
+                await table.step(bob)
+            else:
+                await client.service.run_due_clocks(clock.now + 3)
+                await table.settle()
+        else:
+            raise AssertionError("it never became Bob's turn")
+        assert await turn_due(client, table.game_id, 1) == local("Asia/Tokyo", 2026, 6, 12, 12)
+        await client.service.run_due_clocks()
+        await client.service.flush(table.game_id)
+        assert len(reminders(fake_discord, table, bob)) == 1  # his evening: at once
+        assert dm_reminders(fake_discord, table, bob) == []  # a mention only
+    assert_clean(fake_discord, caplog)
+
+
+async def test_a_vacation_pauses_two_league_games_at_once(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    alice = world.alice
+    clock = FrozenClock()
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)) as client:
+        refused = await (await fake_discord.slash(alice, world.tables,
+                                                  "mj vacation start")).reply()
+        assert refused.ephemeral and "no league yet" in refused.content, refused.content
+        await open_league(fake_discord, world)  # 7 vacation days, the default
+        tables = [await JonggTable.open(fake_discord, world, client, [alice], bots=3,
+                                        options={"pace": "async"}) for _ in range(2)]
+        seats = [t.seats.index(alice) for t in tables]
+        for table, seat in zip(tables, seats, strict=True):
+            assert await turn_due(client, table.game_id, seat) == clock.now + DAY
+        clock.now += 4 * HOUR  # 20 hours left in each game
+
+        answer = await (await fake_discord.slash(alice, world.tables,
+                                                 "mj vacation start")).reply()
+        assert answer.ephemeral and "You're on vacation" in answer.content, answer.content
+        assert "0 of 7 used, 7 left" in answer.content
+        for table, seat in zip(tables, seats, strict=True):
+            await client.service.flush(table.game_id)
+            assert await turn_due(client, table.game_id, seat) == clock.now + 7 * DAY + 20 * HOUR
+            told = [m for m in fake_discord.messages_in(table.thread)
+                    if "Alice is on vacation until" in m.content]
+            assert len(told) == 1 and told[0].mentions == []
+        again = await (await fake_discord.slash(alice, world.tables,
+                                                "mj vacation start")).reply()
+        assert again.ephemeral and "already on vacation" in again.content
+        counts = [t.spectator().action_count for t in tables]
+        await client.service.run_due_clocks(clock.now + DAY)
+        assert [t.spectator().action_count for t in tables] == counts  # both paused
+
+        clock.now += 2 * DAY + HOUR  # three started days
+        back = await (await fake_discord.slash(alice, world.tables, "mj vacation end")).reply()
+        assert back.ephemeral and "3 of 7 used, 4 left" in back.content, back.content
+        for table, seat in zip(tables, seats, strict=True):
+            await client.service.flush(table.game_id)
+            assert await turn_due(client, table.game_id, seat) == clock.now + 20 * HOUR
+            assert any("Alice is back from vacation" in m.content
+                       for m in fake_discord.messages_in(table.thread))
+        status = await (await fake_discord.slash(alice, world.tables,
+                                                 "mj vacation status")).reply()
+        assert status.ephemeral and "3 of 7 used" in status.content
+    assert_clean(fake_discord, caplog)

@@ -1,0 +1,108 @@
+"""Vacations and the season's vacation budget in the store (migration 0009): one vacation
+under way per player and season, ended by command (never past its `until`) or lapsing at
+it; a version 7 file upgrades keeping its seasons, which get the default budget."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from store_helpers import new_game
+
+from bot.store import (
+    BadLeagueInput,
+    ClockKind,
+    Database,
+    OnVacation,
+    SeasonSettings,
+    shipped_migrations,
+)
+
+RULES = json.dumps({"name": "standard", "players": 4})
+T = 1_700_000_000.0
+DAY = 86400.0
+
+
+def settings(**changes: object) -> SeasonSettings:
+    values: dict[str, object] = {"name": "Spring", "players": 4, "card_name": "jongg-original",
+                                 "scoring": "nmjl", "rules": RULES, **changes}
+    return SeasonSettings(**values)  # type: ignore[arg-type]
+
+
+async def season_id(db: Database, **changes: object) -> int:
+    league = await db.leagues.create_league(1, "Friday", 2, created_by=9)
+    return (await db.leagues.start_season(league.id, settings(**changes), by=9)).id
+
+
+async def test_a_season_keeps_its_vacation_budget(db: Database) -> None:
+    league = await db.leagues.create_league(1, "Friday", 2, created_by=9)
+    season = await db.leagues.start_season(league.id, settings(vacation_days=3), by=9)
+    assert season.settings.vacation_days == 3
+    assert (await db.leagues.season(league.id)).settings.vacation_days == 3
+    await db.leagues.end_season(league.id, by=9)
+    with pytest.raises(BadLeagueInput, match="vacation budget"):
+        await db.leagues.start_season(league.id, settings(vacation_days=366), by=9)
+    assert (await db.leagues.start_season(league.id, settings(), by=9)).settings.vacation_days == 7
+
+
+async def test_one_vacation_under_way_per_player_and_season(db: Database) -> None:
+    season = await season_id(db)
+    first = await db.vacations.start(season, 5, at=T, until=T + 3 * DAY)
+    assert first.under_way(T + DAY) and not first.under_way(T + 3 * DAY)
+    with pytest.raises(OnVacation):
+        await db.vacations.start(season, 5, at=T + DAY, until=T + 2 * DAY)
+    other = await db.vacations.start(season, 6, at=T + DAY, until=T + 2 * DAY)  # another player
+    ended = await db.vacations.end(first.id, at=T + DAY)
+    assert ended.ended_at == T + DAY and ended.end() == T + DAY
+    assert [v.user_id for v in await db.vacations.under_way(T + DAY)] == [6]
+    # Ending again changes nothing; a vacation is never ended past its `until`.
+    assert (await db.vacations.end(first.id, at=T + 2 * DAY)).ended_at == T + DAY
+    assert (await db.vacations.end(other.id, at=T + 9 * DAY)).ended_at == T + 2 * DAY
+    second = await db.vacations.start(season, 5, at=T + 4 * DAY, until=T + 5 * DAY)
+    assert [v.id for v in await db.vacations.of(season, 5)] == [first.id, second.id]
+
+
+async def test_a_lapsed_vacation_is_closed_when_the_next_starts(db: Database) -> None:
+    season = await season_id(db)
+    lapsed = await db.vacations.start(season, 5, at=T, until=T + DAY)
+    assert await db.vacations.under_way(T + DAY) == []
+    await db.vacations.start(season, 5, at=T + 2 * DAY, until=T + 3 * DAY)
+    [closed, _] = await db.vacations.of(season, 5)
+    assert closed.id == lapsed.id and closed.ended_at == T + DAY
+
+
+async def test_a_vacation_must_have_a_length(db: Database) -> None:
+    season = await season_id(db)
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.vacations.start(season, 5, at=T, until=T)
+    assert await db.vacations.of(season, 5) == []
+
+
+async def test_a_version_7_file_upgrades_keeping_its_seasons(db_path: Path) -> None:
+    async with Database(db_path, migrations=shipped_migrations()[:7]) as old:
+        league = await old.leagues.create_league(1, "Friday", 2, created_by=9)
+        # The season as version 7 wrote it: without a budget.
+        async with old.transaction() as tx:
+            await tx.insert(
+                "INSERT INTO league_seasons (league_id, number, name, players, card_name, "
+                "scoring, rules, min_games, game_minutes, started_at, started_by) "
+                "VALUES (?, 1, 'Spring', 4, 'jongg-original', 'nmjl', ?, 0, NULL, ?, 9)",
+                (league.id, RULES, T))
+    async with Database(db_path) as db:
+        assert db.schema_version == len(shipped_migrations()) >= 8
+        season = await db.leagues.season(league.id)
+        assert season.settings.name == "Spring" and season.settings.vacation_days == 7
+        vacation = await db.vacations.start(season.id, 5, at=T, until=T + DAY)
+        assert await db.vacations.of(season.id, 5) == [vacation]
+        game = await new_game(db)
+        await db.clocks.set_clock(game.id, ClockKind.START_REMINDER, seat=0, due_at=T,
+                                  at_seq=0)
+        assert [c.kind for c in await db.clocks.clocks(game.id)] == [ClockKind.START_REMINDER]
+    conn2 = sqlite3.connect(db_path)
+    try:
+        assert {name for (name,) in conn2.execute("SELECT name FROM clock_kinds")} == {
+            kind.value for kind in ClockKind}
+    finally:
+        conn2.close()
