@@ -37,6 +37,7 @@ from bot.store import Database, GameStatus
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.levels import level_label
 from bot.tables.options import read_table_options
+from bot.tables.server_config import table_pace_text
 from bot.tables.service import BotFactory, TableService, level_bot, random_seed
 
 log = logging.getLogger(__name__)
@@ -126,7 +127,8 @@ class JonggClient(discord.Client):
         seats = {seat.seat: seat for seat in await self.db.seats.seats(game_id)}
         levels = await self.service.stored_levels(game_id)
         lines = [f"**Table {game.id}** · {rules.name} · card {game.card.name} · "
-                 f"{pace} pace · hints {'on' if game.hints else 'off'} · "
+                 f"{table_pace_text(pace, game.pace)} pace · "
+                 f"hints {'on' if game.hints else 'off'} · "
                  f"on timeout: {timeout.value}"]
         house = house_options(rules)
         if house:

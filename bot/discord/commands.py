@@ -20,6 +20,7 @@ from bot.discord.league import register_league_commands
 from bot.discord.lookups import register_lookups
 from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.discord.notify import archive_minutes, thread_name
+from bot.discord.server_config import HISTORY_ENTRIES, config_text, history_text
 from bot.discord.settings import show_settings
 from bot.engine.errors import IllegalAction
 from bot.engine.game.actions import Discard
@@ -32,9 +33,15 @@ from bot.server_cards import card_names, resolve_card, usable_card
 from bot.store import GameStatus
 from bot.store.cards import MAX_NAME
 from bot.tables.levels import level_label
-from bot.tables.options import PACES, TableOptions, Timeout
+from bot.tables.options import PACES, Timeout
 from bot.tables.replay import LogKind, game_log, log_kind
 from bot.tables.seat_options import JokerCalls
+from bot.tables.server_config import (
+    ConfigChange,
+    change_settings,
+    new_table_options,
+    server_config,
+)
 
 
 def _client(interaction: discord.Interaction[Any]) -> Any:
@@ -86,7 +93,8 @@ mj = app_commands.Group(name="mj", description="Play American Mah Jongg at this 
     racks="racks per player: 2 at three or four players is the Royale-style game",
     card="the card to play (ours, or this server's own); the server's default if not given",
     scoring="card payments (nmjl), tournament points, or siamese points",
-    pace="live (seconds per move), relaxed, or async (hours, with reminders)",
+    pace="live (seconds per move), relaxed, or async (hours, with reminders); the server's "
+         "default (/mj config) if not given",
     hints="show a Hint button with the nearest hands",
     timeout="when a clock runs out: pass on claims, or let the bot play the move",
     house="house options, e.g. charleston=none quarters_pot pot_ante=50 (see /rules "
@@ -105,7 +113,7 @@ mj = app_commands.Group(name="mj", description="Play American Mah Jongg at this 
 async def new(interaction: discord.Interaction[Any], players: int = 4,
               racks: int | None = None,
               card: CardName | None = None, scoring: ChoiceText | None = None,
-              pace: ChoiceText = "live", hints: bool = True,
+              pace: ChoiceText | None = None, hints: bool = True,
               timeout: ChoiceText = "pass", house: HouseText | None = None) -> None:
     """Post the lobby, open its thread, and create the game, with the `house` options (see
     `bot.engine.game.rules.with_options`; a mistake in them is refused privately, before
@@ -128,8 +136,8 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
     else:
         rules = with_options(table_rules(players, scoring, racks), house or "")
         chosen = await resolve_card(client.db, guild_id, card)
-    options = TableOptions(rules, chosen.name, chosen.text, pace=pace, hints=hints,
-                           timeout=Timeout(timeout), server_card_id=chosen.card_id)
+    options = new_table_options(await client.db.guilds.settings(guild_id), rules, chosen,
+                                pace=pace, hints=hints, timeout=Timeout(timeout))
     # Checked (in a worker) before the public deferral, so a card that can't be used is
     # refused privately; the table opens with it compiled, off the loop too.
     await usable_card(chosen.name, chosen.text)
@@ -151,13 +159,19 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
     await thread.send("The game will be played here once the host presses Start.")
 
 
-@new.autocomplete("card")
-async def new_card_names(interaction: discord.Interaction[Any],
-                         current: str) -> list[app_commands.Choice[str]]:
+async def _card_choices(interaction: discord.Interaction[Any],
+                        current: str) -> list[app_commands.Choice[str]]:
     """The cards usable in this server, filtered by what was typed."""
     names = await card_names(_client(interaction).db, interaction.guild_id)
     wanted = current.strip().lower()
     return [app_commands.Choice(name=n, value=n) for n in names if wanted in n.lower()][:25]
+
+
+@new.autocomplete("card")
+async def new_card_names(interaction: discord.Interaction[Any],
+                         current: str) -> list[app_commands.Choice[str]]:
+    """The cards a new table may play, filtered by what was typed."""
+    return await _card_choices(interaction, current)
 
 
 @new.autocomplete("house")
@@ -169,27 +183,58 @@ async def new_house_options(interaction: discord.Interaction[Any],
 
 @mj.command(name="config", description="This server's settings for its tables; server "
                                         "managers can change them")
-@app_commands.describe(bot_level="easy, normal or strong: the bots that fill empty seats at "
-                                 "Start and stand in for absent players")
-async def config(interaction: discord.Interaction[Any],
-                 bot_level: ChoiceText | None = None) -> None:
-    """Show the server's settings, or (a server manager) change the ones given; each change
-    is kept in the server's audit log. A new server needs none: each has a default."""
+@app_commands.describe(
+    card="the card new tables use (the same setting as /card default)",
+    pace="the pace of new tables that choose none (it starts from that pace's clocks)",
+    turn_seconds="the default pace's turn clock, in seconds",
+    claim_seconds="the default pace's claim window, in seconds",
+    bot_level="easy, normal or strong: the bots that fill empty seats at Start and stand in "
+              "for absent players",
+    auto_delay="seconds every automatic answer waits (the same for every seat), 0 to 30",
+    teaching="whether teaching tables (every rack open) may be opened here",
+    league_channel="the main league's channel: /league used elsewhere looks there first",
+    history="(managers) show the latest changes instead",
+)
+@app_commands.choices(pace=[app_commands.Choice(name=p, value=p) for p in PACES])
+async def config(interaction: discord.Interaction[Any], card: CardName | None = None,
+                 pace: ChoiceText | None = None, turn_seconds: int | None = None,
+                 claim_seconds: int | None = None, bot_level: ChoiceText | None = None,
+                 auto_delay: float | None = None, teaching: bool | None = None,
+                 league_channel: discord.TextChannel | None = None,
+                 history: bool = False) -> None:
+    """Show the server's settings, each with where it comes from, or (a server manager)
+    change the ones given, all or none; each change is kept in the server's audit log, which
+    `history` shows. A new server needs none: each has a default."""
     client = _client(interaction)
     guild_id = interaction.guild_id
     if guild_id is None:
         raise IllegalAction("Use this command in a server.")
-    if bot_level is None:
-        level = await client.service.server_level(guild_id)
-        text = (f"This server's bots play at **{level_label(level)}**: bots added to a lobby "
-                "without a level, the empty seats at Start and stand-ins for absent players. "
-                "Server managers change it with `/mj config bot_level:`.")
+    manager = _is_manager(interaction)
+    change = ConfigChange(
+        card=card, pace=pace, turn_seconds=turn_seconds, claim_seconds=claim_seconds,
+        bot_level=bot_level, auto_delay=auto_delay, teaching=teaching,
+        league_channel_id=None if league_channel is None else league_channel.id)
+    if history:
+        if not manager:
+            raise IllegalAction("Only server managers (the Manage Server permission) can see "
+                                "the changes of this server's settings.")
+        text = history_text(await client.db.guilds.audit(guild_id, limit=HISTORY_ENTRIES))
     else:
-        level = await client.service.set_server_level(
-            guild_id, bot_level, interaction.user.id, manager=_is_manager(interaction))
-        text = (f"From now on this server's bots play at **{level_label(level)}** (bots "
-                "already at a table keep their level).")
+        changed: list[str] = []
+        if not change.empty:
+            await change_settings(client.db, guild_id, change, interaction.user.id,
+                                  manager=manager)
+            changed = change.names
+        text = config_text(await server_config(client.db, guild_id, client.service.auto_delay),
+                           changed=changed)
     await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+@config.autocomplete("card")
+async def config_card_names(interaction: discord.Interaction[Any],
+                            current: str) -> list[app_commands.Choice[str]]:
+    """The cards a server's default may be, filtered by what was typed."""
+    return await _card_choices(interaction, current)
 
 
 @config.autocomplete("bot_level")

@@ -43,12 +43,23 @@ class TableOptions:
     timeout: Timeout = Timeout.PASS
     #: Set when the card is the server's own (the store then keeps its id with the game).
     server_card_id: int | None = None
+    #: The pace's clocks when they are not the named pace's own (a server's default pace
+    #: with clocks of its own); None: the named pace's.
+    clocks: Pace | None = None
+    #: Seconds every automatic answer waits at this table (a server's choice); None: the
+    #: table service's own.
+    auto_delay: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.clocks is not None and self.clocks.name != self.pace:
+            raise ValueError("a table's clocks are those of its pace")
 
     def to_json(self) -> str:
         """What the store keeps in the game's rules column: the engine's rules plus the
         table's own options."""
         return json.dumps({"engine": json.loads(rules_to_json(self.rules)),
-                           "timeout": self.timeout.value, "pace": self.pace})
+                           "timeout": self.timeout.value, "pace": self.pace,
+                           "auto_delay": self.auto_delay})
 
 
 def read_table_options(text: str) -> tuple[RuleSet, Timeout, str]:
@@ -56,3 +67,10 @@ def read_table_options(text: str) -> tuple[RuleSet, Timeout, str]:
     data = json.loads(text)
     return (rules_from_json(json.dumps(data["engine"])), Timeout(data["timeout"]),
             str(data["pace"]))
+
+
+def read_auto_delay(text: str) -> float | None:
+    """The delay before automatic answers stored with a game (None for a game stored before
+    tables kept their own)."""
+    delay = json.loads(text).get("auto_delay")
+    return None if delay is None else float(delay)

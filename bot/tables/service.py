@@ -95,9 +95,16 @@ from bot.tables.errors import RESTARTING, NotSeated, Restarting, StalePrompt
 from bot.tables.levels import read_level, server_level
 from bot.tables.narrate import action_label, private_line, public_line
 from bot.tables.notifier import Answer, Notifier, Table
-from bot.tables.options import PACES, TableOptions, Timeout, read_table_options
+from bot.tables.options import (
+    PACES,
+    TableOptions,
+    Timeout,
+    read_auto_delay,
+    read_table_options,
+)
 from bot.tables.seat_options import SeatOptions
 from bot.tables.series import next_game
+from bot.tables.server_config import ConfigChange, change_settings
 
 log = logging.getLogger(__name__)
 
@@ -166,6 +173,8 @@ class _Live:
     timeout: Timeout
     pace: Pace
     remind_at: float | None
+    #: Seconds every automatic answer waits: the table's own, kept from its opening.
+    auto_delay: float
     bots: dict[int, Player]
     #: The level of each bot seat's bot (the same keys as `bots`).
     levels: dict[int, str]
@@ -236,8 +245,10 @@ class TableService:
                  backoff: Backoff = DEFAULT_BACKOFF,
                  auto_delay: float = DEFAULT_AUTO_DELAY) -> None:
         self.db = db
-        #: Seconds every automatic answer waits (`DEFAULT_AUTO_DELAY`); 0 answers at once,
-        #: as bots do (the terminal, where nobody reads the timing).
+        #: Seconds every automatic answer waits at a table opened without a delay of its
+        #: own (a server's, `bot.tables.server_config`), kept with the table: by default
+        #: `DEFAULT_AUTO_DELAY`; 0 answers at once, as bots do (the terminal, where nobody
+        #: reads the timing). A game stored before tables kept theirs plays with it too.
         self.auto_delay = auto_delay
         self.notifier = notifier
         self.new_seed = new_seed
@@ -305,7 +316,9 @@ class TableService:
         # Refuse a card that can't be played before anything is stored; it is compiled in
         # a worker, ready for Start.
         await playable_matcher(options.card_name, options.card_text, options.rules.counts)
-        pace = self._pace(options.pace)
+        pace = self._pace(options.pace) if options.clocks is None else options.clocks
+        if options.auto_delay is None:  # the table keeps the delay it opens with
+            options = replace(options, auto_delay=self.auto_delay)
         game = await self.db.games.create_game(
             guild_id=guild_id, channel_id=channel_id, host_user_id=host_id,
             rules=options.to_json(),
@@ -366,14 +379,9 @@ class TableService:
                                manager: bool) -> str:
         """A server manager chooses the server's bot level (kept in its audit log); it
         applies to bots seated and stand-ins made from then on. Returns the level."""
-        if not manager:
-            raise IllegalAction("Only server managers (the Manage Server permission) can "
-                                "change this server's settings. Ask one of them.")
-        chosen = read_level(level)
-        settings = await self.db.guilds.settings(guild_id)
-        await self.db.guilds.set_settings(guild_id, replace(settings, bot_level=chosen),
-                                          by_user=by_user)
-        return chosen
+        settings = await change_settings(self.db, guild_id, ConfigChange(bot_level=level),
+                                         by_user, manager=manager)
+        return server_level(settings)
 
     async def start_game(self, game_id: int, by_user: int) -> Table:
         """The host starts play; empty seats get bots. A bettor must have chosen a seat."""
@@ -588,7 +596,7 @@ class TableService:
                 events.extend(self._apply(live, live.bots[seat].choose(
                     view(live.state, seat), legal_actions(live.state, seat)), None))
             else:
-                answered = next(((s, a) for s in waiting if self.auto_delay <= 0
+                answered = next(((s, a) for s in waiting if live.auto_delay <= 0
                                  and (a := self._automatic(live, s)) is not None), None)
                 if answered is None:
                     break
@@ -720,7 +728,7 @@ class TableService:
         if state.phase is Phase.OVER:
             return None, moment
         humans = [s for s in seats_to_act(state) if s not in live.bots]
-        answering = self.auto_delay > 0 and any(
+        answering = live.auto_delay > 0 and any(
             self._automatic(live, seat) is not None for seat in humans)
         if not (live.pace.turn_seconds or live.pace.claim_seconds or answering):
             return None, moment
@@ -732,7 +740,7 @@ class TableService:
             wanted.append((kind, seat, earlier.get((kind, seat), now + seconds)))
 
         if answering:
-            arm(ClockKind.AUTO, None, self.auto_delay)
+            arm(ClockKind.AUTO, None, live.auto_delay)
         if state.phase is Phase.CLAIM and live.pace.claim_seconds:
             arm(ClockKind.CLAIM, None, live.pace.claim_seconds)
         elif live.pace.turn_seconds:
@@ -883,8 +891,10 @@ class TableService:
                       None if bettor is None else bettor.display_name)
         levels = await self.stored_levels(game_id)
         bots = {s: self._bot(level, table, game.seed, s) for s, level in levels.items()}
+        delay = read_auto_delay(game.rules)
         live = _Live(table, state, state, timeout, game.pace,
-                     PACES.get(pace_name, (game.pace, None))[1], bots, levels, options,
+                     PACES.get(pace_name, (game.pace, None))[1],
+                     self.auto_delay if delay is None else delay, bots, levels, options,
                      Mailbox(game.host_user_id))
         live.dm_closed.update(s for s in current if current[s].dm_closed)
         live.mail.host_told = await self.db.outbox.has(game_id, DeliveryKind.HOST)
