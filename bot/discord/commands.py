@@ -40,6 +40,7 @@ from bot.tables.server_config import (
     ConfigChange,
     change_settings,
     new_table_options,
+    pace_text,
     server_config,
 )
 
@@ -195,7 +196,6 @@ async def new_house_options(interaction: discord.Interaction[Any],
     league_channel="the main league's channel: /league used elsewhere looks there first",
     history="(managers) show the latest changes instead",
 )
-@app_commands.choices(pace=[app_commands.Choice(name=p, value=p) for p in PACES])
 async def config(interaction: discord.Interaction[Any], card: CardName | None = None,
                  pace: ChoiceText | None = None, turn_seconds: int | None = None,
                  claim_seconds: int | None = None, bot_level: ChoiceText | None = None,
@@ -235,6 +235,16 @@ async def config_card_names(interaction: discord.Interaction[Any],
                             current: str) -> list[app_commands.Choice[str]]:
     """The cards a server's default may be, filtered by what was typed."""
     return await _card_choices(interaction, current)
+
+
+@config.autocomplete("pace")
+async def config_paces(interaction: discord.Interaction[Any],
+                       current: str) -> list[app_commands.Choice[str]]:
+    """The paces with their clocks, filtered by what was typed (suggested, as the bot levels
+    are, so a pace typed past the suggestions is answered in words)."""
+    wanted = current.strip().lower()
+    return [app_commands.Choice(name=pace_text(PACES[name][0]), value=name) for name in PACES
+            if wanted in name]
 
 
 @config.autocomplete("bot_level")
