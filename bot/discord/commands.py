@@ -482,7 +482,8 @@ async def help_command(interaction: discord.Interaction[Any]) -> None:
         "• `/mj discard`, `/mj rack`, `/mj status`, `/mj options`, `/mj resign`, `/mj replay` "
         "help along the way.\n"
         "• **Add bot** in the lobby seats an Easy, Normal or Strong bot; `/mj config` shows "
-        "the level of this server's other bots (server managers set it).\n"
+        "this server's settings: the level of its other bots, its default card and pace, "
+        "and more (server managers set them).\n"
         "• `/rules` answers rules questions; `/card show` draws a card; `/analyze` checks a "
         "hand (only you see it); `/league` keeps a server's standings.", ephemeral=True)
 
