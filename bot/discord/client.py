@@ -36,9 +36,10 @@ from bot.rules import knowledge_base
 from bot.store import Database, GameStatus
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.levels import level_label
-from bot.tables.options import read_table_options
+from bot.tables.options import read_table_options, read_teaching
 from bot.tables.server_config import table_pace_text
 from bot.tables.service import BotFactory, TableService, level_bot, random_seed
+from bot.tables.teaching import BANNER
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +134,9 @@ class JonggClient(discord.Client):
         house = house_options(rules)
         if house:
             lines.append(f"House options: `{house}`")
+        if read_teaching(game.rules):
+            lines.append(f"**{BANNER}**: everyone at the table sees every rack, and players "
+                         "who keep teaching hints on get a hint after every draw.")
         for index, wind in enumerate(seat_names(rules.players)):
             holder = seats.get(index)
             who = "*(open)*" if holder is None else (

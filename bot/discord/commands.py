@@ -98,6 +98,8 @@ mj = app_commands.Group(name="mj", description="Play American Mah Jongg at this 
          "default (/mj config) if not given",
     hints="show a Hint button with the nearest hands",
     timeout="when a clock runs out: pass on claims, or let the bot play the move",
+    teaching="a teaching table: every rack is open to everyone at it, with hints after "
+             "each draw (never in a league)",
     house="house options, e.g. charleston=none quarters_pot pot_ante=50 (see /rules "
           "house-rules)",
 )
@@ -115,7 +117,8 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
               racks: int | None = None,
               card: CardName | None = None, scoring: ChoiceText | None = None,
               pace: ChoiceText | None = None, hints: bool = True,
-              timeout: ChoiceText = "pass", house: HouseText | None = None) -> None:
+              timeout: ChoiceText = "pass", house: HouseText | None = None,
+              teaching: bool = False) -> None:
     """Post the lobby, open its thread, and create the game, with the `house` options (see
     `bot.engine.game.rules.with_options`; a mistake in them is refused privately, before
     anything is posted). In a league's channel the table plays the open season's rules and
@@ -138,7 +141,10 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
         rules = with_options(table_rules(players, scoring, racks), house or "")
         chosen = await resolve_card(client.db, guild_id, card)
     options = new_table_options(await client.db.guilds.settings(guild_id), rules, chosen,
-                                pace=pace, hints=hints, timeout=Timeout(timeout))
+                                pace=pace, hints=hints, timeout=Timeout(timeout),
+                                teaching=teaching)
+    if teaching:  # refused privately, before anything is posted
+        await client.service.check_teaching(guild_id, channel.id)
     # Checked (in a worker) before the public deferral, so a card that can't be used is
     # refused privately; the table opens with it compiled, off the loop too.
     await usable_card(chosen.name, chosen.text)

@@ -23,6 +23,7 @@ _TOGGLES = (
     ("mahjong_calls_only", "Only Mah Jongg calls"),
     ("joker_calls", "Skip joker-only calls"),
     ("skip_deadening", "Skip calls that kill"),
+    ("teaching_hints", "Teaching hints"),
 )
 
 #: The options of several values, each a menu: (option, placeholder, (value, label) ...).

@@ -49,6 +49,8 @@ class TableOptions:
     #: Seconds every automatic answer waits at this table (a server's choice); None: the
     #: table service's own.
     auto_delay: float | None = None
+    #: A teaching table: every rack is open to everyone at it (`bot.tables.teaching`).
+    teaching: bool = False
 
     def __post_init__(self) -> None:
         if self.clocks is not None and self.clocks.name != self.pace:
@@ -59,7 +61,7 @@ class TableOptions:
         table's own options."""
         return json.dumps({"engine": json.loads(rules_to_json(self.rules)),
                            "timeout": self.timeout.value, "pace": self.pace,
-                           "auto_delay": self.auto_delay})
+                           "auto_delay": self.auto_delay, "teaching": self.teaching})
 
 
 def read_table_options(text: str) -> tuple[RuleSet, Timeout, str]:
@@ -74,3 +76,9 @@ def read_auto_delay(text: str) -> float | None:
     tables kept their own)."""
     delay = json.loads(text).get("auto_delay")
     return None if delay is None else float(delay)
+
+
+def read_teaching(text: str) -> bool:
+    """Whether a game's stored options make it a teaching table (never, for a game stored
+    before teaching tables existed)."""
+    return json.loads(text).get("teaching") is True

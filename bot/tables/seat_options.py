@@ -82,6 +82,10 @@ class SeatOptions:
     #: offered.
     skip_deadening: bool = True
     auto_discard: AutoDiscard = AutoDiscard.OFF
+    #: At a teaching table (every rack open), a hint after every draw: the nearest hands
+    #: and waits, from the seat's own tiles. Only teaching tables give them, so the rack
+    #: caption leaves it out.
+    teaching_hints: bool = True
 
     def describe(self) -> str:
         """The options in a few sentences, for the player."""
@@ -102,6 +106,7 @@ class SeatOptions:
                 AutoDiscard.OFF: "off", AutoDiscard.DRAWN: "on",
                 AutoDiscard.UNLESS_USEFUL: "on, unless it fits, is a joker, or allows an "
                                            "exchange or Mah Jongg"}[self.auto_discard]),
+            ("Hints after every draw at teaching tables", _on(self.teaching_hints)),
         )
 
     def caption(self) -> str:

@@ -215,7 +215,7 @@ def teaching_allowed(settings: GuildSettings) -> bool:
 
 def new_table_options(settings: GuildSettings, rules: RuleSet, card: ResolvedCard, *,
                       pace: str | None = None, hints: bool = True,
-                      timeout: Timeout = Timeout.PASS) -> TableOptions:
+                      timeout: Timeout = Timeout.PASS, teaching: bool = False) -> TableOptions:
     """How a table opened on this server plays: what the command said, and the server's
     settings for what it did not (its pace with that pace's clocks, its delay before
     automatic answers). A pace the command names plays at that pace's own clocks."""
@@ -226,4 +226,4 @@ def new_table_options(settings: GuildSettings, rules: RuleSet, card: ResolvedCar
         chosen, clocks = PACES[read_pace(pace)][0], None
     return TableOptions(rules, card.name, card.text, pace=chosen.name, hints=hints,
                         timeout=timeout, server_card_id=card.card_id, clocks=clocks,
-                        auto_delay=settings.auto_delay)
+                        auto_delay=settings.auto_delay, teaching=teaching)

@@ -101,10 +101,12 @@ from bot.tables.options import (
     Timeout,
     read_auto_delay,
     read_table_options,
+    read_teaching,
 )
 from bot.tables.seat_options import SeatOptions
 from bot.tables.series import next_game
 from bot.tables.server_config import ConfigChange, change_settings
+from bot.tables.teaching import teaching_refusal
 
 log = logging.getLogger(__name__)
 
@@ -316,6 +318,8 @@ class TableService:
         # Refuse a card that can't be played before anything is stored; it is compiled in
         # a worker, ready for Start.
         await playable_matcher(options.card_name, options.card_text, options.rules.counts)
+        if options.teaching:
+            await self.check_teaching(guild_id, channel_id)
         pace = self._pace(options.pace) if options.clocks is None else options.clocks
         if options.auto_delay is None:  # the table keeps the delay it opens with
             options = replace(options, auto_delay=self.auto_delay)
@@ -330,6 +334,13 @@ class TableService:
             thread_id=thread_id)
         await self.db.seats.add_seat(game.id, 0, user_id=host_id, display_name=host_name)
         return game
+
+    async def check_teaching(self, guild_id: int, channel_id: int) -> None:
+        """Refuse (`IllegalAction`, saying why) a teaching table where it can't be opened:
+        in a league's channel, or on a server that doesn't allow them."""
+        refusal = await teaching_refusal(self.db, guild_id, channel_id)
+        if refusal is not None:
+            raise IllegalAction(refusal)
 
     async def join(self, game_id: int, user_id: int, name: str) -> int:
         """Seat a player in the first free seat (not the bettor: the store refuses them);
@@ -888,7 +899,8 @@ class TableService:
                       await self._seats_options(game_id, [current[s].user_id
                                                           for s in range(rules.players)]),
                       None if bettor is None else bettor.user_id,
-                      None if bettor is None else bettor.display_name)
+                      None if bettor is None else bettor.display_name,
+                      teaching=read_teaching(game.rules))
         levels = await self.stored_levels(game_id)
         bots = {s: self._bot(level, table, game.seed, s) for s, level in levels.items()}
         delay = read_auto_delay(game.rules)
