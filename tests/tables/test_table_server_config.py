@@ -6,10 +6,15 @@ otherwise, and keeps the delay it opened with."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from table_helpers import ANN, BO, CY, HOST, Clock, Recorder, make_service
 
 from bot.engine.errors import IllegalAction, InvalidInput
@@ -18,6 +23,9 @@ from bot.server_cards import resolve_card
 from bot.store import ClockKind, Database, GuildSettings, Pace
 from bot.tables.options import PACES, read_auto_delay
 from bot.tables.server_config import (
+    AUTO_DELAY_SECONDS,
+    CLAIM_SECONDS,
+    TURN_SECONDS,
     ConfigChange,
     change_settings,
     new_table_options,
@@ -172,3 +180,47 @@ async def test_what_the_table_is_told_wins_and_a_server_with_no_settings_has_def
         assert (told.card.name, told.pace) == ("jongg-original", PACES["relaxed"][0])
         assert read_auto_delay(told.rules) == 7.0
         await service.close()
+
+
+#: Any good value of each setting a manager may change.
+_GOOD = st.fixed_dictionaries({}, optional={
+    "card": st.sampled_from(["jongg-original", "jongg-teaching"]),
+    "pace": st.sampled_from(["live", "relaxed", "async"]),
+    "turn_seconds": st.integers(*TURN_SECONDS),
+    "claim_seconds": st.integers(*CLAIM_SECONDS),
+    "bot_level": st.sampled_from(["easy", "normal", "strong"]),
+    "auto_delay": st.floats(*AUTO_DELAY_SECONDS),
+    "teaching": st.booleans(),
+    "league_channel_id": st.integers(1, 2**62),
+})
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_GOOD, min_size=1, max_size=4))
+def test_any_good_changes_are_kept_and_each_audit_entry_names_what_changed(
+        changes: list[dict[str, Any]]) -> None:
+    async def run(folder: Path) -> None:
+        async with Database(folder / "j.db") as db:
+            for number, asked in enumerate(changes):
+                before = await db.guilds.settings(GUILD)
+                entries = len(await db.guilds.audit(GUILD))
+                saved = await change_settings(db, GUILD, ConfigChange(**asked), number,
+                                              manager=True)
+                assert saved == await db.guilds.settings(GUILD)
+                shown = await server_config(db, GUILD, auto_delay=3.0)
+                for name, value in asked.items():
+                    got = {"card": shown.card, "bot_level": shown.bot_level,
+                           "auto_delay": shown.auto_delay, "teaching": shown.teaching,
+                           "league_channel_id": shown.league_channel_id,
+                           "pace": shown.pace.name, "turn_seconds": shown.pace.turn_seconds,
+                           "claim_seconds": shown.pace.claim_seconds}[name]
+                    assert got == value, (name, asked, shown)
+                log = await db.guilds.audit(GUILD)
+                if saved == before:
+                    assert len(log) == entries
+                else:
+                    assert len(log) == entries + 1 and log[0].actor_user_id == number
+                    assert all(name in shown.changes for name in ConfigChange(**asked).names)
+
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(run(Path(folder)))
