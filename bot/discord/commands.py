@@ -20,7 +20,7 @@ from bot.discord.league import register_league_commands
 from bot.discord.lookups import register_lookups
 from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.discord.notify import archive_minutes, thread_name
-from bot.discord.server_config import HISTORY_ENTRIES, config_text, history_text
+from bot.discord.server_config import HISTORY_ENTRIES, LABELS, config_text, history_text
 from bot.discord.settings import show_settings
 from bot.engine.errors import IllegalAction
 from bot.engine.game.actions import Discard
@@ -37,6 +37,7 @@ from bot.tables.options import PACES, Timeout
 from bot.tables.replay import LogKind, game_log, log_kind
 from bot.tables.seat_options import JokerCalls
 from bot.tables.server_config import (
+    SETTINGS,
     ConfigChange,
     change_settings,
     new_table_options,
@@ -201,13 +202,16 @@ async def new_house_options(interaction: discord.Interaction[Any],
     teaching="whether teaching tables (every rack open) may be opened here",
     league_channel="the main league's channel: /league used elsewhere looks there first",
     history="(managers) show the latest changes instead",
+    reset="put one setting back to its default",
 )
+@app_commands.choices(reset=[app_commands.Choice(name=LABELS[name][0], value=name)
+                             for name in SETTINGS])
 async def config(interaction: discord.Interaction[Any], card: CardName | None = None,
                  pace: ChoiceText | None = None, turn_seconds: int | None = None,
                  claim_seconds: int | None = None, bot_level: ChoiceText | None = None,
                  auto_delay: float | None = None, teaching: bool | None = None,
                  league_channel: discord.TextChannel | None = None,
-                 history: bool = False) -> None:
+                 history: bool = False, reset: ChoiceText | None = None) -> None:
     """Show the server's settings, each with where it comes from, or (a server manager)
     change the ones given, all or none; each change is kept in the server's audit log, which
     `history` shows. A new server needs none: each has a default."""
@@ -219,7 +223,7 @@ async def config(interaction: discord.Interaction[Any], card: CardName | None = 
     change = ConfigChange(
         card=card, pace=pace, turn_seconds=turn_seconds, claim_seconds=claim_seconds,
         bot_level=bot_level, auto_delay=auto_delay, teaching=teaching,
-        league_channel_id=None if league_channel is None else league_channel.id)
+        league_channel_id=None if league_channel is None else league_channel.id, reset=reset)
     if history:
         if not manager:
             raise IllegalAction("Only server managers (the Manage Server permission) can see "

@@ -41,7 +41,8 @@ REFUSED = ("Only server managers (the Manage Server permission) can change this 
 class ConfigChange:
     """What a manager asked to change; None leaves a setting as it is. `turn_seconds` and
     `claim_seconds` change the clocks of the default pace (of `pace`, when it is given too:
-    choosing a pace starts from its own clocks)."""
+    choosing a pace starts from its own clocks). `reset` (a name of `SETTINGS`) puts that
+    setting back to its default first."""
 
     card: str | None = None
     pace: str | None = None
@@ -51,6 +52,7 @@ class ConfigChange:
     auto_delay: float | None = None
     teaching: bool | None = None
     league_channel_id: int | None = None
+    reset: str | None = None
 
     @property
     def empty(self) -> bool:
@@ -64,7 +66,7 @@ class ConfigChange:
                  or self.claim_seconds, "bot_level": self.bot_level,
                  "auto_delay": self.auto_delay, "teaching": self.teaching,
                  "league_channel": self.league_channel_id}
-        return [name for name in SETTINGS if asked[name] is not None]
+        return [name for name in SETTINGS if asked[name] is not None or name == self.reset]
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,8 @@ class ServerConfig:
     changes: dict[str, GuildAuditEntry]
 
 
-#: The settings `/mj config` shows, by name, with the audit log's keys that set each one.
+#: The settings `/mj config` shows, by name, with the fields of `GuildSettings` that hold
+#: each one (the audit log's keys too; a reset clears them).
 SETTINGS: dict[str, tuple[str, ...]] = {
     "card": ("shipped_card", "server_card_id"),
     "pace": ("pace",),
@@ -165,6 +168,11 @@ async def change_settings(db: Database, guild_id: int, change: ConfigChange, by_
     if not manager:
         raise IllegalAction(REFUSED)
     settings = await db.guilds.settings(guild_id)
+    if change.reset is not None:
+        if change.reset not in SETTINGS:
+            raise InvalidInput(f"There is no setting `{echo(change.reset)}`. Choose one of: "
+                               f"{', '.join(SETTINGS)}.")
+        settings = replace(settings, **dict.fromkeys(SETTINGS[change.reset]))
     if change.card is not None:
         settings = with_default_card(settings, await resolve_card(db, guild_id, change.card))
     if change.pace is not None or change.turn_seconds is not None \

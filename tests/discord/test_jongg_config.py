@@ -85,6 +85,11 @@ async def test_a_manager_sets_several_settings_everyone_sees_them_and_new_tables
                                             {"name": name})).reply()
         joined = await (await fake_discord.slash(world.bob, lounge, "league join")).reply()
         assert "is in **Tuesday Club**" in joined.content
+        # A manager puts one setting back to its default.
+        reset = (await (await fake_discord.slash(world.alice, world.general, "mj config",
+                                                 {"reset": "league_channel"})).reply()).content
+        assert reset.startswith("Changed: league channel.")
+        assert "• League channel: **none** (default; `league_channel`)" in reset
     assert_clean(fake_discord, caplog)
 
 

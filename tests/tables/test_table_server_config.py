@@ -62,6 +62,26 @@ async def test_a_manager_changes_several_settings_in_one_audited_change(
         assert (await db.guilds.settings(GUILD)).pace == PACES["relaxed"][0]
 
 
+async def test_a_reset_puts_one_setting_back_to_its_default_audited(tmp_path: Path) -> None:
+    async with Database(tmp_path / "j.db") as db:
+        await change_settings(db, GUILD, SEVERAL, HOST, manager=True)
+        for name in ("card", "league_channel", "pace"):
+            await change_settings(db, GUILD, ConfigChange(reset=name), ANN, manager=True)
+        shown = await server_config(db, GUILD, auto_delay=3.0)
+        assert (shown.card, shown.league_channel_id, shown.pace) == (
+            "jongg-original", None, PACES["live"][0])
+        assert set(shown.changes) == {"bot_level", "auto_delay", "teaching"}
+        newest = (await db.guilds.audit(GUILD))[0]
+        assert (newest.actor_user_id, json.loads(newest.after)) == (ANN, {"pace": None})
+        # A reset and a new value at once: the value is kept.
+        await change_settings(db, GUILD, ConfigChange(reset="bot_level", bot_level="easy"),
+                              ANN, manager=True)
+        assert (await db.guilds.settings(GUILD)).bot_level == "easy"
+        with pytest.raises(InvalidInput, match=r"There is no setting `colour`\. Choose one of: "
+                                               r"card, pace, bot_level"):
+            await change_settings(db, GUILD, ConfigChange(reset="colour"), ANN, manager=True)
+
+
 async def test_anyone_else_is_refused_and_nothing_changes(tmp_path: Path) -> None:
     async with Database(tmp_path / "j.db") as db:
         with pytest.raises(IllegalAction, match="Only server managers"):
