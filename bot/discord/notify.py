@@ -314,7 +314,8 @@ class DiscordNotifier:
     async def seat_update(self, table: Table, seat: int, update: SeatUpdate,
                           delivery: Delivery) -> None:
         """DM the seat its rack and controls when it has something private or must act
-        outside a claim window (claim windows are answered under the table's post)."""
+        outside a claim window (claim windows are answered under the table's post); at a
+        teaching table, with a hint after a draw for a holder who wants one."""
         claim_only = update.view.phase is Phase.CLAIM
         if claim_only and not update.lines:
             return

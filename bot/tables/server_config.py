@@ -196,18 +196,11 @@ async def server_config(db: Database, guild_id: int, auto_delay: float) -> Serve
     settings = await db.guilds.settings(guild_id)
     latest = await db.guilds.latest_changes(guild_id)
     card = await default_card(db, guild_id)
-    is_set = {
-        "card": settings.shipped_card is not None or settings.server_card_id is not None,
-        "pace": settings.pace is not None,
-        "bot_level": settings.bot_level is not None,
-        "auto_delay": settings.auto_delay is not None,
-        "teaching": settings.teaching is not None,
-        "league_channel": settings.league_channel_id is not None,
-    }
     changes = {}
     for name, keys in SETTINGS.items():
+        is_set = any(getattr(settings, key) is not None for key in keys)
         entries = [latest[key] for key in keys if key in latest]
-        if is_set[name] and entries:
+        if is_set and entries:
             changes[name] = max(entries, key=lambda entry: entry.id)
     return ServerConfig(
         card=card.name, pace=server_pace(settings), bot_level=server_level(settings),
