@@ -244,10 +244,14 @@ async def set_default_card(db: Database, guild_id: int, name: str,
     change is kept in the server's audit log)."""
     chosen = await resolve_card(db, guild_id, name)
     settings = await db.guilds.settings(guild_id)
-    if chosen.is_private:
-        updated: GuildSettings = replace(settings, shipped_card=None,
-                                         server_card_id=chosen.card_id)
-    else:
-        updated = replace(settings, shipped_card=chosen.name, server_card_id=None)
-    await db.guilds.set_settings(guild_id, updated, by_user=by_user)
+    await db.guilds.set_settings(guild_id, with_default_card(settings, chosen),
+                                 by_user=by_user)
     return chosen
+
+
+def with_default_card(settings: GuildSettings, chosen: ResolvedCard) -> GuildSettings:
+    """`settings` with `chosen` as the default card (the one stored setting `/card default`
+    and `/mj config card:` both change)."""
+    if chosen.is_private:
+        return replace(settings, shipped_card=None, server_card_id=chosen.card_id)
+    return replace(settings, shipped_card=chosen.name, server_card_id=None)

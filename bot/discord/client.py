@@ -41,9 +41,11 @@ from bot.tables.options import (
     read_quiet,
     read_stand_in_after,
     read_table_options,
+    read_teaching,
 )
 from bot.tables.service import BotFactory, TableService, level_bot, random_seed
 from bot.tables.standins import stand_in_text
+from bot.tables.teaching import BANNER
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +141,9 @@ class JonggClient(discord.Client):
         house = house_options(rules)
         if house:
             lines.append(f"House options: `{house}`")
+        if read_teaching(game.rules):
+            lines.append(f"**{BANNER}**: everyone at the table sees every rack, and players "
+                         "who keep teaching hints on get a hint after every draw.")
         for index, wind in enumerate(seat_names(rules.players)):
             holder = seats.get(index)
             who = "*(open)*" if holder is None else (

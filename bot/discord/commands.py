@@ -27,6 +27,7 @@ from bot.discord.league import register_league_commands
 from bot.discord.lookups import register_lookups
 from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.discord.notify import archive_minutes, thread_name
+from bot.discord.server_config import HISTORY_ENTRIES, LABELS, config_text, history_text
 from bot.discord.settings import show_settings
 from bot.discord.vacation import vacation
 from bot.engine.errors import IllegalAction
@@ -40,9 +41,17 @@ from bot.server_cards import card_names, resolve_card, usable_card
 from bot.store import GameStatus
 from bot.store.cards import MAX_NAME
 from bot.tables.levels import level_label
-from bot.tables.options import PACES, TableOptions, Timeout
+from bot.tables.options import PACES, Timeout
 from bot.tables.replay import LogKind, game_log, log_kind
 from bot.tables.seat_options import JokerCalls
+from bot.tables.server_config import (
+    SETTINGS,
+    ConfigChange,
+    change_settings,
+    new_table_options,
+    pace_text,
+    server_config,
+)
 from bot.tables.standins import DEFAULT_STAND_IN_AFTER, MOST_STAND_IN_AFTER
 from bot.tables.timekeeping import zone_choices
 
@@ -99,7 +108,8 @@ mj.add_command(vacation)
     racks="racks per player: 2 at three or four players is the Royale-style game",
     card="the card to play (ours, or this server's own); the server's default if not given",
     scoring="card payments (nmjl), tournament points, or siamese points",
-    pace="live (seconds per move), relaxed, or async (hours, with reminders)",
+    pace="live (seconds per move), relaxed, or async (hours, with reminders); the server's "
+         "default (/mj config) if not given",
     hints="show a Hint button with the nearest hands",
     timeout="when a clock runs out: pass on claims, or let the bot play the move",
     stand_in_after="timeouts in a row before a bot keeps the seat until its player reclaims "
@@ -107,6 +117,8 @@ mj.add_command(vacation)
     turn="the turn clock instead of the pace's, e.g. 2m or 12h (30s to 7d)",
     claim="the claim window instead of the pace's, e.g. 15s or 1h (5s to 1d)",
     quiet_hours="pause each player's turn clock in their quiet hours (on at async tables)",
+    teaching="a teaching table: every rack is open to everyone at it, with hints after "
+             "each draw (never in a league)",
     house="house options, e.g. charleston=none quarters_pot pot_ante=50 (see /rules "
           "house-rules)",
 )
@@ -123,8 +135,9 @@ mj.add_command(vacation)
 async def new(interaction: discord.Interaction[Any], players: int = 4,
               racks: int | None = None,
               card: CardName | None = None, scoring: ChoiceText | None = None,
-              pace: ChoiceText = "live", hints: bool = True,
+              pace: ChoiceText | None = None, hints: bool = True,
               timeout: ChoiceText = "pass", house: HouseText | None = None,
+              teaching: bool = False,
               turn: ChoiceText | None = None, claim: ChoiceText | None = None,
               quiet_hours: bool | None = None,
               stand_in_after: app_commands.Range[int, 0, MOST_STAND_IN_AFTER] = (
@@ -150,11 +163,13 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
     else:
         rules = with_options(table_rules(players, scoring, racks), house or "")
         chosen = await resolve_card(client.db, guild_id, card)
-    options = TableOptions(rules, chosen.name, chosen.text, pace=pace, hints=hints,
-                           timeout=Timeout(timeout), server_card_id=chosen.card_id,
-                           turn=turn, claim=claim, quiet_hours=quiet_hours,
-                           stand_in_after=stand_in_after)
+    options = new_table_options(await client.db.guilds.settings(guild_id), rules, chosen,
+                                pace=pace, hints=hints, timeout=Timeout(timeout),
+                                teaching=teaching, turn=turn, claim=claim,
+                                quiet_hours=quiet_hours, stand_in_after=stand_in_after)
     options.clocks()  # clock lengths out of bounds are refused privately, before posting
+    if teaching:  # refused privately, before anything is posted
+        await client.service.check_teaching(guild_id, channel.id)
     # Checked (in a worker) before the public deferral, so a card that can't be used is
     # refused privately; the table opens with it compiled, off the loop too.
     await usable_card(chosen.name, chosen.text)
@@ -176,13 +191,19 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
     await thread.send("The game will be played here once the host presses Start.")
 
 
-@new.autocomplete("card")
-async def new_card_names(interaction: discord.Interaction[Any],
-                         current: str) -> list[app_commands.Choice[str]]:
+async def _card_choices(interaction: discord.Interaction[Any],
+                        current: str) -> list[app_commands.Choice[str]]:
     """The cards usable in this server, filtered by what was typed."""
     names = await card_names(_client(interaction).db, interaction.guild_id)
     wanted = current.strip().lower()
     return [app_commands.Choice(name=n, value=n) for n in names if wanted in n.lower()][:25]
+
+
+@new.autocomplete("card")
+async def new_card_names(interaction: discord.Interaction[Any],
+                         current: str) -> list[app_commands.Choice[str]]:
+    """The cards a new table may play, filtered by what was typed."""
+    return await _card_choices(interaction, current)
 
 
 @new.autocomplete("house")
@@ -194,27 +215,70 @@ async def new_house_options(interaction: discord.Interaction[Any],
 
 @mj.command(name="config", description="This server's settings for its tables; server "
                                         "managers can change them")
-@app_commands.describe(bot_level="easy, normal or strong: the bots that fill empty seats at "
-                                 "Start and stand in for absent players")
-async def config(interaction: discord.Interaction[Any],
-                 bot_level: ChoiceText | None = None) -> None:
-    """Show the server's settings, or (a server manager) change the ones given; each change
-    is kept in the server's audit log. A new server needs none: each has a default."""
+@app_commands.describe(
+    card="the card new tables use (the same setting as /card default)",
+    pace="the pace of new tables that choose none (it starts from that pace's clocks)",
+    turn_seconds="the default pace's turn clock, in seconds",
+    claim_seconds="the default pace's claim window, in seconds",
+    bot_level="easy, normal or strong: the bots that fill empty seats at Start and stand in "
+              "for absent players",
+    auto_delay="seconds every automatic answer waits (the same for every seat), 0 to 30",
+    teaching="whether teaching tables (every rack open) may be opened here",
+    league_channel="the main league's channel: /league used elsewhere looks there first",
+    history="(managers) show the latest changes instead",
+    reset="put one setting back to its default",
+)
+@app_commands.choices(reset=[app_commands.Choice(name=LABELS[name][0], value=name)
+                             for name in SETTINGS])
+async def config(interaction: discord.Interaction[Any], card: CardName | None = None,
+                 pace: ChoiceText | None = None, turn_seconds: int | None = None,
+                 claim_seconds: int | None = None, bot_level: ChoiceText | None = None,
+                 auto_delay: float | None = None, teaching: bool | None = None,
+                 league_channel: discord.TextChannel | None = None,
+                 history: bool = False, reset: ChoiceText | None = None) -> None:
+    """Show the server's settings, each with where it comes from, or (a server manager)
+    change the ones given, all or none; each change is kept in the server's audit log, which
+    `history` shows. A new server needs none: each has a default."""
     client = _client(interaction)
     guild_id = interaction.guild_id
     if guild_id is None:
         raise IllegalAction("Use this command in a server.")
-    if bot_level is None:
-        level = await client.service.server_level(guild_id)
-        text = (f"This server's bots play at **{level_label(level)}**: bots added to a lobby "
-                "without a level, the empty seats at Start and stand-ins for absent players. "
-                "Server managers change it with `/mj config bot_level:`.")
+    manager = _is_manager(interaction)
+    change = ConfigChange(
+        card=card, pace=pace, turn_seconds=turn_seconds, claim_seconds=claim_seconds,
+        bot_level=bot_level, auto_delay=auto_delay, teaching=teaching,
+        league_channel_id=None if league_channel is None else league_channel.id, reset=reset)
+    if history:
+        if not manager:
+            raise IllegalAction("Only server managers (the Manage Server permission) can see "
+                                "the changes of this server's settings.")
+        text = history_text(await client.db.guilds.audit(guild_id, limit=HISTORY_ENTRIES))
     else:
-        level = await client.service.set_server_level(
-            guild_id, bot_level, interaction.user.id, manager=_is_manager(interaction))
-        text = (f"From now on this server's bots play at **{level_label(level)}** (bots "
-                "already at a table keep their level).")
+        changed: list[str] = []
+        if not change.empty:
+            await change_settings(client.db, guild_id, change, interaction.user.id,
+                                  manager=manager)
+            changed = change.names
+        text = config_text(await server_config(client.db, guild_id, client.service.auto_delay),
+                           changed=changed)
     await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+@config.autocomplete("card")
+async def config_card_names(interaction: discord.Interaction[Any],
+                            current: str) -> list[app_commands.Choice[str]]:
+    """The cards a server's default may be, filtered by what was typed."""
+    return await _card_choices(interaction, current)
+
+
+@config.autocomplete("pace")
+async def config_paces(interaction: discord.Interaction[Any],
+                       current: str) -> list[app_commands.Choice[str]]:
+    """The paces with their clocks, filtered by what was typed (suggested, as the bot levels
+    are, so a pace typed past the suggestions is answered in words)."""
+    wanted = current.strip().lower()
+    return [app_commands.Choice(name=pace_text(PACES[name][0]), value=name) for name in PACES
+            if wanted in name]
 
 
 @config.autocomplete("bot_level")
@@ -476,7 +540,8 @@ async def help_command(interaction: discord.Interaction[Any]) -> None:
         "• Miss too many moves in a row and a bot keeps your seat: **Reclaim** on your rack "
         "or `/mj reclaim` takes it back. The host hands a seat on with `/mj sub`.\n"
         "• **Add bot** in the lobby seats an Easy, Normal or Strong bot; `/mj config` shows "
-        "the level of this server's other bots (server managers set it).\n"
+        "this server's settings: the level of its other bots, its default card and pace, "
+        "and more (server managers set them).\n"
         "• `/rules` answers rules questions; `/card show` draws a card; `/analyze` checks a "
         "hand (only you see it); `/league` keeps a server's standings.", ephemeral=True)
 

@@ -93,12 +93,14 @@ def _require_manager(interaction: discord.Interaction[Any]) -> None:
 
 
 async def _league_here(interaction: discord.Interaction[Any]) -> League:
-    """The league of this channel (or of a thread's parent channel), else the server's only
-    league; otherwise a refusal saying where the leagues are."""
+    """The league of this channel (or of a thread's parent channel), else the league of the
+    server's league channel (`/mj config league_channel:`), else the server's only league;
+    otherwise a refusal saying where the leagues are."""
     db = _db(interaction)
     guild_id = _guild(interaction)
     channel = interaction.channel
-    for channel_id in (getattr(channel, "id", None), getattr(channel, "parent_id", None)):
+    home = (await db.guilds.settings(guild_id)).league_channel_id
+    for channel_id in (getattr(channel, "id", None), getattr(channel, "parent_id", None), home):
         if isinstance(channel_id, int):
             found = await db.leagues.league_in_channel(guild_id, channel_id)
             if found is not None:
@@ -107,8 +109,10 @@ async def _league_here(interaction: discord.Interaction[Any]) -> League:
     if len(leagues) == 1:
         return leagues[0]
     if not leagues:
+        where = ("the league's channel" if home is None
+                 else f"<#{home}>, this server's league channel")
         raise LeagueNotFound("This server has no league yet. A server manager can create one "
-                             "in the league's channel with `/league create`.")
+                             f"in {where} with `/league create`.")
     where = ", ".join(f"**{lg.name}** in <#{lg.channel_id}>" for lg in leagues)
     raise LeagueNotFound(f"Use this in a league's channel: {where}.")
 

@@ -27,6 +27,7 @@ import discord
 from discord import app_commands
 
 from bot.analysis import MAX_TILES_TEXT, analyze, format_analysis, read_hand
+from bot.card_reading import read_line
 from bot.discord.components import answer_error
 from bot.discord.mentions import NO_MENTIONS
 from bot.engine.cards import Card
@@ -198,10 +199,22 @@ async def send_pieces(interaction: discord.Interaction[Any], pieces: list[str]) 
 @app_commands.command(name="rules", description="Look up a rule: pick a topic, or ask in your "
                                                 "own words")
 @app_commands.describe(topic="a topic, or a question like: how many jokers in a pair",
-                       private="only you see the answer (default: everyone in the channel)")
+                       private="only you see the answer (default: everyone in the channel)",
+                       hand="read a hand of the card in plain words: its id (t1) or its line "
+                            "(FF 2222a 555a 8888a)",
+                       card="the card the hand is on (default: this server's default card)")
 async def rules_command(interaction: discord.Interaction[Any], topic: TopicText | None = None,
-                        private: bool = False) -> None:
-    """The short answer for a topic or question, or the list of topics."""
+                        private: bool = False, hand: TopicText | None = None,
+                        card: CardName | None = None) -> None:
+    """The short answer for a topic or question, or the list of topics; with `hand`, that
+    hand of the card read in plain words (`bot.card_reading`)."""
+    if hand is not None:
+        chosen = await resolve_card(_db(interaction), interaction.guild_id, card)
+        found = await usable_card(chosen.name, chosen.text)
+        await interaction.response.send_message(read_line(found, hand)[:MESSAGE_LIMIT],
+                                                ephemeral=private,
+                                                allowed_mentions=NO_MENTIONS)
+        return
     kb = knowledge_base()
     if topic is None or not topic.strip():
         await interaction.response.send_message(rules_topics_list(kb.topics),
@@ -227,6 +240,12 @@ def rule_choices(current: str) -> list[app_commands.Choice[str]]:
 async def _rules_topics(interaction: discord.Interaction[Any],
                         current: str) -> list[app_commands.Choice[str]]:
     return rule_choices(current)
+
+
+@rules_command.autocomplete("card")
+async def _rules_cards(interaction: discord.Interaction[Any],
+                       current: str) -> list[app_commands.Choice[str]]:
+    return await _card_choices(interaction, current)
 
 
 # -- /card -------------------------------------------------------------------------------

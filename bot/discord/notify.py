@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import aiohttp
 import discord
 
+from bot.analysis import format_analysis, hint
 from bot.discord.answers import TableAnswer
 from bot.discord.components import ClaimButton, HintButton, PassButton, RackButton
 from bot.discord.mentions import NO_MENTIONS, pinging
@@ -53,6 +54,7 @@ from bot.tables.notifier import (
     TableGone,
     TableUpdate,
 )
+from bot.tables.teaching import BANNER, racks_text, wants_hints
 from renderer import render_result, render_table
 
 if TYPE_CHECKING:
@@ -257,8 +259,12 @@ class DiscordNotifier:
 
     async def table_update(self, table: Table, update: TableUpdate,
                            delivery: Delivery) -> None:
-        """Post the lines; on a new turn, a fresh table picture with its buttons."""
-        chunks = _chunks(update.lines)
+        """Post the lines; on a new turn, a fresh table picture with its buttons. At a
+        teaching table every post ends with the open racks."""
+        lines = update.lines
+        if update.racks and (lines or update.new_turn):
+            lines = (*lines, racks_text(table.names, update.racks))
+        chunks = _chunks(lines)
         text = chunks[:-1] if update.new_turn else chunks
         for part, chunk in enumerate(text):
             await self._post(table, delivery, part, content=chunk)
@@ -274,20 +280,21 @@ class DiscordNotifier:
             buttons.add_item(RackButton(table.game_id))
             if table.hints:
                 buttons.add_item(HintButton(table.game_id))
-        lines = chunks[-1] if chunks else None
-        if await self._carried(delivery, text, lines, png, buttons):
+        last = chunks[-1] if chunks else None
+        # A teaching table's post is never an edit of the clicked one, whose racks are old.
+        if await self._carried(delivery, text, last, png, buttons, alone=bool(update.racks)):
             return
-        await self._post(table, delivery, len(text), content=lines,
+        await self._post(table, delivery, len(text), content=last,
                          file=discord.File(io.BytesIO(png), filename="table.png"),
                          view=buttons)
 
     async def _carried(self, delivery: Delivery, before: list[str], lines: str | None,
-                       png: bytes, buttons: discord.ui.View) -> bool:
+                       png: bytes, buttons: discord.ui.View, *, alone: bool = False) -> bool:
         """Deliver a new table picture as the answer to the click that made it, if the
         delivery has one (`bot.discord.answers`): the clicked post shows the new picture
         and buttons, its lines followed by this update's. False when it cannot (no answer;
-        lines that need posts `before` the picture or do not fit; the answer no longer
-        free or refused): then it is posted."""
+        lines that need posts `before` the picture or do not fit; a post that must stand
+        `alone`; the answer no longer free or refused): then it is posted."""
         answer = delivery.answer
         delivery.answer = None  # offered once: a retry posts
         if not isinstance(answer, TableAnswer):
@@ -295,7 +302,7 @@ class DiscordNotifier:
         clicked = answer.clicked
         content = "\n".join(part for part in (clicked.content if clicked else None, lines)
                             if part)
-        if clicked is None or before or len(content) > MESSAGE_LIMIT:
+        if clicked is None or before or alone or len(content) > MESSAGE_LIMIT:
             answer.decline()
             return False
         message = await answer.carry(
@@ -309,7 +316,8 @@ class DiscordNotifier:
     async def seat_update(self, table: Table, seat: int, update: SeatUpdate,
                           delivery: Delivery) -> None:
         """DM the seat its rack and controls when it has something private or must act
-        outside a claim window (claim windows are answered under the table's post)."""
+        outside a claim window (claim windows are answered under the table's post); at a
+        teaching table, with a hint after a draw for a holder who wants one."""
         claim_only = update.view.phase is Phase.CLAIM
         if claim_only and not update.lines:
             return
@@ -320,8 +328,13 @@ class DiscordNotifier:
         prompt = await self.client.prompts.build(table, update.view, drawn=update.drawn,
                                                  lines=update.lines, deadline=update.deadline,
                                                  stood_in=update.stood_in)
-        await self._dm(table, seat, delivery, prompt.text, file=prompt.file(),
-                       view=prompt.view)
+        text = prompt.text
+        if update.drawn is not None and wants_hints(table, seat):
+            # From the seat's own view, as the Hint button's; the matcher runs in a worker.
+            found = await asyncio.to_thread(hint, table.card, table.rules.counts, update.view)
+            text = f"{text}\n**Hint** (teaching table):\n{format_analysis(found)}"[
+                :MESSAGE_LIMIT]
+        await self._dm(table, seat, delivery, text, file=prompt.file(), view=prompt.view)
 
     async def game_over(self, table: Table, view: View, delivery: Delivery) -> None:
         """Post the result picture, with the bettor's payment and the series' running
@@ -330,6 +343,8 @@ class DiscordNotifier:
         png = await asyncio.to_thread(render_result, scene)
         game = await self.client.db.games.game(table.game_id)
         text, controls = await result_footer(self.client.db, table, view, game)
+        if table.teaching:
+            text = "\n".join(part for part in (f"**{BANNER}**", text) if part)
         extra: dict[str, Any] = {"content": text} if text else {}
         if controls is not None:
             extra["view"] = controls

@@ -25,6 +25,7 @@ _TOGGLES = (
     ("joker_calls", "Skip joker-only calls"),
     ("skip_deadening", "Skip calls that kill"),
     ("dm_reminders", "Reminders by DM"),
+    ("teaching_hints", "Teaching hints"),
 )
 
 #: The options of several values, each a menu: (option, placeholder, (value, label) ...).

@@ -43,6 +43,7 @@ from bot.store import (
     StandInGames,
 )
 from bot.store.league_games import MAX_NOTE
+from bot.tables.options import read_teaching
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,8 @@ def season_fit(season: Season, game: Game) -> str:
     wanted = game_rules(settings.rules)
     if rules is None:
         return "its rules couldn't be read"
+    if read_teaching(game.rules):
+        return "a teaching table: every rack was open"
     if rules.players != settings.players:
         return (f"played by {rules.players} players; this season's tables seat "
                 f"{settings.players}")

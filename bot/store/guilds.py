@@ -13,7 +13,15 @@ import sqlite3
 
 from bot.store.errors import CardNotFound
 from bot.store.models import GuildAuditEntry, GuildSettings, Pace
-from bot.store.rows import Part, check_int, check_name, ensure_guild, opt_int
+from bot.store.rows import (
+    Part,
+    check_int,
+    check_name,
+    check_opt_int,
+    ensure_guild,
+    opt_float,
+    opt_int,
+)
 from bot.store.tx import Tx
 
 
@@ -51,14 +59,18 @@ class Guilds(Part):
             await tx.execute(
                 """UPDATE guilds SET default_rules = ?, default_shipped_card = ?,
                        default_server_card_id = ?, pace_name = ?, turn_seconds = ?,
-                       claim_seconds = ?, hints = ?, bot_level = ?, updated_at = ?
+                       claim_seconds = ?, hints = ?, bot_level = ?, auto_delay = ?,
+                       teaching = ?, league_channel_id = ?, updated_at = ?
                    WHERE id = ?""",
                 (settings.rules, settings.shipped_card, settings.server_card_id,
                  None if pace is None else pace.name,
                  None if pace is None else pace.turn_seconds,
                  None if pace is None else pace.claim_seconds,
                  None if settings.hints is None else int(settings.hints),
-                 settings.bot_level, now, guild_id))
+                 settings.bot_level, settings.auto_delay,
+                 None if settings.teaching is None else int(settings.teaching),
+                 check_opt_int(settings.league_channel_id, "league_channel_id"), now,
+                 guild_id))
             saved = await _read(tx, guild_id)
             after = _as_json(saved)
             changed = [name for name in after if after[name] != before[name]]
@@ -79,9 +91,22 @@ class Guilds(Part):
                 (check_int(guild_id, "guild_id"), check_int(limit, "limit", minimum=1)))
         return [_audit_from_row(row) for row in rows]
 
+    async def latest_changes(self, guild_id: int) -> dict[str, GuildAuditEntry]:
+        """For each setting the server ever changed (the audit log's keys, as
+        `_as_json`), the newest audit entry that changed it: who set it, and when."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                "SELECT j.key AS setting, a.id, a.guild_id, a.actor_user_id, a.before, "
+                "a.after, a.at FROM guild_audit a, json_each(a.after) j "
+                "WHERE a.guild_id = ? AND a.id = (SELECT max(b.id) FROM guild_audit b, "
+                "json_each(b.after) k WHERE b.guild_id = a.guild_id AND k.key = j.key)",
+                (check_int(guild_id, "guild_id"),))
+        return {str(row["setting"]): _audit_from_row(row) for row in rows}
+
 
 def _as_json(settings: GuildSettings) -> dict[str, object]:
-    """The settings as the audit log writes them, one key per setting."""
+    """The settings as the audit log writes them, one key per setting (what
+    `Guilds.latest_changes` is keyed by)."""
     pace = settings.pace
     return {
         "rules": settings.rules,
@@ -91,6 +116,9 @@ def _as_json(settings: GuildSettings) -> dict[str, object]:
                                            "claim_seconds": pace.claim_seconds},
         "hints": settings.hints,
         "bot_level": settings.bot_level,
+        "auto_delay": settings.auto_delay,
+        "teaching": settings.teaching,
+        "league_channel_id": settings.league_channel_id,
     }
 
 
@@ -103,7 +131,8 @@ def _audit_from_row(row: sqlite3.Row) -> GuildAuditEntry:
 async def _read(tx: Tx, guild_id: int) -> GuildSettings:
     row = await tx.fetchone(
         "SELECT default_rules, default_shipped_card, default_server_card_id, pace_name, "
-        "turn_seconds, claim_seconds, hints, bot_level FROM guilds WHERE id = ?",
+        "turn_seconds, claim_seconds, hints, bot_level, auto_delay, teaching, "
+        "league_channel_id FROM guilds WHERE id = ?",
         (check_int(guild_id, "guild_id"),))
     if row is None:
         return GuildSettings()
@@ -118,4 +147,7 @@ async def _read(tx: Tx, guild_id: int) -> GuildSettings:
         pace=pace,
         hints=None if row["hints"] is None else bool(row["hints"]),
         bot_level=None if row["bot_level"] is None else str(row["bot_level"]),
+        auto_delay=opt_float(row["auto_delay"]),
+        teaching=None if row["teaching"] is None else bool(row["teaching"]),
+        league_channel_id=opt_int(row["league_channel_id"]),
     )

@@ -400,10 +400,18 @@ class GuildSettings:
     hints: bool | None = None
     #: The level of the bots that fill empty seats and stand in for absent players.
     bot_level: str | None = None
+    #: Seconds every automatic answer waits at the server's new tables.
+    auto_delay: float | None = None
+    #: Whether teaching tables (every rack open) may be opened here.
+    teaching: bool | None = None
+    #: The channel of the server's main league (it may hold no league yet).
+    league_channel_id: int | None = None
 
     def __post_init__(self) -> None:
         if self.shipped_card is not None and self.server_card_id is not None:
             raise ValueError("the default card is either a shipped card or a server card")
+        if self.auto_delay is not None and not self.auto_delay >= 0:
+            raise ValueError("the automatic answers' delay is a number of seconds, 0 or more")
 
 
 @dataclass(frozen=True)

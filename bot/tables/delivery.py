@@ -43,6 +43,7 @@ from bot.tables.notifier import (
     TableGone,
     TableUpdate,
 )
+from bot.tables.teaching import open_racks
 
 log = logging.getLogger(__name__)
 
@@ -308,7 +309,8 @@ class Sender:
         notifier = self.notifier
         if entry.kind is DeliveryKind.TABLE:
             await notifier.table_update(table, TableUpdate(
-                tuple(body["lines"]), spectator_view(state), body["new_turn"]), delivery)
+                tuple(body["lines"]), spectator_view(state), body["new_turn"],
+                open_racks(table, state)), delivery)
         elif entry.kind is DeliveryKind.SEAT:
             assert entry.seat is not None
             await notifier.seat_update(table, entry.seat, SeatUpdate(

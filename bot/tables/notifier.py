@@ -39,6 +39,8 @@ class Table:
     #: The bettor (a fifth person backing one seat), if the game has one: who, by id and name.
     bettor_id: int | None = None
     bettor_name: str | None = None
+    #: A teaching table: every rack is open to everyone at it (`bot.tables.teaching`).
+    teaching: bool = False
 
     def options_of(self, seat: int) -> SeatOptions:
         """The options of `seat`'s holder."""
@@ -68,6 +70,9 @@ class TableUpdate:
     lines: tuple[str, ...]
     view: View
     new_turn: bool
+    #: Every seat's own view, at a teaching table only (`bot.tables.teaching.open_racks`,
+    #: the one way a table's update shows every rack); empty at every other table.
+    racks: tuple[View, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -59,12 +59,25 @@ class TableOptions:
     #: Timeouts in a row after which the bot keeps a seat until its person reclaims it (0:
     #: never; see `bot.tables.standins`).
     stand_in_after: int = DEFAULT_STAND_IN_AFTER
-    #: The pace's turn clock and claim window, as typed (`10m`, `24h`; None: the pace's).
+    #: The pace's clocks when they are not the named pace's own (a server's default pace
+    #: with clocks of its own); None: the named pace's.
+    base_clocks: Pace | None = None
+    #: The table's own turn clock and claim window, as typed (`10m`, `24h`; None: those of
+    #: `base_clocks`, else the pace's).
     turn: str | None = None
     claim: str | None = None
     #: Whether turn clocks pause in each player's quiet hours (None: the pace's way,
     #: `QUIET_PACES`).
     quiet_hours: bool | None = None
+    #: Seconds every automatic answer waits at this table (a server's choice); None: the
+    #: table service's own.
+    auto_delay: float | None = None
+    #: A teaching table: every rack is open to everyone at it (`bot.tables.teaching`).
+    teaching: bool = False
+
+    def __post_init__(self) -> None:
+        if self.base_clocks is not None and self.base_clocks.name != self.pace:
+            raise ValueError("a table's clocks are those of its pace")
 
     def clocks(self) -> Pace:
         """The pace with this table's own clock lengths: each within its bounds, and only
@@ -72,7 +85,7 @@ class TableOptions:
         if self.pace not in PACES:
             raise InvalidInput(f"Unknown pace `{self.pace[:20]}`; choose one of "
                                f"{', '.join(PACES)}.")
-        pace = PACES[self.pace][0]
+        pace = self.base_clocks or PACES[self.pace][0]
         if (self.turn or self.claim) and pace.turn_seconds is None:
             raise InvalidInput("An untimed table has no clocks to set; choose a pace.")
         turn = pace.turn_seconds if self.turn is None else check_clock(
@@ -91,7 +104,8 @@ class TableOptions:
         return json.dumps({"engine": json.loads(rules_to_json(self.rules)),
                            "timeout": self.timeout.value, "pace": self.pace,
                            "stand_in_after": self.stand_in_after,
-                           "quiet": self.pauses_quietly()})
+                           "quiet": self.pauses_quietly(), "auto_delay": self.auto_delay,
+                           "teaching": self.teaching})
 
 
 def read_table_options(text: str) -> tuple[RuleSet, Timeout, str]:
@@ -107,6 +121,8 @@ def read_stand_in_after(text: str) -> int:
     opened to play."""
     value = json.loads(text).get("stand_in_after", 0)
     return value if isinstance(value, int) and value >= 0 else 0
+
+
 def describe_clocks(pace: Pace, *, quiet: bool) -> str:
     """A table's clocks for its lobby, e.g. ` (turn 1d, claim 2h, paused in quiet hours)`
     ("" for an untimed table)."""
@@ -125,3 +141,16 @@ def read_quiet(text: str) -> bool:
     before the option existed: as its pace does)."""
     data = json.loads(text)
     return bool(data.get("quiet", data["pace"] in QUIET_PACES))
+
+
+def read_auto_delay(text: str) -> float | None:
+    """The delay before automatic answers stored with a game (None for a game stored before
+    tables kept their own)."""
+    delay = json.loads(text).get("auto_delay")
+    return None if delay is None else float(delay)
+
+
+def read_teaching(text: str) -> bool:
+    """Whether a game's stored options make it a teaching table (never, for a game stored
+    before teaching tables existed)."""
+    return json.loads(text).get("teaching") is True

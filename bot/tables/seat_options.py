@@ -92,6 +92,10 @@ class SeatOptions:
     quiet_hours: str = ""
     #: Reminders come by DM too (they are always a mention in the table's thread).
     dm_reminders: bool = False
+    #: At a teaching table (every rack open), a hint after every draw: the nearest hands
+    #: and waits, from the seat's own tiles. Only teaching tables give them, so the rack
+    #: caption leaves it out.
+    teaching_hints: bool = True
 
     def pauses(self, away: tuple[tuple[float, float], ...] = ()) -> Pauses:
         """When this player's clocks pause: their quiet hours, and the stretches `away`."""
@@ -119,6 +123,7 @@ class SeatOptions:
             ("Time zone", self.time_zone),
             ("Quiet hours", self.quiet_hours or "none"),
             ("Reminders by DM too", _on(self.dm_reminders)),
+            ("Hints after every draw at teaching tables", _on(self.teaching_hints)),
         )
 
     def caption(self) -> str:

@@ -113,13 +113,17 @@ from bot.tables.options import (
     PACES,
     TableOptions,
     Timeout,
+    read_auto_delay,
     read_quiet,
     read_stand_in_after,
     read_table_options,
+    read_teaching,
 )
 from bot.tables.seat_options import SeatOptions
 from bot.tables.series import next_game
+from bot.tables.server_config import ConfigChange, change_settings
 from bot.tables.standins import StandIns, count_from_log, reclaim_hint
+from bot.tables.teaching import teaching_refusal
 from bot.tables.timekeeping import Pauses, active_seconds, deadline
 from bot.tables.vacation import BACK_NOTE, VacationStatus, away_note, vacation_status
 
@@ -195,6 +199,8 @@ class _Live:
     timeout: Timeout
     pace: Pace
     remind_at: float | None
+    #: Seconds every automatic answer waits: the table's own, kept from its opening.
+    auto_delay: float
     bots: dict[int, Player]
     #: The level of each bot seat's bot (the same keys as `bots`).
     levels: dict[int, str]
@@ -280,8 +286,10 @@ class TableService:
                  backoff: Backoff = DEFAULT_BACKOFF,
                  auto_delay: float = DEFAULT_AUTO_DELAY) -> None:
         self.db = db
-        #: Seconds every automatic answer waits (`DEFAULT_AUTO_DELAY`); 0 answers at once,
-        #: as bots do (the terminal, where nobody reads the timing).
+        #: Seconds every automatic answer waits at a table opened without a delay of its
+        #: own (a server's, `bot.tables.server_config`), kept with the table: by default
+        #: `DEFAULT_AUTO_DELAY`; 0 answers at once, as bots do (the terminal, where nobody
+        #: reads the timing). A game stored before tables kept theirs plays with it too.
         self.auto_delay = auto_delay
         self.notifier = notifier
         self.new_seed = new_seed
@@ -355,7 +363,11 @@ class TableService:
         # Refuse a card that can't be played before anything is stored; it is compiled in
         # a worker, ready for Start.
         await playable_matcher(options.card_name, options.card_text, options.rules.counts)
+        if options.teaching:
+            await self.check_teaching(guild_id, channel_id)
         pace = options.clocks()
+        if options.auto_delay is None:  # the table keeps the delay it opens with
+            options = replace(options, auto_delay=self.auto_delay)
         game = await self.db.games.create_game(
             guild_id=guild_id, channel_id=channel_id, host_user_id=host_id,
             rules=options.to_json(),
@@ -367,6 +379,13 @@ class TableService:
             thread_id=thread_id)
         await self.db.seats.add_seat(game.id, 0, user_id=host_id, display_name=host_name)
         return game
+
+    async def check_teaching(self, guild_id: int, channel_id: int) -> None:
+        """Refuse (`IllegalAction`, saying why) a teaching table where it can't be opened:
+        in a league's channel, or on a server that doesn't allow them."""
+        refusal = await teaching_refusal(self.db, guild_id, channel_id)
+        if refusal is not None:
+            raise IllegalAction(refusal)
 
     async def join(self, game_id: int, user_id: int, name: str) -> int:
         """Seat a player in the first free seat (not the bettor: the store refuses them);
@@ -416,14 +435,9 @@ class TableService:
                                manager: bool) -> str:
         """A server manager chooses the server's bot level (kept in its audit log); it
         applies to bots seated and stand-ins made from then on. Returns the level."""
-        if not manager:
-            raise IllegalAction("Only server managers (the Manage Server permission) can "
-                                "change this server's settings. Ask one of them.")
-        chosen = read_level(level)
-        settings = await self.db.guilds.settings(guild_id)
-        await self.db.guilds.set_settings(guild_id, replace(settings, bot_level=chosen),
-                                          by_user=by_user)
-        return chosen
+        settings = await change_settings(self.db, guild_id, ConfigChange(bot_level=level),
+                                         by_user, manager=manager)
+        return server_level(settings)
 
     async def start_game(self, game_id: int, by_user: int) -> Table:
         """The host starts play; empty seats get bots. A bettor must have chosen a seat."""
@@ -650,7 +664,7 @@ class TableService:
                     view(live.state, seat), legal_actions(live.state, seat)), None,
                     None if seat in live.bots else PlayedFor.STAND_IN))
             else:
-                answered = next(((s, a) for s in waiting if self.auto_delay <= 0
+                answered = next(((s, a) for s in waiting if live.auto_delay <= 0
                                  and (a := self._automatic(live, s)) is not None), None)
                 if answered is None:
                     break
@@ -806,7 +820,7 @@ class TableService:
         humans = [s for s in seats_to_act(state) if not self._played_by_bot(live, s)]
         # Seats whose options will answer for them once the delay has passed.
         answered = {seat for seat in humans if self._automatic(live, seat) is not None
-                    } if self.auto_delay > 0 else set()
+                    } if live.auto_delay > 0 else set()
         answering = bool(answered)
         if not (live.pace.turn_seconds or live.pace.claim_seconds or answering):
             return None, moment
@@ -820,7 +834,7 @@ class TableService:
                                                    deadline(now, seconds, pauses))))
 
         if answering:
-            arm(ClockKind.AUTO, None, self.auto_delay)
+            arm(ClockKind.AUTO, None, live.auto_delay)
         if state.phase is Phase.CLAIM and live.pace.claim_seconds:
             arm(ClockKind.CLAIM, None, live.pace.claim_seconds)
         elif live.pace.turn_seconds:
@@ -1010,12 +1024,15 @@ class TableService:
                       await self._seats_options(game_id, [current[s].user_id
                                                           for s in range(rules.players)]),
                       None if bettor is None else bettor.user_id,
-                      None if bettor is None else bettor.display_name)
+                      None if bettor is None else bettor.display_name,
+                      teaching=read_teaching(game.rules))
         levels = await self.stored_levels(game_id)
         bots = {s: self._bot(level, table, game.seed, s) for s, level in levels.items()}
         season = await season_for_channel(self.db, game.guild_id, game.channel_id)
+        delay = read_auto_delay(game.rules)
         live = _Live(table, state, state, timeout, game.pace,
-                     PACES.get(pace_name, (game.pace, None))[1], bots, levels, options,
+                     PACES.get(pace_name, (game.pace, None))[1],
+                     self.auto_delay if delay is None else delay, bots, levels, options,
                      Mailbox(game.host_user_id), quiet=read_quiet(game.rules),
                      season_id=None if season is None else season.id)
         live.dm_closed.update(s for s in current if current[s].dm_closed)

@@ -67,7 +67,7 @@ async def test_a_manager_sets_the_servers_level_others_are_refused_privately(
         [entry] = await client.db.guilds.audit(world.guild.id)
         assert entry.actor_user_id == world.alice.id
         shown = await fake_discord.slash(world.bob, world.general, "mj config")
-        assert "play at **Strong**" in (await shown.reply()).content
+        assert "Stand-in bot level: **Strong** (set by <@" in (await shown.reply()).content
         # New lobbies mark Strong as the default, and a bot added without a level is
         # Strong.
         opened = await fake_discord.slash(world.bob, world.tables, "mj new", {"players": 2})

@@ -168,6 +168,26 @@ async def test_rules_reads_a_question_in_free_text(
     assert reply.content.startswith("**Jokers**") and reply.ephemeral
 
 
+async def test_rules_reads_a_hand_of_the_card_in_plain_words(
+        fake_discord: FakeDiscord, world: World, jongg: LookupClient) -> None:
+    handle = await fake_discord.slash(world.alice, world.general, "rules",
+                                      {"hand": "t3", "card": "jongg-teaching"})
+    reply = await handle.reply()
+    assert not reply.ephemeral
+    assert reply.content.startswith("**t3** `5555a 666a 777b FFFF`: Suits, worth 25, exposed")
+    assert "• a pung (three alike) of 7s of suit b" in reply.content
+    # A typed line is read too (with the server's default card's year), and a hand that
+    # isn't on the card is explained privately.
+    typed = await (await fake_discord.slash(world.bob, world.general, "rules",
+                                            {"hand": "FF Ya 222b 222c 22c",
+                                             "private": True})).reply()
+    assert typed.ephemeral and "• the year 2026 in suit a" in typed.content
+    missing = await (await fake_discord.slash(world.bob, world.general, "rules",
+                                              {"hand": "t99"})).reply()
+    assert missing.ephemeral and missing.content.startswith(
+        "There is no hand `t99` on Jongg Original.")
+
+
 async def test_related_topics_and_the_topics_menu(
         fake_discord: FakeDiscord, world: World, jongg: LookupClient) -> None:
     handle = await fake_discord.slash(world.alice, world.general, "rules")
