@@ -38,10 +38,7 @@ from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.levels import level_label
 from bot.tables.options import (
     describe_clocks,
-    read_quiet,
-    read_stand_in_after,
     read_table_options,
-    read_teaching,
 )
 from bot.tables.service import BotFactory, TableService, level_bot, random_seed
 from bot.tables.standins import stand_in_text
@@ -130,18 +127,18 @@ class JonggClient(discord.Client):
         """The lobby message: the table's settings (with the options in which it differs
         from its preset, see `preset_of`) and who sits where."""
         game = await self.db.games.game(game_id)
-        rules, timeout, pace = read_table_options(game.rules)
-        clocks = describe_clocks(game.pace, quiet=read_quiet(game.rules))
+        stored = read_table_options(game.rules)
+        rules = stored.rules
+        clocks = describe_clocks(game.pace, quiet=stored.quiet)
         seats = {seat.seat: seat for seat in await self.db.seats.seats(game_id)}
         levels = await self.service.stored_levels(game_id)
         lines = [f"**Table {game.id}** · {rules.name} · card {game.card.name} · "
-                 f"{pace} pace{clocks} · hints {'on' if game.hints else 'off'} · "
-                 f"on timeout: {timeout.value} · "
-                 f"{stand_in_text(read_stand_in_after(game.rules))}"]
+                 f"{stored.pace} pace{clocks} · hints {'on' if game.hints else 'off'} · "
+                 f"on timeout: {stored.timeout.value} · {stand_in_text(stored.stand_in_after)}"]
         house = house_options(rules)
         if house:
             lines.append(f"House options: `{house}`")
-        if read_teaching(game.rules):
+        if stored.teaching:
             lines.append(f"**{BANNER}**: everyone at the table sees every rack, and players "
                          "who keep teaching hints on get a hint after every draw.")
         for index, wind in enumerate(seat_names(rules.players)):
@@ -183,7 +180,7 @@ class JonggClient(discord.Client):
         if status is not GameStatus.LOBBY:
             return None
         game = await self.db.games.game(game_id)
-        rules, _, _ = read_table_options(game.rules)
+        rules = read_table_options(game.rules).rules
         return lobby_buttons(game_id, await self.service.server_level(game.guild_id),
                              bettor=bettor_refusal(rules) is None)
 

@@ -43,7 +43,7 @@ from bot.store import (
     StandInGames,
 )
 from bot.store.league_games import MAX_NOTE
-from bot.tables.options import read_teaching
+from bot.tables.options import read_table_options
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,15 @@ def game_rules(text: str) -> RuleSet | None:
         return None
 
 
+def _teaching(text: str) -> bool:
+    """Whether a game's stored options make it a teaching table (not, for options that
+    can't be read as a table's: a game recorded from elsewhere)."""
+    try:
+        return read_table_options(text).teaching
+    except (ValueError, KeyError, TypeError, MahjongError):
+        return False
+
+
 def season_fit(season: Season, game: Game) -> str:
     """Why the game does not fit the season ("" when it does): another table size, scoring
     profile, card or other rules."""
@@ -70,7 +79,7 @@ def season_fit(season: Season, game: Game) -> str:
     wanted = game_rules(settings.rules)
     if rules is None:
         return "its rules couldn't be read"
-    if read_teaching(game.rules):
+    if _teaching(game.rules):
         return "a teaching table: every rack was open"
     if rules.players != settings.players:
         return (f"played by {rules.players} players; this season's tables seat "

@@ -108,19 +108,34 @@ class TableOptions:
                            "teaching": self.teaching})
 
 
-def read_table_options(text: str) -> tuple[RuleSet, Timeout, str]:
-    """The rules, timeout policy and pace name stored with a game."""
+@dataclass(frozen=True)
+class StoredOptions:
+    """A game's table options as the store keeps them (`TableOptions.to_json`). An option
+    added after a game was stored reads as what that game was opened to play: no seat handed
+    to a bot for good (`stand_in_after` 0), quiet hours as its pace has them, the table
+    service's delay (`auto_delay` None), not a teaching table."""
+
+    rules: RuleSet
+    timeout: Timeout
+    pace: str
+    stand_in_after: int
+    quiet: bool
+    auto_delay: float | None
+    teaching: bool
+
+
+def read_table_options(text: str) -> StoredOptions:
+    """The options stored with a game (see `StoredOptions`), read once."""
     data = json.loads(text)
-    return (rules_from_json(json.dumps(data["engine"])), Timeout(data["timeout"]),
-            str(data["pace"]))
-
-
-def read_stand_in_after(text: str) -> int:
-    """After how many timeouts in a row the bot keeps a seat, as stored with a game; a game
-    stored before the setting existed never hands a seat to the bot for good (0), as it was
-    opened to play."""
-    value = json.loads(text).get("stand_in_after", 0)
-    return value if isinstance(value, int) and value >= 0 else 0
+    pace = str(data["pace"])
+    after = data.get("stand_in_after", 0)
+    delay = data.get("auto_delay")
+    return StoredOptions(
+        rules=rules_from_json(json.dumps(data["engine"])), timeout=Timeout(data["timeout"]),
+        pace=pace, stand_in_after=after if isinstance(after, int) and after >= 0 else 0,
+        quiet=bool(data.get("quiet", pace in QUIET_PACES)),
+        auto_delay=None if delay is None else float(delay),
+        teaching=data.get("teaching") is True)
 
 
 def describe_clocks(pace: Pace, *, quiet: bool) -> str:
@@ -134,23 +149,3 @@ def describe_clocks(pace: Pace, *, quiet: bool) -> str:
     if quiet:
         parts.append("paused in quiet hours")
     return f" ({', '.join(parts)})"
-
-
-def read_quiet(text: str) -> bool:
-    """Whether the game stored with these options pauses in quiet hours (a game stored
-    before the option existed: as its pace does)."""
-    data = json.loads(text)
-    return bool(data.get("quiet", data["pace"] in QUIET_PACES))
-
-
-def read_auto_delay(text: str) -> float | None:
-    """The delay before automatic answers stored with a game (None for a game stored before
-    tables kept their own)."""
-    delay = json.loads(text).get("auto_delay")
-    return None if delay is None else float(delay)
-
-
-def read_teaching(text: str) -> bool:
-    """Whether a game's stored options make it a teaching table (never, for a game stored
-    before teaching tables existed)."""
-    return json.loads(text).get("teaching") is True

@@ -55,7 +55,7 @@ def replay_stored(game: Game, texts: Sequence[str], players: Sequence[str] = ()
                   ) -> tuple[GameState, tuple[Event, ...]]:
     """Rebuild a stored game from its seed and logged action texts: the state and every
     event, the deal's first. Seats are named `players`, or by their winds."""
-    rules, _, _ = read_table_options(game.rules)
+    rules = read_table_options(game.rules).rules
     actions = [parse_action(text, rules.players) for text in texts]
     return replay(rules, parse_card(game.card.text), game.seed,
                   players or seat_names(rules.players), actions)

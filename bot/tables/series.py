@@ -70,7 +70,7 @@ class SeriesTotals:
 async def people_of(db: Database, game: Game) -> tuple[Person, ...]:
     """A game's people in series order: who held each seat at the start (a bot with its
     level, so the next game seats the same bot), then its bettor."""
-    rules, _, _ = read_table_options(game.rules)
+    rules = read_table_options(game.rules).rules
     levels = await db.seats.bot_levels(game.id, first=True)
     first: dict[int, Person] = {}
     for holder in await db.seats.seat_history(game.id):
@@ -98,7 +98,7 @@ async def totals(db: Database, series: Series, *, through: int | None = None,
             db, game_id)
         if settled is not None:
             game = await db.games.game(game_id)
-            rules, _, _ = read_table_options(game.rules)
+            rules = read_table_options(game.rules).rules
             placed = seating(len(series.people), rules.players, number)
             row: list[Settled | None] = [None] * len(series.people)
             for seat, amount in enumerate(settled[0]):
@@ -162,7 +162,7 @@ async def next_game(db: Database, game_id: int, by_user: int, seed: int) -> Game
     if refusal is not None:
         raise IllegalAction(refusal)
     series = await db.series.begin(game_id, await people_of(db, game))
-    rules, _, _ = read_table_options(game.rules)
+    rules = read_table_options(game.rules).rules
     placed = seating(len(series.people), rules.players, len(series.games))
     bettor = placed.bettor
     if bettor is not None and series.people[bettor].is_bot:

@@ -113,11 +113,7 @@ from bot.tables.options import (
     PACES,
     TableOptions,
     Timeout,
-    read_auto_delay,
-    read_quiet,
-    read_stand_in_after,
     read_table_options,
-    read_teaching,
 )
 from bot.tables.seat_options import SeatOptions
 from bot.tables.series import next_game
@@ -391,7 +387,7 @@ class TableService:
         """Seat a player in the first free seat (not the bettor: the store refuses them);
         returns the seat."""
         game = await self.db.games.game(game_id)
-        rules, _, _ = read_table_options(game.rules)
+        rules = read_table_options(game.rules).rules
         seat = await self.db.seats.take_seat(game_id, rules.players, user_id=user_id,
                                              display_name=name)
         return seat.seat
@@ -408,7 +404,7 @@ class TableService:
         """The host seats a bot of `level` (by default the server's) in the first free
         seat; returns the seat. `InvalidInput` for a level that is not one."""
         game = await self._hosted(game_id, by_user)
-        rules, _, _ = read_table_options(game.rules)
+        rules = read_table_options(game.rules).rules
         chosen = await self.server_level(game.guild_id) if level is None else read_level(level)
         bots = sum(seat.is_bot for seat in await self.db.seats.seats(game_id))
         seat = await self.db.seats.take_seat(game_id, rules.players, user_id=None,
@@ -442,7 +438,7 @@ class TableService:
     async def start_game(self, game_id: int, by_user: int) -> Table:
         """The host starts play; empty seats get bots. A bettor must have chosen a seat."""
         game = await self._hosted(game_id, by_user)
-        rules, _, _ = read_table_options(game.rules)
+        rules = read_table_options(game.rules).rules
         bettor = await self.db.series.bettor(game_id)
         if bettor is not None and bettor.seat is None:
             raise IllegalAction(f"{bettor.display_name}, the bettor, hasn't chosen a seat "
@@ -465,7 +461,7 @@ class TableService:
     async def join_as_bettor(self, game_id: int, user_id: int, name: str) -> Bettor:
         """A fifth person sits by a four-player table in the lobby as its bettor."""
         game = await self.db.games.game(game_id)
-        rules, _, _ = read_table_options(game.rules)
+        rules = read_table_options(game.rules).rules
         refusal = bettor_refusal(rules)
         if refusal is not None:
             raise IllegalAction(refusal)
@@ -480,7 +476,7 @@ class TableService:
         seats are all held, starts as soon as its bettor has chosen (its table is
         returned); a first game waits for its host's Start."""
         game = await self.db.games.game(game_id)
-        rules, _, _ = read_table_options(game.rules)
+        rules = read_table_options(game.rules).rules
         check_bet(rules, seat)
         await self.db.series.set_bet(game_id, user_id, seat)
         series = await self.db.series.series_of(game_id)
@@ -1003,7 +999,8 @@ class TableService:
         pending = await self.db.outbox.pending(game_id)
         reported = {entry.at_seq for entry in pending}
         game = record.game
-        rules, timeout, pace_name = read_table_options(game.rules)
+        stored = read_table_options(game.rules)
+        rules = stored.rules
         # Checked and compiled in a worker. Held while the game is rebuilt, so the engine
         # finds it again from its card instead of compiling; the game holds it after.
         matcher = await playable_matcher(game.card.name, game.card.text, rules.counts)
@@ -1025,18 +1022,18 @@ class TableService:
                                                           for s in range(rules.players)]),
                       None if bettor is None else bettor.user_id,
                       None if bettor is None else bettor.display_name,
-                      teaching=read_teaching(game.rules))
+                      teaching=stored.teaching)
         levels = await self.stored_levels(game_id)
         bots = {s: self._bot(level, table, game.seed, s) for s, level in levels.items()}
         season = await season_for_channel(self.db, game.guild_id, game.channel_id)
-        delay = read_auto_delay(game.rules)
-        live = _Live(table, state, state, timeout, game.pace,
-                     PACES.get(pace_name, (game.pace, None))[1],
+        delay = stored.auto_delay
+        live = _Live(table, state, state, stored.timeout, game.pace,
+                     PACES.get(stored.pace, (game.pace, None))[1],
                      self.auto_delay if delay is None else delay, bots, levels, options,
-                     Mailbox(game.host_user_id), quiet=read_quiet(game.rules),
+                     Mailbox(game.host_user_id), quiet=stored.quiet,
                      season_id=None if season is None else season.id)
         live.dm_closed.update(s for s in current if current[s].dm_closed)
-        await self._restore_stand_ins(live, record, actions)
+        await self._restore_stand_ins(live, record, actions, stored.stand_in_after)
         live.mail.host_told = await self.db.outbox.has(game_id, DeliveryKind.HOST)
         # The clocks keep their deadlines across a restart: they belong to this moment if
         # they are tied to the log's length.
@@ -1059,14 +1056,15 @@ class TableService:
         return live
 
     async def _restore_stand_ins(self, live: _Live, record: GameRecord,
-                                 actions: Sequence[Action]) -> None:
-        """Count each seat's timeouts in a row from the log as a restart finds it (from when
-        its holder took it, or last took it back), and seat the bots that keep seats."""
+                                 actions: Sequence[Action], after: int) -> None:
+        """Count each seat's timeouts in a row (the bot keeps a seat `after` of them) from
+        the log as a restart finds it (from when its holder took it, or last took it back),
+        and seat the bots that keep seats."""
         reclaims = await self.db.seats.reclaims(record.game.id)
         starts = {seat.seat: max(seat.from_seq, reclaims.get(seat.seat, 0))
                   for seat in record.seats}
         live.stand_ins = live.saved_stand_ins = count_from_log(
-            read_stand_in_after(record.game.rules), live.table.rules.players,
+            after, live.table.rules.players,
             ((stored.seq, action.seat, stored.actor_user_id, stored.played_for)
              for stored, action in zip(record.actions, actions, strict=True)), starts)
         if live.stand_ins.seats:

@@ -171,7 +171,7 @@ class JonggTable:
     async def _rebuild_end(self) -> None:
         """Replay the finished game from the store, as the service would have held it."""
         record = await self.client.db.games.load_game(self.game_id)
-        rules, _, _ = read_table_options(record.game.rules)
+        rules = read_table_options(record.game.rules).rules
         first: dict[int, str] = {}
         for holder in record.history:
             first.setdefault(holder.seat, holder.display_name)
@@ -309,7 +309,7 @@ async def finished(client: JonggClient, game_id: int) -> None:
     assert game.status is GameStatus.FINISHED
     result = await client.db.games.result(game_id)
     assert result is not None
-    assert len(result.seats) == read_table_options(game.rules)[0].players
+    assert len(result.seats) == read_table_options(game.rules).rules.players
 
 
 #: The options of a person who never set any.

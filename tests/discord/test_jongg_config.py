@@ -14,7 +14,7 @@ from fake import FakeDiscord, Perm, World
 from jongg_table import JonggTable, assert_clean, custom_ids, jongg_client
 
 from bot.store import GuildSettings, Pace
-from bot.tables.options import read_auto_delay
+from bot.tables.options import read_table_options
 
 #: Several settings, away from every default.
 SEVERAL: dict[str, Any] = {"card": "jongg-teaching", "pace": "async", "turn_seconds": 3600,
@@ -63,7 +63,7 @@ async def test_a_manager_sets_several_settings_everyone_sees_them_and_new_tables
                                       size=4)
         game = await client.db.games.game(table.game_id)
         assert (game.card.name, game.pace) == ("jongg-teaching", Pace("async", 3600, 600))
-        assert read_auto_delay(game.rules) == 5.0
+        assert read_table_options(game.rules).auto_delay == 5.0
         assert "card jongg-teaching · async pace (turn 1h, claim 10m, paused in quiet hours)" in (
             table.lobby.content)
         assert client.service.bot_levels(table.game_id) == {2: "strong", 3: "strong"}

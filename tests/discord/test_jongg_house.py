@@ -35,7 +35,7 @@ async def test_a_table_plays_its_house_options(fake_discord: FakeDiscord, world:
         assert any(isinstance(o.action, Discard) for o in seen.legal)
         await table.step(alice)
         # What a restart reads back: the game's stored rules hold the options.
-        stored, _, _ = read_table_options((await client.db.games.game(table.game_id)).rules)
+        stored = read_table_options((await client.db.games.game(table.game_id)).rules).rules
         assert stored.charleston is Charleston.NONE and stored.quarters_pot
         assert (stored.pot_ante, stored.wall_end, stored.wall_end_tiles) == (50, WallEnd.COLD,
                                                                               16)

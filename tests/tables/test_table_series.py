@@ -65,7 +65,7 @@ def test_the_deal_passes_to_the_right_and_the_bettor_sits_out_in_turn(
 async def _replays(db: Database, game_id: int) -> None:
     """The stored game replays from its own seed, pot, bet and log to its stored result."""
     record = await db.games.load_game(game_id)
-    rules, _, _ = read_table_options(record.game.rules)
+    rules = read_table_options(record.game.rules).rules
     card = parse_card(record.game.card.text)
     first: dict[int, str] = {}
     for holder in record.history:

@@ -21,7 +21,7 @@ from bot.engine.errors import IllegalAction, InvalidInput
 from bot.engine.game import STANDARD, seats_to_act
 from bot.server_cards import resolve_card
 from bot.store import ClockKind, Database, GuildSettings, Pace
-from bot.tables.options import PACES, read_auto_delay
+from bot.tables.options import PACES, read_table_options
 from bot.tables.server_config import (
     AUTO_DELAY_SECONDS,
     ConfigChange,
@@ -166,7 +166,7 @@ async def test_a_new_table_takes_each_default_and_keeps_its_delay(tmp_path: Path
         game_id = await _opened(service, db)
         game = await db.games.game(game_id)
         assert (game.card.name, game.pace) == ("jongg-teaching", Pace("async", 3600, 600))
-        assert read_auto_delay(game.rules) == 7.0
+        assert read_table_options(game.rules).auto_delay == 7.0
         await service.leave(game_id, CY)  # an empty seat, filled at Start
         await service.start_game(game_id, HOST)
         assert await service.stored_levels(game_id) == {3: "strong"}
@@ -191,13 +191,14 @@ async def test_what_the_table_is_told_wins_and_a_server_with_no_settings_has_def
         service = make_service(db, Recorder(), Clock(), auto_delay=3.0)
         plain = await db.games.game(await _opened(service, db))
         assert (plain.card.name, plain.pace) == ("jongg-original", PACES["live"][0])
-        assert read_auto_delay(plain.rules) == 3.0  # the service's own, kept with the table
+        # The service's own delay, kept with the table.
+        assert read_table_options(plain.rules).auto_delay == 3.0
         await change_settings(db, GUILD, SEVERAL, HOST, manager=True)
         told = await db.games.game(await _opened(service, db, pace="relaxed",
                                                  card="jongg-original"))
         # A pace named plays at that pace's own clocks, not the server's.
         assert (told.card.name, told.pace) == ("jongg-original", PACES["relaxed"][0])
-        assert read_auto_delay(told.rules) == 7.0
+        assert read_table_options(told.rules).auto_delay == 7.0
         await service.close()
 
 

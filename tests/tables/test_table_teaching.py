@@ -14,7 +14,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.game import STANDARD, THREE_PLAYER, seats_to_act
 from bot.league.record import season_fit
 from bot.store import Database
-from bot.tables.options import TableOptions, read_teaching
+from bot.tables.options import TableOptions, read_table_options
 from bot.tables.server_config import ConfigChange, change_settings
 from bot.tables.service import TableService
 from bot.tables.teaching import racks_text
@@ -45,7 +45,7 @@ async def test_a_teaching_tables_updates_show_every_seats_own_rack(tmp_path: Pat
     async with Database(tmp_path / "j.db") as db:
         service = make_service(db, recorder, Clock(), auto_delay=0)
         game_id = await _played(service, teaching=True)
-        assert read_teaching((await db.games.game(game_id)).rules)
+        assert read_table_options((await db.games.game(game_id)).rules).teaching
         assert service.table(game_id).teaching
         assert recorder.tables and all(len(u.racks) == 4 for u in recorder.tables)
         newest = recorder.tables[-1]
