@@ -10,4 +10,4 @@ python3 -m venv .venv
 .venv/bin/mypy
 .venv/bin/jongg card check data/cards/*.jongg
 .venv/bin/jongg bench cards --quick
-.venv/bin/pytest
+.venv/bin/pytest -n auto

@@ -40,14 +40,8 @@ HERE = str(Path(__file__).resolve().parent)
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-import loop_lag as lag_watch  # noqa: E402
 from fake import CLIENT_OPTIONS, FakeDiscord, RateLimits, World, build_world  # noqa: E402
 from fake.ratelimits import ban_risk, describe  # noqa: E402
-from loop_lag import (  # noqa: E402, F401 (the loop-lag watchdog: fixture and hooks)
-    loop_lag,
-    pytest_runtest_call,
-    pytest_terminal_summary,
-)
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
@@ -63,7 +57,6 @@ GAMES_PER_BOT = 200
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    lag_watch.pytest_configure(config)
     config.addinivalue_line("markers", "rate_limits(limits): the fake Discord's rate limits "
                                        "for this test (a `RateLimits`)")
     config.addinivalue_line("markers", "rate_limited: the test is refused by the fake's rate "

@@ -7,7 +7,9 @@ the lags of the test's call only: pytest-asyncio stops that loop between fixture
 test, so the sleep in flight when the call starts is not counted (`LoopWatch.reset`), and the
 one in flight when it ends is counted up to then (`LoopWatch.count_in_flight`). A test
 whose worst lag passes `LIMIT` (250 ms) fails, with the lag in the message. Each test's worst
-lag and p99 are kept, and pytest's terminal summary gives the largest over the run and where.
+lag and p99 go with the test's report (its `user_properties`, which pytest-xdist carries from
+a worker to the controller), and pytest's terminal summary gives the largest over the run and
+where, for a run in one process or in several.
 
 A test that stalls the loop on purpose (to show what a stall does) is marked
 `@pytest.mark.stalls_loop`: its lag is measured and listed apart, and never fails it.
@@ -44,6 +46,24 @@ class Lag:
 
 WATCH = pytest.StashKey[LoopWatch]()
 LAGS = pytest.StashKey[dict[str, Lag]]()
+#: The name of a test report's user property that carries its loop lag.
+PROPERTY = "loop_lag"
+
+
+class _Collector:
+    """Keeps each watched test's lag as its call's report arrives (in the process that
+    reports: the only one, or pytest-xdist's controller)."""
+
+    def __init__(self, lags: dict[str, Lag]) -> None:
+        self.lags = lags
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "call":
+            return
+        for name, value in report.user_properties:
+            if name == PROPERTY:
+                worst, p99, on_purpose = value
+                self.lags[report.nodeid] = Lag(float(worst), float(p99), bool(on_purpose))
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -51,6 +71,7 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "purpose; its loop lag is reported but not held to "
                                        "the limit")
     config.stash[LAGS] = {}
+    config.pluginmanager.register(_Collector(config.stash[LAGS]), "jongg-loop-lags")
 
 
 @pytest.fixture(autouse=True)
@@ -96,8 +117,8 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
         outcome = yield
     finally:
         watch.count_in_flight()  # a stall that ended the test
-        item.config.stash[LAGS][item.nodeid] = Lag(watch.worst, watch.percentile(99),
-                                                    on_purpose)
+        item.user_properties.append((PROPERTY, (watch.worst, watch.percentile(99),
+                                                on_purpose)))
     failure = None if on_purpose else verdict(watch)
     if failure is not None:
         pytest.fail(failure, pytrace=False)
