@@ -48,6 +48,7 @@ from bot.tables.server_config import (
     SETTINGS,
     ConfigChange,
     change_settings,
+    changed_settings,
     new_table_options,
     pace_text,
     server_config,
@@ -254,11 +255,11 @@ async def config(interaction: discord.Interaction[Any], card: CardName | None = 
                                 "the changes of this server's settings.")
         text = history_text(await client.db.guilds.audit(guild_id, limit=HISTORY_ENTRIES))
     else:
-        changed: list[str] = []
+        changed: list[str] | None = None
         if not change.empty:
-            await change_settings(client.db, guild_id, change, interaction.user.id,
-                                  manager=manager)
-            changed = change.names
+            before = await client.db.guilds.settings(guild_id)
+            changed = changed_settings(before, await change_settings(
+                client.db, guild_id, change, interaction.user.id, manager=manager))
         text = config_text(await server_config(client.db, guild_id, client.service.auto_delay),
                            changed=changed)
     await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)

@@ -39,9 +39,10 @@ def _source(entry: GuildAuditEntry | None) -> str:
     return f"set by <@{entry.actor_user_id}> on {_when(entry.at)}"
 
 
-def config_text(config: ServerConfig, *, changed: Sequence[str] = ()) -> str:
-    """Every setting with its value and its source; `changed` (setting names) are the ones
-    the command just changed, said first."""
+def config_text(config: ServerConfig, *, changed: Sequence[str] | None = None) -> str:
+    """Every setting with its value and its source; `changed` (setting names, None when no
+    change was asked) are the ones the command just changed, said first, or that it changed
+    nothing (every value asked was the setting's already)."""
     channel = config.league_channel_id
     values = {
         "card": config.card,
@@ -55,6 +56,8 @@ def config_text(config: ServerConfig, *, changed: Sequence[str] = ()) -> str:
     if changed:
         lines.append("Changed: " + ", ".join(LABELS[name][0].lower() for name in changed)
                      + ". A table keeps the settings it opened with.")
+    elif changed is not None:
+        lines.append("Nothing changed: those were the settings already.")
     lines.append("**This server's settings** (server managers change them with the options "
                  "of `/mj config`; `history:True` shows the changes):")
     for name, (label, option) in LABELS.items():

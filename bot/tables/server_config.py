@@ -176,6 +176,14 @@ async def change_settings(db: Database, guild_id: int, change: ConfigChange, by_
     return await db.guilds.set_settings(guild_id, settings, by_user=by_user)
 
 
+def changed_settings(before: GuildSettings, after: GuildSettings) -> list[str]:
+    """The settings (names of `SETTINGS`) whose stored values differ between `before` and
+    `after`: what a change really changed, which may be less than it asked (a value set to
+    what it already was)."""
+    return [name for name, keys in SETTINGS.items()
+            if any(getattr(before, key) != getattr(after, key) for key in keys)]
+
+
 async def server_config(db: Database, guild_id: int, auto_delay: float) -> ServerConfig:
     """The server's settings as its new tables use them (`auto_delay`: the delay of a server
     that has set none), and who last set each one that is set."""

@@ -56,6 +56,11 @@ async def test_a_manager_sets_several_settings_everyone_sees_them_and_new_tables
                                                    {"history": True})).reply()).content
         assert f"<@{world.alice.id}>: " in history and "bot level: default → strong" in history
         assert "pace: default → async (turns 1h, claims 10m)" in history
+        # The same values again change nothing, and the answer says so (no audit entry).
+        again = (await (await fake_discord.slash(world.alice, world.general, "mj config",
+                                                 SEVERAL)).reply()).content
+        assert again.startswith("Nothing changed: those were the settings already.")
+        assert len(await client.db.guilds.audit(world.guild.id)) == 1
 
         # A new table plays with them: the card, the pace and its clocks, the delay, and the
         # server's bots in its empty seats.

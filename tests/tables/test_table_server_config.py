@@ -26,6 +26,7 @@ from bot.tables.server_config import (
     AUTO_DELAY_SECONDS,
     ConfigChange,
     change_settings,
+    changed_settings,
     new_table_options,
     server_config,
 )
@@ -236,10 +237,13 @@ def test_any_good_changes_are_kept_and_each_audit_entry_names_what_changed(
                            "claim_seconds": shown.pace.claim_seconds}[name]
                     assert got == value, (name, asked, shown)
                 log = await db.guilds.audit(GUILD)
+                changed = changed_settings(before, saved)
+                assert set(changed) <= set(ConfigChange(**asked).names)
                 if saved == before:
-                    assert len(log) == entries
+                    assert changed == [] and len(log) == entries
                 else:
                     assert len(log) == entries + 1 and log[0].actor_user_id == number
+                    assert changed
                     assert all(name in shown.changes for name in ConfigChange(**asked).names)
 
     with tempfile.TemporaryDirectory() as folder:
