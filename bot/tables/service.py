@@ -790,7 +790,8 @@ class TableService:
 
     def _pauses(self, live: _Live, seat: int) -> Pauses:
         """When `seat`'s clocks pause: its holder's quiet hours (at a table that pauses for
-        them) and their vacation (in a league's game); never for a bot."""
+        them) and their vacation (in a league's game); never while a bot plays the seat (a
+        bot's own, or one standing in for its person)."""
         user = live.table.user_ids[seat]
         away = (None if user is None or live.season_id is None
                 else self._away.get((user, live.season_id)))
@@ -799,7 +800,7 @@ class TableService:
     def _pauses_away(self, live: _Live, seat: int,
                      away: tuple[float, float] | None) -> Pauses:
         """`_pauses` with the holder away for the stretch `away` (None: not away)."""
-        if live.table.user_ids[seat] is None or seat in live.bots:
+        if live.table.user_ids[seat] is None or self._played_by_bot(live, seat):
             return _NO_PAUSES
         pauses = live.table.options_of(seat).pauses(() if away is None else (away,))
         return pauses if live.quiet else replace(pauses, quiet=None)
