@@ -11,7 +11,8 @@
 
 A game is stored as the engine defines it — rules, card, seed, players and an append-only list
 of one-line actions — kept as text the store never interprets. See `database.py` for how
-transactions and migrations work and `migrations/` for the schema.
+transactions work, `backend.py` for the two databases (SQLite, PostgreSQL), `migrate.py` and
+`migrations/` for the schema.
 """
 
 from bot.store.database import Database
@@ -20,7 +21,10 @@ from bot.store.errors import (
     BadCardUpload,
     CardNameTaken,
     CardNotFound,
+    ConstraintViolation,
+    DatabaseUnavailable,
     GameNotFound,
+    MigrationChanged,
     MigrationFailed,
     NotAJonggDatabase,
     NotFound,
@@ -123,7 +127,9 @@ __all__ = [
     "Clock",
     "ClockKind",
     "ClockPlan",
+    "ConstraintViolation",
     "Database",
+    "DatabaseUnavailable",
     "DeliveryKind",
     "DeliveryState",
     "ExportRow",
@@ -147,6 +153,7 @@ __all__ = [
     "LeaguePlayer",
     "LeagueSeat",
     "Migration",
+    "MigrationChanged",
     "MigrationFailed",
     "NewDelivery",
     "NoOpenSeason",

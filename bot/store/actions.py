@@ -284,6 +284,9 @@ class Actions(Part):
         their clocks and outbox entries; returns those written."""
         accepted: list[_Append] = []
         ids = sorted({request.game_id for request in group})
+        # Another process's appends to these games wait for this commit (and this for
+        # theirs), so the log lengths read next stay true until the rows are written.
+        await tx.lock_games(ids)
         rows = await tx.fetchall(
             "SELECT g.id AS id, g.status AS status, (SELECT coalesce(max(a.seq), -1) + 1 "
             "FROM actions AS a WHERE a.game_id = g.id) AS next FROM games AS g "

@@ -2,7 +2,8 @@
 
 Two kinds, told apart by their base classes:
 
-* Problems for the person running the bot (`SchemaTooNew`, `MigrationFailed`, `StoreClosed`)
+* Problems for the person running the bot (`SchemaTooNew`, `MigrationFailed`, `StoreClosed`,
+  `ConstraintViolation`, `DatabaseUnavailable`)
   derive only from `StoreError`. Their messages name the file and what to do, but they are not
   for players: the bot logs them and apologises.
 * Refusals a player can cause (a stale button, a taken seat, a card name in use) also derive
@@ -68,6 +69,36 @@ class MigrationFailed(StoreError):
         )
         self.version = version
         self.name = name
+
+
+class MigrationChanged(StoreError):
+    """A migration the database recorded is not the one this Jongg ships (its checksum
+    differs): the database's schema may not be what the code expects."""
+
+    code = "migration_changed"
+
+    def __init__(self, target: str, version: int, name: str) -> None:
+        super().__init__(
+            f"The database {target} applied schema migration {version:04d} ({name}) from a "
+            "different text than this Jongg ships. Use the Jongg version that made it, or "
+            "restore the shipped migration files."
+        )
+        self.version = version
+        self.name = name
+
+
+class ConstraintViolation(StoreError):
+    """A statement broke a rule of the schema (a foreign key, a CHECK, a unique key, an
+    append-only log): a bug or a race, never a player's doing. The message is the
+    database's own."""
+
+    code = "constraint_violation"
+
+
+class DatabaseUnavailable(StoreError):
+    """The database server can't be reached or refused the connection."""
+
+    code = "database_unavailable"
 
 
 # -- refusals a player may see ------------------------------------------------------------------

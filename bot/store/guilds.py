@@ -9,7 +9,6 @@ in `guild_audit` with the settings it changed, before and after, in the same tra
 from __future__ import annotations
 
 import json
-import sqlite3
 
 from bot.store.errors import CardNotFound
 from bot.store.models import GuildAuditEntry, GuildSettings, Pace
@@ -22,7 +21,7 @@ from bot.store.rows import (
     opt_float,
     opt_int,
 )
-from bot.store.tx import Tx
+from bot.store.tx import Row, Tx
 
 
 class Guilds(Part):
@@ -122,7 +121,7 @@ def _as_json(settings: GuildSettings) -> dict[str, object]:
     }
 
 
-def _audit_from_row(row: sqlite3.Row) -> GuildAuditEntry:
+def _audit_from_row(row: Row) -> GuildAuditEntry:
     return GuildAuditEntry(id=int(row["id"]), guild_id=int(row["guild_id"]),
                            actor_user_id=int(row["actor_user_id"]), before=str(row["before"]),
                            after=str(row["after"]), at=float(row["at"]))

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from collections.abc import Sequence
 
 from bot.store.errors import GameNotFound
@@ -41,7 +40,7 @@ from bot.store.league_rows import (
 )
 from bot.store.models import FinishReason
 from bot.store.rows import Part, check_int, check_opt_int
-from bot.store.tx import Tx
+from bot.store.tx import Row, Tx
 
 MAX_REASON = 300
 MAX_NOTE = 200
@@ -357,7 +356,7 @@ async def _rebuild_ratings(tx: Tx, season_id: int, model: RatingModel) -> int:
     return len(ratings)
 
 
-def _replay_ratings(rows: Sequence[sqlite3.Row], model: RatingModel) -> tuple[
+def _replay_ratings(rows: Sequence[Row], model: RatingModel) -> tuple[
         dict[int, RatingPair], dict[int, int]]:
     """Each player's rating and counted games after the games' (game id, user id,
     placement) rows, in recording order."""

@@ -3,7 +3,6 @@ share. Internal to `bot.store`: the column lists must match the SELECTs that use
 
 from __future__ import annotations
 
-import sqlite3
 from typing import TYPE_CHECKING
 
 from bot.store.league_errors import BadLeagueInput, LeagueNotFound, SeasonNotFound
@@ -20,12 +19,12 @@ from bot.store.league_models import (
 from bot.store.rows import check_int, opt_float, opt_int
 
 if TYPE_CHECKING:
-    from bot.store.tx import Tx
+    from bot.store.tx import Row, Tx
 
 LEAGUE_COLUMNS = "l.id, l.guild_id, l.name, l.channel_id, l.created_by, l.created_at"
 
 
-def league_from_row(row: sqlite3.Row) -> League:
+def league_from_row(row: Row) -> League:
     """A `League` from a row selected with `LEAGUE_COLUMNS`."""
     return League(id=int(row["id"]), guild_id=int(row["guild_id"]), name=str(row["name"]),
                   channel_id=int(row["channel_id"]), created_by=int(row["created_by"]),
@@ -39,7 +38,7 @@ SEASON_COLUMNS = """
 """
 
 
-def season_from_row(row: sqlite3.Row) -> Season:
+def season_from_row(row: Row) -> Season:
     """A `Season` from a row selected with `SEASON_COLUMNS`."""
     return Season(
         id=int(row["id"]), league_id=int(row["league_id"]), number=int(row["number"]),
@@ -56,7 +55,7 @@ def season_from_row(row: sqlite3.Row) -> Season:
 PLAYER_COLUMNS = "league_id, user_id, display_name, registered, joined_at"
 
 
-def player_from_row(row: sqlite3.Row) -> LeaguePlayer:
+def player_from_row(row: Row) -> LeaguePlayer:
     """A `LeaguePlayer` from a row selected with `PLAYER_COLUMNS`."""
     return LeaguePlayer(league_id=int(row["league_id"]), user_id=int(row["user_id"]),
                         display_name=str(row["display_name"]),
@@ -67,7 +66,7 @@ AUDIT_COLUMNS = ("id, league_id, season_id, game_id, actor_user_id, action, reas
                  "after, at")
 
 
-def audit_from_row(row: sqlite3.Row) -> AuditEntry:
+def audit_from_row(row: Row) -> AuditEntry:
     """An `AuditEntry` from a row selected with `AUDIT_COLUMNS`."""
     return AuditEntry(id=int(row["id"]), league_id=int(row["league_id"]),
                       season_id=opt_int(row["season_id"]), game_id=opt_int(row["game_id"]),
@@ -83,7 +82,7 @@ RESULT_COLUMNS = """
 """
 
 
-def seat_from_result_row(row: sqlite3.Row) -> LeagueSeat:
+def seat_from_result_row(row: Row) -> LeagueSeat:
     """A `LeagueSeat` from a row selected with `RESULT_COLUMNS`."""
     detail = SeatDetail(
         seat=int(row["seat"]),

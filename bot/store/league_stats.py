@@ -10,7 +10,6 @@ touching the table itself. Ranking (minimum games, tie-breaks) is left to the ca
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 
 from bot.store.league_errors import SeasonNotFound
 from bot.store.league_models import (
@@ -23,7 +22,7 @@ from bot.store.league_models import (
 )
 from bot.store.league_rows import SEASON_COLUMNS, season_from_row
 from bot.store.rows import Part, check_int, opt_float, opt_int
-from bot.store.tx import Tx
+from bot.store.tx import Row, Tx
 
 #: How many favourite hands and head-to-head opponents `player_stats` returns.
 TOP_HANDS = 3
@@ -175,7 +174,7 @@ class LeagueStats(Part):
         return await asyncio.to_thread(_export_rows, rows)
 
 
-def _export_rows(rows: list[sqlite3.Row]) -> list[ExportRow]:
+def _export_rows(rows: list[Row]) -> list[ExportRow]:
     """Export rows from `export_rows`' query rows."""
     # Positional and in the column order of `ExportRow`; SQLite already hands back ints,
     # floats, text and NULLs, so only the 0/1 columns need turning into bools.

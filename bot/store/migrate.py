@@ -1,53 +1,115 @@
 """Numbered schema migrations: finding them, and applying the ones a database lacks.
 
-Migrations are SQL files `migrations/NNNN_name.sql` shipped inside the package and read with
-importlib.resources, so they are found from a checkout and from an installed wheel alike. The
-schema version is SQLite's `PRAGMA user_version`: migration N sets it to N in the same
-transaction as its statements, so a migration either happens completely or not at all.
+Migrations are SQL files shipped inside the package and read with importlib.resources, so
+they are found from a checkout and from an installed wheel alike. Their names:
 
-Each migration runs in its own `BEGIN IMMEDIATE` transaction with foreign keys off (SQLite's
+* `migrations/NNNN_name.sql`: one script, portable, run on both databases;
+* `migrations/NNNN_name.sqlite.sql` and `migrations/NNNN_name.postgresql.sql`: the same step
+  written for each database, where the SQL is not portable (types, triggers, STRICT
+  tables). A number has either the one file or both of these.
+
+A migration's checksum (`Migration.checksum`) covers every file of its number (the portable
+one, or the SQLite one and then the PostgreSQL one), so it is the same on both databases: a
+step is one step of the schema whichever database it ran on, and a change to either text is
+a change to the step. Each database records the checksum of every migration it applies
+(`schema_migrations`) and refuses to open with code whose recorded migrations differ
+(`MigrationChanged`). Files migrated before checksums were recorded have no row for those
+steps, and upgrade exactly as before.
+
+On SQLite the schema version is `PRAGMA user_version`: migration N sets it to N in the same
+transaction as its statements, so a migration either happens completely or not at all. Each
+migration runs in its own `BEGIN IMMEDIATE` transaction with foreign keys off (SQLite's
 recommended way to change tables) and ends with `PRAGMA foreign_key_check`; any failure rolls
 back to the state before that migration. The version is read again inside the transaction, so
-two processes opening the same new file at once do not both apply the same migration.
+two processes opening the same new file at once do not both apply the same migration. (The
+PostgreSQL runner is in `pg_backend.py`.)
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sqlite3
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 
 import aiosqlite
 
-from bot.store.errors import MigrationFailed, NotAJonggDatabase, SchemaTooNew
+from bot.store.errors import (
+    MigrationChanged,
+    MigrationFailed,
+    NotAJonggDatabase,
+    SchemaTooNew,
+)
 
 #: Marks the file as a Jongg database (`PRAGMA application_id`); "Jngg" in ASCII.
 APPLICATION_ID = 0x4A6E6767
 
-_FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+_FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)(?:\.(sqlite|postgresql))?\.sql$")
+
+#: The table where each database records the migrations it applied.
+RECORD_TABLE = "schema_migrations"
 
 
 @dataclass(frozen=True)
 class Migration:
-    """One schema step: its version number (1, 2, …), a short name and its SQL script."""
+    """One schema step: its version number (1, 2, …), a short name and its SQL: `sql` is
+    the portable script, or SQLite's when `postgresql` holds PostgreSQL's own."""
 
     version: int
     name: str
     sql: str
+    postgresql: str | None = None
+
+    def script(self, backend: str) -> str:
+        """The SQL to run on `backend` ("sqlite" or "postgresql")."""
+        if backend == "postgresql" and self.postgresql is not None:
+            return self.postgresql
+        return self.sql
+
+    @property
+    def checksum(self) -> str:
+        """SHA-256 of every text of the step (see the module's docstring), in hex."""
+        digest = hashlib.sha256(self.sql.encode("utf-8"))
+        if self.postgresql is not None:
+            digest.update(b"\0" + self.postgresql.encode("utf-8"))
+        return digest.hexdigest()
 
 
 def shipped_migrations() -> tuple[Migration, ...]:
     """The migrations that ship with this version of the bot, in order."""
     folder = resources.files("bot.store").joinpath("migrations")
-    found = []
+    texts: dict[tuple[int, str], dict[str | None, str]] = {}
     for entry in folder.iterdir():
         match = _FILE_NAME.match(entry.name)
         if match:
-            text = entry.read_text(encoding="utf-8")
-            found.append(Migration(int(match.group(1)), match.group(2), text))
+            key = (int(match.group(1)), match.group(2))
+            texts.setdefault(key, {})[match.group(3)] = entry.read_text(encoding="utf-8")
+    found = []
+    for (version, name), variants in texts.items():
+        if set(variants) not in ({None}, {"sqlite", "postgresql"}):
+            raise ValueError(f"migration {version:04d}_{name} needs either one portable "
+                             "file or both a .sqlite.sql and a .postgresql.sql file")
+        portable = variants.get(None)
+        if portable is not None:
+            found.append(Migration(version, name, portable))
+        else:
+            found.append(Migration(version, name, variants["sqlite"], variants["postgresql"]))
     return check_sequence(found)
+
+
+def check_recorded(recorded: Iterable[tuple[int, str, str | None]],
+                   migrations: Sequence[Migration], target: str) -> None:
+    """Refuse a database whose recorded migrations (version, name, checksum) are not the
+    ones in `migrations` (`MigrationChanged`); a step recorded without a checksum, or newer
+    than the code (refused elsewhere as `SchemaTooNew`), is not compared."""
+    known = {m.version: m for m in migrations}
+    for version, name, checksum in recorded:
+        migration = known.get(version)
+        if migration is not None and checksum is not None and checksum != migration.checksum:
+            raise MigrationChanged(target, version, name)
 
 
 def check_sequence(migrations: Iterable[Migration]) -> tuple[Migration, ...]:
@@ -117,6 +179,12 @@ async def apply_migrations(conn: aiosqlite.Connection, migrations: Sequence[Migr
     current = await schema_version(conn)
     if current > latest:
         raise SchemaTooNew(path, current, latest)
+    recorded = list(await conn.execute_fetchall(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", (RECORD_TABLE,)))
+    if recorded:
+        rows = await conn.execute_fetchall(
+            f"SELECT version, name, checksum FROM {RECORD_TABLE}")
+        check_recorded([(int(r[0]), str(r[1]), r[2]) for r in rows], ordered, path)
     pending = [m for m in ordered if m.version > current]
     if not pending:
         return current
@@ -148,6 +216,13 @@ async def _apply_one(conn: aiosqlite.Connection, migration: Migration) -> None:
                 f"{len(problems)} rows break foreign keys (first: {table} row {rowid} "
                 f"points at a missing {parent})",
             )
+        await conn.execute(
+            f"CREATE TABLE IF NOT EXISTS {RECORD_TABLE} (version INTEGER PRIMARY KEY, "
+            "name TEXT NOT NULL, checksum TEXT, applied_at REAL NOT NULL) STRICT")
+        await conn.execute(
+            f"INSERT INTO {RECORD_TABLE} (version, name, checksum, applied_at) "
+            "VALUES (?, ?, ?, ?)",
+            (migration.version, migration.name, migration.checksum, time.time()))
         await conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         await conn.execute(f"PRAGMA user_version = {migration.version:d}")
         await conn.commit()

@@ -45,16 +45,15 @@ def check_deliveries(deliveries: Sequence[NewDelivery]) -> None:
 async def insert_deliveries(tx: Tx, deliveries: Sequence[tuple[int, NewDelivery]],
                             now: float) -> tuple[OutboxEntry, ...]:
     """Add `deliveries` (each a game id and an entry) inside the caller's transaction; returns
-    them as stored, in the same order. The ids are taken from the table's sequence (what
-    AUTOINCREMENT would give) so a batch is one statement however many entries it has."""
+    them as stored, in the same order. The ids are taken from the table's own numbering
+    (`Tx.reserve_ids`) so a batch is one statement however many entries it has."""
     if not deliveries:
         return ()
-    row = await tx.fetchone("SELECT seq FROM sqlite_sequence WHERE name = 'outbox'")
-    first = (0 if row is None else int(row["seq"])) + 1
+    ids = await tx.reserve_ids("outbox", len(deliveries))
     entries = tuple(
-        OutboxEntry(first + index, game_id, d.kind, d.at_seq, d.seat, d.body,
+        OutboxEntry(entry_id, game_id, d.kind, d.at_seq, d.seat, d.body,
                     DeliveryState.PENDING, 0, (), None, now, None)
-        for index, (game_id, d) in enumerate(deliveries))
+        for entry_id, (game_id, d) in zip(ids, deliveries, strict=True))
     await tx.execute_many(
         "INSERT INTO outbox (id, game_id, kind, at_seq, seat, body, created_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",

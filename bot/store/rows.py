@@ -6,7 +6,6 @@ Internal to `bot.store`: the column lists here must match the SELECTs that use t
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from bot.store.errors import GameNotFound, WrongStatus
@@ -29,7 +28,7 @@ from bot.store.models import (
 
 if TYPE_CHECKING:
     from bot.store.database import Database
-    from bot.store.tx import Tx
+    from bot.store.tx import Row, Tx
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -96,7 +95,7 @@ GAME_COLUMNS = """
 """
 
 
-def game_from_row(row: sqlite3.Row) -> Game:
+def game_from_row(row: Row) -> Game:
     """A `Game` from a row selected with `GAME_COLUMNS`."""
     return Game(
         id=int(row["id"]),
@@ -128,7 +127,7 @@ SEAT_COLUMNS = """
 """
 
 
-def seat_from_row(row: sqlite3.Row) -> Seat:
+def seat_from_row(row: Row) -> Seat:
     """A `Seat` from a row selected with `SEAT_COLUMNS`."""
     return Seat(
         game_id=int(row["game_id"]),
@@ -146,7 +145,7 @@ def seat_from_row(row: sqlite3.Row) -> Seat:
 ACTION_COLUMNS = "game_id, seq, action, actor_user_id, created_at, played_for"
 
 
-def action_from_row(row: sqlite3.Row) -> Action:
+def action_from_row(row: Row) -> Action:
     """An `Action` from a row selected with `ACTION_COLUMNS`."""
     return Action(
         game_id=int(row["game_id"]),
@@ -161,7 +160,7 @@ def action_from_row(row: sqlite3.Row) -> Action:
 CLOCK_COLUMNS = "c.game_id, c.kind, c.seat, c.due_at, c.at_seq"
 
 
-def clock_from_row(row: sqlite3.Row) -> Clock:
+def clock_from_row(row: Row) -> Clock:
     """A `Clock` from a row selected with `CLOCK_COLUMNS`."""
     return Clock(
         game_id=int(row["game_id"]),
@@ -178,7 +177,7 @@ OUTBOX_COLUMNS = """
 """
 
 
-def entry_from_row(row: sqlite3.Row) -> OutboxEntry:
+def entry_from_row(row: Row) -> OutboxEntry:
     """An `OutboxEntry` from a row selected with `OUTBOX_COLUMNS`."""
     return OutboxEntry(
         id=int(row["id"]),
@@ -199,7 +198,7 @@ def entry_from_row(row: sqlite3.Row) -> OutboxEntry:
 CARD_COLUMNS = "id, guild_id, name, card_text, uploaded_by, uploaded_at"
 
 
-def card_from_row(row: sqlite3.Row) -> ServerCard:
+def card_from_row(row: Row) -> ServerCard:
     """A `ServerCard` from a row selected with `CARD_COLUMNS`."""
     return ServerCard(
         id=int(row["id"]),

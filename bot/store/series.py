@@ -9,7 +9,6 @@ running totals follow from the stored games, so they are not stored again.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
 from bot.store.errors import AlreadySeated, NotFound, WrongStatus
@@ -22,7 +21,7 @@ from bot.store.rows import (
     fetch_game_in,
 )
 from bot.store.seats import insert_seat
-from bot.store.tx import Tx
+from bot.store.tx import Row, Tx
 
 _BETTOR_COLUMNS = "game_id, user_id, display_name, seat"
 
@@ -191,7 +190,7 @@ async def fetch_bettor(tx: Tx, game_id: int) -> Bettor | None:
     return None if row is None else _bettor_from_row(row)
 
 
-def _bettor_from_row(row: sqlite3.Row) -> Bettor:
+def _bettor_from_row(row: Row) -> Bettor:
     return Bettor(game_id=int(row["game_id"]), user_id=int(row["user_id"]),
                   display_name=str(row["display_name"]),
                   seat=None if row["seat"] is None else int(row["seat"]))

@@ -1,17 +1,58 @@
-"""The handle a transaction or a read works through (see `Database.transaction`)."""
+"""The handle a transaction or a read works through (see `Database.transaction`).
+
+A `Tx` runs the topic modules' SQL on whichever database the store uses: it checks that the
+handle is still open and may write, then hands the statement to the backend's `Conn`, which
+knows its database's dialect (placeholders, row ids, errors). Rows come back as `Row`s, read
+by column name or position the same way on both databases.
+"""
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Sequence
-from typing import Any
-
-import aiosqlite
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol
 
 from bot.store.errors import StoreClosed, StoreError
 
 #: Parameters for one statement.
 Params = Sequence[Any]
+
+
+class Row(Protocol):
+    """One result row: `row["name"]` or `row[0]`, and `keys()` (sqlite3.Row and
+    asyncpg.Record both are)."""
+
+    def __getitem__(self, key: Any, /) -> Any: ...
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def keys(self) -> Any: ...
+
+
+class Conn(Protocol):
+    """What a backend does for one open transaction; SQL is written as for SQLite (`?`
+    placeholders), and the backend translates it for its database."""
+
+    async def execute(self, sql: str, params: Params) -> int:
+        """Run a statement; returns how many rows it changed."""
+
+    async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
+        """Run one statement once per parameter row."""
+
+    async def insert(self, sql: str, params: Params) -> int:
+        """Run an INSERT into a table whose key is `id`; returns the new row's id."""
+
+    async def fetchall(self, sql: str, params: Params) -> list[Row]:
+        """All rows of a query."""
+
+    async def reserve_ids(self, table: str, count: int) -> list[int]:
+        """`count` new ids of `table`, ascending, for rows the caller inserts with them in
+        this transaction."""
+
+    async def lock_games(self, game_ids: Sequence[int]) -> None:
+        """Hold the games' rows until the transaction ends, so that another connection's
+        writer to the same games waits for this one's commit."""
 
 
 class Tx:
@@ -21,12 +62,12 @@ class Tx:
     handle that escapes cannot write outside a transaction.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, *, writable: bool) -> None:
+    def __init__(self, conn: Conn, *, writable: bool) -> None:
         self._conn = conn
         self._writable = writable
         self._open = True
 
-    def _check(self, write: bool) -> aiosqlite.Connection:
+    def _check(self, write: bool) -> Conn:
         if not self._open:
             raise StoreClosed("This transaction has ended; start a new one.")
         if write and not self._writable:
@@ -35,29 +76,36 @@ class Tx:
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run a statement that changes rows; returns how many it changed."""
-        async with self._check(write=True).execute(sql, params) as cursor:
-            return cursor.rowcount
+        return await self._check(write=True).execute(sql, params)
 
     async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
-        """Run one statement once per parameter row (one trip to the database's thread)."""
+        """Run one statement once per parameter row (one trip to the database)."""
         if rows:
-            await self._check(write=True).executemany(sql, rows)
+            await self._check(write=True).execute_many(sql, rows)
 
     async def insert(self, sql: str, params: Params = ()) -> int:
-        """Run an INSERT; returns the new row's rowid."""
-        row = await self._check(write=True).execute_insert(sql, params)
-        if row is None:
-            raise StoreError("The insert did not report a row id.")
-        return int(row[0])
+        """Run an INSERT; returns the new row's id."""
+        return await self._check(write=True).insert(sql, params)
 
-    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         """All rows of a query."""
-        return list(await self._check(write=False).execute_fetchall(sql, params))
+        return await self._check(write=False).fetchall(sql, params)
 
-    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
         """The first row of a query, or None."""
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
+
+    async def reserve_ids(self, table: str, count: int) -> list[int]:
+        """`count` new ids of `table` (what its own numbering would give), ascending, so a
+        batch of rows can be inserted with their ids in one statement; the caller inserts
+        them in this transaction."""
+        return await self._check(write=True).reserve_ids(table, count)
+
+    async def lock_games(self, game_ids: Sequence[int]) -> None:
+        """Make other writers to these games wait for this transaction (see `Conn`)."""
+        if game_ids:
+            await self._check(write=True).lock_games(sorted(set(game_ids)))
 
     def close(self) -> None:
         """End the handle's life (done by the context manager that made it)."""

@@ -9,12 +9,11 @@ vacation costs, and whether the budget allows one, is the table layer's to decid
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
 from bot.store.errors import StoreRefusal
 from bot.store.rows import Part, check_int, opt_float
-from bot.store.tx import Tx
+from bot.store.tx import Row, Tx
 
 _COLUMNS = "id, season_id, user_id, started_at, until, ended_at"
 
@@ -63,14 +62,15 @@ class Vacations(Part):
                 "UPDATE vacations SET ended_at = until WHERE season_id = ? AND user_id = ? "
                 "AND ended_at IS NULL AND until <= ?",
                 (check_int(season_id, "season_id"), check_int(user_id, "user_id"), now))
-            try:
-                vacation_id = await tx.insert(
-                    "INSERT INTO vacations (season_id, user_id, started_at, until) "
-                    "VALUES (?, ?, ?, ?)", (season_id, user_id, now, float(until)))
-            except sqlite3.IntegrityError as error:
-                if "vacations.season_id, vacations.user_id" in str(error):
-                    raise OnVacation() from None
-                raise
+            # Asked first, not caught from the unique index: a failed statement ends a
+            # PostgreSQL transaction.
+            if await tx.fetchone(
+                    "SELECT 1 FROM vacations WHERE season_id = ? AND user_id = ? "
+                    "AND ended_at IS NULL", (season_id, user_id)) is not None:
+                raise OnVacation()
+            vacation_id = await tx.insert(
+                "INSERT INTO vacations (season_id, user_id, started_at, until) "
+                "VALUES (?, ?, ?, ?)", (season_id, user_id, now, float(until)))
             return await _one(tx, vacation_id)
 
     async def end(self, vacation_id: int, *, at: float) -> Vacation:
@@ -106,7 +106,7 @@ async def _one(tx: Tx, vacation_id: int) -> Vacation:
     return _from_row(row)
 
 
-def _from_row(row: sqlite3.Row) -> Vacation:
+def _from_row(row: Row) -> Vacation:
     return Vacation(id=int(row["id"]), season_id=int(row["season_id"]),
                     user_id=int(row["user_id"]), started_at=float(row["started_at"]),
                     until=float(row["until"]), ended_at=opt_float(row["ended_at"]))

@@ -13,6 +13,7 @@ from store_helpers import CARD_TEXT, RULES, FakeClock, new_game
 
 from bot.players import LEVELS
 from bot.store import (
+    ConstraintViolation,
     Database,
     FinishReason,
     GuildSettings,
@@ -51,7 +52,7 @@ async def test_a_level_belongs_to_a_bot_only(db: Database) -> None:
     game_id = await _lobby(db)
     with pytest.raises(ValueError, match="only a bot"):
         await db.seats.take_seat(game_id, 4, user_id=5, display_name="P", bot_level="easy")
-    with pytest.raises(sqlite3.IntegrityError):  # the lookup table knows the levels
+    with pytest.raises(ConstraintViolation):  # the lookup table knows the levels
         await db.seats.take_seat(game_id, 4, user_id=None, display_name="B",
                                  bot_level="godlike")
     assert [s.seat for s in await db.seats.seats(game_id)] == [0]  # nothing was seated
@@ -87,7 +88,7 @@ async def test_the_stand_in_level_is_a_setting_and_every_change_is_audited(
         79, {"bot_level": "strong", "hints": None}, {"bot_level": "easy", "hints": False})
     assert newest.at == oldest.at + 60
     assert await db.guilds.audit(6) == []
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(ConstraintViolation):
         await db.guilds.set_settings(5, GuildSettings(bot_level="godlike"), by_user=77)
     assert len(await db.guilds.audit(5)) == 2  # the refused change left no entry
 

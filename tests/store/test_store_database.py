@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import threading
 from pathlib import Path
 
 import pytest
 from store_helpers import new_game
 
-from bot.store import Database, StoreClosed, StoreError
+from bot.store import ConstraintViolation, Database, StoreClosed, StoreError
 
 
 async def count_guilds(db: Database) -> int:
@@ -128,21 +127,21 @@ async def test_writes_are_serialized(db: Database) -> None:
 
 
 async def test_foreign_keys_are_enforced(db: Database) -> None:
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+    with pytest.raises(ConstraintViolation, match="FOREIGN KEY"):
         async with db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO actions (game_id, seq, action, actor_user_id, created_at) "
                 "VALUES (12345, 0, 'x', NULL, 0)")
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+    with pytest.raises(ConstraintViolation, match="FOREIGN KEY"):
         async with db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO server_cards (guild_id, name, card_text, uploaded_by, uploaded_at) "
                 "VALUES (5, 'x', 'y', 1, 0)")
     game = await new_game(db)
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+    with pytest.raises(ConstraintViolation, match="FOREIGN KEY"):
         async with db.transaction() as tx:
             await tx.execute("DELETE FROM games WHERE id = ?", (game.id,))
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+    with pytest.raises(ConstraintViolation, match="FOREIGN KEY"):
         async with db.transaction() as tx:
             await tx.execute("UPDATE games SET status = 'paused' WHERE id = ?", (game.id,))
 
@@ -154,7 +153,7 @@ async def test_the_log_is_append_only_even_in_raw_sql(db: Database) -> None:
                 "UPDATE actions SET played_for = 'timeout'",  # a move's mark stays too
                 "INSERT INTO actions (game_id, seq, action, actor_user_id, created_at) "
                 f"VALUES ({game.id}, 5, 'gap', NULL, 0)"):
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(ConstraintViolation):
             async with db.transaction() as tx:
                 await tx.execute(sql)
     assert [a.text for a in await db.actions.actions(game.id)] == ["one"]

@@ -108,6 +108,9 @@ async def test_a_file_from_before_the_settings_upgrades_keeping_every_row(
                 after = [row[:-3] for row in after]
                 assert all(row[-3:] == (None, None, None) for row in
                            conn.execute("SELECT * FROM guilds").fetchall())
+            if table == "schema_migrations":  # the same rows, and the upgrade's own
+                assert [row[0] for row in after[len(rows):]] == [len(shipped_migrations())]
+                after = after[:len(rows)]
             assert after == rows, table
     finally:
         conn.close()

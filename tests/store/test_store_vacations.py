@@ -14,6 +14,7 @@ from store_helpers import new_game
 from bot.store import (
     BadLeagueInput,
     ClockKind,
+    ConstraintViolation,
     Database,
     OnVacation,
     SeasonSettings,
@@ -75,7 +76,7 @@ async def test_a_lapsed_vacation_is_closed_when_the_next_starts(db: Database) ->
 
 async def test_a_vacation_must_have_a_length(db: Database) -> None:
     season = await season_id(db)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(ConstraintViolation):
         await db.vacations.start(season, 5, at=T, until=T)
     assert await db.vacations.of(season, 5) == []
 

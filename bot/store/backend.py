@@ -1,0 +1,123 @@
+"""What a database backend does for the store, and which one a target names.
+
+The topic modules (games, actions, leagues, …) write their SQL once, as for SQLite, and run
+it through a `Tx`. A backend owns everything that differs between databases: connecting,
+BEGIN/COMMIT, placeholders, row ids, its errors (mapped to the store's own), migrations and
+the per-game lock. Two exist: SQLite (the default: a file, one process) and PostgreSQL
+(several processes sharing one server), chosen by the database target alone:
+`postgresql://…` (or `postgres://…`) is a PostgreSQL server, anything else a file path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.store.migrate import Migration
+    from bot.store.tx import Conn
+
+#: Where `jongg run` and the tools keep their database when JONGG_DB is not set.
+DEFAULT_TARGET = "jongg.sqlite3"
+
+_POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres(target: str) -> bool:
+    """Whether a database target names a PostgreSQL server (a `postgresql://` URL)."""
+    return target.startswith(_POSTGRES_SCHEMES)
+
+
+def database_target(value: str | os.PathLike[str] | None = None) -> str:
+    """The database the bot uses: `value` if given, else JONGG_DB, else `DEFAULT_TARGET`.
+    The one place the choice is made (`jongg run`, the tools and the benchmarks ask here)."""
+    if value is None:
+        value = os.environ.get("JONGG_DB", "").strip() or DEFAULT_TARGET
+    return os.fspath(value)
+
+
+def shown_target(target: str) -> str:
+    """A target as messages show it: a URL without its password."""
+    if not is_postgres(target) or "@" not in target:
+        return target
+    scheme, rest = target.split("://", 1)
+    credentials, host = rest.rsplit("@", 1)
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}://{user}@{host}"
+
+
+class Backend(ABC):
+    """One database: its connections, transactions, migrations and game locks."""
+
+    #: "sqlite" or "postgresql".
+    name: str
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+
+    @property
+    def shown(self) -> str:
+        """The target for messages (no password)."""
+        return shown_target(self.target)
+
+    @abstractmethod
+    async def connect(self, migrations: Sequence[Migration]) -> int:
+        """Connect and apply the migrations the database lacks; returns its schema version.
+        Leaves nothing open if it fails."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close every connection; safe to call twice."""
+
+    @property
+    @abstractmethod
+    def is_open(self) -> bool:
+        """Whether the backend is connected."""
+
+    @abstractmethod
+    def session(self, *, writable: bool) -> AbstractAsyncContextManager[Conn]:
+        """One transaction (a write, or a read that sees one committed snapshot): committed
+        when the block ends, rolled back if it raises or is cancelled."""
+
+    @abstractmethod
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """Hold game `game_id` for the length of the block: one move at a time, in every
+        process that shares the database."""
+
+
+def open_backend(target: str) -> Backend:
+    """The backend for a database target (see the module's docstring)."""
+    if is_postgres(target):
+        from bot.store.pg_backend import PostgresBackend
+
+        return PostgresBackend(target)
+    from bot.store.sqlite_backend import SqliteBackend
+
+    return SqliteBackend(target)
+
+
+class GameLocks:
+    """One `asyncio.Lock` per game, made when first asked for and dropped when nobody holds
+    or waits for it (so a long-running bot keeps no lock per game it ever saw)."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, game_id: int) -> AsyncIterator[None]:
+        """The block runs while this process holds game `game_id`."""
+        lock, users = self._locks.get(game_id, (asyncio.Lock(), 0))
+        self._locks[game_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[game_id]
+            if users == 1:
+                del self._locks[game_id]
+            else:
+                self._locks[game_id] = (lock, users - 1)

@@ -1,0 +1,267 @@
+"""The PostgreSQL backend: a pool of asyncpg connections, for several bot processes.
+
+A transaction holds one pooled connection for its length. Writes run at READ COMMITTED, so
+a writer that waits for another's row lock (an append's `lock_games`, a clock's conditional
+claim) sees that writer's commit once it gets the row; reads run at REPEATABLE READ, READ
+ONLY, so every query of a read sees one committed snapshot, as on SQLite.
+
+The topic modules' SQL is SQLite's: `?` placeholders become `$1, $2, …` here, and the few
+SQLite names that SQL uses (`ifnull`, two-argument `min`/`max`, `json_valid`, `json_each`
+of text, the `nocase` collation) are defined by the first PostgreSQL migration. Rows read
+the same as SQLite's: `sum()` of integers is an int (PostgreSQL's NUMERIC is decoded to an
+int when it has no fraction, else a float), JSON stays the text that was written.
+
+Migrations take an advisory lock (`pg_advisory_xact_lock`) inside each migration's
+transaction, so when several processes start at once one migrates and the others wait and
+then find the work done. A game's lock is a session advisory lock on a connection of a small
+pool of its own, so moves that wait for their games never starve the pool transactions use.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from functools import lru_cache
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from bot.store.backend import Backend, GameLocks
+from bot.store.errors import (
+    ConstraintViolation,
+    DatabaseUnavailable,
+    MigrationFailed,
+    NotAJonggDatabase,
+    SchemaTooNew,
+    StoreClosed,
+)
+from bot.store.migrate import (
+    APPLICATION_ID,
+    RECORD_TABLE,
+    Migration,
+    check_recorded,
+    check_sequence,
+)
+from bot.store.tx import Conn, Params, Row
+
+#: The advisory lock key (two int4s) that migrations hold: "Jngg", 0.
+MIGRATION_LOCK = (APPLICATION_ID, 0)
+#: Connections for transactions, and for holding games' locks.
+POOL_SIZE = 10
+LOCK_POOL_SIZE = 20
+
+#: A connection of ours: a pool's (what transactions get) or a plain one.
+PgConnection = asyncpg.Connection | PoolConnectionProxy
+
+# A `?` outside quotes and comments (the topic modules' placeholders).
+_TOKENS = re.compile(r"""('(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|\?)""")
+
+
+@lru_cache(maxsize=1024)
+def numbered(sql: str) -> str:
+    """SQLite's `?` placeholders as PostgreSQL's `$1, $2, …` (quoted text and comments
+    are left as they are)."""
+    count = 0
+
+    def number(match: re.Match[str]) -> str:
+        nonlocal count
+        if match.group(0) != "?":
+            return match.group(0)
+        count += 1
+        return f"${count}"
+
+    return _TOKENS.sub(number, sql)
+
+
+def _numeric(text: str) -> int | float:
+    """A NUMERIC as SQLite would have it: `sum()` of integers is an int, `avg()` a float."""
+    return float(text) if any(c in text for c in ".eEN") else int(text)
+
+
+def _rowcount(status: str) -> int:
+    """How many rows a command changed, from its status ("UPDATE 3", "INSERT 0 1")."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+@contextmanager
+def _mapped() -> Iterator[None]:
+    """Turns PostgreSQL's constraint errors into the store's `ConstraintViolation`."""
+    try:
+        yield
+    except asyncpg.IntegrityConstraintViolationError as error:
+        raise ConstraintViolation(str(error)) from error
+
+
+class PgConn:
+    """`Conn` for one pooled asyncpg connection inside a transaction."""
+
+    def __init__(self, conn: PgConnection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Params) -> int:
+        with _mapped():
+            return _rowcount(await self._conn.execute(numbered(sql), *params))
+
+    async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
+        with _mapped():
+            await self._conn.executemany(numbered(sql), rows)
+
+    async def insert(self, sql: str, params: Params) -> int:
+        with _mapped():
+            return int(await self._conn.fetchval(numbered(sql) + " RETURNING id", *params))
+
+    async def fetchall(self, sql: str, params: Params) -> list[Row]:
+        with _mapped():
+            return list(await self._conn.fetch(numbered(sql), *params))
+
+    async def reserve_ids(self, table: str, count: int) -> list[int]:
+        rows = await self._conn.fetch(
+            "SELECT nextval(pg_get_serial_sequence($1, 'id')) AS id "
+            "FROM generate_series(1, $2)", table, count)
+        return sorted(int(row["id"]) for row in rows)
+
+    async def lock_games(self, game_ids: Sequence[int]) -> None:
+        # In id order, so two writers of the same games never wait for each other in a ring.
+        await self._conn.execute(
+            "SELECT id FROM games WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE",
+            list(game_ids))
+
+
+async def _setup(conn: PgConnection) -> None:
+    await conn.set_type_codec("numeric", encoder=str, decoder=_numeric,
+                              schema="pg_catalog", format="text")
+
+
+class PostgresBackend(Backend):
+    """A PostgreSQL server (see the module's docstring)."""
+
+    name = "postgresql"
+
+    def __init__(self, target: str) -> None:
+        super().__init__(target)
+        self._pool: asyncpg.Pool | None = None
+        self._lock_pool: asyncpg.Pool | None = None
+        self._games = GameLocks()
+
+    async def connect(self, migrations: Sequence[Migration]) -> int:
+        try:
+            pool = await asyncpg.create_pool(self.target, min_size=1, max_size=POOL_SIZE,
+                                             init=_setup)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise DatabaseUnavailable(
+                f"Can't connect to the PostgreSQL database {self.shown}: {error}. Check "
+                "that the server runs and that JONGG_DB names a database you may use."
+            ) from error
+        try:
+            async with pool.acquire() as conn:
+                version = await _migrate(conn, migrations, self.shown)
+            self._lock_pool = await asyncpg.create_pool(self.target, min_size=0,
+                                                        max_size=LOCK_POOL_SIZE)
+        except BaseException:
+            await pool.close()
+            raise
+        self._pool = pool
+        return version
+
+    async def close(self) -> None:
+        pools = (self._pool, self._lock_pool)
+        self._pool = self._lock_pool = None
+        for pool in pools:
+            if pool is not None:
+                await pool.close()
+
+    @property
+    def is_open(self) -> bool:
+        return self._pool is not None
+
+    @asynccontextmanager
+    async def _session(self, writable: bool) -> AsyncIterator[Conn]:
+        pool = self._pool
+        if pool is None:
+            raise StoreClosed(f"The database {self.shown} is closed.")
+        async with pool.acquire() as conn:
+            transaction = conn.transaction(
+                isolation="read_committed" if writable else "repeatable_read",
+                readonly=not writable)
+            await transaction.start()
+            try:
+                yield PgConn(conn)
+            except BaseException:
+                # If this is cancelled too, the pool rolls back as it takes the connection.
+                await transaction.rollback()
+                raise
+            with _mapped():
+                await transaction.commit()
+
+    def session(self, *, writable: bool) -> AbstractAsyncContextManager[Conn]:
+        return self._session(writable)
+
+    @asynccontextmanager
+    async def _hold(self, game_id: int) -> AsyncIterator[None]:
+        async with self._games.hold(game_id):  # one waiter per game in this process
+            pool = self._lock_pool
+            if pool is None:
+                raise StoreClosed(f"The database {self.shown} is closed.")
+            async with pool.acquire() as conn:
+                await conn.execute("SELECT pg_advisory_lock($1::bigint)", game_id)
+                try:
+                    yield
+                finally:
+                    # If this is cancelled, the pool's reset unlocks all as it takes it back.
+                    await conn.execute("SELECT pg_advisory_unlock($1::bigint)", game_id)
+
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """An advisory lock on the server: held against every process."""
+        return self._hold(game_id)
+
+
+async def _migrate(conn: PgConnection, migrations: Sequence[Migration],
+                   shown: str) -> int:
+    """Bring the database up to the last of `migrations`, one transaction each under the
+    migration lock; returns its schema version (the highest version recorded)."""
+    ordered = check_sequence(migrations)
+    latest = ordered[-1].version if ordered else 0
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", *MIGRATION_LOCK)
+        exists = await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", RECORD_TABLE)
+        if not exists:
+            others = await conn.fetchval(
+                "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()")
+            if others:
+                raise NotAJonggDatabase(
+                    f"The PostgreSQL database {shown} holds tables of some other program. "
+                    "Give Jongg a database of its own (createdb jongg).")
+            await conn.execute(
+                f"CREATE TABLE {RECORD_TABLE} (version BIGINT PRIMARY KEY, name TEXT NOT NULL, "
+                "checksum TEXT, applied_at DOUBLE PRECISION NOT NULL)")
+        recorded = await conn.fetch(f"SELECT version, name, checksum FROM {RECORD_TABLE}")
+    current = max((int(row["version"]) for row in recorded), default=0)
+    if current > latest:
+        raise SchemaTooNew(shown, current, latest)
+    check_recorded([(int(r["version"]), r["name"], r["checksum"]) for r in recorded],
+                   ordered, shown)
+    for migration in ordered:
+        if migration.version > current:
+            await _apply_one(conn, migration)
+    return int(await conn.fetchval(f"SELECT coalesce(max(version), 0) FROM {RECORD_TABLE}"))
+
+
+async def _apply_one(conn: PgConnection, migration: Migration) -> None:
+    """Apply one migration in its own transaction, or leave the database as it was."""
+    try:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", *MIGRATION_LOCK)
+            done = await conn.fetchval(
+                f"SELECT count(*) FROM {RECORD_TABLE} WHERE version >= $1", migration.version)
+            if done:  # another process got there first
+                return
+            await conn.execute(migration.script("postgresql"))
+            await conn.execute(
+                f"INSERT INTO {RECORD_TABLE} (version, name, checksum, applied_at) "
+                "VALUES ($1, $2, $3, $4)",
+                migration.version, migration.name, migration.checksum, time.time())
+    except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        raise MigrationFailed(migration.version, migration.name, str(error)) from error

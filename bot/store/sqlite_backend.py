@@ -1,0 +1,182 @@
+"""The SQLite backend: one aiosqlite connection to the bot's file, for one process.
+
+One connection per process, in WAL mode with foreign keys on and a busy timeout. Each write
+is a single `BEGIN IMMEDIATE … COMMIT` transaction, which also makes writers of other
+processes wait (SQLite's write lock): that is what keeps an append's `(game, seq)` check and
+a clock's claim true across processes. An `asyncio.Lock` lets one transaction run at a time,
+because every task shares the connection: without the lock a second task's statements would
+land inside the first task's transaction.
+
+Reads take the same lock (in a plain `BEGIN … COMMIT`, which gives them one consistent
+snapshot). That is deliberate: a read interleaved with an open write transaction on the same
+connection would see its uncommitted rows, and the bot must only announce what is committed.
+Transactions are a few statements long, so readers wait microseconds.
+
+The connection's worker thread keeps the process alive until it is closed, so `close()` must
+be called (the `Database` does it) and is safe to call any number of times.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+
+import aiosqlite
+
+from bot.store.backend import Backend, GameLocks
+from bot.store.errors import ConstraintViolation, StoreClosed, StoreError
+from bot.store.migrate import Migration, apply_migrations
+from bot.store.tx import Conn, Params, Row
+
+#: STRICT tables need SQLite 3.37 (2021).
+MIN_SQLITE = (3, 37, 0)
+
+
+class SqliteConn:
+    """`Conn` for the one aiosqlite connection (statements are SQLite's own)."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Params) -> int:
+        with _mapped():
+            async with self._conn.execute(sql, params) as cursor:
+                return cursor.rowcount
+
+    async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
+        with _mapped():
+            await self._conn.executemany(sql, rows)
+
+    async def insert(self, sql: str, params: Params) -> int:
+        with _mapped():
+            row = await self._conn.execute_insert(sql, params)
+        if row is None:
+            raise StoreError("The insert did not report a row id.")
+        return int(row[0])
+
+    async def fetchall(self, sql: str, params: Params) -> list[Row]:
+        with _mapped():
+            return list(await self._conn.execute_fetchall(sql, params))
+
+    async def reserve_ids(self, table: str, count: int) -> list[int]:
+        # AUTOINCREMENT's counter; inserting the rows with these ids moves it on.
+        rows = await self.fetchall("SELECT seq FROM sqlite_sequence WHERE name = ?", (table,))
+        first = (int(rows[0]["seq"]) if rows else 0) + 1
+        return list(range(first, first + count))
+
+    async def lock_games(self, game_ids: Sequence[int]) -> None:
+        """Nothing to do: `BEGIN IMMEDIATE` already holds the whole file's write lock."""
+
+
+@contextmanager
+def _mapped() -> Iterator[None]:
+    """Turns SQLite's constraint errors into the store's `ConstraintViolation`."""
+    try:
+        yield
+    except sqlite3.IntegrityError as error:
+        raise ConstraintViolation(str(error)) from error
+
+
+class SqliteBackend(Backend):
+    """The bot's SQLite file (see the module's docstring)."""
+
+    name = "sqlite"
+
+    def __init__(self, target: str, *, busy_timeout_ms: int = 5000) -> None:
+        super().__init__(target)
+        self._busy_timeout_ms = busy_timeout_ms
+        self._conn: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+        self._needs_rollback = False
+        self._games = GameLocks()
+
+    async def connect(self, migrations: Sequence[Migration]) -> int:
+        """Open the connection, set it up and apply missing migrations. On any failure the
+        connection is closed again before the error propagates."""
+        if sqlite3.sqlite_version_info < MIN_SQLITE:
+            raise StoreError(
+                f"Jongg needs SQLite {'.'.join(map(str, MIN_SQLITE))} or newer; this Python "
+                f"has {sqlite3.sqlite_version}."
+            )
+        connecting = aiosqlite.connect(self.target, isolation_level=None)
+        try:
+            conn = await connecting
+        except BaseException:
+            # aiosqlite stops its worker thread when the file can't be opened, but does not
+            # wait for it; the thread then reports to the event loop, which may be closed by
+            # then (a traceback at exit, after `jongg run` said what was wrong). Wait for it.
+            await asyncio.to_thread(connecting._thread.join)
+            raise
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
+            await self._enter_wal(conn)
+            # WAL with NORMAL sync: a committed move survives the bot process crashing or
+            # restarting (it is in the WAL, in the OS's hands); only a power loss or an OS
+            # crash can lose the last few commits. That is what a chat bot needs, and it saves
+            # an fsync on every one of the several transactions each move makes.
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            version = await apply_migrations(conn, migrations, self.target)
+        except BaseException:
+            await conn.close()
+            raise
+        self._conn = conn
+        return version
+
+    async def _enter_wal(self, conn: aiosqlite.Connection) -> None:
+        """Switch the file to WAL mode. Switching takes an exclusive lock for which SQLite
+        does not call the busy handler, so when another process opens the same new file at
+        the same moment this answers "database is locked" at once, whatever the busy timeout:
+        try again, within that timeout."""
+        deadline = time.monotonic() + self._busy_timeout_ms / 1000
+        while True:
+            try:
+                await conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() >= deadline:
+                    raise
+            await asyncio.sleep(0.01)
+
+    async def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            async with self._lock:
+                await conn.close()
+
+    @property
+    def is_open(self) -> bool:
+        return self._conn is not None
+
+    @asynccontextmanager
+    async def _session(self, writable: bool) -> AsyncIterator[Conn]:
+        async with self._lock:
+            conn = self._conn
+            if conn is None:
+                raise StoreClosed(f"The database {self.shown} is closed.")
+            if self._needs_rollback:  # an earlier rollback was cancelled part way
+                await conn.rollback()
+                self._needs_rollback = False
+            # Commit after the block, roll back if anything raises — including a
+            # cancellation that lands while BEGIN itself is still running.
+            try:
+                await conn.execute("BEGIN IMMEDIATE" if writable else "BEGIN")
+                yield SqliteConn(conn)
+                await conn.commit()
+            except BaseException:
+                self._needs_rollback = True
+                await conn.rollback()
+                self._needs_rollback = False
+                raise
+
+    def session(self, *, writable: bool) -> AbstractAsyncContextManager[Conn]:
+        """`BEGIN IMMEDIATE` to write, `BEGIN` to read, on the one connection."""
+        return self._session(writable)
+
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """An in-process lock: an SQLite file serves one bot process."""
+        return self._games.hold(game_id)
