@@ -1,9 +1,14 @@
 """The PostgreSQL backend: a pool of asyncpg connections, for several bot processes.
 
-A transaction holds one pooled connection for its length. Writes run at READ COMMITTED, so
-a writer that waits for another's row lock (an append's `lock_games`, a clock's conditional
-claim) sees that writer's commit once it gets the row; reads run at REPEATABLE READ, READ
-ONLY, so every query of a read sees one committed snapshot, as on SQLite.
+A transaction holds one pooled connection for its length. Within one process, write
+transactions take turns (an `asyncio.Lock`), as they do on SQLite, so the store behaves in
+one process exactly as it does there; reads run side by side, each at REPEATABLE READ, READ
+ONLY, so every query of a read sees one committed snapshot. Between processes, writes run at
+READ COMMITTED and the store's guarantees hold by row locks and conditional updates: an
+append locks its games' rows (`lock_games`) before it reads their log lengths, so another
+process's append to the same game waits for this commit and then sees it; a clock or an
+outbox entry is claimed by an UPDATE whose condition PostgreSQL checks again on the row it
+waited for, so only one process gets it; unique keys refuse the rest.
 
 The topic modules' SQL is SQLite's: `?` placeholders become `$1, $2, …` here, and the few
 SQLite names that SQL uses (`ifnull`, two-argument `min`/`max`, `json_valid`, `json_each`
@@ -19,6 +24,7 @@ pool of its own, so moves that wait for their games never starve the pool transa
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -145,6 +151,7 @@ class PostgresBackend(Backend):
         self._pool: asyncpg.Pool | None = None
         self._lock_pool: asyncpg.Pool | None = None
         self._games = GameLocks()
+        self._writer = asyncio.Lock()
 
     async def connect(self, migrations: Sequence[Migration]) -> int:
         try:
@@ -196,8 +203,13 @@ class PostgresBackend(Backend):
             with _mapped():
                 await transaction.commit()
 
+    @asynccontextmanager
+    async def _write_session(self) -> AsyncIterator[Conn]:
+        async with self._writer, self._session(writable=True) as conn:
+            yield conn
+
     def session(self, *, writable: bool) -> AbstractAsyncContextManager[Conn]:
-        return self._session(writable)
+        return self._write_session() if writable else self._session(writable=False)
 
     @asynccontextmanager
     async def _hold(self, game_id: int) -> AsyncIterator[None]:

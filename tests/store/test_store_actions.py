@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
 
 import pytest
 from store_helpers import FakeClock, Transactions, new_game
@@ -59,10 +58,10 @@ async def test_two_clicks_for_the_same_seq_exactly_one_wins(db: Database) -> Non
     assert [a.seq for a in await db.actions.actions(game.id)] == list(range(20))
 
 
-async def test_two_processes_for_the_same_seq_exactly_one_wins(db_path: Path) -> None:
+async def test_two_processes_for_the_same_seq_exactly_one_wins(db_target: str) -> None:
     """Two connections to one file (as two bot processes would have): BEGIN IMMEDIATE and
     the seq check inside it still let only one writer have each seq."""
-    async with Database(db_path) as first, Database(db_path) as second:
+    async with Database(db_target) as first, Database(db_target) as second:
         game = await new_game(first)
         for seq in range(10):
             outcomes = await asyncio.gather(
@@ -192,15 +191,15 @@ async def test_appends_arriving_together_share_a_transaction(db: Database,
     assert await db.actions.actions(over.id) == []
 
 
-async def test_closing_waits_for_appends_already_asked_for(db_path: Path) -> None:
-    db = await Database.open(db_path)
+async def test_closing_waits_for_appends_already_asked_for(db_target: str) -> None:
+    db = await Database.open(db_target)
     game = await new_game(db)
     pending = [asyncio.ensure_future(db.actions.append_action(game.id, seq, f"m{seq}", None))
                for seq in range(3)]
     await asyncio.sleep(0)  # the appends are queued, not yet written
     await db.close()
     assert [task.result() for task in pending] == [0, 1, 2]
-    async with Database(db_path) as again:
+    async with Database(db_target) as again:
         assert [a.text for a in await again.actions.actions(game.id)] == ["m0", "m1", "m2"]
     with pytest.raises(StoreClosed):
         await db.actions.append_action(game.id, 3, "after close", None)

@@ -106,16 +106,11 @@ async def test_the_audit_log_is_append_only(db_path: Path) -> None:
         conn.close()
 
 
-async def test_the_store_knows_every_level_the_bots_offer(db_path: Path) -> None:
+async def test_the_store_knows_every_level_the_bots_offer(db: Database) -> None:
     # A level added to bot.players.LEVELS needs a migration adding it to bot_levels, or
     # seating such a bot would fail on the foreign key: this test says so first.
-    async with Database(db_path):
-        pass
-    conn = sqlite3.connect(db_path)
-    try:
-        names = {name for (name,) in conn.execute("SELECT name FROM bot_levels")}
-    finally:
-        conn.close()
+    async with db.read() as tx:
+        names = {row["name"] for row in await tx.fetchall("SELECT name FROM bot_levels")}
     assert names == set(LEVELS)
 
 

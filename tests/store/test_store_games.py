@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from store_helpers import RULES, FakeClock, new_game
@@ -230,9 +229,9 @@ async def test_abort_from_lobby_and_from_play(db: Database) -> None:
     assert await db.clocks.due_clocks(now=10.0) == []
 
 
-async def test_a_restart_brings_unfinished_games_back(db_path: Path) -> None:
+async def test_a_restart_brings_unfinished_games_back(db_target: str) -> None:
     clock = FakeClock()
-    async with Database(db_path, clock=clock) as db:
+    async with Database(db_target, clock=clock) as db:
         done = await new_game(db, first_user=10)
         await db.games.finish_game(done.id, Outcome(FinishReason.WALL))
         lobby = await new_game(db, start=False, first_user=20)
@@ -247,7 +246,7 @@ async def test_a_restart_brings_unfinished_games_back(db_path: Path) -> None:
                                           due_at=clock.now + 15, at_seq=25)
         before = await db.games.load_game(playing.id)
 
-    async with Database(db_path, clock=clock) as db:
+    async with Database(db_target, clock=clock) as db:
         assert [g.id for g in await db.games.unfinished_games()] == [lobby.id, playing.id]
         record = await db.games.load_game(playing.id)
         assert record == before

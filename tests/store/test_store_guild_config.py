@@ -57,10 +57,10 @@ async def test_the_newest_change_of_each_setting_says_who_and_when(
 
 
 async def test_a_negative_delay_is_refused_by_the_model_and_the_table(
-        db: Database, db_path: Path) -> None:
+        sqlite_db: Database, db_path: Path) -> None:
     with pytest.raises(ValueError, match="0 or more"):
         GuildSettings(auto_delay=-1.0)
-    await db.guilds.set_settings(GUILD, GuildSettings(auto_delay=1.0), by_user=1)
+    await sqlite_db.guilds.set_settings(GUILD, GuildSettings(auto_delay=1.0), by_user=1)
     conn = sqlite3.connect(db_path)
     try:
         for column, value in (("auto_delay", -3.0), ("teaching", 2)):
@@ -68,7 +68,7 @@ async def test_a_negative_delay_is_refused_by_the_model_and_the_table(
                 conn.execute(f"UPDATE guilds SET {column} = ?", (value,))
     finally:
         conn.close()
-    assert (await db.guilds.settings(GUILD)).auto_delay == 1.0
+    assert (await sqlite_db.guilds.settings(GUILD)).auto_delay == 1.0
 
 
 async def test_a_file_from_before_the_settings_upgrades_keeping_every_row(

@@ -69,10 +69,10 @@ async def test_migrates_an_empty_file(db_path: Path) -> None:
     conn.close()
 
 
-async def test_connection_settings(db: Database) -> None:
+async def test_connection_settings(sqlite_db: Database) -> None:
     expected = {"foreign_keys": 1, "busy_timeout": 5000, "journal_mode": "wal",
                 "synchronous": 1}
-    async with db.read() as tx:
+    async with sqlite_db.read() as tx:
         found = {name: (await tx.fetchall(f"PRAGMA {name}"))[0][0] for name in expected}
     assert found == expected
 

@@ -9,11 +9,11 @@
 -- Ids the database hands out are identity columns; the rules SQLite keeps with triggers are
 -- triggers here too.
 
-CREATE FUNCTION ifnull(value anyelement, fallback anyelement) RETURNS anyelement
+CREATE FUNCTION ifnull(value anycompatible, fallback anycompatible) RETURNS anycompatible
     LANGUAGE sql IMMUTABLE AS 'SELECT coalesce(value, fallback)';
-CREATE FUNCTION min(a anyelement, b anyelement) RETURNS anyelement
+CREATE FUNCTION min(a anycompatible, b anycompatible) RETURNS anycompatible
     LANGUAGE sql IMMUTABLE AS 'SELECT least(a, b)';
-CREATE FUNCTION max(a anyelement, b anyelement) RETURNS anyelement
+CREATE FUNCTION max(a anycompatible, b anycompatible) RETURNS anycompatible
     LANGUAGE sql IMMUTABLE AS 'SELECT greatest(a, b)';
 CREATE FUNCTION json_valid(doc text) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS $$
 BEGIN
