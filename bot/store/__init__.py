@@ -108,11 +108,13 @@ from bot.store.models import (
     ServerCardChoice,
     ShippedCardChoice,
 )
+from bot.store.outbox import OUTBOX_LEASE
 from bot.store.series import SeriesNotFound
 from bot.store.tx import Tx
 from bot.store.vacations import OnVacation, Vacation
 
 __all__ = [
+    "OUTBOX_LEASE",
     "Action",
     "AlreadySeated",
     "AuditEntry",

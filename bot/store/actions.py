@@ -15,7 +15,10 @@ confirmation nobody waits for waits up to `CONFIRM_DELAY` for a move to ride wit
 
 Clocks are deadlines kept in the database so they survive restarts. A clock remembers the log
 length when it was set; when it runs out the table appends its action with that as the
-expected seq, which fails harmlessly if play has moved on.
+expected seq, which fails harmlessly if play has moved on. When several processes share the
+database, each due clock is acted on by one of them: `claim_due` hands a process the due
+clocks nobody else holds, for a lease (`CLOCK_LEASE`); a process that dies holding one
+leaves it to the others once the lease lapses.
 """
 
 from __future__ import annotations
@@ -339,8 +342,15 @@ class Actions(Part):
             return await next_seq(tx, game_id)
 
 
+#: How long a claimed clock stays with its process (it is acted on in well under that).
+CLOCK_LEASE = 60.0
+
+
 class Clocks(Part):
     """`db.clocks`: deadlines of unfinished games."""
+
+    #: Whether this process has claimed clocks since it connected.
+    _claimed = False
 
     async def set_clock(self, game_id: int, kind: ClockKind, *, seat: int | None,
                         due_at: float, at_seq: int) -> Clock:
@@ -410,11 +420,43 @@ class Clocks(Part):
                 "ORDER BY c.due_at, c.id", (float(when),))
         return [clock_from_row(row) for row in rows]
 
+    async def claim_due(self, now: float | None = None, *,
+                        lease: float = CLOCK_LEASE) -> list[Clock]:
+        """The clocks of unfinished games due at `now` (default: the store's clock) that
+        this process may act on, soonest first, claimed for it until `now + lease`: those
+        nobody holds, those it holds already, and those whose claim has lapsed. Another
+        process asking at the same moment gets none of them (a conditional update, checked
+        again on each row it had to wait for). They stay set until cleared."""
+        when = float(self._db.now() if now is None else now)
+        owner = self._db.owner
+        self._claimed = True
+        async with self._db.transaction() as tx:
+            rows = await tx.fetchall(
+                "UPDATE clocks SET claimed_by = ?, claimed_until = ? WHERE due_at <= ? "
+                "AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?) "
+                "AND game_id IN (SELECT id FROM games WHERE status IN ('lobby', 'playing')) "
+                "RETURNING id, game_id, kind, seat, due_at, at_seq",
+                (owner, when + lease, when, owner, when))
+        rows.sort(key=lambda row: (float(row["due_at"]), int(row["id"])))
+        return [clock_from_row(row) for row in rows]
+
+    async def release_claims(self) -> int:
+        """Give up every clock claim this process holds (it is closing); returns how many."""
+        if not self._claimed:  # (a database opened at an older schema has no claims)
+            return 0
+        async with self._db.transaction() as tx:
+            return await tx.execute(
+                "UPDATE clocks SET claimed_by = NULL, claimed_until = NULL "
+                "WHERE claimed_by = ?", (self._db.owner,))
+
     async def next_due(self) -> float | None:
         """When the soonest clock of an unfinished game runs out, or None if none is set:
-        how long a scheduler may sleep."""
+        how long a scheduler may sleep. A clock another process holds counts from when its
+        claim lapses (it is theirs until then)."""
         async with self._db.read() as tx:
             row = await tx.fetchone(
-                "SELECT min(c.due_at) AS due FROM clocks AS c JOIN games AS g "
-                "ON g.id = c.game_id WHERE g.status IN ('lobby', 'playing')")
+                "SELECT min(CASE WHEN c.claimed_by <> ? AND c.claimed_until > c.due_at "
+                "THEN c.claimed_until ELSE c.due_at END) AS due FROM clocks AS c JOIN games "
+                "AS g ON g.id = c.game_id WHERE g.status IN ('lobby', 'playing')",
+                (self._db.owner,))
         return None if row is None or row["due"] is None else float(row["due"])

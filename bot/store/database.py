@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
+import socket
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -64,6 +66,9 @@ class Database:
         self._clock = clock
         self._backend: Backend = open_backend(self.path)
         self._connected = False
+        #: Who this is among the processes that share the database (clock and outbox
+        #: claims name it): host, process id and a random part, new at every start.
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         #: Tasks inside a transaction (they must not begin another).
         self._in_transaction: set[asyncio.Task[Any]] = set()
         self.schema_version = 0
@@ -105,9 +110,15 @@ class Database:
         return self._backend.name
 
     async def close(self) -> None:
-        """Close the connection, once the appends asked for are written. Safe to call twice,
-        or on a database never connected."""
+        """Close the connection, once the appends asked for are written and this process's
+        clock and outbox claims are given up. Safe to call twice, or on a database never
+        connected."""
         await self.actions.wait_written()
+        if self.is_open:
+            # What this process claimed is free for the others (or its next start) at once,
+            # instead of when the leases lapse.
+            await self.clocks.release_claims()
+            await self.outbox.release_claims()
         self._connected = False
         await self._backend.close()
 

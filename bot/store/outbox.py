@@ -6,6 +6,11 @@ exactly when its cause is, and the sender can always find what is still to be to
 game, entries are delivered in the order of their ids; an entry ends sent (with the ids of
 the messages it posted) or failed (given up, with the reason), and a game's sent entries are
 forgotten once the game is over and nothing of it is pending.
+
+When several processes share the database, one of them drains each game's outbox: it
+`claim`s the game for a lease (`OUTBOX_LEASE`) and renews the claim while it sends; another
+process's claim is refused until that lease lapses (its process died), and then succeeds,
+so a killed process's entries are taken over.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ if TYPE_CHECKING:
 
 #: Longest failure reason kept (a Discord error's text is a line or two).
 MAX_ERROR_LENGTH = 500
+#: How long a process's claim on a game's outbox lasts unless renewed.
+OUTBOX_LEASE = 60.0
 
 
 def check_deliveries(deliveries: Sequence[NewDelivery]) -> None:
@@ -63,6 +70,9 @@ async def insert_deliveries(tx: Tx, deliveries: Sequence[tuple[int, NewDelivery]
 
 class Outbox(Part):
     """`db.outbox`: each game's deliveries and how far they got."""
+
+    #: Whether this process has claimed a game's outbox since it connected.
+    _claimed = False
 
     async def add(self, game_id: int, deliveries: Sequence[NewDelivery]
                   ) -> tuple[OutboxEntry, ...]:
@@ -149,11 +159,40 @@ class Outbox(Part):
 
     async def forget_sent(self, game_id: int) -> int:
         """Delete the game's sent entries (once it is over and delivered: they are of no
-        more use); failed ones stay as the record of what never arrived. Returns how many."""
+        more use) and its outbox claim; failed ones stay as the record of what never
+        arrived. Returns how many entries."""
         await self._db.actions.write_confirmations()
         async with self._db.transaction() as tx:
             game = await fetch_game(tx, game_id)
             if not game.status.is_over:
                 raise ValueError(f"game {game_id} is still {game.status.value}")
+            # Nothing is left to drain, so nobody needs the game's claim either.
+            await tx.execute("DELETE FROM outbox_claims WHERE game_id = ?", (game_id,))
             return await tx.execute("DELETE FROM outbox WHERE game_id = ? AND state = ?",
                                     (game_id, DeliveryState.SENT.value))
+
+    async def claim(self, game_id: int, *, lease: float = OUTBOX_LEASE) -> bool:
+        """Claim (or renew the claim on) the game's outbox for this process until `lease`
+        seconds from now; False if another process holds it and its lease has not lapsed.
+        One statement (an upsert whose condition is checked on the claim row itself), so
+        two processes asking at once never both get it."""
+        now = self._db.now()
+        self._claimed = True
+        async with self._db.transaction() as tx:
+            row = await tx.fetchone(
+                "INSERT INTO outbox_claims (game_id, claimed_by, claimed_until) "
+                "VALUES (?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+                "claimed_by = excluded.claimed_by, claimed_until = excluded.claimed_until "
+                "WHERE outbox_claims.claimed_by = excluded.claimed_by "
+                "OR outbox_claims.claimed_until <= ? RETURNING game_id",
+                (check_int(game_id, "game_id"), self._db.owner, now + lease, now))
+        return row is not None
+
+    async def release_claims(self) -> int:
+        """Give up every claim this process holds (it is closing: another process, or this
+        one started again, may drain those games at once). Returns how many."""
+        if not self._claimed:  # (a database opened at an older schema has no claims)
+            return 0
+        async with self._db.transaction() as tx:
+            return await tx.execute("DELETE FROM outbox_claims WHERE claimed_by = ?",
+                                    (self._db.owner,))

@@ -8,7 +8,9 @@ send is harmless). A game's entries go out in order; games do not wait for each 
 passing failure is retried with backoff (what the outside asked for, else doubling); a table
 whose thread is gone gets a new one and its players are told; a missing permission is told
 to the host once while the messages wait; a refusal gives the entry up. Delivered entries
-are recorded as sent together, riding with a later commit.
+are recorded as sent together, riding with a later commit. A sender first claims its game's
+outbox in the store (`Outbox.claim`), renewing the claim when half its lease is gone, so when
+several processes share the database one of them drains each game.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any, Protocol
 
 from bot.engine.game import GameState, spectator_view, view
 from bot.store import (
+    OUTBOX_LEASE,
     Database,
     DeliveryKind,
     NewDelivery,
@@ -108,6 +111,9 @@ class Mailbox:
     host_told: bool = False
     #: Entries delivered but not yet recorded as sent (entry id, message ids).
     delivered: list[tuple[int, list[int]]] = field(default_factory=list)
+    #: Until when (the event loop's clock) this process's claim on the outbox needs no
+    #: renewing.
+    claimed_until: float = float("-inf")
 
     def __post_init__(self) -> None:
         self.idle.set()
@@ -182,6 +188,8 @@ class Sender:
         up; ends when none is left (a later commit starts a new one)."""
         try:
             while game.mail.queue:
+                if not await self._claim(game):
+                    break
                 pending = game.mail.queue[0]
                 if await self._attempt(game, pending):
                     game.mail.queue.remove(pending)
@@ -201,6 +209,19 @@ class Sender:
             if game.closed and not game.mail.queue:
                 await self._done(game)
             game.mail.idle.set()
+
+    async def _claim(self, game: HeldGame) -> bool:
+        """Whether this process drains the game's outbox: its claim is renewed in the store
+        once half the lease has gone; False while another process holds it (the entries
+        stay pending for that one, or for this one once its lease lapses)."""
+        now = asyncio.get_running_loop().time()
+        if now < game.mail.claimed_until:
+            return True
+        if not await self.db.outbox.claim(game.table.game_id):
+            log.info("another process sends the messages of game %s", game.table.game_id)
+            return False
+        game.mail.claimed_until = now + OUTBOX_LEASE / 2
+        return True
 
     async def _attempt(self, game: HeldGame, pending: _Pending) -> bool:
         """One try at delivering an entry; True once it is settled (sent or given up),

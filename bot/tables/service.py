@@ -850,9 +850,10 @@ class TableService:
         return ClockPlan(_MOVE_CLOCKS, tuple(wanted), len(state.actions)), moment
 
     async def run_due_clocks(self, now: float | None = None) -> int:
-        """Act on every clock that has run out; returns how many acted."""
+        """Act on every clock that has run out (and that no other process sharing the
+        database has claimed); returns how many acted."""
         acted = 0
-        for clock in await self.db.clocks.due_clocks(self.now() if now is None else now):
+        for clock in await self.db.clocks.claim_due(self.now() if now is None else now):
             live = self._live.get(clock.game_id)
             if live is None or live.closed:
                 await self.db.clocks.clear_clocks(clock.game_id)
