@@ -61,6 +61,8 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "for this test (a `RateLimits`)")
     config.addinivalue_line("markers", "rate_limited: the test is refused by the fake's rate "
                                        "limits on purpose; its 429s do not fail it")
+    config.addinivalue_line("markers", "shards(count): the fake Discord recommends `count` "
+                                       "shards and the world's guild is on shard 0")
 
 
 @pytest.fixture(autouse=True)
@@ -98,9 +100,11 @@ async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDisc
         f"`discord` resolves to {discord.__file__}, not discord.py")
     chosen = request.node.get_closest_marker("rate_limits")
     limits: RateLimits = chosen.args[0] if chosen is not None else TEST_LIMITS
+    sharded = request.node.get_closest_marker("shards")
     before = set(asyncio.all_tasks())
-    async with FakeDiscord(limits=limits) as fake:
-        build_world(fake)
+    async with FakeDiscord(limits=limits,
+                           shards=sharded.args[0] if sharded is not None else 1) as fake:
+        build_world(fake, shard=None if sharded is None else 0)
         yield fake
     problems: list[str] = []
     if fake.strict and fake.unhandled:

@@ -132,9 +132,10 @@ async def remove_channel(fake: FakeDiscord, channel: Channel) -> None:
         await fake.gateway.dispatch("THREAD_DELETE", {
             "id": str(channel.id), "guild_id": str(channel.guild.id),
             "parent_id": str(channel.parent_id), "type": int(channel.type)},
-            intent=Intent.GUILDS)
+            guild=channel.guild, intent=Intent.GUILDS)
     else:
-        await fake.gateway.dispatch("CHANNEL_DELETE", payload, intent=Intent.GUILDS)
+        await fake.gateway.dispatch("CHANNEL_DELETE", payload, guild=channel.guild,
+                                    intent=Intent.GUILDS)
 
 
 class RestAPI:
@@ -586,7 +587,7 @@ class RestAPI:
             event = "CHANNEL_UPDATE"
         self.fake.notify()
         await self.fake.gateway.dispatch(event, self._channel_payload(channel),
-                                         intent=Intent.GUILDS)
+                                         guild=channel.guild, intent=Intent.GUILDS)
         return self._ok(request, self._channel_payload(channel))
 
     async def delete_channel(self, request: web.Request) -> web.Response:
@@ -602,7 +603,8 @@ class RestAPI:
     async def _announce_thread(self, thread: Channel) -> None:
         payload = self._channel_payload(thread)
         payload["newly_created"] = True
-        await self.fake.gateway.dispatch("THREAD_CREATE", payload, intent=Intent.GUILDS)
+        await self.fake.gateway.dispatch("THREAD_CREATE", payload, guild=thread.guild,
+                                         intent=Intent.GUILDS)
 
     async def create_thread(self, request: web.Request) -> web.Response:
         parent = self._channel(request)
@@ -659,7 +661,7 @@ class RestAPI:
         if user is self.fake.bot:
             payload = thread.thread_member_payload(user.id)
             payload["guild_id"] = str(guild.id)
-            await self.fake.gateway.dispatch("THREAD_MEMBER_UPDATE", payload,
+            await self.fake.gateway.dispatch("THREAD_MEMBER_UPDATE", payload, guild=guild,
                                              intent=Intent.GUILDS)
         return self._no_content()
 
@@ -764,7 +766,7 @@ class RestAPI:
 
     async def gateway_bot(self, request: web.Request) -> web.Response:
         return self._ok(request, {
-            "url": self.fake.gateway_url, "shards": 1,
+            "url": self.fake.gateway_url, "shards": self.fake.shards,
             "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0,
                                     "max_concurrency": 1}})
 
