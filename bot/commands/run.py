@@ -8,11 +8,21 @@ import logging
 import sys
 
 from bot.discord.config import TOKEN_HELP, load_settings
+from bot.discord.shards import parse_shard_plan
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `jongg run`."""
-    parser = subparsers.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
+    parser = subparsers.add_parser(
+        "run", help="start the Discord bot (needs DISCORD_TOKEN)",
+        description="Start the Discord bot. One process runs the whole bot; a bot on very "
+                    "many servers runs its Discord shards in several processes (see the "
+                    "README, \"Shards and processes\").",
+        epilog="examples:\n  jongg run\n  jongg run --shards 4 --shard-ids 0,1\n")
+    parser.add_argument("--shards", type=int, metavar="N",
+                        help="how many shards the bot has in all (default: 1)")
+    parser.add_argument("--shard-ids", metavar="IDS",
+                        help="the shards this process runs, e.g. 0,1 (default: all of them)")
     parser.set_defaults(handler=run)
 
 
@@ -35,14 +45,15 @@ def tune_process() -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the bot until stopped."""
+    """Run the bot (the shards `--shards`/`--shard-ids` name) until stopped."""
+    plan = parse_shard_plan(args.shards, args.shard_ids)
     settings = load_settings()
     if settings is None:
         print(TOKEN_HELP, file=sys.stderr)
         return 1
     import discord
 
-    from bot.discord.client import JonggClient
+    from bot.discord.client import jongg_client
 
     # Jongg uses no voice: discord.py's start-up warnings that its voice libraries (PyNaCl,
     # davey) are missing would only alarm whoever starts the bot. These flags are the ones
@@ -52,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
                                                     "%(message)s")
     tune_process()
-    client = JonggClient(settings.database, dev_guild=settings.dev_guild, watch_loop=True)
+    client = jongg_client(settings.database, dev_guild=settings.dev_guild, watch_loop=True,
+                          shard_plan=plan)
     client.run(settings.token, log_handler=None)
     return 0

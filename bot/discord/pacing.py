@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
@@ -41,6 +42,11 @@ class GlobalLimit:
     #: Requests that had to wait for the limit, and their longest wait in seconds.
     held: int = field(default=0, init=False)
     longest_wait: float = field(default=0.0, init=False)
+
+    @classmethod
+    def part(cls, share: Callable[[int], int]) -> GlobalLimit:
+        """Discord's limit cut to this process's part of it (`share` of the whole)."""
+        return cls(limit=share(cls.limit))
 
     def trace(self) -> aiohttp.TraceConfig:
         """An aiohttp trace (discord.py's `http_trace` option) that paces the requests: each
