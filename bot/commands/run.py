@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     import discord
 
-    from bot.discord.client import jongg_client
+    from bot.discord.client import make_client
 
     # Jongg uses no voice: discord.py's start-up warnings that its voice libraries (PyNaCl,
     # davey) are missing would only alarm whoever starts the bot. These flags are the ones
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
                                                     "%(message)s")
     tune_process()
-    client = jongg_client(settings.database, dev_guild=settings.dev_guild, watch_loop=True,
-                          shard_plan=plan)
+    client = make_client(settings.database, dev_guild=settings.dev_guild, watch_loop=True,
+                         shard_plan=plan)
     client.run(settings.token, log_handler=None)
     return 0

@@ -64,7 +64,7 @@ class JonggClient(discord.Client):
 
     `shard_plan` is which of the bot's shards this process runs (`bot.discord.shards`): it
     resumes and times only their servers' games, and registers the commands only if it
-    runs shard 0. With more than one shard, build the client with `jongg_client`."""
+    runs shard 0. With more than one shard, build the client with `make_client`."""
 
     def __init__(self, database: Path, *, dev_guild: int | None = None,
                  sync_commands: bool = True, make_bot: BotFactory = level_bot,
@@ -233,7 +233,7 @@ class ShardedJonggClient(JonggClient, discord.AutoShardedClient):
                          shard_ids=list(shard_plan.ids), **options)
 
 
-def jongg_client(database: Path, *, shard_plan: ShardPlan = ONE_SHARD,
+def make_client(database: Path, *, shard_plan: ShardPlan = ONE_SHARD,
                  **options: Any) -> JonggClient:
     """The client for `shard_plan`: the plain one for the bot's one shard (as the bot has
     always run), the sharded one otherwise. Options as for `JonggClient`."""

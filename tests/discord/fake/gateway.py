@@ -336,12 +336,12 @@ class Gateway:
             await session.connection.send(frame)
 
     async def dispatch(self, event: str, data: JSON | Callable[[Session], JSON | None],
-                       *, guild: Guild | None, intent: int | None = None) -> int:
+                       *, guild: Guild | None, intent: int | None = None) -> list[Session]:
         """Send an event of `guild` (None: of a DM) to every live session of that guild's
         shard that has the intent (a session that is reconnecting gets it on resume). `data`
-        may be a function of the session, returning None to skip it. Returns how many
-        sessions got it."""
-        count = 0
+        may be a function of the session, returning None to skip it. Returns the sessions
+        that got it."""
+        sent: list[Session] = []
         guild_id = None if guild is None else guild.id
         for session in self.live_sessions:
             if not session.receives(guild_id):
@@ -352,8 +352,8 @@ class Gateway:
             if payload is None:
                 continue
             await self._send_event(session, event, payload)
-            count += 1
-        return count
+            sent.append(session)
+        return sent
 
     # -- faults and control --------------------------------------------------------------
 

@@ -835,6 +835,7 @@ class FakeDiscord:
         # that is away and comes back with a new IDENTIFY never does, as on Discord.
         sent = await self.gateway.dispatch("INTERACTION_CREATE", interaction.payload,
                                            guild=interaction.channel.guild)
+        interaction.delivered_to = [session.shard for session in sent]
         interaction.lost = not sent
         self.notify()
         return interaction
