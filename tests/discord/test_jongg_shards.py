@@ -5,14 +5,18 @@ shard 0's client, as Discord sends them."""
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import AsyncExitStack
 from pathlib import Path
 
 import pytest
 from controls import first_choice
-from fake import FakeDiscord, FakeInteraction, World
+from discord.http import Route
+from fake import FakeDiscord, FakeInteraction, RateLimits, World
+from fake.ratelimits import uses_interaction_token
 from jongg_table import JonggTable, assert_clean, finished, jongg_client
 
+from bot.bench.discord_measure import peak
 from bot.discord.shards import ShardPlan
 
 pytestmark = pytest.mark.shards(2)
@@ -83,3 +87,29 @@ async def test_two_shard_clients_each_play_their_own_servers_games(
              if h.delivered_to != [shard_expected(world, h)]]
     assert not wrong
     assert_clean(fake, caplog)
+
+
+@pytest.mark.rate_limits(RateLimits())  # Discord's own windows: 50 requests a second
+async def test_the_processes_together_keep_under_the_bots_global_limit(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path) -> None:
+    fake = fake_discord
+    # Sixty channels: each client reads each once, so no channel's own bucket holds a read
+    # back and only the global limit (the bot token's, across both clients) binds.
+    channels = [fake.add_channel(world.guild, f"room-{n}") for n in range(60)]
+    far_world(fake, world)
+    database = tmp_path / "j.db"
+    async with AsyncExitStack() as stack:
+        clients = [await stack.enter_async_context(fake.run(jongg_client(database,
+                                                                         shard_plan=plan)))
+                   for plan in (FIRST, SECOND)]
+        assert [client.pace.limit for client in clients] == [25, 25]
+        start = len(fake.requests)
+        await asyncio.gather(*(
+            client.http.request(Route("GET", "/channels/{channel_id}", channel_id=c.id))
+            for client in clients for c in channels))
+    assert fake.rate_limited == []
+    burst = [r for r in fake.requests[start:] if r.route == "/channels/{channel_id}"]
+    assert len(burst) == 120
+    counted = [r.at for r in fake.requests if not uses_interaction_token(r)]
+    assert peak(counted, 1.0) <= 50
+    assert peak([r.at for r in burst], 1.0) > 25  # both shares in use at once

@@ -160,8 +160,10 @@ class RestAPI:
         route = None
         if known and canonical is not None:
             route = canonical[len(API_PREFIX):] if canonical.startswith(API_PREFIX) else canonical
+        peer = request.transport.get_extra_info("peername") if request.transport else None
         record = RecordedRequest(request.method, rel, route, params=dict(info),
-                                 query=dict(request.query))
+                                 query=dict(request.query),
+                                 connection=None if peer is None else f"{peer[0]}:{peer[1]}")
         await self._read_body(request, record)
         fake.record_request(record, known=known)
         request[RECORD] = record
