@@ -42,3 +42,14 @@ def load_settings(env_file: Path | None = None) -> Settings | None:
         database=Path(os.environ.get("JONGG_DB", "jongg.sqlite3")),
         dev_guild=int(guild) if guild.isdigit() else None,
     )
+
+
+#: How JONGG_DB names a database server (PostgreSQL) rather than a SQLite file.
+DATABASE_SERVER_SCHEMES = ("postgresql://", "postgres://")
+
+
+def uses_database_server() -> bool:
+    """Whether JONGG_DB (from the environment or `.env`, once `load_settings` has read it)
+    names a database server, which several bot processes can share; a SQLite file is for
+    one process."""
+    return os.environ.get("JONGG_DB", "").strip().startswith(DATABASE_SERVER_SCHEMES)

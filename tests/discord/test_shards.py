@@ -3,9 +3,12 @@ options that make no sense: one line each, exit 2, before anything connects."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.cli import EXIT_BAD_INPUT, main
+from bot.commands.run import ONE_FILE_ONE_PROCESS
 from bot.discord.shards import ONE_SHARD, ShardPlan, parse_shard_plan, shard_of, split_shards
 from bot.engine.errors import InvalidInput
 
@@ -45,6 +48,14 @@ def test_more_processes_than_shards_is_refused(count: int, processes: int, says:
         split_shards(count, processes)
 
 
+def forget_after(monkeypatch: pytest.MonkeyPatch, *names: str) -> None:
+    """Unset `names` now, and put them back as they were after the test (`.env` files set
+    them: a bare `delenv` of an unset name would not undo that)."""
+    for name in names:
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
+
+
 @pytest.mark.parametrize(("options", "says"), [
     (["--shards", "0"], "--shards must be at least 1 (got 0)."),
     (["--shards", "-2"], "--shards must be at least 1 (got -2)."),
@@ -57,11 +68,34 @@ def test_more_processes_than_shards_is_refused(count: int, processes: int, says:
      "--shard-ids takes shard numbers separated by commas, such as 0,1 (got '')."),
     (["--shard-ids", "1"], "--shard-ids needs --shards: say how many shards the bot has in "
                            "all, e.g. --shards 4 --shard-ids 0,1."),
+    (["--processes", "2"], ONE_FILE_ONE_PROCESS),
+    (["--processes", "2", "--shards", "8"], ONE_FILE_ONE_PROCESS),
+    (["--processes", "0"], "--processes must be at least 1 (got 0)."),
+    (["--processes", "3", "--shards", "2"],
+     "3 processes need at least 3 shards (each process runs at least one); --shards is 2."),
+    (["--processes", "2", "--shards", "0"], "--shards must be at least 1 (got 0)."),
+    (["--processes", "2", "--shard-ids", "0"],
+     "--processes gives each process its shards itself: leave out --shard-ids (or start "
+     "each process yourself with jongg run --shards N --shard-ids ...)."),
 ])
 def test_jongg_run_refuses_shards_that_make_no_sense_before_connecting(
         options: list[str], says: str, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env but the test's
+    forget_after(monkeypatch, "JONGG_DB")
     monkeypatch.setenv("DISCORD_TOKEN", "a-token-that-must-not-be-used")
     assert main(["run", *options]) == EXIT_BAD_INPUT
     captured = capsys.readouterr()
     assert captured.err == f"jongg: {says}\n" and captured.out == ""
+
+
+@pytest.mark.parametrize("database", ["postgresql://jongg@db/jongg", "postgres://db/jongg"])
+def test_several_processes_are_let_through_with_a_database_server(
+        database: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text(f"JONGG_DB={database}\n")  # read from .env, as for run
+    forget_after(monkeypatch, "JONGG_DB", "DISCORD_TOKEN")
+    # Past the database check, the next one: no token, so guidance and nothing started.
+    assert main(["run", "--processes", "2"]) == 1
+    assert "needs a Discord bot token" in capsys.readouterr().err
