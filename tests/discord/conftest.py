@@ -2,12 +2,13 @@
 
 * `fake_discord`: a running `FakeDiscord` with a small world (see `World`): one guild, two text
   channels, four players, and Discord's rate limits on a clock 20 times as fast
-  (`TEST_LIMITS`; `@pytest.mark.rate_limits(RateLimits(...))` chooses others). At teardown it
-  fails the test if the bot hit routes the fake does not know (set `fake.strict = False` to
-  allow that), was refused by the rate limits (a 429 no fault injected; a test that provokes
-  them on purpose is marked `@pytest.mark.rate_limited`), made more invalid requests than a
-  game's share of Discord's ban limit (`ban_risk`), left tasks or heartbeat threads running,
-  or left anything unclosed (ResourceWarning).
+  (`TEST_LIMITS`; `@pytest.mark.rate_limits(RateLimits(...))` chooses others;
+  `@pytest.mark.shards(N)` makes it recommend N shards, with the world's guild on shard 0).
+  At teardown it fails the test if the bot hit routes the fake does not know (set
+  `fake.strict = False` to allow that), was refused by the rate limits (a 429 no fault
+  injected; a test that provokes them on purpose is marked `@pytest.mark.rate_limited`),
+  made more invalid requests than a game's share of Discord's ban limit (`ban_risk`), left
+  tasks or heartbeat threads running, or left anything unclosed (ResourceWarning).
 * `world`: that guild, its channels and players, by name.
 * `loopback_only` (automatic): the network is loopback-only during these tests.
 * `loop_lag` (automatic, `loop_lag.py`): a test whose event loop (the bot's) stalls over
