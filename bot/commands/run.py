@@ -3,16 +3,33 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import logging
 import sys
 
-from bot.discord.config import TOKEN_HELP, load_settings
+from bot.discord.config import TOKEN_HELP, load_settings, uses_database_server
+from bot.discord.shards import parse_shard_plan, split_shards
+from bot.engine.errors import InvalidInput
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `jongg run`."""
-    parser = subparsers.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
+    parser = subparsers.add_parser(
+        "run", help="start the Discord bot (needs DISCORD_TOKEN)",
+        description="Start the Discord bot. One process runs the whole bot; a bot on very "
+                    "many servers runs its Discord shards in several processes (see the "
+                    "README, \"Shards and processes\").",
+        epilog="examples:\n  jongg run\n  jongg run --shards 4 --shard-ids 0,1\n"
+               "  jongg run --processes 2 --shards 4\n")
+    parser.add_argument("--shards", type=int, metavar="N",
+                        help="how many shards the bot has in all (default: 1)")
+    parser.add_argument("--shard-ids", metavar="IDS",
+                        help="the shards this process runs, e.g. 0,1 (default: all of them)")
+    parser.add_argument("--processes", type=int, metavar="N",
+                        help="run the bot as N processes, the shards (--shards, by default "
+                             "N) split evenly between them, each restarted if it crashes; "
+                             "more than 1 needs JONGG_DB=postgresql://...")
     parser.set_defaults(handler=run)
 
 
@@ -34,15 +51,26 @@ def tune_process() -> None:
     gc.freeze()
 
 
+#: Why `--processes` above 1 is refused with a SQLite file.
+ONE_FILE_ONE_PROCESS = (
+    "several processes need a database server they can share, and JONGG_DB is a SQLite file "
+    "(one process at a time). Run `jongg run` without --processes, or set "
+    "JONGG_DB=postgresql://... (see \"Shards and processes\" in the README).")
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run the bot until stopped."""
+    """Run the bot (the shards `--shards`/`--shard-ids` name) until stopped, or, with
+    `--processes`, a supervisor of that many bot processes."""
+    if args.processes is not None:
+        return supervise(args)
+    plan = parse_shard_plan(args.shards, args.shard_ids)
     settings = load_settings()
     if settings is None:
         print(TOKEN_HELP, file=sys.stderr)
         return 1
     import discord
 
-    from bot.discord.client import JonggClient
+    from bot.discord.client import make_client
 
     # Jongg uses no voice: discord.py's start-up warnings that its voice libraries (PyNaCl,
     # davey) are missing would only alarm whoever starts the bot. These flags are the ones
@@ -52,6 +80,29 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
                                                     "%(message)s")
     tune_process()
-    client = JonggClient(settings.database, dev_guild=settings.dev_guild, watch_loop=True)
+    client = make_client(settings.database, dev_guild=settings.dev_guild, watch_loop=True,
+                         shard_plan=plan)
     client.run(settings.token, log_handler=None)
     return 0
+
+
+def supervise(args: argparse.Namespace) -> int:
+    """`jongg run --processes N`: check the options, then run the supervisor until it is
+    stopped (`bot.supervisor`)."""
+    if args.shard_ids is not None:
+        raise InvalidInput("--processes gives each process its shards itself: leave out "
+                           "--shard-ids (or start each process yourself with jongg run "
+                           "--shards N --shard-ids ...).")
+    count = parse_shard_plan(args.shards, None).count if args.shards is not None else None
+    plans = split_shards(args.processes if count is None else count, args.processes)
+    settings = load_settings()
+    if len(plans) > 1 and not uses_database_server():
+        raise InvalidInput(ONE_FILE_ONE_PROCESS)
+    if settings is None:
+        print(TOKEN_HELP, file=sys.stderr)
+        return 1
+    from bot.supervisor import Supervisor
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
+                                                    "%(message)s")
+    return asyncio.run(Supervisor(plans).run())

@@ -27,6 +27,7 @@ from bot.discord.prompts import PromptBuilder
 from bot.discord.series import DYNAMIC_ITEMS as SERIES_ITEMS
 from bot.discord.series import open_bet_menu
 from bot.discord.settings import SETTINGS_ITEMS
+from bot.discord.shards import ONE_SHARD, ShardPlan
 from bot.engine.errors import IllegalAction
 from bot.engine.game.bettor import bettor_refusal
 from bot.engine.game.rules import house_options, seat_names
@@ -58,16 +59,23 @@ class JonggClient(discord.Client):
     watch the loop themselves); other keyword options go to `discord.Client`. Messages ping
     nobody unless they name whom (`bot.discord.mentions`), requests of one rate-limit
     bucket go one at a time (`bot.discord.buckets`), and requests keep under Discord's
-    global rate limit (`global_limit`, `bot.discord.pacing`)."""
+    global rate limit (`global_limit`, `bot.discord.pacing`; by default this process's
+    share of it, `shard_plan.share`).
 
-    def __init__(self, database: Path, *, dev_guild: int | None = None,
+    `shard_plan` is which of the bot's shards this process runs (`bot.discord.shards`): it
+    resumes and times only their servers' games, and registers the commands only if it
+    runs shard 0. With more than one shard, build the client with `make_client`."""
+
+    def __init__(self, database: str | Path, *, dev_guild: int | None = None,
                  sync_commands: bool = True, make_bot: BotFactory = level_bot,
                  new_seed: Callable[[], int] = random_seed,
                  now: Callable[[], float] = time.time, run_clocks: bool = True,
                  backoff: Backoff = DEFAULT_BACKOFF, watch_loop: bool = False,
-                 global_limit: GlobalLimit | None = None, **options: Any) -> None:
+                 global_limit: GlobalLimit | None = None,
+                 shard_plan: ShardPlan = ONE_SHARD, **options: Any) -> None:
         options.setdefault("allowed_mentions", NO_MENTIONS)
-        self.pace = global_limit or GlobalLimit()
+        self.shard_plan = shard_plan
+        self.pace = global_limit or GlobalLimit.part(shard_plan.share)
         super().__init__(intents=discord.Intents(guilds=True), http_trace=self.pace.trace(),
                          **options)
         one_request_per_bucket(self.http)
@@ -94,16 +102,16 @@ class JonggClient(discord.Client):
         self.db = await Database.open(self.database)
         self.service = TableService(self.db, DiscordNotifier(self), now=self.now,
                                     make_bot=self.make_bot, new_seed=self.new_seed,
-                                    backoff=self.backoff)
+                                    backoff=self.backoff, owns=self.shard_plan.owns)
         restored = await self.service.start(run_clocks=self.run_clocks)
-        log.info("restored %d unfinished games", restored)
+        log.info("restored %d unfinished games (%s)", restored, self.shard_plan.describe())
         recorded = await record_missed_games(self.db)
         if recorded:
             log.info("recorded %d finished games in their leagues", recorded)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *SERIES_ITEMS, *SETTINGS_ITEMS)
         await asyncio.to_thread(knowledge_base)  # the rules index: about 90 ms to build
         register_commands(self.tree)
-        if self.sync_commands:
+        if self.sync_commands and self.shard_plan.syncs_commands:
             if self.dev_guild is not None:
                 guild = discord.Object(self.dev_guild)
                 self.tree.copy_global_to(guild=guild)
@@ -213,6 +221,25 @@ class JonggClient(discord.Client):
         await interaction.edit_original_response(
             content=await self.lobby_text(game_id),
             view=await self._lobby_view(game_id, game.status), allowed_mentions=NO_MENTIONS)
+
+
+class ShardedJonggClient(JonggClient, discord.AutoShardedClient):
+    """The bot running several of its shards in this process (`shard_plan.ids` of
+    `shard_plan.count`): discord.py's AutoShardedClient connects one gateway session for
+    each."""
+
+    def __init__(self, database: str | Path, *, shard_plan: ShardPlan, **options: Any) -> None:
+        super().__init__(database, shard_plan=shard_plan, shard_count=shard_plan.count,
+                         shard_ids=list(shard_plan.ids), **options)
+
+
+def make_client(database: str | Path, *, shard_plan: ShardPlan = ONE_SHARD,
+                 **options: Any) -> JonggClient:
+    """The client for `shard_plan`: the plain one for the bot's one shard (as the bot has
+    always run), the sharded one otherwise. Options as for `JonggClient`."""
+    if shard_plan.sharded:
+        return ShardedJonggClient(database, shard_plan=shard_plan, **options)
+    return JonggClient(database, shard_plan=shard_plan, **options)
 
 
 #: The lobby message's last line once the game has left the lobby, by where it is.

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.store.backend import database_target, is_postgres
+
 TOKEN_HELP = """\
 Jongg needs a Discord bot token to go online, and none was found.
 
@@ -23,10 +25,11 @@ Meanwhile you can play right here:  jongg play   (a full game against bots in th
 
 @dataclass(frozen=True)
 class Settings:
-    """What the bot process needs: the token, the database file, an optional test guild."""
+    """What the bot process needs: the token, the database (a SQLite file or a
+    `postgresql://` URL, `bot.store.backend.database_target`), an optional test guild."""
 
     token: str
-    database: Path
+    database: str
     dev_guild: int | None
 
 
@@ -39,6 +42,13 @@ def load_settings(env_file: Path | None = None) -> Settings | None:
     guild = os.environ.get("JONGG_DEV_GUILD", "").strip()
     return Settings(
         token=token,
-        database=Path(os.environ.get("JONGG_DB", "jongg.sqlite3")),
+        database=database_target(),
         dev_guild=int(guild) if guild.isdigit() else None,
     )
+
+
+def uses_database_server() -> bool:
+    """Whether JONGG_DB (from the environment or `.env`, once `load_settings` has read it)
+    names a database server, which several bot processes can share; a SQLite file is for
+    one process."""
+    return is_postgres(database_target())

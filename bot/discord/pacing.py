@@ -11,12 +11,24 @@ the limit. A game's messages then wait a little in a burst instead of being refu
 
 The bot's window is kept `margin` longer than Discord's: requests reach Discord a little after
 they leave, some later than others, and Discord's count is of arrivals.
+
+**Several processes.** The limit is the bot token's, not a process's: a bot whose shards run
+in several processes (`bot.discord.shards`) has 50 a second for all of them. Each process
+keeps to its part, in proportion to the shards it runs (`ShardPlan.share`, `GlobalLimit.part`:
+half the shards, 25 a second), so the parts add up to at most the whole and no process needs
+to ask another before a request. Why not one shared counter (in PostgreSQL, or a broker)?
+Every request would wait for a round trip to it, and a process that lost it could no longer
+send, while the limit is rarely approached: a game's moves cost a few requests each, and
+servers (and so games) spread over the shards. The cost of fixed parts: a process cannot
+borrow what another leaves unused, so a burst in one process's servers waits sooner than it
+would in one process. A process that runs every shard (the default) has the whole limit.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
@@ -41,6 +53,11 @@ class GlobalLimit:
     #: Requests that had to wait for the limit, and their longest wait in seconds.
     held: int = field(default=0, init=False)
     longest_wait: float = field(default=0.0, init=False)
+
+    @classmethod
+    def part(cls, share: Callable[[int], int]) -> GlobalLimit:
+        """Discord's limit cut to this process's part of it (`share` of the whole)."""
+        return cls(limit=share(cls.limit))
 
     def trace(self) -> aiohttp.TraceConfig:
         """An aiohttp trace (discord.py's `http_trace` option) that paces the requests: each

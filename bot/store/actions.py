@@ -24,7 +24,7 @@ leaves it to the others once the lease lapses.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -420,23 +420,29 @@ class Clocks(Part):
                 "ORDER BY c.due_at, c.id", (float(when),))
         return [clock_from_row(row) for row in rows]
 
-    async def claim_due(self, now: float | None = None, *,
-                        lease: float = CLOCK_LEASE) -> list[Clock]:
+    async def claim_due(self, now: float | None = None, *, lease: float = CLOCK_LEASE,
+                        games: Collection[int] | None = None) -> list[Clock]:
         """The clocks of unfinished games due at `now` (default: the store's clock) that
         this process may act on, soonest first, claimed for it until `now + lease`: those
         nobody holds, those it holds already, and those whose claim has lapsed. Another
         process asking at the same moment gets none of them (a conditional update, checked
-        again on each row it had to wait for). They stay set until cleared."""
+        again on each row it had to wait for). They stay set until cleared. With `games`,
+        only those games' clocks are claimed (a process claims its own servers' clocks and
+        leaves the others' free for their processes)."""
         when = float(self._db.now() if now is None else now)
         owner = self._db.owner
+        ids = None if games is None else sorted({check_int(g, "game_id") for g in games})
+        if ids is not None and not ids:
+            return []
+        only = "" if ids is None else f"AND game_id IN ({', '.join('?' * len(ids))}) "
         self._claimed = True
         async with self._db.transaction() as tx:
             rows = await tx.fetchall(
                 "UPDATE clocks SET claimed_by = ?, claimed_until = ? WHERE due_at <= ? "
                 "AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?) "
                 "AND game_id IN (SELECT id FROM games WHERE status IN ('lobby', 'playing')) "
-                "RETURNING id, game_id, kind, seat, due_at, at_seq",
-                (owner, when + lease, when, owner, when))
+                f"{only}RETURNING id, game_id, kind, seat, due_at, at_seq",
+                (owner, when + lease, when, owner, when, *(ids or ())))
         rows.sort(key=lambda row: (float(row["due_at"]), int(row["id"])))
         return [clock_from_row(row) for row in rows]
 

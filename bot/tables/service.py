@@ -267,6 +267,15 @@ def _bot_name(number: int) -> str:
     return f"Bot {number}"
 
 
+def every_guild(guild_id: int) -> bool:
+    """A process that runs every server (the bot's one shard): every game is its own."""
+    return True
+
+
+#: Seconds the clock loop waits at least while the only clocks due are other processes'.
+OTHERS_DUE_RECHECK = 1.0
+
+
 def level_bot(level: str, card: Card, rules: RuleSet, seed: int) -> Player:
     """The bot of a level (`bot.players.LEVELS`), as people meet it at a table."""
     return make_player(level, card, rules.counts, seed)
@@ -280,8 +289,12 @@ class TableService:
                  make_bot: BotFactory = level_bot,
                  new_seed: Callable[[], int] = random_seed,
                  backoff: Backoff = DEFAULT_BACKOFF,
-                 auto_delay: float = DEFAULT_AUTO_DELAY) -> None:
+                 auto_delay: float = DEFAULT_AUTO_DELAY,
+                 owns: Callable[[int], bool] = every_guild) -> None:
         self.db = db
+        #: Whether a server's games are this process's to resume and to time (the bot's
+        #: processes each run some of its Discord shards: `bot.discord.shards`).
+        self.owns = owns
         #: Seconds every automatic answer waits at a table opened without a delay of its
         #: own (a server's, `bot.tables.server_config`), kept with the table: by default
         #: `DEFAULT_AUTO_DELAY`; 0 answers at once, as bots do (the terminal, where nobody
@@ -300,23 +313,27 @@ class TableService:
         self._wake = asyncio.Event()
         #: Set by `close`: moves are refused from then on (`Restarting`).
         self._closing = False
+        #: Clocks the last `run_due_clocks` found due in games of servers it does not own.
+        self.others_due = 0
 
     # -- lifecycle -------------------------------------------------------------------------
 
     async def start(self, *, run_clocks: bool = True) -> int:
         """Rebuild every unfinished game from its log, resume every game's undelivered
         messages (finished games' too) and start the clock loop; returns how many unfinished
-        games were restored."""
+        games were restored. Only the games of servers this process `owns`: another
+        process runs the others."""
         restored = 0
         for vacation in await self.db.vacations.under_way(self.now()):
             self._away[(vacation.user_id, vacation.season_id)] = (vacation.started_at,
                                                                   vacation.end())
         started = [game.id for game in await self.db.games.unfinished_games()
-                   if game.started_at is not None]
+                   if game.started_at is not None and self.owns(game.guild_id)]
         for game_id in started:
             restored += await self._try_restore(game_id)
         for game_id in await self.db.outbox.games_with_pending():
-            if game_id not in self._live and game_id not in started:
+            if (game_id not in self._live and game_id not in started
+                    and await self._owned(game_id)):
                 await self._try_restore(game_id)
         if run_clocks:
             self._clock_task = asyncio.create_task(self._clock_loop(), name="jongg-clocks")
@@ -850,10 +867,20 @@ class TableService:
         return ClockPlan(_MOVE_CLOCKS, tuple(wanted), len(state.actions)), moment
 
     async def run_due_clocks(self, now: float | None = None) -> int:
-        """Act on every clock that has run out (and that no other process sharing the
-        database has claimed); returns how many acted."""
+        """Act on every clock of this process's games that has run out (claimed first, so
+        no other process sharing the database acts on it too); returns how many acted. A
+        clock of another process's server is left unclaimed for that process (`others_due`
+        counts them)."""
         acted = 0
-        for clock in await self.db.clocks.claim_due(self.now() if now is None else now):
+        self.others_due = 0
+        when = self.now() if now is None else now
+        mine: set[int] = set()
+        for due in await self.db.clocks.due_clocks(when):
+            if due.game_id in self._live or await self._owned(due.game_id):
+                mine.add(due.game_id)
+            else:
+                self.others_due += 1
+        for clock in await self.db.clocks.claim_due(when, games=mine):
             live = self._live.get(clock.game_id)
             if live is None or live.closed:
                 await self.db.clocks.clear_clocks(clock.game_id)
@@ -976,10 +1003,17 @@ class TableService:
             except Exception:
                 log.exception("clock loop error")
             due = await self.db.clocks.next_due()
-            wait = 30.0 if due is None else max(0.05, min(30.0, due - self.now()))
+            # Clocks left due for another process would bring this loop back at once: look
+            # again a second later (that process acts on them meanwhile).
+            soonest = OTHERS_DUE_RECHECK if self.others_due else 0.05
+            wait = 30.0 if due is None else max(soonest, min(30.0, due - self.now()))
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), wait)
+
+    async def _owned(self, game_id: int) -> bool:
+        """Whether a game not held in memory is of a server this process `owns`."""
+        return self.owns((await self.db.games.game(game_id)).guild_id)
 
     # -- restoring -------------------------------------------------------------------------
 

@@ -2,12 +2,13 @@
 
 * `fake_discord`: a running `FakeDiscord` with a small world (see `World`): one guild, two text
   channels, four players, and Discord's rate limits on a clock 20 times as fast
-  (`TEST_LIMITS`; `@pytest.mark.rate_limits(RateLimits(...))` chooses others). At teardown it
-  fails the test if the bot hit routes the fake does not know (set `fake.strict = False` to
-  allow that), was refused by the rate limits (a 429 no fault injected; a test that provokes
-  them on purpose is marked `@pytest.mark.rate_limited`), made more invalid requests than a
-  game's share of Discord's ban limit (`ban_risk`), left tasks or heartbeat threads running,
-  or left anything unclosed (ResourceWarning).
+  (`TEST_LIMITS`; `@pytest.mark.rate_limits(RateLimits(...))` chooses others;
+  `@pytest.mark.shards(N)` makes it recommend N shards, with the world's guild on shard 0).
+  At teardown it fails the test if the bot hit routes the fake does not know (set
+  `fake.strict = False` to allow that), was refused by the rate limits (a 429 no fault
+  injected; a test that provokes them on purpose is marked `@pytest.mark.rate_limited`),
+  made more invalid requests than a game's share of Discord's ban limit (`ban_risk`), left
+  tasks or heartbeat threads running, or left anything unclosed (ResourceWarning).
 * `world`: that guild, its channels and players, by name.
 * `loopback_only` (automatic): the network is loopback-only during these tests.
 * `loop_lag` (automatic, `loop_lag.py`): a test whose event loop (the bot's) stalls over
@@ -61,6 +62,8 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "for this test (a `RateLimits`)")
     config.addinivalue_line("markers", "rate_limited: the test is refused by the fake's rate "
                                        "limits on purpose; its 429s do not fail it")
+    config.addinivalue_line("markers", "shards(count): the fake Discord recommends `count` "
+                                       "shards and the world's guild is on shard 0")
 
 
 @pytest.fixture(autouse=True)
@@ -98,9 +101,11 @@ async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDisc
         f"`discord` resolves to {discord.__file__}, not discord.py")
     chosen = request.node.get_closest_marker("rate_limits")
     limits: RateLimits = chosen.args[0] if chosen is not None else TEST_LIMITS
+    sharded = request.node.get_closest_marker("shards")
     before = set(asyncio.all_tasks())
-    async with FakeDiscord(limits=limits) as fake:
-        build_world(fake)
+    async with FakeDiscord(limits=limits,
+                           shards=sharded.args[0] if sharded is not None else 1) as fake:
+        build_world(fake, shard=None if sharded is None else 0)
         yield fake
     problems: list[str] = []
     if fake.strict and fake.unhandled:

@@ -22,7 +22,8 @@ from controls import DONE, components, custom_ids, first_choice, moved_on
 from fake import CLIENT_OPTIONS, Channel, FakeDiscord, FakeInteraction, Message, Perm, User, World
 from leak_watch import LeakWatch, kinds_named
 
-from bot.discord.client import JonggClient
+from bot.discord.client import JonggClient, make_client
+from bot.discord.shards import ONE_SHARD, ShardPlan
 from bot.engine.cards import Card
 from bot.engine.game import (
     Action,
@@ -70,13 +71,14 @@ class FrozenClock:
 
 
 def jongg_client(database: Path, clock: FrozenClock | None = None, *, seed: int = 1,
-                 sync: bool = True, backoff: Backoff = DEFAULT_BACKOFF) -> JonggClient:
+                 sync: bool = True, backoff: Backoff = DEFAULT_BACKOFF,
+                 shard_plan: ShardPlan = ONE_SHARD) -> JonggClient:
     """The real Jongg client, with first-option bots, every new game dealt from `seed`, and
     clocks the test runs by hand: the same game every run. `backoff` paces the retries of
-    messages that failed."""
-    return JonggClient(database, sync_commands=sync, make_bot=first_option_bot,
+    messages that failed; `shard_plan`: the bot's shards this client runs."""
+    return make_client(database, sync_commands=sync, make_bot=first_option_bot,
                        new_seed=lambda: seed, now=clock or FrozenClock(), run_clocks=False,
-                       backoff=backoff, **CLIENT_OPTIONS)
+                       backoff=backoff, shard_plan=shard_plan, **CLIENT_OPTIONS)
 
 
 @dataclass

@@ -246,6 +246,20 @@ async def test_the_global_limit_refuses_the_51st_request_but_not_interactions(
     assert [r.limited for r in fake_discord.rate_limited] == ["global"]
 
 
+@pytest.mark.rate_limits(GLOBAL_ONLY)
+@pytest.mark.rate_limited
+async def test_the_global_limit_is_the_tokens_across_connections(
+        fake_discord: FakeDiscord) -> None:
+    # Two processes of one bot: separate connections, one token. 26 requests each is
+    # under the limit for either alone, over it for both together.
+    async with by_hand(fake_discord) as first, by_hand(fake_discord) as second:
+        answers = [await http.call("GET", "/users/@me")
+                   for _ in range(26) for http in (first, second)]
+    assert [a.status for a in answers] == [200] * 50 + [429, 429]
+    assert all(a.body["global"] is True for a in answers[50:])
+    assert len({r.connection for r in fake_discord.requests}) == 2
+
+
 #: Discord's windows ten times as long (a channel's 5 s is 50 s, the global second 10 s), so
 #: that within the test only the fake's clock can end them.
 SLOW = RateLimits(default=Bucket(1000, 1.0), time_scale=10.0)

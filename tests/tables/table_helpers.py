@@ -3,7 +3,7 @@ tests move, and tables opened and played through the service."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot.engine.game import THREE_PLAYER, Action, Option, RuleSet, View
@@ -13,7 +13,7 @@ from bot.store import Database, SeasonSettings
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.notifier import Delivery, SeatUpdate, Table, TableUpdate
 from bot.tables.options import TableOptions
-from bot.tables.service import DEFAULT_AUTO_DELAY, TableService
+from bot.tables.service import DEFAULT_AUTO_DELAY, TableService, every_guild
 
 CARD_PATH = next(p for p in shipped_card_paths() if p.name == "jongg-original.jongg")
 CARD_TEXT = CARD_PATH.read_text()
@@ -74,18 +74,21 @@ class Clock:
 
 def make_service(db: Database, recorder: Recorder, clock: Clock, *,
                  backoff: Backoff = DEFAULT_BACKOFF,
-                 auto_delay: float = DEFAULT_AUTO_DELAY) -> TableService:
+                 auto_delay: float = DEFAULT_AUTO_DELAY,
+                 owns: Callable[[int], bool] = every_guild) -> TableService:
     """The service with first-option bots, the test's clock and `recorder` as its notifier
-    (automatic answers wait `auto_delay` seconds of that clock)."""
+    (automatic answers wait `auto_delay` seconds of that clock); `owns`: the servers whose
+    games are its own (a process's shards)."""
     return TableService(db, recorder, now=clock, backoff=backoff, auto_delay=auto_delay,
-                        make_bot=lambda level, card, rules, seed: FirstOption())
+                        make_bot=lambda level, card, rules, seed: FirstOption(), owns=owns)
 
 
 async def open_game(service: TableService, rules: RuleSet, humans: Sequence[int],
-                 pace: str = "live") -> int:
-    """A started table: the first of `humans` hosts, the others join, bots fill the rest."""
+                 pace: str = "live", *, guild_id: int = 1) -> int:
+    """A started table (in server `guild_id`): the first of `humans` hosts, the others
+    join, bots fill the rest."""
     game = await service.open_table(
-        guild_id=1, channel_id=2, host_id=humans[0], host_name="Host",
+        guild_id=guild_id, channel_id=2, host_id=humans[0], host_name="Host",
         options=TableOptions(rules, "jongg-original", CARD_TEXT, pace=pace))
     for index, user in enumerate(humans[1:], start=1):
         await service.join(game.id, user, f"Player {index}")

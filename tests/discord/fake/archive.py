@@ -92,4 +92,5 @@ class Archiver:
             self.active(thread)
         self.fake.notify()
         await self.fake.gateway.dispatch(
-            "THREAD_UPDATE", thread.payload(member_id=self.fake.bot.id), intent=Intent.GUILDS)
+            "THREAD_UPDATE", thread.payload(member_id=self.fake.bot.id), guild=thread.guild,
+            intent=Intent.GUILDS)

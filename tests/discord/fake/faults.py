@@ -34,6 +34,9 @@ class RecordedRequest:
     #: Refused by the fake's rate limits: "user", "shared" or "global" (a 429), or "ban".
     limited: str | None = None
     at: float = field(default_factory=time.monotonic)
+    #: The client's end of the TCP connection it came on ("127.0.0.1:port"): which client
+    #: (or process) sent it.
+    connection: str | None = None
 
     @property
     def key(self) -> str:

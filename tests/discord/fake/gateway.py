@@ -7,6 +7,13 @@ dispatched while the bot is disconnected wait in the session's backlog and are r
 resumes. A client closing with 1000/1001 ends its session, as on Discord. An event dispatched
 while no session is alive (the bot's ended and it has not identified anew) reaches nobody: a
 new IDENTIFY gets nothing from before it.
+
+Sessions are shards, as on Discord: IDENTIFY may carry `shard: [id, count]` (none is shard 0
+of 1), and a session gets the events of the guilds on its shard only, `(guild_id >> 22) %
+count == id` (its READY and GUILD_CREATEs too), and DM events only if it is shard 0. A shard
+pair that makes no sense is closed with 4010 (Invalid shard); a session whose shard would
+hold more than `fake.guilds_per_shard` guilds with 4011 (Sharding required), as Discord does
+past 2,500 guilds a shard.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
-from .models import JSON, new_token
+from .models import JSON, Guild, new_token
 
 if TYPE_CHECKING:
     from asyncio import Transport
@@ -60,6 +67,26 @@ PRIVILEGED_INTENTS = Intent.GUILD_MEMBERS | Intent.GUILD_PRESENCES | Intent.MESS
 SESSION_ENDING_CLOSES = frozenset({1000, 1001})
 
 BACKLOG = 2000
+
+#: Shard 0 of 1: what a session that sent no `shard` in its IDENTIFY is.
+UNSHARDED = (0, 1)
+
+
+def shard_of(guild_id: int, count: int) -> int:
+    """The shard of `count` that gets a guild's events (Discord's formula)."""
+    return (guild_id >> 22) % count
+
+
+def shard_pair(value: Any) -> tuple[int, int] | None:
+    """The `(id, count)` an IDENTIFY's `shard` field asks for (absent: shard 0 of 1), or
+    None if Discord would refuse it (not two integers, a count under 1, an id outside it)."""
+    if value is None:
+        return UNSHARDED
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        return None
+    shard_id, count = value
+    return (shard_id, count) if count >= 1 and 0 <= shard_id < count else None
 
 
 @dataclass(eq=False)
@@ -104,7 +131,14 @@ class Session:
     ended: bool = False
     ready: bool = False
     resumes: int = 0
+    #: (shard id, shard count) from the IDENTIFY.
+    shard: tuple[int, int] = UNSHARDED
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether events of this guild (None: a DM) come to this session's shard."""
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else shard_of(guild_id, count))
 
     @property
     def live(self) -> bool:
@@ -202,8 +236,17 @@ class Gateway:
         if refused:
             await self._close(conn, 4014, "Disallowed intent(s).")
             return
+        shard = shard_pair(data.get("shard"))
+        if shard is None:
+            await self._close(conn, 4010, "Invalid shard.")
+            return
+        held = sum(shard_of(g.id, shard[1]) == shard[0] for g in self.fake.guilds)
+        if held > self.fake.guilds_per_shard:
+            await self._close(conn, 4011, "Sharding required.")
+            return
         self.identifies += 1
-        session = Session(id=new_token("session"), intents=intents, identify=_redact(data))
+        session = Session(id=new_token("session"), intents=intents, identify=_redact(data),
+                          shard=shard)
         async with session.lock:
             self.sessions.append(session)
             session.connection = conn
@@ -212,10 +255,11 @@ class Gateway:
 
     async def _send_ready(self, session: Session, data: JSON) -> None:
         fake = self.fake
+        guilds = [g for g in fake.guilds if session.receives(g.id)]
         ready: JSON = {
             "v": 10,
             "user": fake.bot_user_payload(),
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in fake.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": fake.resume_gateway_url,
@@ -232,7 +276,7 @@ class Gateway:
         if "shard" in data:
             ready["shard"] = data["shard"]
         await self._emit(session, "READY", ready)
-        for guild in fake.guilds:
+        for guild in guilds:
             await self._emit(session, "GUILD_CREATE", guild.payload(bot_id=fake.bot.id))
         session.ready = True
 
@@ -261,7 +305,7 @@ class Gateway:
     async def _members_chunk(self, conn: Connection, data: JSON) -> None:
         guild = next((g for g in self.fake.guilds if str(g.id) == str(data.get("guild_id"))),
                      None)
-        if guild is None or conn.session is None:
+        if guild is None or conn.session is None or not conn.session.receives(guild.id):
             return
         wanted = {str(x) for x in data.get("user_ids") or []}
         query = str(data.get("query") or "").lower()
@@ -292,20 +336,24 @@ class Gateway:
             await session.connection.send(frame)
 
     async def dispatch(self, event: str, data: JSON | Callable[[Session], JSON | None],
-                       *, intent: int | None = None) -> int:
-        """Send an event to every live session that has the intent (a session that is
-        reconnecting gets it on resume). `data` may be a function of the session, returning
-        None to skip it. Returns how many sessions got it."""
-        count = 0
+                       *, guild: Guild | None, intent: int | None = None) -> list[Session]:
+        """Send an event of `guild` (None: of a DM) to every live session of that guild's
+        shard that has the intent (a session that is reconnecting gets it on resume). `data`
+        may be a function of the session, returning None to skip it. Returns the sessions
+        that got it."""
+        sent: list[Session] = []
+        guild_id = None if guild is None else guild.id
         for session in self.live_sessions:
+            if not session.receives(guild_id):
+                continue
             if intent is not None and not session.has(intent):
                 continue
             payload = data(session) if callable(data) else data
             if payload is None:
                 continue
             await self._send_event(session, event, payload)
-            count += 1
-        return count
+            sent.append(session)
+        return sent
 
     # -- faults and control --------------------------------------------------------------
 

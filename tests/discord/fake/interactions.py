@@ -132,6 +132,8 @@ class FakeInteraction:
         #: No bot session was there to get it (the bot was away, and a new IDENTIFY does
         #: not get what happened before it): the user is told it failed.
         self.lost = False
+        #: The shards, `(id, count)`, of the sessions it was sent to.
+        self.delivered_to: list[tuple[int, int]] = []
         self.callback: Callback | None = None
         #: The message that is "the" response: created by callback 4/5, or the source
         #: message for 6/7. `PATCH .../@original` edits it.

@@ -37,6 +37,16 @@ class Snowflakes:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def next_on_shard(self, shard: int, count: int) -> int:
+        """The next id whose guild would be on `shard` of `count`: the timestamp is moved
+        on (a few milliseconds at most) until `(id >> 22) % count == shard`."""
+        if not 0 <= shard < count:
+            raise ValueError(f"there is no shard {shard} of {count}")
+        moment = self.next() >> 22
+        moment += (shard - moment) % count
+        self._last = max(self._last, moment << 22)
+        return self._last
+
 
 def iso(moment: dt.datetime | None = None) -> str:
     """An ISO-8601 timestamp in UTC, as Discord writes them."""

@@ -132,9 +132,10 @@ async def remove_channel(fake: FakeDiscord, channel: Channel) -> None:
         await fake.gateway.dispatch("THREAD_DELETE", {
             "id": str(channel.id), "guild_id": str(channel.guild.id),
             "parent_id": str(channel.parent_id), "type": int(channel.type)},
-            intent=Intent.GUILDS)
+            guild=channel.guild, intent=Intent.GUILDS)
     else:
-        await fake.gateway.dispatch("CHANNEL_DELETE", payload, intent=Intent.GUILDS)
+        await fake.gateway.dispatch("CHANNEL_DELETE", payload, guild=channel.guild,
+                                    intent=Intent.GUILDS)
 
 
 class RestAPI:
@@ -159,8 +160,10 @@ class RestAPI:
         route = None
         if known and canonical is not None:
             route = canonical[len(API_PREFIX):] if canonical.startswith(API_PREFIX) else canonical
+        peer = request.transport.get_extra_info("peername") if request.transport else None
         record = RecordedRequest(request.method, rel, route, params=dict(info),
-                                 query=dict(request.query))
+                                 query=dict(request.query),
+                                 connection=None if peer is None else f"{peer[0]}:{peer[1]}")
         await self._read_body(request, record)
         fake.record_request(record, known=known)
         request[RECORD] = record
@@ -586,7 +589,7 @@ class RestAPI:
             event = "CHANNEL_UPDATE"
         self.fake.notify()
         await self.fake.gateway.dispatch(event, self._channel_payload(channel),
-                                         intent=Intent.GUILDS)
+                                         guild=channel.guild, intent=Intent.GUILDS)
         return self._ok(request, self._channel_payload(channel))
 
     async def delete_channel(self, request: web.Request) -> web.Response:
@@ -602,7 +605,8 @@ class RestAPI:
     async def _announce_thread(self, thread: Channel) -> None:
         payload = self._channel_payload(thread)
         payload["newly_created"] = True
-        await self.fake.gateway.dispatch("THREAD_CREATE", payload, intent=Intent.GUILDS)
+        await self.fake.gateway.dispatch("THREAD_CREATE", payload, guild=thread.guild,
+                                         intent=Intent.GUILDS)
 
     async def create_thread(self, request: web.Request) -> web.Response:
         parent = self._channel(request)
@@ -659,7 +663,7 @@ class RestAPI:
         if user is self.fake.bot:
             payload = thread.thread_member_payload(user.id)
             payload["guild_id"] = str(guild.id)
-            await self.fake.gateway.dispatch("THREAD_MEMBER_UPDATE", payload,
+            await self.fake.gateway.dispatch("THREAD_MEMBER_UPDATE", payload, guild=guild,
                                              intent=Intent.GUILDS)
         return self._no_content()
 
@@ -764,7 +768,7 @@ class RestAPI:
 
     async def gateway_bot(self, request: web.Request) -> web.Response:
         return self._ok(request, {
-            "url": self.fake.gateway_url, "shards": 1,
+            "url": self.fake.gateway_url, "shards": self.fake.shards,
             "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0,
                                     "max_concurrency": 1}})
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 import discord
+from discord.gateway import KeepAliveHandler
 
 from .loop import task_name
 
@@ -80,11 +81,17 @@ async def stop_client(client: discord.Client, connect_task: asyncio.Task[None] |
     if cancelled:
         await asyncio.gather(*cancelled, return_exceptions=True)
     run.leftover_tasks = [task_name(t) for t in pending if not t.done()]
-    for thread in threading.enumerate():
-        if thread.name.startswith("keep-alive-handler"):
-            thread.join(timeout=2.0)
-    run.leftover_threads = [t.name for t in threading.enumerate()
-                            if t.name.startswith("keep-alive-handler") and t.is_alive()]
+    for thread in _heartbeat_threads(client):
+        thread.join(timeout=2.0)
+    run.leftover_threads = [t.name for t in _heartbeat_threads(client) if t.is_alive()]
+
+
+def _heartbeat_threads(client: discord.Client) -> list[threading.Thread]:
+    """The heartbeat threads of `client`'s websockets (not of another client still running
+    in the same test, as the shards of a bot in two processes are)."""
+    return [thread for thread in threading.enumerate()
+            if isinstance(thread, KeepAliveHandler)
+            and getattr(thread.ws, "_connection", None) is client._connection]
 
 
 async def _identify_now(shard_id: int | None, *, initial: bool = False) -> None:

@@ -145,8 +145,15 @@ class FakeDiscord:
         privileged_intents: int = int(Intent.GUILD_MEMBERS | Intent.GUILD_PRESENCES
                                       | Intent.MESSAGE_CONTENT),
         limits: RateLimits | None = None,
+        shards: int = 1,
+        guilds_per_shard: int = 2500,
     ) -> None:
         self.ids = Snowflakes()
+        #: The shard count GET /gateway/bot recommends.
+        self.shards = shards
+        #: Most guilds one gateway session may hold: IDENTIFY past it is closed with 4011
+        #: (Sharding required), as Discord does.
+        self.guilds_per_shard = guilds_per_shard
         self.token = token
         self.heartbeat_interval_ms = heartbeat_interval_ms
         #: Discord's window for the first response to an interaction.
@@ -323,10 +330,12 @@ class FakeDiscord:
 
     @locked
     def add_guild(self, name: str, *, owner: User | None = None,
-                  bot_permissions: int = int(BOT_DEFAULT)) -> Guild:
+                  bot_permissions: int = int(BOT_DEFAULT), shard: int | None = None) -> Guild:
         """A guild with @everyone, the bot's managed role and the bot as a member. The owner
-        (default: the application owner, who is not a player) is a member too."""
-        guild_id = self.ids.next()
+        (default: the application owner, who is not a player) is a member too. `shard`:
+        an id chosen so the guild is on that shard of `shards`."""
+        guild_id = (self.ids.next() if shard is None
+                    else self.ids.next_on_shard(shard, self.shards))
         owner = owner or self.owner
         guild = Guild(id=guild_id, name=name, owner_id=owner.id)
         guild.roles.append(Role(guild_id, guild_id, "@everyone", int(EVERYONE_DEFAULT)))
@@ -746,7 +755,7 @@ class FakeDiscord:
                 payload.update(content="", embeds=[], attachments=[], components=[])
             return payload
 
-        await self.gateway.dispatch(event, build, intent=intent)
+        await self.gateway.dispatch(event, build, guild=message.guild, intent=intent)
 
     # -- acting as users --------------------------------------------------------------------
 
@@ -824,7 +833,9 @@ class FakeDiscord:
         interaction.deadline = interaction.created + self.interaction_ack_timeout
         # Only sessions alive now get it (one reconnecting gets it when it resumes); a bot
         # that is away and comes back with a new IDENTIFY never does, as on Discord.
-        sent = await self.gateway.dispatch("INTERACTION_CREATE", interaction.payload)
+        sent = await self.gateway.dispatch("INTERACTION_CREATE", interaction.payload,
+                                           guild=interaction.channel.guild)
+        interaction.delivered_to = [session.shard for session in sent]
         interaction.lost = not sent
         self.notify()
         return interaction

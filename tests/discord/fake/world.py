@@ -27,8 +27,9 @@ class World:
         return (self.alice, self.bob, self.carol, self.dave)
 
 
-def build_world(fake: FakeDiscord) -> World:
-    guild = fake.add_guild("Jongg Test Hall")
+def build_world(fake: FakeDiscord, *, shard: int | None = None) -> World:
+    """The standard world; `shard`: its guild is on that shard of `fake.shards`."""
+    guild = fake.add_guild("Jongg Test Hall", shard=shard)
     general = fake.add_channel(guild, "general")
     tables = fake.add_channel(guild, "mahjong-tables")
     players = [fake.add_user(name, global_name=name.title())

@@ -1,0 +1,115 @@
+"""Jongg with its two shards in two clients, as two processes run them (`jongg run --shards 2
+--shard-ids 0` and `--shard-ids 1`), against a fake Discord with two shards: each client gets
+only its own server's slash commands and clicks and plays its games; DM clicks all go to
+shard 0's client, as Discord sends them."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+import pytest
+from controls import first_choice
+from discord.http import Route
+from fake import FakeDiscord, FakeInteraction, RateLimits, World
+from fake.ratelimits import uses_interaction_token
+from jongg_table import JonggTable, assert_clean, finished, jongg_client
+
+from bot.bench.discord_measure import peak
+from bot.discord.shards import ShardPlan
+
+pytestmark = pytest.mark.shards(2)
+
+FIRST, SECOND = ShardPlan(2, (0,)), ShardPlan(2, (1,))
+
+
+def far_world(fake: FakeDiscord, world: World) -> World:
+    """A second server, on shard 1, with the same four people in it."""
+    guild = fake.add_guild("Far Hall", shard=1)
+    general = fake.add_channel(guild, "general")
+    tables = fake.add_channel(guild, "mahjong-tables")
+    for user in world.players:
+        fake.add_member(guild, user)
+    return World(guild, general, tables, *world.players)
+
+
+def shard_expected(world: World, handle: FakeInteraction) -> tuple[int, int]:
+    """Where Discord sends an interaction: DMs and the first server to shard 0."""
+    guild = handle.channel.guild
+    return (0, 2) if guild is None or guild is world.guild else (1, 2)
+
+
+async def test_two_shard_clients_each_play_their_own_servers_games(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    fake = fake_discord
+    far = far_world(fake, world)
+    database = tmp_path / "j.db"  # one store for both, as processes share one server
+    async with AsyncExitStack() as stack:
+        first = await stack.enter_async_context(
+            fake.run(jongg_client(database, shard_plan=FIRST)))
+        second = await stack.enter_async_context(
+            fake.run(jongg_client(database, shard_plan=SECOND)))
+        assert [g.id for g in first.guilds] == [world.guild.id]
+        assert [g.id for g in second.guilds] == [far.guild.id]
+        syncs = [r for r in fake.requests if r.method == "PUT" and "/commands" in r.path]
+        assert len(syncs) == 1  # shard 0's process registers the commands, once
+
+        near = await JonggTable.open(fake, world, first, [world.alice], bots=3)
+        away = await JonggTable.open(fake, far, second, [world.bob], bots=3)
+        assert first.service.in_play(near.game_id) and not first.service.in_play(away.game_id)
+        assert second.service.in_play(away.game_id)
+        assert not second.service.in_play(near.game_id)
+
+        # Bob's rack came by DM from the far server's client, but a click in a DM goes to
+        # shard 0, whose client does not hold that game (taking it over is to come): it
+        # says so and nothing moves. Bob plays through "My rack" under the table.
+        [prompt] = away.prompts(world.bob)
+        custom_id, values = first_choice(prompt)
+        before = away.view(world.bob).action_count
+        stray = await (fake.click(world.bob, prompt, custom_id) if values is None
+                       else fake.select(world.bob, prompt, custom_id, values))
+        assert stray.delivered_to == [(0, 2)]
+        assert (await stray.reply()).content == "That game isn't running (it may have ended)."
+        assert away.view(world.bob).action_count == before
+        away.closed_dms.add(world.bob.id)
+
+        assert await near.play() > 10
+        assert await away.play() > 10
+        await finished(first, near.game_id)
+        await finished(second, away.game_id)
+
+    sent = fake.interactions.values()
+    assert {h.channel.guild.id for h in sent if h.channel.guild} == {world.guild.id, far.guild.id}
+    assert any(h.channel.guild is None for h in sent)  # near's DM prompts were clicked
+    wrong = [(h.describe(), h.delivered_to) for h in sent
+             if h.delivered_to != [shard_expected(world, h)]]
+    assert not wrong
+    assert_clean(fake, caplog)
+
+
+@pytest.mark.rate_limits(RateLimits())  # Discord's own windows: 50 requests a second
+async def test_the_processes_together_keep_under_the_bots_global_limit(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path) -> None:
+    fake = fake_discord
+    # Sixty channels: each client reads each once, so no channel's own bucket holds a read
+    # back and only the global limit (the bot token's, across both clients) binds.
+    channels = [fake.add_channel(world.guild, f"room-{n}") for n in range(60)]
+    far_world(fake, world)
+    database = tmp_path / "j.db"
+    async with AsyncExitStack() as stack:
+        clients = [await stack.enter_async_context(fake.run(jongg_client(database,
+                                                                         shard_plan=plan)))
+                   for plan in (FIRST, SECOND)]
+        assert [client.pace.limit for client in clients] == [25, 25]
+        start = len(fake.requests)
+        await asyncio.gather(*(
+            client.http.request(Route("GET", "/channels/{channel_id}", channel_id=c.id))
+            for client in clients for c in channels))
+    assert fake.rate_limited == []
+    burst = [r for r in fake.requests[start:] if r.route == "/channels/{channel_id}"]
+    assert len(burst) == 120
+    counted = [r.at for r in fake.requests if not uses_interaction_token(r)]
+    assert peak(counted, 1.0) <= 50
+    assert peak([r.at for r in burst], 1.0) > 25  # both shares in use at once
