@@ -19,9 +19,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "run", help="start the Discord bot (needs DISCORD_TOKEN)",
         description="Start the Discord bot. One process runs the whole bot; a bot on very "
                     "many servers runs its Discord shards in several processes (see the "
-                    "README, \"Shards and processes\").",
-        epilog="examples:\n  jongg run\n  jongg run --shards 4 --shard-ids 0,1\n"
-               "  jongg run --processes 2 --shards 4\n")
+                    "README, \"Shards and processes\"): `--shards 4 --shard-ids 0,1` runs "
+                    "shards 0 and 1 of 4 here, `--processes 2 --shards 4` runs the four shards "
+                    "in two processes (with JONGG_DB=postgresql://...).")
     parser.add_argument("--shards", type=int, metavar="N",
                         help="how many shards the bot has in all (default: 1)")
     parser.add_argument("--shard-ids", metavar="IDS",
