@@ -313,7 +313,7 @@ class TableService:
         self._wake = asyncio.Event()
         #: Set by `close`: moves are refused from then on (`Restarting`).
         self._closing = False
-        #: Clocks the last `run_due_clocks` found due in games of servers it does not own.
+        #: Games of servers it does not own that the last `run_due_clocks` found clocks due in.
         self.others_due = 0
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -870,16 +870,13 @@ class TableService:
         """Act on every clock of this process's games that has run out (claimed first, so
         no other process sharing the database acts on it too); returns how many acted. A
         clock of another process's server is left unclaimed for that process (`others_due`
-        counts them)."""
+        counts those games). Whose a game is is looked up once per game, not per clock."""
         acted = 0
-        self.others_due = 0
         when = self.now() if now is None else now
-        mine: set[int] = set()
-        for due in await self.db.clocks.due_clocks(when):
-            if due.game_id in self._live or await self._owned(due.game_id):
-                mine.add(due.game_id)
-            else:
-                self.others_due += 1
+        due = {clock.game_id for clock in await self.db.clocks.due_clocks(when)}
+        mine = {game_id for game_id in due
+                if game_id in self._live or await self._owned(game_id)}
+        self.others_due = len(due - mine)
         for clock in await self.db.clocks.claim_due(when, games=mine):
             live = self._live.get(clock.game_id)
             if live is None or live.closed:
