@@ -2,9 +2,10 @@
 move.
 
 `db` runs every test that takes it twice: on an SQLite file and on a PostgreSQL database
-(of a throw-away server the run starts; see pg_server.py). The PostgreSQL case is skipped,
-with one message saying how to install the server, where its binaries are absent. Tests
-about SQLite files themselves take `db_path`, or `sqlite_db` for a connected one.
+(of a throw-away server the run starts; see pg_server.py and bot/store/throwaway.py). The
+PostgreSQL case is skipped, with one message saying how to install the server, where its
+binaries are absent. Tests about SQLite files themselves take `db_path`, or `sqlite_db` for
+a connected one.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ async def _make_template(server: PgServer) -> None:
 @pytest.fixture
 async def pg_url(pg_server: PgServer) -> str:
     """A fresh, migrated PostgreSQL database of its own for one test."""
-    return await pg_server.create_database()
+    return await pg_server.create_database(template=TEMPLATE)
 
 
 @pytest.fixture
