@@ -1,15 +1,18 @@
 """Benchmarks run by `jongg bench TARGET`: figures with their goals, never timed tests.
 
-Each target module has `run(quick, progress) -> BenchResult`. A figure carries its goal and
-whether lower or higher is better, so the report can print the ratio to the goal.
+Each target module has `run(quick, progress) -> BenchResult`; those that use the store
+(`DATABASE_TARGETS`) take `database` too, "sqlite", "postgresql" or a URL (see
+`bot.bench.databases`). A figure carries its goal and whether lower or higher is better, so
+the report can print the ratio to the goal; `side_by_side` puts one target's runs on two
+backends together, with each figure's ratio between them.
 """
 
 from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 ProgressCallback = Callable[[int, int], None]
@@ -23,7 +26,10 @@ TARGETS = {
     "loop": "bot.bench.loop",
     "prompts": "bot.bench.prompts",
     "render": "bot.bench.render",
+    "store": "bot.bench.store",
 }
+#: The targets that measure the store, on the database `--database` names.
+DATABASE_TARGETS = frozenset({"discord", "league", "store"})
 
 
 @dataclass(frozen=True)
@@ -82,6 +88,26 @@ class BenchResult:
                 goal = f"   goal {sign} {f.goal:g} {f.unit}{ratio} {verdict}"
             lines.append(f"  {f.name:<34} {f.value:>12,.1f} {f.unit}{goal}")
         return "\n".join(lines)
+
+
+def side_by_side(runs: Sequence[tuple[str, BenchResult]]) -> BenchResult:
+    """One target's runs, each with its label ("SQLite", "PostgreSQL"), as one result: each
+    figure of each run under its label, then (for two runs) the second's value over the
+    first's ("PostgreSQL / SQLite", above 1 when the second is the larger); info by label."""
+    (first_label, first), *others = runs
+    figures: list[Figure] = []
+    info: dict[str, Any] = {}
+    for label, result in runs:
+        info.update({f"{label}: {key}": value for key, value in result.info.items()})
+    for index, figure in enumerate(first.figures):
+        figures.append(replace(figure, name=f"{figure.name} [{first_label}]"))
+        for label, result in others:
+            other = result.figures[index]
+            figures.append(replace(other, name=f"{other.name} [{label}]"))
+            if figure.value:
+                figures.append(Figure(f"{other.name} [{label} / {first_label}]",
+                                      other.value / figure.value, "x"))
+    return BenchResult(first.target, tuple(figures), info)
 
 
 class Steps:

@@ -1,9 +1,10 @@
 """`jongg bench league`: how long a season's standings take on a big season.
 
-A fresh database gets a league whose season holds 10,000 finished games among 500 players
-(made up in bulk by `bot.store.league_synthetic`, with the same rows real games leave). The
-figure is the median time of what `/league standings` does before drawing: the SQL aggregate
-over the season plus ranking in Python. Also measured, without goals: a player's stats, the
+A fresh database (an SQLite file, or PostgreSQL with `--database`) gets a league whose
+season holds 10,000 finished games among 500 players (made up in bulk by
+`bot.store.league_synthetic`, with the same rows real games leave). The figure is the median
+time of what `/league standings` does before drawing: the SQL aggregate over the season plus
+ranking in Python. Also measured, without goals: a player's stats, the
 CSV export, recording one more game (one transaction with its rating update) and rebuilding
 the season's ratings after a director's correction.
 """
@@ -12,13 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import statistics
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 from bot.bench import BenchResult, Figure, ProgressCallback, Steps
+from bot.bench.databases import SQLITE, bench_databases
 from bot.engine.game import preset
 from bot.engine.game.rules import rules_to_json
 from bot.league.export import write_csv
@@ -54,11 +54,11 @@ async def _median_ms(call: Callable[[], Awaitable[Any]], runs: int,
     return statistics.median(samples)
 
 
-async def _measure(path: Path, games: int, players: int, runs: int,
+async def _measure(target: str, games: int, players: int, runs: int,
                    progress: ProgressCallback | None) -> tuple[list[Figure], dict[str, Any]]:
     tick = Steps(progress, 4 * runs + 2)
 
-    async with Database(path) as db:
+    async with Database(target) as db:
         rules = preset("tournament")
         league = await db.leagues.create_league(GUILD, "Bench", CHANNEL, created_by=DIRECTOR)
         season = await db.leagues.start_season(
@@ -121,12 +121,15 @@ async def _measure(path: Path, games: int, players: int, runs: int,
     return figures, info
 
 
-def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchResult:
-    """Build the big season in a temporary file and time standings and friends on it."""
+def run(quick: bool = False, progress: ProgressCallback | None = None,
+        database: str = SQLITE) -> BenchResult:
+    """Build the big season in a fresh database (`database`: see `bot.bench.databases`)
+    and time standings and friends on it."""
     games, players = (QUICK_GAMES, QUICK_PLAYERS) if quick else (GAMES, PLAYERS)
     runs = 3 if quick else 15
-    with tempfile.TemporaryDirectory(prefix="jongg-bench-") as folder:
-        figures, info = asyncio.run(_measure(Path(folder) / "league.db", games, players,
+    with bench_databases(database) as databases:
+        figures, info = asyncio.run(_measure(databases.new("league"), games, players,
                                              runs, progress))
+        info["database"] = databases.shown
     info["quick"] = quick
     return BenchResult("league", tuple(figures), info)

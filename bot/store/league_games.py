@@ -333,18 +333,19 @@ async def _rate(tx: Tx, season_id: int, placed: Sequence[tuple[int, int]],
         await tx.execute(
             "INSERT INTO league_ratings (season_id, user_id, mu, sigma, games) "
             "VALUES (?, ?, ?, ?, 1) ON CONFLICT (season_id, user_id) DO UPDATE SET "
-            "mu = excluded.mu, sigma = excluded.sigma, games = games + 1",
+            "mu = excluded.mu, sigma = excluded.sigma, games = league_ratings.games + 1",
             (season_id, user, mu, sigma))
 
 
 async def _rebuild_ratings(tx: Tx, season_id: int, model: RatingModel) -> int:
     """Replace the season's ratings by a replay of its counted games in recording order."""
-    # Driven by league_games in recording order (CROSS JOIN keeps that order), each game's
-    # seats by primary key: no sort.
+    # Driven by league_games in recording order (SQLite's CROSS JOIN keeps that order), each
+    # game's seats by primary key: no sort. (The join's condition is in WHERE: PostgreSQL's
+    # CROSS JOIN takes no ON, and is an inner join there like any other.)
     rows = await tx.fetchall(
         """SELECT r.game_id, r.user_id, r.placement FROM league_games AS g
-           CROSS JOIN league_results AS r ON r.game_id = g.game_id
-           WHERE g.season_id = ? AND g.counted = 1 AND r.is_bot = 0
+           CROSS JOIN league_results AS r
+           WHERE r.game_id = g.game_id AND g.season_id = ? AND g.counted = 1 AND r.is_bot = 0
            ORDER BY g.id, r.seat""", (season_id,))
     # A big season's replay takes most of a second: in a worker, off the event loop.
     ratings, played = await asyncio.to_thread(_replay_ratings, rows, model)

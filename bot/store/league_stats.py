@@ -63,8 +63,8 @@ class LeagueStats(Part):
             mine = "season_id = ? AND user_id = ? AND is_bot = 0 AND counted = 1"
             row = await tx.fetchone(
                 f"""SELECT count(*) AS games, coalesce(sum(won), 0) AS wins,
-                       coalesce(sum(won AND self_picked), 0) AS self_picks,
-                       coalesce(sum(won AND jokerless), 0) AS jokerless_wins,
+                       coalesce(sum(won * self_picked), 0) AS self_picks,
+                       coalesce(sum(won * jokerless), 0) AS jokerless_wins,
                        coalesce(sum(threw), 0) AS threw, coalesce(sum(dead), 0) AS dead,
                        coalesce(sum(wall_game), 0) AS wall_games,
                        coalesce(sum(points), 0) AS points, max(points) AS best
@@ -77,9 +77,9 @@ class LeagueStats(Part):
                 (season_id, user_id, TOP_HANDS))
             rivals = await tx.fetchall(
                 """SELECT o.user_id, count(*) AS games,
-                       sum(me.placement < o.placement) AS ahead,
-                       sum(me.placement > o.placement) AS behind,
-                       sum(me.placement = o.placement) AS level,
+                       sum(CASE WHEN me.placement < o.placement THEN 1 ELSE 0 END) AS ahead,
+                       sum(CASE WHEN me.placement > o.placement THEN 1 ELSE 0 END) AS behind,
+                       sum(CASE WHEN me.placement = o.placement THEN 1 ELSE 0 END) AS level,
                        p.display_name
                    FROM league_results AS me
                    JOIN league_results AS o ON o.game_id = me.game_id AND o.seat <> me.seat
@@ -87,7 +87,8 @@ class LeagueStats(Part):
                    LEFT JOIN league_players AS p ON p.league_id = ? AND p.user_id = o.user_id
                    WHERE me.season_id = ? AND me.user_id = ? AND me.is_bot = 0
                      AND me.counted = 1
-                   GROUP BY o.user_id ORDER BY games DESC, o.user_id LIMIT ?""",
+                   GROUP BY o.user_id, p.display_name ORDER BY games DESC, o.user_id
+                   LIMIT ?""",
                 (league_id, season_id, user_id, TOP_OPPONENTS))
             rating = await tx.fetchone(
                 "SELECT mu, sigma FROM league_ratings WHERE season_id = ? AND user_id = ?",
@@ -158,7 +159,8 @@ class LeagueStats(Part):
         order: what the CSV export writes."""
         async with self._db.read() as tx:
             await _league_of_season(tx, season_id)
-            # Driven by league_games in recording order, each game's seats by primary key.
+            # Driven by league_games in recording order, each game's seats by primary key
+            # (the join's condition in WHERE, as PostgreSQL's CROSS JOIN takes no ON).
             rows = await tx.fetchall(
                 """SELECT s.number, g.game_id, g.finished_at, g.reason, g.counted,
                        rd.number, g.table_no, r.seat, r.user_id, r.display_name, r.is_bot,
@@ -166,10 +168,11 @@ class LeagueStats(Part):
                        r.hand_value, r.self_picked, r.jokerless, r.exposures, r.threw,
                        r.penalty, r.wall_game, r.dead, r.played_for, r.moves
                    FROM league_games AS g
-                   CROSS JOIN league_results AS r ON r.game_id = g.game_id
+                   CROSS JOIN league_results AS r
                    JOIN league_seasons AS s ON s.id = g.season_id
                    LEFT JOIN league_rounds AS rd ON rd.id = g.round_id
-                   WHERE g.season_id = ? ORDER BY g.id, r.seat""", (season_id,))
+                   WHERE r.game_id = g.game_id AND g.season_id = ? ORDER BY g.id, r.seat""",
+                (season_id,))
         # Tens of thousands of rows in a big season: turned into records off the event loop.
         return await asyncio.to_thread(_export_rows, rows)
 

@@ -227,7 +227,7 @@ class Leagues(Part):
             await tx.execute(
                 f"INSERT INTO league_players ({PLAYER_COLUMNS}) VALUES (?, ?, ?, 1, ?) "
                 "ON CONFLICT (league_id, user_id) DO UPDATE SET registered = 1, "
-                "display_name = excluded.display_name WHERE registered = 0",
+                "display_name = excluded.display_name WHERE league_players.registered = 0",
                 (league.id, check_int(user_id, "user_id"), name, now))
             return await _player(tx, league.id, user_id)
 
