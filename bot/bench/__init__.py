@@ -9,6 +9,7 @@ backends together, with each figure's ratio between them.
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -90,24 +91,53 @@ class BenchResult:
         return "\n".join(lines)
 
 
-def side_by_side(runs: Sequence[tuple[str, BenchResult]]) -> BenchResult:
-    """One target's runs, each with its label ("SQLite", "PostgreSQL"), as one result: each
-    figure of each run under its label, then (for two runs) the second's value over the
-    first's ("PostgreSQL / SQLite", above 1 when the second is the larger); info by label."""
-    (first_label, first), *others = runs
+@dataclass(frozen=True)
+class SideBySide(BenchResult):
+    """One target run on two backends: `figures` (what `--json` prints) are each figure of
+    the first run, the same of the second, and the second's value over the first's (unit
+    "x"); `pairs` keeps them paired, for the text's one line per figure."""
+
+    labels: tuple[str, str] = ("", "")
+    pairs: tuple[tuple[Figure, Figure], ...] = ()
+
+    def as_text(self) -> str:
+        """A table: figure, unit, each run's value, their ratio, each run's verdict."""
+        first, second = self.labels
+        width = max((len(a.name) for a, _ in self.pairs), default=0)
+        lines = [f"jongg bench {self.target}: {first} and {second}"]
+        lines += [f"  {key}: {value}" for key, value in self.info.items()]
+        lines.append(f"  {'':<{width}} {'':<6} {first:>12} {second:>12} "
+                     f"{second + ' / ' + first:>22}")
+        for a, b in self.pairs:
+            ratio = f"x{b.value / a.value:.2f}" if a.value else "-"
+            goal = ""
+            if a.goal is not None:
+                sign = "<" if a.lower_is_better else ">"
+                goal = (f"   goal {sign} {a.goal:g} {a.unit}: " + ", ".join(
+                    "meets" if f.meets_goal else "MISSES" for f in (a, b)))
+            lines.append(f"  {a.name:<{width}} {a.unit:<6} {a.value:>12,.1f} "
+                         f"{b.value:>12,.1f} {ratio:>22}{goal}")
+        return "\n".join(lines)
+
+
+def side_by_side(first: tuple[str, BenchResult], second: tuple[str, BenchResult]
+                 ) -> SideBySide:
+    """One target's two runs, each with its label ("SQLite", "PostgreSQL"), as one result:
+    figures paired by position (the same bench makes the same figures); info shared once,
+    the rest by label."""
+    (first_label, a), (second_label, b) = first, second
+    info = {key: value for key, value in a.info.items() if b.info.get(key) == value}
+    info.update({f"{label}: {key}": value for label, result in (first, second)
+                 for key, value in result.info.items() if key not in info})
+    pairs = tuple(zip(a.figures, b.figures, strict=True))
     figures: list[Figure] = []
-    info: dict[str, Any] = {}
-    for label, result in runs:
-        info.update({f"{label}: {key}": value for key, value in result.info.items()})
-    for index, figure in enumerate(first.figures):
-        figures.append(replace(figure, name=f"{figure.name} [{first_label}]"))
-        for label, result in others:
-            other = result.figures[index]
-            figures.append(replace(other, name=f"{other.name} [{label}]"))
-            if figure.value:
-                figures.append(Figure(f"{other.name} [{label} / {first_label}]",
-                                      other.value / figure.value, "x"))
-    return BenchResult(first.target, tuple(figures), info)
+    for x, y in pairs:
+        figures += [replace(x, name=f"{x.name} [{first_label}]"),
+                    replace(y, name=f"{y.name} [{second_label}]")]
+        if x.value:
+            figures.append(Figure(f"{x.name} [{second_label} / {first_label}]",
+                                  y.value / x.value, "x"))
+    return SideBySide(a.target, tuple(figures), info, (first_label, second_label), pairs)
 
 
 class Steps:
@@ -121,6 +151,14 @@ class Steps:
         self.done += 1
         if self.progress is not None:
             self.progress(min(self.done, self.total), self.total)
+
+
+def percentile(samples: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile `q` (0-100) of `samples` (0 with no samples)."""
+    if not samples:
+        return 0.0
+    ordered = sorted(samples)
+    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
 
 
 def median_micros(calls: Iterable[Callable[[], object]],

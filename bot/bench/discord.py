@@ -59,7 +59,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from bot.bench import BenchResult, Figure, ProgressCallback, Steps
+from bot.bench import BenchResult, Figure, ProgressCallback, Steps, percentile
 from bot.bench.discord_measure import (
     CHANNEL_LIMIT,
     GLOBAL_LIMIT,
@@ -67,7 +67,6 @@ from bot.bench.discord_measure import (
     Commit,
     budget,
     latencies,
-    percentile,
 )
 from bot.bench.discord_wire import (
     Close,

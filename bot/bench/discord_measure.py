@@ -21,7 +21,6 @@ no alignment of Discord's own windows could find more), and any 429 the bot got 
 from __future__ import annotations
 
 import bisect
-import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -46,14 +45,6 @@ class Commit:
     actors: frozenset[int]
     at: float
     keys: tuple[str, ...]
-
-
-def percentile(samples: Sequence[float], q: float) -> float:
-    """Nearest-rank percentile (0 with no samples)."""
-    if not samples:
-        return 0.0
-    ordered = sorted(samples)
-    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
 
 
 def peak(times: Iterable[float], width: float) -> int:

@@ -19,28 +19,16 @@ from typing import Any
 
 from bot.bench import BenchResult, Figure, ProgressCallback, Steps
 from bot.bench.databases import SQLITE, bench_databases
-from bot.engine.game import preset
-from bot.engine.game.rules import rules_to_json
+from bot.bench.seeding import big_season, started_game
 from bot.league.export import write_csv
 from bot.league.ratings import RATING_MODEL
 from bot.league.standings import rank_standings
-from bot.store import (
-    Database,
-    FinishReason,
-    Outcome,
-    Pace,
-    SeasonSettings,
-    SeatDetail,
-    SeatScore,
-    ShippedCardChoice,
-)
-from bot.store.league_synthetic import LeagueSynthetic
+from bot.store import Database, FinishReason, Outcome, SeatDetail, SeatScore
 
 GAMES, PLAYERS = 10_000, 500
 QUICK_GAMES, QUICK_PLAYERS = 1_000, 100
 #: The goal for standings, in milliseconds.
 STANDINGS_GOAL_MS = 200.0
-GUILD, CHANNEL, DIRECTOR = 1, 2, 3
 
 
 async def _median_ms(call: Callable[[], Awaitable[Any]], runs: int,
@@ -59,14 +47,8 @@ async def _measure(target: str, games: int, players: int, runs: int,
     tick = Steps(progress, 4 * runs + 2)
 
     async with Database(target) as db:
-        rules = preset("tournament")
-        league = await db.leagues.create_league(GUILD, "Bench", CHANNEL, created_by=DIRECTOR)
-        season = await db.leagues.start_season(
-            league.id, SeasonSettings("Season 1", 4, "synthetic", "tournament",
-                                      rules_to_json(rules), min_games=5), by=DIRECTOR)
         start = time.perf_counter()
-        await LeagueSynthetic(db).fill(season.id, games=games, players=players, seed=1,
-                                       model=RATING_MODEL)
+        season = await big_season(db, games=games, players=players)
         fill_s = time.perf_counter() - start
         tick()
 
@@ -87,14 +69,7 @@ async def _measure(target: str, games: int, players: int, runs: int,
 
         recorded: list[float] = []
         for n in range(runs):
-            game = await db.games.create_game(
-                guild_id=GUILD, channel_id=CHANNEL, host_user_id=10_000, rules="{}",
-                card=ShippedCardChoice("synthetic", ""), seed=n, pace=Pace("untimed"),
-                hints=False)
-            for seat in range(4):
-                await db.seats.add_seat(game.id, seat, user_id=10_000 + seat * 7 + n,
-                                        display_name=f"P{seat}")
-            await db.games.start_game(game.id, 4)
+            game = await started_game(db, n, [10_000 + seat * 7 + n for seat in range(4)])
             await db.games.finish_game(game.id, Outcome(
                 FinishReason.MAHJONG, 0,
                 tuple(SeatScore(s, p) for s, p in enumerate([35, 0, 0, -10]))))

@@ -57,6 +57,6 @@ def run(args: argparse.Namespace) -> int:
         runs.append((LABELS.get(choice or SQLITE, "PostgreSQL"),
                      module.run(quick=args.quick, progress=Progress(label, 1), **extra,
                                 **where)))
-    result = runs[0][1] if len(runs) == 1 else side_by_side(runs)
+    result = runs[0][1] if len(runs) == 1 else side_by_side(*runs)
     print(json.dumps(result.as_json(), indent=2) if args.json else result.as_text())
     return 0

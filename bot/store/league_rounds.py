@@ -109,7 +109,7 @@ class LeagueRounds(Part):
                    LEFT JOIN league_results AS r ON r.game_id = g.game_id
                         AND r.user_id = rs.user_id
                    WHERE rs.round_id = ?
-                   GROUP BY rs.table_no, rs.user_id
+                   GROUP BY rs.table_no, rs.user_id, p.display_name
                    ORDER BY rs.table_no, points DESC, rs.user_id""",
                 (check_int(round_id, "round_id"),))
         return [RoundScore(int(r["table_no"]), int(r["user_id"]),
