@@ -2,7 +2,8 @@
 process of its own and Discord's rate limits in force.
 
 Two processes, as in production. This one runs only the bot: the real `JonggClient`, the
-table service and SQLite (in a temporary folder), with pictures stubbed (`render_table`,
+table service and the store (SQLite files in a temporary folder, or PostgreSQL with
+`--database`: see `bot.bench.databases`), with pictures stubbed (`render_table`,
 `render_result`, `render_rack` return a 1x1 PNG). A child process started by the bench runs
 the fake Discord of `tests/discord/fake` (REST and gateway on 127.0.0.1, with Discord's rate
 limits: per-route buckets, the global 50 a second, the invalid-request counter) and the
@@ -49,7 +50,6 @@ import itertools
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
@@ -60,6 +60,7 @@ from types import TracebackType
 from typing import Any
 
 from bot.bench import BenchResult, Figure, ProgressCallback, Steps, percentile
+from bot.bench.databases import SQLITE, bench_databases
 from bot.bench.discord_measure import (
     CHANNEL_LIMIT,
     GLOBAL_LIMIT,
@@ -348,7 +349,7 @@ def _pacing(scale: float) -> GlobalLimit:
     return GlobalLimit(usual.limit, usual.per * scale, usual.margin * scale)
 
 
-async def _world(child: _Child, shape: Shape, tables: int, database: Path, scale: float,
+async def _world(child: _Child, shape: Shape, tables: int, database: str, scale: float,
                  start: Start | None, plays: Sequence[Play], tick: Callable[[], None]
                  ) -> list[_Run]:
     """One world: a fresh fake Discord (in the child) with `tables` tables of `shape`, a
@@ -437,7 +438,7 @@ def _arithmetic(census: _Run, paced: dict[int, _Run], scale: float) -> str:
 
 
 def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
-            ones: dict[int, _Run]) -> tuple[list[Figure], dict[str, Any]]:
+            ones: dict[int, _Run], database: str) -> tuple[list[Figure], dict[str, Any]]:
     shown = GAMES_GOAL if GAMES_GOAL in paced else max(paced)
     top = paced[shown]
     sustained = max((level for level, run in paced.items() if run.meets_goal), default=0)
@@ -460,9 +461,10 @@ def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
     ]
     low, high = plan.think
     info: dict[str, Any] = {
-        "processes": "this one: the bot (client, table service, SQLite in a temporary "
-                     "folder); a child: the fake Discord (REST + gateway on 127.0.0.1) and "
-                     "the people, who act only on what Discord shows them",
+        "processes": "this one: the bot (client, table service, store); a child: the fake "
+                     "Discord (REST + gateway on 127.0.0.1) and the people, who act only on "
+                     "what Discord shows them",
+        "database": f"{database}, a fresh one per world",
         "limits": "Discord's rate limits in the fake (per-route buckets, 50 a second in all "
                   "but interaction answers, the invalid-request counter)"
                   + ("" if plan.scale == 1 else f", on a clock {plan.scale:g} times "
@@ -496,23 +498,24 @@ def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
     return figures, info
 
 
-def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchResult:
+def run(quick: bool = False, progress: ProgressCallback | None = None,
+        database: str = SQLITE) -> BenchResult:
     """The census of each table shape, then the paced levels; figures at the goal's load
     (or the largest level), the largest level meeting the goal, requests per move and the
-    saturated throughput."""
+    saturated throughput. Each world's database is a fresh one of `database` (see
+    `bot.bench.databases`)."""
     plan = QUICK if quick else FULL
     fake_mod, _ = _checkout()
     tick = Steps(progress, plan.steps)
     census: dict[Shape, _Run] = {}
-    with tempfile.TemporaryDirectory(prefix="jongg-bench-discord-") as name, \
-            _stub_renderers(fake_mod.png(1, 1)), _Child() as child:
-        folder = Path(name)
+    with bench_databases(database) as databases, _stub_renderers(fake_mod.png(1, 1)), \
+            _Child() as child:
 
         def world(shape: Shape, tables: int, start: Start | None, plays: list[Play]
                   ) -> list[_Run]:
+            target = databases.new(f"{shape.name.lower()}_{len(census)}_{tables}")
             tune_process()  # as `jongg run` does (the last world's garbage collected first)
-            database = folder / f"bench-{shape.name.lower()}-{len(census)}-{tables}.sqlite3"
-            return asyncio.run(_world(child, shape, tables, database, plan.scale, start,
+            return asyncio.run(_world(child, shape, tables, target, plan.scale, start,
                                       plays, tick))
 
         for shape in Shape:
@@ -525,5 +528,6 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
         ones = dict(zip(plan.ones, world(Shape.ONE, max(plan.ones), start, [
             Play(level, plan.think, plan.seconds, plan.settle, seed=SEED + level)
             for level in plan.ones]), strict=True))
-    figures, info = _report(plan, census, paced, ones)
+        shown = databases.shown
+    figures, info = _report(plan, census, paced, ones, shown)
     return BenchResult("discord", tuple(figures), {"quick": quick, **info})
