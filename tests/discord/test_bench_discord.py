@@ -1,14 +1,26 @@
 """`jongg bench discord --quick` runs end to end, the fake Discord and the people in a process
-of their own, and reports every figure and every level's requests against the limits."""
+of their own, and reports every figure and every level's requests against the limits, with
+the bot's games in SQLite and (where the server binaries are) in PostgreSQL."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.bench.discord import GAMES_GOAL, LATENCY_GOAL_MS, REQUESTS_PER_MOVE_GOAL, run
+from bot.store.throwaway import INSTALL, NOT_FOUND, find_binaries
+
+NO_POSTGRES = f"{NOT_FOUND}, so the bench ran on SQLite only ({INSTALL})."
 
 
-def test_quick_bench_measures_every_figure() -> None:
+@pytest.mark.parametrize("database", [
+    "sqlite",
+    pytest.param("postgresql", marks=pytest.mark.skipif(find_binaries() is None,
+                                                         reason=NO_POSTGRES)),
+])
+def test_quick_bench_measures_every_figure(database: str) -> None:
     ticks: list[tuple[int, int]] = []
-    result = run(quick=True, progress=lambda done, total: ticks.append((done, total)))
+    result = run(quick=True, progress=lambda done, total: ticks.append((done, total)),
+                 database=database)
     figures = {f.name: f for f in result.figures}
     report = result.as_text()
     for name in ("click to commit p95", "commit to messages p95"):
@@ -28,3 +40,5 @@ def test_quick_bench_measures_every_figure() -> None:
     assert "stubbed" in result.info["rendering"]
     assert ticks and ticks[-1][0] == ticks[-1][1]
     assert result.as_json()["target"] == "discord"
+    assert result.info["database"].startswith(
+        "SQLite" if database == "sqlite" else "PostgreSQL: a throw-away server")
