@@ -17,7 +17,8 @@ UNTIMED = Pace("untimed")
 
 async def big_season(db: Database, *, games: int, players: int) -> Season:
     """A league with one season of `games` finished, recorded and rated games among
-    `players` people (user ids from 10,000), made up in bulk (`LeagueSynthetic`)."""
+    `players` people (user ids from 10,000), made up in bulk (`LeagueSynthetic`), the
+    database settled after (`Database.settle`)."""
     league = await db.leagues.create_league(GUILD, "Bench", CHANNEL, created_by=DIRECTOR)
     season = await db.leagues.start_season(
         league.id, SeasonSettings("Season 1", 4, "synthetic", "tournament",
@@ -25,6 +26,7 @@ async def big_season(db: Database, *, games: int, players: int) -> Season:
         by=DIRECTOR)
     await LeagueSynthetic(db).fill(season.id, games=games, players=players, seed=1,
                                    model=RATING_MODEL)
+    await db.settle()  # a real season's rows pile up over months, vacuumed meanwhile
     return season
 
 

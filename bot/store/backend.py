@@ -84,6 +84,12 @@ class Backend(ABC):
         when the block ends, rolled back if it raises or is cancelled."""
 
     @abstractmethod
+    async def settle(self) -> None:
+        """After bulk writes (a made-up season, a copied database): bring the database to
+        the state one that has lived a while is in, so queries measured on it plan as they
+        will in use."""
+
+    @abstractmethod
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """Hold game `game_id` for the length of the block: one move at a time, in every
         process that shares the database."""

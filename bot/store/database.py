@@ -173,6 +173,14 @@ class Database:
             if task is not None:
                 self._in_transaction.discard(task)
 
+    async def settle(self) -> None:
+        """After bulk writes, let the database catch up with them as it would in time
+        (PostgreSQL: VACUUM ANALYZE; SQLite: nothing), so what is measured next is what a
+        long-running bot sees (see `Backend.settle`)."""
+        if not self._connected:
+            raise StoreClosed(f"The database {self._backend.shown} is closed.")
+        await self._backend.settle()
+
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
         """Hold game `game_id` for the block, in every process that shares the database: a

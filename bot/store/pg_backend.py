@@ -225,6 +225,15 @@ class PostgresBackend(Backend):
                     # If this is cancelled, the pool's reset unlocks all as it takes it back.
                     await conn.execute("SELECT pg_advisory_unlock($1::bigint)", game_id)
 
+    async def settle(self) -> None:
+        """VACUUM ANALYZE, what autovacuum does in time: fresh statistics, and the
+        visibility map without which a covering index (standings) still reads the table."""
+        pool = self._pool
+        if pool is None:
+            raise StoreClosed(f"The database {self.shown} is closed.")
+        async with pool.acquire() as conn:
+            await conn.execute("VACUUM ANALYZE")  # (VACUUM runs outside any transaction)
+
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """An advisory lock on the server: held against every process."""
         return self._hold(game_id)

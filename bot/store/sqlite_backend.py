@@ -177,6 +177,10 @@ class SqliteBackend(Backend):
         """`BEGIN IMMEDIATE` to write, `BEGIN` to read, on the one connection."""
         return self._session(writable)
 
+    async def settle(self) -> None:
+        """Nothing: SQLite keeps no statistics unless told to (ANALYZE), and the bot never
+        tells it, so a fresh file plans as a long-used one does."""
+
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """An in-process lock: an SQLite file serves one bot process."""
         return self._games.hold(game_id)
