@@ -137,3 +137,12 @@ def test_database_choices_it_cannot_use_are_refused(
         capsys: pytest.CaptureFixture[str], args: list[str], says: str) -> None:
     assert main(["bench", *args, "--quick"]) == EXIT_BAD_INPUT
     assert capsys.readouterr().err == f"jongg: {says}\n"
+
+
+def test_a_server_it_cannot_reach_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    url = "postgresql://nobody:secret@127.0.0.1:1/jongg"
+    assert main(["bench", "store", "--quick", "--database", url]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert err.startswith("jongg: can't create a database for the bench on "
+                          "postgresql://nobody@127.0.0.1:1/jongg: ")  # no password shown
+    assert err.count("\n") == 1 and "Check that the server runs" in err

@@ -98,8 +98,9 @@ class _Server(Databases):
             url = asyncio.run(create_database(self._admin, database))
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise InvalidInput(f"can't create a database for the bench on "
-                               f"{shown_target(self._admin)}: {error}. The URL's user needs "
-                               "the right to create databases (ALTER ROLE … CREATEDB).") from None
+                               f"{shown_target(self._admin)}: {error}. Check that the server "
+                               "runs and that the URL's user may create databases (ALTER "
+                               "ROLE … CREATEDB).") from None
         self.made.append(database)
         return url
 
