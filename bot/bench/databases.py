@@ -22,10 +22,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import asyncpg
-
 from bot.engine.errors import InvalidInput
 from bot.store.backend import is_postgres, shown_target
+from bot.store.errors import DatabaseUnavailable
 from bot.store.throwaway import (
     INSTALL,
     NOT_FOUND,
@@ -96,7 +95,7 @@ class _Server(Databases):
         database = f"jongg_bench_{os.getpid()}_{next(self._count)}_{name}"
         try:
             url = asyncio.run(create_database(self._admin, database))
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        except DatabaseUnavailable as error:
             raise InvalidInput(f"can't create a database for the bench on "
                                f"{shown_target(self._admin)}: {error}. Check that the server "
                                "runs and that the URL's user may create databases (ALTER "

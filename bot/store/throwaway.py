@@ -27,6 +27,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.store.errors import DatabaseUnavailable
+
 #: Where the binaries were looked for, and how to install them, for messages.
 NOT_FOUND = ("PostgreSQL server binaries (initdb, pg_ctl) not found on PATH or in "
              "/usr/lib/postgresql/*/bin")
@@ -64,13 +66,17 @@ def database_url(url: str, database: str) -> str:
 
 async def create_database(url: str, name: str, *, template: str | None = None) -> str:
     """Create database `name` (a copy of `template`, or empty) on the server of `url`, as
-    the user of `url` (who needs the CREATEDB right); returns its URL."""
-    conn = await asyncpg.connect(url)
+    the user of `url` (who needs the CREATEDB right); returns its URL. `DatabaseUnavailable`
+    (with asyncpg's reason) if the server can't be reached or refuses."""
     try:
-        copy = f" TEMPLATE {template} STRATEGY FILE_COPY" if template else ""
-        await conn.execute(f"CREATE DATABASE {name}{copy}")
-    finally:
-        await conn.close()
+        conn = await asyncpg.connect(url)
+        try:
+            copy = f" TEMPLATE {template} STRATEGY FILE_COPY" if template else ""
+            await conn.execute(f"CREATE DATABASE {name}{copy}")
+        finally:
+            await conn.close()
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        raise DatabaseUnavailable(str(error)) from error
     return database_url(url, name)
 
 
