@@ -109,6 +109,12 @@ class Database:
         """Which database holds the data: "sqlite" or "postgresql"."""
         return self._backend.name
 
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may use the database at the same time: a PostgreSQL
+        server may serve several bot processes; a SQLite file serves one."""
+        return self._backend.name == "postgresql"
+
     async def close(self) -> None:
         """Close the connection, once the appends asked for are written and this process's
         clock and outbox claims are given up. Safe to call twice, or on a database never
