@@ -18,6 +18,17 @@ class NotSeated(IllegalAction):
     code = "not_seated"
 
 
+#: What a person is told about a game that is not being played (over, or unknown).
+NOT_RUNNING = "That game isn't running (it may have ended)."
+
+
+class NotRunning(IllegalAction):
+    """A move or a look asked for at a game that is not in play (over, aborted, still a
+    lobby, or unknown)."""
+
+    code = "not_running"
+
+
 #: What a person is told when the bot is shutting down under their click.
 RESTARTING = ("Jongg is restarting, so nothing was changed. Please try again in a minute: "
               "your game is saved.")

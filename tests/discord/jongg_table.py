@@ -11,6 +11,7 @@ was sent after every step.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from leak_watch import LeakWatch, kinds_named
 from bot.discord.client import JonggClient, make_client
 from bot.discord.shards import ONE_SHARD, ShardPlan
 from bot.engine.cards import Card
+from bot.engine.errors import IllegalAction
 from bot.engine.game import (
     Action,
     Call,
@@ -70,7 +72,7 @@ class FrozenClock:
         return self.now
 
 
-def jongg_client(database: Path, clock: FrozenClock | None = None, *, seed: int = 1,
+def jongg_client(database: str | Path, clock: FrozenClock | None = None, *, seed: int = 1,
                  sync: bool = True, backoff: Backoff = DEFAULT_BACKOFF,
                  shard_plan: ShardPlan = ONE_SHARD) -> JonggClient:
     """The real Jongg client, with first-option bots, every new game dealt from `seed`, and
@@ -102,6 +104,9 @@ class JonggTable:
     #: How the game ended, rebuilt from the store once it has left the service (finished
     #: games leave memory), so the checks after the last step still have an oracle.
     ended: GameState | None = None
+    #: Other clients sharing the database whose process a click of this table may reach
+    #: (DMs go to shard 0's): they make moves of it and send what those moves owe.
+    also: tuple[JonggClient, ...] = ()
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -265,12 +270,21 @@ class JonggTable:
     async def settle(self) -> None:
         """Wait until everything about the last move has been delivered, then let the
         watchers look."""
-        await self.client.service.flush(self.game_id)
+        for client in (*self.also, self.client):
+            await client.service.flush(self.game_id)
+        await self.refresh()
         if self.ended is None and not self.client.service.in_play(self.game_id):
             await self._rebuild_end()
         self.steps += 1
         for watch in self.watchers:
             await watch(self)
+
+    async def refresh(self) -> None:
+        """Make the client's copy of the game the store's (`TableService.visit`), as the
+        bot does before a click: another client may have moved it (see `also`)."""
+        if self.ended is None:
+            with contextlib.suppress(IllegalAction):  # over: it has left the service
+                await self.client.service.visit(self.game_id)
 
     async def play(self, limit: int = 2000) -> int:
         """Everyone plays their first option until the game ends; returns the steps."""
