@@ -83,6 +83,41 @@ def jongg_client(database: str | Path, clock: FrozenClock | None = None, *, seed
                        backoff=backoff, shard_plan=shard_plan, **CLIENT_OPTIONS)
 
 
+async def start_table(fake: FakeDiscord, world: World, players: Sequence[User], *,
+                      size: int | None = None, bots: int | Sequence[str] = 0,
+                      options: dict[str, Any] | None = None) -> tuple[int, Message, Channel]:
+    """`/mj new` by the first player in `world.tables`, Join for the others, Add bot `bots`
+    times (a count: bots of the default level; or the level of each bot), Start. Returns
+    the game's id, its lobby post and its thread."""
+    host = players[0]
+    levels = [DEFAULT_LEVEL] * bots if isinstance(bots, int) else list(bots)
+    size = size or len(players) + len(levels)
+    opened = await fake.slash(host, world.tables, "mj new", {"players": size, **(options or {})})
+    lobby = await opened.reply()
+    [join] = custom_ids(lobby, "jg:l:")[:1]
+    game_id = int(join.split(":")[2])
+    thread = await fake.wait_until(lambda: lobby.thread, what="the table's thread")
+    await fake.wait_for_message(channel=thread)
+    await opened.settled()
+    for user in players[1:]:
+        await lobby_click(fake, user, lobby, f"jg:l:{game_id}:join")
+    for level in levels:
+        await lobby_click(fake, host, lobby, f"jg:l:{game_id}:bot:{level}")
+    await lobby_click(fake, host, lobby, f"jg:l:{game_id}:start")
+    assert lobby.custom_ids() == [], "the lobby keeps its buttons after Start"
+    return game_id, lobby, thread
+
+
+async def lobby_click(fake: FakeDiscord, user: User, lobby: Message, custom_id: str) -> None:
+    """Click a lobby button and wait for the lobby to change (refused: fail)."""
+    before = len(lobby.edits)
+    handle = await fake.click(user, lobby, custom_id)
+    await handle.acked()
+    await fake.wait_until(lambda: len(lobby.edits) > before or handle.followups,
+                          what=f"the lobby to change after {custom_id}")
+    assert not handle.followups, handle.followups[0].content
+
+
 @dataclass
 class JonggTable:
     """One table in play, seen from the test's side."""
@@ -115,40 +150,15 @@ class JonggTable:
                    players: Sequence[User], *, size: int | None = None,
                    bots: int | Sequence[str] = 0,
                    options: dict[str, Any] | None = None) -> JonggTable:
-        """`/mj new` by the first player, Join for the others, Add bot `bots` times (a
-        count: bots of the default level; or the level of each bot), Start."""
-        host = players[0]
-        levels = [DEFAULT_LEVEL] * bots if isinstance(bots, int) else list(bots)
-        size = size or len(players) + len(levels)
-        opened = await fake.slash(host, world.tables, "mj new",
-                                  {"players": size, **(options or {})})
-        lobby = await opened.reply()
-        [join] = custom_ids(lobby, "jg:l:")[:1]
-        game_id = int(join.split(":")[2])
-        thread = await fake.wait_until(lambda: lobby.thread, what="the table's thread")
-        await fake.wait_for_message(channel=thread)
-        await opened.settled()
-        for user in players[1:]:
-            await cls._lobby(fake, user, lobby, f"jg:l:{game_id}:join")
-        for level in levels:
-            await cls._lobby(fake, host, lobby, f"jg:l:{game_id}:bot:{level}")
-        await cls._lobby(fake, host, lobby, f"jg:l:{game_id}:start")
-        assert lobby.custom_ids() == [], "the lobby keeps its buttons after Start"
+        """`start_table`, then the table as `client` holds it."""
+        game_id, lobby, thread = await start_table(fake, world, players, size=size, bots=bots,
+                                                   options=options)
         await client.service.flush(game_id)
         table = client.service.table(game_id)
         seats: list[User | None] = [
             None if uid is None else next(u for u in players if u.id == uid)
             for uid in table.user_ids]
         return cls(fake, world, client, game_id, lobby, thread, seats)
-
-    @staticmethod
-    async def _lobby(fake: FakeDiscord, user: User, lobby: Message, custom_id: str) -> None:
-        before = len(lobby.edits)
-        handle = await fake.click(user, lobby, custom_id)
-        await handle.acked()
-        await fake.wait_until(lambda: len(lobby.edits) > before or handle.followups,
-                              what=f"the lobby to change after {custom_id}")
-        assert not handle.followups, handle.followups[0].content
 
     # -- looking ---------------------------------------------------------------------------
 
@@ -377,7 +387,8 @@ def _is_error(text: str) -> bool:
 
 __all__ = ["DONE", "FirstOption", "FrozenClock", "JonggTable", "LeakWatch", "assert_clean",
            "assert_no_error_logged", "components", "custom_ids", "finished",
-           "first_choice", "first_option_bot", "jongg_client", "kinds_named"]
+           "first_choice", "first_option_bot", "jongg_client", "kinds_named", "lobby_click",
+           "start_table"]
 
 
 async def open_league(fake: FakeDiscord, world: World) -> None:
