@@ -254,12 +254,10 @@ async def _refuse_data(target: Tx, shown: str, shapes: Sequence[TableShape]) -> 
 async def _copy_table(source: Tx, target: Tx, shape: TableShape, *, seeded: bool,
                       later: frozenset[str], progress: ProgressFactory | None
                       ) -> tuple[int, int, list[tuple[Any, ...]]]:
-    """Copy one table in batches, in key order. Returns the rows copied, the largest id (0
+    """Copy one table in batches, in key order (every table has a primary key; a test
+    holds the schema to that). Returns the rows copied, the largest id (0
     if none, or the table has no `id` key) and, for `later` columns, each row's key and
     values where any is set (they go in as NULL now)."""
-    if not shape.key:
-        raise StoreError(f"Table {shape.name} has no primary key, so it can't be copied "
-                         "in order.")
     row = await source.fetchone(f"SELECT count(*) AS n FROM {_name(shape.name)}")
     total = 0 if row is None else int(row["n"])
     report = (progress(shape.name, total) if progress is not None and total and not seeded

@@ -44,8 +44,9 @@ from bot.store import (  # noqa: E402
     Person,
     shipped_migrations,
 )
-from bot.store.copy import copy_database, seeded_tables  # noqa: E402
-from bot.store.errors import CopyRefused  # noqa: E402
+from bot.store.copy import copy_database, copy_order, seeded_tables  # noqa: E402
+from bot.store.errors import CopyRefused, StoreError  # noqa: E402
+from bot.store.tx import Reference, TableShape  # noqa: E402
 
 #: The tables a copy leaves empty: claims of the old database's processes.
 NOT_COPIED = frozenset({"outbox_claims"})
@@ -108,22 +109,28 @@ async def build_league_database(db: Database, clock: FakeClock) -> dict[str, int
             "last_game": live.id, "last_card": spare.id, "last_outbox": sent[-1].id}
 
 
-def sqlite_contents(path: Path) -> Contents:
-    """Every table of an SQLite file (its own bookkeeping and the migration records aside),
-    read with the sqlite3 module itself, ordered by primary key."""
+def primary_keys(path: Path) -> dict[str, list[str]]:
+    """Each table of an SQLite file (its own bookkeeping and the migration records aside)
+    with its primary key, read with the sqlite3 module itself."""
     conn = sqlite3.connect(path)
-    conn.row_factory = sqlite3.Row
     try:
         names = [r[0] for r in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
             "AND name <> 'schema_migrations'")]
-        found = {}
-        for name in names:
-            key = [r["name"] for r in sorted(conn.execute(f"PRAGMA table_info({name})"),
-                                             key=lambda r: r["pk"]) if r["pk"]]
-            rows = conn.execute(f"SELECT * FROM {name} ORDER BY {', '.join(key)}")
-            found[name] = [dict(row) for row in rows]
-        return found
+        return {name: [r[1] for r in sorted(conn.execute(f"PRAGMA table_info({name})"),
+                                            key=lambda r: r[5]) if r[5]] for name in names}
+    finally:
+        conn.close()
+
+
+def sqlite_contents(path: Path) -> Contents:
+    """Every table of an SQLite file (as `primary_keys` lists them) ordered by its key."""
+    conn = sqlite3.connect(path)
+    conn.row_factory = sqlite3.Row
+    try:
+        return {name: [dict(row) for row in conn.execute(
+                    f"SELECT * FROM {name} ORDER BY {', '.join(key)}")]
+                for name, key in primary_keys(path).items()}
     finally:
         conn.close()
 
@@ -139,18 +146,6 @@ async def pg_contents(url: str, keys: dict[str, list[str]]) -> Contents:
         return found
     finally:
         await conn.close()
-
-
-def primary_keys(path: Path) -> dict[str, list[str]]:
-    conn = sqlite3.connect(path)
-    try:
-        names = [r[0] for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-            "AND name <> 'schema_migrations'")]
-        return {name: [r[1] for r in sorted(conn.execute(f"PRAGMA table_info({name})"),
-                                            key=lambda r: r[5]) if r[5]] for name in names}
-    finally:
-        conn.close()
 
 
 def without_claims(contents: Contents) -> Contents:
@@ -366,3 +361,59 @@ async def test_a_target_of_another_program_is_refused(
     conn.close()
     with pytest.raises(CopyRefused, match="some other program"):
         await copy_database(str(source), str(other))
+
+
+async def test_a_row_the_target_refuses_leaves_it_empty(tmp_path: Path, pg_url: str) -> None:
+    # SQLite's NOCASE folds ASCII letters only, PostgreSQL's nocase every letter: two card
+    # names that differ in an accented capital are two names here, one name there.
+    source = tmp_path / "cards.sqlite3"
+    async with Database(source, clock=FakeClock()) as db:
+        await db.cards.save_card(GUILD, "Émile", card_text(), uploaded_by=DIRECTOR)
+        await db.cards.save_card(GUILD, "émile", card_text(), uploaded_by=DIRECTOR)
+    with pytest.raises(CopyRefused, match="The target refused a row of server_cards"):
+        await copy_database(str(source), pg_url)
+    found = await pg_contents(pg_url, primary_keys(source))
+    assert not [name for name in set(found) - seeded_tables(shipped_migrations())
+                if found[name]]
+
+
+async def test_a_source_changed_by_hand_is_refused(league_file: tuple[Path, dict[str, int]],
+                                                   tmp_path: Path) -> None:
+    source, _ = league_file
+    conn = sqlite3.connect(source)
+    conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+    conn.close()
+    with pytest.raises(CopyRefused, match="changed by hand"):
+        await copy_database(str(source), str(tmp_path / "new.sqlite3"))
+
+
+def test_every_table_has_a_primary_key(tmp_path: Path) -> None:
+    # The copy reads each table in key order (a page at a time), so a table needs a key.
+    path = tmp_path / "schema.sqlite3"
+
+    async def migrate() -> None:
+        async with Database(path):
+            pass
+
+    asyncio.run(migrate())
+    keys = primary_keys(path)
+    assert keys and not [name for name, key in keys.items() if not key]
+
+
+def shape(name: str, *refs: tuple[str, str], nullable: frozenset[str] = frozenset()
+          ) -> TableShape:
+    return TableShape(name, ("id", *(column for column, _ in refs)), nullable, ("id",),
+                      tuple(Reference(parent, (column,)) for column, parent in refs))
+
+
+def test_parents_come_first_and_a_loop_is_closed_afterwards() -> None:
+    tables = [shape("cards", ("guild", "guilds")),
+              shape("guilds", ("card", "cards"), nullable=frozenset({"card"})),
+              shape("games", ("guild", "guilds"), ("card", "cards")),
+              shape("moves", ("game", "games"), ("self", "moves"))]
+    order, later = copy_order(tables)
+    assert [t.name for t in order] == ["guilds", "cards", "games", "moves"]
+    assert later == {"guilds": frozenset({"card"})}
+    tables[1] = shape("guilds", ("card", "cards"))  # the loop's references may not be NULL
+    with pytest.raises(StoreError, match="make a loop"):
+        copy_order(tables)
