@@ -189,8 +189,8 @@ async def _check_pair(source: str, target: str, latest: int) -> None:
     if found.version < latest:
         raise CopyRefused(
             f"The source {shown} is at schema version {found.version}, older than this "
-            f"Jongg's {latest}. Run the bot on it once (JONGG_DB={shown} jongg run) so it "
-            "is upgraded, then copy it.")
+            f"Jongg's {latest}. Run the bot on it once (jongg run, with JONGG_DB set to it) "
+            "so it is upgraded, then copy it.")
     if found.version > latest:
         raise CopyRefused(
             f"The source {shown} is at schema version {found.version}, newer than this "
@@ -211,6 +211,8 @@ async def _look(target: str) -> Found | None:
 
 async def _copy(reading: Database, writing: Database, migrations: Sequence[Migration],
                 progress: ProgressFactory | None) -> CopySummary:
+    """The copy itself, once both databases are open: one snapshot of the source, one
+    transaction on the target (see the module's docstring)."""
     seeded = seeded_tables(migrations)
     async with reading.read() as source, writing.transaction() as target:
         shapes = [s for s in await target.tables() if s.name != RECORD_TABLE]

@@ -31,7 +31,7 @@ from league_helpers import (  # noqa: E402
     stored_game,
 )
 
-from bot.cli import EXIT_BAD_INPUT, main  # noqa: E402
+from bot.cli import EXIT_BAD_INPUT, EXIT_FAILED, main  # noqa: E402
 from bot.engine.game import preset  # noqa: E402
 from bot.league.ratings import RATING_MODEL  # noqa: E402
 from bot.league.record import record_finished_game  # noqa: E402
@@ -327,6 +327,18 @@ async def test_a_malformed_url_is_refused(league_file: tuple[Path, dict[str, int
     assert why in line
     assert "secret" not in line  # a URL is shown without its password
     assert why in await refused(capsys, url, str(source))
+
+
+async def test_an_unreachable_server_is_one_line(league_file: tuple[Path, dict[str, int]],
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    source, _ = league_file
+    assert await jongg("db", "copy", str(source), "postgresql://jongg:secret@127.0.0.1:1/x") \
+        == EXIT_FAILED
+    out, err = capsys.readouterr()
+    assert not out
+    assert err.startswith("jongg: Can't connect to the PostgreSQL database "
+                          "postgresql://jongg@127.0.0.1:1/x: ")
+    assert len(err.splitlines()) == 1
 
 
 async def test_a_source_at_another_schema_is_refused(tmp_path: Path,
