@@ -52,6 +52,10 @@ from bot.store.tx import TableShape, Tx
 TRANSIENT_TABLES = frozenset({"outbox_claims"})
 #: Columns written as NULL in the copy, for the same reason.
 TRANSIENT_COLUMNS = {"clocks": frozenset({"claimed_by", "claimed_until"})}
+#: Columns the target's triggers count up while the rows of other tables go in (a game's
+#: revision, migration 0012): written again at the end with the source's values, so the
+#: copy holds the same rows.
+COUNTED_COLUMNS = {"games": frozenset({"revision"})}
 #: Rows read and written at a time (progress is reported after each batch).
 BATCH_ROWS = 1000
 
@@ -226,20 +230,23 @@ async def _copy(reading: Database, writing: Database, migrations: Sequence[Migra
                            [s for s in shapes if s.name not in seeded])
         order, later = copy_order([s for s in shapes if s.name not in TRANSIENT_TABLES])
         copied = []
-        closing: list[tuple[TableShape, list[tuple[Any, ...]]]] = []
+        closing: list[tuple[TableShape, frozenset[str], list[tuple[Any, ...]]]] = []
         for shape in order:
+            held = later.get(shape.name, frozenset())
+            again = held | COUNTED_COLUMNS.get(shape.name, frozenset())
             rows, last_id, deferred = await _copy_table(
-                source, target, shape, seeded=shape.name in seeded,
-                later=later.get(shape.name, frozenset()), progress=progress)
+                source, target, shape, seeded=shape.name in seeded, later=again,
+                blank=TRANSIENT_COLUMNS.get(shape.name, frozenset()) | held,
+                progress=progress)
             if shape.name not in seeded:
                 copied.append((shape.name, rows))
             if deferred:
-                closing.append((shape, deferred))
+                closing.append((shape, again, deferred))
             if shape.key == ("id",):
                 counter = await source.id_counter(shape.name)
                 await target.set_id_counter(shape.name, max(counter or 0, last_id))
-        for shape, deferred in closing:
-            await _write_later(target, shape, later[shape.name], deferred)
+        for shape, again, deferred in closing:
+            await _write_later(target, shape, again, deferred)
     return CopySummary(shown_target(reading.path), shown_target(writing.path),
                        tuple(sorted(copied)))
 
@@ -254,17 +261,17 @@ async def _refuse_data(target: Tx, shown: str, shapes: Sequence[TableShape]) -> 
 
 
 async def _copy_table(source: Tx, target: Tx, shape: TableShape, *, seeded: bool,
-                      later: frozenset[str], progress: ProgressFactory | None
+                      later: frozenset[str], blank: frozenset[str],
+                      progress: ProgressFactory | None
                       ) -> tuple[int, int, list[tuple[Any, ...]]]:
     """Copy one table in batches, in key order (every table has a primary key; a test
-    holds the schema to that). Returns the rows copied, the largest id (0
-    if none, or the table has no `id` key) and, for `later` columns, each row's key and
-    values where any is set (they go in as NULL now)."""
+    holds the schema to that), the `blank` columns as NULL. Returns the rows copied, the
+    largest id (0 if none, or the table has no `id` key) and, for the `later` columns
+    (written again at the end), each row's key and values where any is set."""
     row = await source.fetchone(f"SELECT count(*) AS n FROM {_name(shape.name)}")
     total = 0 if row is None else int(row["n"])
     report = (progress(shape.name, total) if progress is not None and total and not seeded
               else None)
-    blank = TRANSIENT_COLUMNS.get(shape.name, frozenset()) | later
     columns = ", ".join(_name(c) for c in shape.columns)
     keys = ", ".join(_name(c) for c in shape.key)
     insert = (f"INSERT INTO {_name(shape.name)} ({columns}) VALUES "
@@ -305,7 +312,8 @@ async def _copy_table(source: Tx, target: Tx, shape: TableShape, *, seeded: bool
 
 async def _write_later(target: Tx, shape: TableShape, later: frozenset[str],
                        deferred: list[tuple[Any, ...]]) -> None:
-    """Set the columns held back to close a foreign-key loop (see `copy_order`)."""
+    """Set the columns held back to close a foreign-key loop (see `copy_order`), and those
+    the target's triggers counted meanwhile (`COUNTED_COLUMNS`)."""
     columns = sorted(later)
     sets = ", ".join(f"{_name(c)} = ?" for c in columns)
     match = " AND ".join(f"{_name(c)} = ?" for c in shape.key)
