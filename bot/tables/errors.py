@@ -29,6 +29,12 @@ class NotRunning(IllegalAction):
     code = "not_running"
 
 
+#: What a person is told when the game moved on under their click (another process, or a
+#: write that did not wait for the game's lock, grew its log first).
+MOVED_ON = ("The game moved on just as you clicked; nothing was changed. Use the newest "
+            "prompt (or My rack).")
+
+
 #: What a person is told when the bot is shutting down under their click.
 RESTARTING = ("Jongg is restarting, so nothing was changed. Please try again in a minute: "
               "your game is saved.")

@@ -108,6 +108,7 @@ from bot.tables.delivery import (
     entry_body,
 )
 from bot.tables.errors import (
+    MOVED_ON,
     NOT_RUNNING,
     RESTARTING,
     NotRunning,
@@ -597,7 +598,10 @@ class TableService:
         (`Database.game_lock`), this process's copy made the store's (`_current`), then the
         copy's own lock. Once the move is made, the revision it left the game at is noted,
         so only someone else's change makes the next move rebuild the game. A move begun
-        before `close` is let finish; one asked for after is refused."""
+        before `close` is let finish; one asked for after is refused. A move the store
+        refuses because the log grew under it (`SeqConflict`: a write that did not wait
+        for the game's lock) changes nothing, is answered as stale, and the next move
+        starts from the game rebuilt."""
         if self._closing:
             raise Restarting(RESTARTING)
         self._moves += 1
@@ -606,7 +610,11 @@ class TableService:
             async with self.db.game_lock(game_id):
                 live = await self._current(game_id)
                 async with live.lock:
-                    yield live
+                    try:
+                        yield live
+                    except SeqConflict as conflict:
+                        live.revision = -1
+                        raise StalePrompt(MOVED_ON) from conflict
                     live.revision = await self.db.games.revision(game_id)
         finally:
             self._moves -= 1
@@ -961,6 +969,9 @@ class TableService:
                     acted += await self._ran_out(live, clock)
             except NotRunning:  # the game is over: its clocks are of no more use
                 await self.db.clocks.clear_clocks(clock.game_id)
+            except StalePrompt:  # the log grew under it: the next round reads it again
+                log.warning("a clock of game %s raced a move; it will be re-read",
+                            clock.game_id)
         return acted
 
     async def _ran_out(self, live: _Live, clock: Clock) -> int:
@@ -1079,8 +1090,6 @@ class TableService:
         while True:
             try:
                 await self.run_due_clocks()
-            except SeqConflict:
-                log.warning("a clock raced a move; it will be re-read")
             except Exception:
                 log.exception("clock loop error")
             due = await self.db.clocks.next_due()
