@@ -634,6 +634,7 @@ class TableService:
         try:
             revision = await self.db.games.revision(game_id)
             if live is not None and live.revision == revision:
+                await self._away_in(live.season_id)
                 return live
             if live is None and (await self.db.games.game(game_id)).status is not \
                     GameStatus.PLAYING:
@@ -643,7 +644,23 @@ class TableService:
         live = await self._restore(game_id, into=live)
         if live.closed:
             raise NotRunning(NOT_RUNNING)
+        await self._away_in(live.season_id)
         return live
+
+    async def _away_in(self, season_id: int | None) -> None:
+        """Read again who is on vacation in a league season (before a move in one of its
+        games): another process may have begun or ended a vacation since (its own games'
+        clocks it moved itself; this process's next move sets the clocks with the pauses
+        as they are now)."""
+        if season_id is None:
+            return
+        now = self.now()
+        for key in [key for key in self._away if key[1] == season_id]:
+            del self._away[key]
+        for vacation in await self.db.vacations.under_way(now):
+            if vacation.season_id == season_id:
+                self._away[(vacation.user_id, season_id)] = (vacation.started_at,
+                                                             vacation.end())
 
     async def act(self, game_id: int, user_id: int,
                   action: Action | str | Callable[[int], Action],
@@ -1405,11 +1422,11 @@ class TableService:
 
     async def set_player_options(self, user_id: int, options: SeatOptions) -> SeatOptions:
         """Keep a person's own options. Every seat they hold in a game in play takes them
-        too, from its next prompt (and keeps them, as its own, through a restart); games
-        started later begin with them. Returns them."""
+        too, from its next prompt (and keeps them, as its own, through a restart), whichever
+        process holds the game; games started later begin with them. Returns them."""
         await self.db.players.set_options(user_id, options.to_json())
-        for game_id, live in list(self._live.items()):
-            if not live.closed and live.table.seat_of(user_id) is not None:
+        for game_id in await self.db.seats.games_in_play(user_id):
+            with contextlib.suppress(NotRunning, NotSeated):  # over, or left, meanwhile
                 await self.set_seat_options(game_id, user_id, options)
         return options
 

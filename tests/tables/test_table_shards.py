@@ -13,6 +13,7 @@ from bot.discord.shards import ShardPlan
 from bot.engine.game import THREE_PLAYER
 from bot.store import ClockKind, Database
 from bot.tables.errors import MOVED_ON, StalePrompt
+from bot.tables.seat_options import JokerCalls, SeatOptions
 
 #: Servers on shard 0 and on shard 1 of 2 (Discord's `(guild_id >> 22) % 2`).
 NEAR, FAR = 7, 1 << 22
@@ -109,3 +110,22 @@ async def test_a_move_the_log_grew_under_changes_nothing_and_is_answered_as_stal
             await service.visit(game_id)
             assert service.spectator(game_id).action_count == len(logged)
             await service.close()
+
+
+async def test_a_persons_own_options_reach_their_seats_in_games_another_process_holds(
+        tmp_path: Path) -> None:
+    """`/mj settings` reaches the process of the server it was used in; the person's seats
+    in games another process holds take the options too (that process's copy is rebuilt)."""
+    clock = Clock()
+    async with Database(tmp_path / "j.db") as db:
+        owner = make_service(db, Recorder(), clock, owns=SHARD_1.owns)
+        elsewhere = make_service(db, Recorder(), clock, owns=SHARD_0.owns)
+        far = await open_game(owner, THREE_PLAYER, [HOST, ANN, BO], guild_id=FAR)
+        chosen = SeatOptions(joker_calls=JokerCalls.OFFER)
+        assert owner.table(far).options_of(1) != chosen
+        await elsewhere.set_player_options(ANN, chosen)
+        await owner.visit(far)
+        assert owner.table(far).options_of(1) == chosen
+        assert owner.table(far).options_of(0) != chosen
+        await owner.close()
+        await elsewhere.close()
