@@ -83,6 +83,16 @@ def jongg_client(database: str | Path, clock: FrozenClock | None = None, *, seed
                        backoff=backoff, shard_plan=shard_plan, **CLIENT_OPTIONS)
 
 
+def far_world(fake: FakeDiscord, world: World) -> World:
+    """A second server, on shard 1, with the same four people in it."""
+    guild = fake.add_guild("Far Hall", shard=1)
+    general = fake.add_channel(guild, "general")
+    tables = fake.add_channel(guild, "mahjong-tables")
+    for user in world.players:
+        fake.add_member(guild, user)
+    return World(guild, general, tables, *world.players)
+
+
 async def start_table(fake: FakeDiscord, world: World, players: Sequence[User], *,
                       size: int | None = None, bots: int | Sequence[str] = 0,
                       options: dict[str, Any] | None = None) -> tuple[int, Message, Channel]:
@@ -385,10 +395,25 @@ def _is_error(text: str) -> bool:
         "belongs to another seat", "no longer there"))
 
 
-__all__ = ["DONE", "FirstOption", "FrozenClock", "JonggTable", "LeakWatch", "assert_clean",
-           "assert_no_error_logged", "components", "custom_ids", "finished",
-           "first_choice", "first_option_bot", "jongg_client", "kinds_named", "lobby_click",
-           "start_table"]
+__all__ = [
+    "DONE",
+    "FirstOption",
+    "FrozenClock",
+    "JonggTable",
+    "LeakWatch",
+    "assert_clean",
+    "assert_no_error_logged",
+    "components",
+    "custom_ids",
+    "far_world",
+    "finished",
+    "first_choice",
+    "first_option_bot",
+    "jongg_client",
+    "kinds_named",
+    "lobby_click",
+    "start_table",
+]
 
 
 async def open_league(fake: FakeDiscord, world: World) -> None:

@@ -17,7 +17,7 @@ import pytest
 from controls import custom_ids, first_choice
 from fake import FakeDiscord, Message, Perm, User, World
 from jongg_process import kill, log_path, ready_shards, start, stop
-from jongg_table import start_table
+from jongg_table import far_world, start_table
 
 from bot.engine.game import parse_action
 from bot.store import Database
@@ -108,16 +108,6 @@ class Player:
             await (await self.fake.click(self.user, posts[-1], passing)).acked(timeout=20)
             if await self.moves() > before:
                 self.by_post += 1
-
-
-def far_world(fake: FakeDiscord, world: World) -> World:
-    """A second server, on shard 1, with the same people in it."""
-    guild = fake.add_guild("Far Hall", shard=1)
-    general = fake.add_channel(guild, "general")
-    tables = fake.add_channel(guild, "mahjong-tables")
-    for user in world.players:
-        fake.add_member(guild, user)
-    return World(guild, general, tables, *world.players)
 
 
 async def quick_answers(fake: FakeDiscord, world: World, manager: User) -> None:

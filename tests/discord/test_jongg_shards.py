@@ -15,7 +15,7 @@ from controls import first_choice
 from discord.http import Route
 from fake import FakeDiscord, FakeInteraction, RateLimits, World
 from fake.ratelimits import uses_interaction_token
-from jongg_table import JonggTable, assert_clean, finished, jongg_client
+from jongg_table import JonggTable, assert_clean, far_world, finished, jongg_client
 
 from bot.bench.discord_measure import peak
 from bot.discord.shards import ShardPlan
@@ -23,16 +23,6 @@ from bot.discord.shards import ShardPlan
 pytestmark = pytest.mark.shards(2)
 
 FIRST, SECOND = ShardPlan(2, (0,)), ShardPlan(2, (1,))
-
-
-def far_world(fake: FakeDiscord, world: World) -> World:
-    """A second server, on shard 1, with the same four people in it."""
-    guild = fake.add_guild("Far Hall", shard=1)
-    general = fake.add_channel(guild, "general")
-    tables = fake.add_channel(guild, "mahjong-tables")
-    for user in world.players:
-        fake.add_member(guild, user)
-    return World(guild, general, tables, *world.players)
 
 
 def shard_expected(world: World, handle: FakeInteraction) -> tuple[int, int]:

@@ -10,18 +10,12 @@ import asyncio
 import json
 import shutil
 import sqlite3
-import sys
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 import pytest
-
-LEAGUE_TESTS = str(Path(__file__).resolve().parents[1] / "league")
-if LEAGUE_TESTS not in sys.path:
-    sys.path.insert(0, LEAGUE_TESTS)
-
-from league_helpers import (  # noqa: E402
+from league_helpers import (
     DIRECTOR,
     GUILD,
     FakeClock,
@@ -31,11 +25,11 @@ from league_helpers import (  # noqa: E402
     stored_game,
 )
 
-from bot.cli import EXIT_BAD_INPUT, EXIT_FAILED, main  # noqa: E402
-from bot.engine.game import preset  # noqa: E402
-from bot.league.ratings import RATING_MODEL  # noqa: E402
-from bot.league.record import record_finished_game  # noqa: E402
-from bot.store import (  # noqa: E402
+from bot.cli import EXIT_BAD_INPUT, EXIT_FAILED, main
+from bot.engine.game import preset
+from bot.league.ratings import RATING_MODEL
+from bot.league.record import record_finished_game
+from bot.store import (
     ClockKind,
     Database,
     DeliveryKind,
@@ -44,9 +38,9 @@ from bot.store import (  # noqa: E402
     Person,
     shipped_migrations,
 )
-from bot.store.copy import copy_database, copy_order, seeded_tables  # noqa: E402
-from bot.store.errors import CopyRefused, StoreError  # noqa: E402
-from bot.store.tx import Reference, TableShape  # noqa: E402
+from bot.store.copy import copy_database, copy_order, seeded_tables
+from bot.store.errors import CopyRefused, StoreError
+from bot.store.tx import Reference, TableShape
 
 #: The tables a copy leaves empty: claims of the old database's processes.
 NOT_COPIED = frozenset({"outbox_claims"})
