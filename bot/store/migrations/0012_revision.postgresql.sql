@@ -12,20 +12,23 @@ BEGIN
 END
 $$;
 
--- A row of the game's (its `game_id`) was added, changed or removed.
+-- A row of the game's was added, changed or removed: one with the game's `game_id`, or a
+-- seat's options (keyed by the seat's row).
 CREATE FUNCTION jongg_game_row_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    changed RECORD;
 BEGIN
-    UPDATE games SET revision = revision + 1
-    WHERE id = CASE WHEN TG_OP = 'DELETE' THEN OLD.game_id ELSE NEW.game_id END;
-    RETURN NULL;
-END
-$$;
-
--- A seat's options (keyed by the seat's row) were set or changed.
-CREATE FUNCTION jongg_seat_options_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    UPDATE games SET revision = revision + 1
-    WHERE id = (SELECT game_id FROM seats WHERE id = NEW.seat_id);
+    IF TG_OP = 'DELETE' THEN
+        changed := OLD;
+    ELSE
+        changed := NEW;
+    END IF;
+    IF TG_TABLE_NAME = 'seat_options' THEN
+        UPDATE games SET revision = revision + 1
+        WHERE id = (SELECT game_id FROM seats WHERE id = changed.seat_id);
+    ELSE
+        UPDATE games SET revision = revision + 1 WHERE id = changed.game_id;
+    END IF;
     RETURN NULL;
 END
 $$;
@@ -43,4 +46,4 @@ CREATE TRIGGER seats_revision AFTER INSERT OR UPDATE ON seats
 CREATE TRIGGER seat_reclaims_revision AFTER INSERT ON seat_reclaims
     FOR EACH ROW EXECUTE FUNCTION jongg_game_row_changed();
 CREATE TRIGGER seat_options_revision AFTER INSERT OR UPDATE ON seat_options
-    FOR EACH ROW EXECUTE FUNCTION jongg_seat_options_changed();
+    FOR EACH ROW EXECUTE FUNCTION jongg_game_row_changed();
