@@ -37,6 +37,7 @@ COMMAND_MODULES = (
     "bot.commands.arena",
     "bot.commands.play",
     "bot.commands.run",
+    "bot.commands.db",
 )
 
 #: Exit codes. 2 for what was typed, as argparse has it; 70 is EX_SOFTWARE from sysexits.h;
@@ -130,6 +131,11 @@ def failure(exc: BaseException) -> Failure | None:
         if isinstance(exc, aiohttp.ClientError):
             return Failure(f"can't reach Discord ({exc}). Check the network connection, "
                            "then try again.", EXIT_FAILED)
+    if "bot.store" in sys.modules:
+        from bot.store.errors import StoreError
+
+        if isinstance(exc, StoreError):  # its message names the database and what to do
+            return Failure(exc.message, EXIT_FAILED)
     if isinstance(exc, sqlite3.OperationalError):
         # The sqlite3 module's own description: errors in the database's operation, "not
         # necessarily under the control of the programmer" (a file it can't open, a full disk).

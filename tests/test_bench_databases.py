@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 
 import asyncpg
 import pytest
@@ -89,14 +88,6 @@ def test_league_bench_runs_on_each_backend(capsys: pytest.CaptureFixture[str],
     assert info["standings_rows"] == info["rated_players"] == 100
 
 
-@pytest.fixture
-def server() -> Iterator[ThrowawayServer]:
-    binaries = find_binaries()
-    assert binaries is not None
-    with ThrowawayServer(binaries) as running:
-        yield running
-
-
 async def _databases(url: str) -> list[str]:
     conn = await asyncpg.connect(url)
     try:
@@ -105,10 +96,9 @@ async def _databases(url: str) -> list[str]:
         await conn.close()
 
 
-@needs_postgres
 def test_a_url_gets_databases_of_its_own_dropped_after(
-        capsys: pytest.CaptureFixture[str], server: ThrowawayServer) -> None:
-    url = server.url("postgres")
+        capsys: pytest.CaptureFixture[str], pg_server: ThrowawayServer) -> None:
+    url = pg_server.url("postgres")
     before = asyncio.run(_databases(url))
     report = _bench(capsys, "store", "--database", url)
     _check_store(_values(report))

@@ -99,7 +99,10 @@ class JonggClient(discord.Client):
 
         if self.loop_watch is not None:
             self.loop_watch.start()  # first: restoring games must not stall the loop either
-        self.db = await Database.open(self.database)
+        # Named by its shards: the process restarted in this one's place resumes its clock
+        # and outbox claims at once.
+        self.db = await Database.open(self.database,
+                                      owner=f"jongg {self.shard_plan.describe()}")
         self.service = TableService(self.db, DiscordNotifier(self), now=self.now,
                                     make_bot=self.make_bot, new_seed=self.new_seed,
                                     backoff=self.backoff, owns=self.shard_plan.owns)

@@ -30,7 +30,7 @@ from bot.discord.notify import archive_minutes, thread_name
 from bot.discord.server_config import HISTORY_ENTRIES, LABELS, config_text, history_text
 from bot.discord.settings import show_settings
 from bot.discord.vacation import vacation
-from bot.engine.errors import IllegalAction
+from bot.engine.errors import IllegalAction, MahjongError
 from bot.engine.game.actions import Discard
 from bot.engine.game.bettor import bettor_refusal
 from bot.engine.game.rules import Scoring, suggest_options, table_rules, with_options
@@ -73,14 +73,19 @@ def lobby_buttons(game_id: int, level: str, *, bettor: bool = False) -> discord.
 
 
 async def _game_here(interaction: discord.Interaction[Any]) -> int:
-    """The game whose thread this command was used in."""
+    """The game whose thread this command was used in, with this process's copy of it made
+    the store's (another process may have moved it since: `TableService.visit`). A game not
+    in play is refused by the command itself, as it would be without the visit."""
     channel = interaction.channel
     if channel is None:
         raise IllegalAction("Use this command in a game's thread.")
-    game = await _client(interaction).db.games.game_by_thread(channel.id)
+    client = _client(interaction)
+    game = await client.db.games.game_by_thread(channel.id)
     if game is None:
         raise IllegalAction("There is no game in this channel; use it in a game's thread, "
                             "or start one with /mj new.")
+    with contextlib.suppress(MahjongError):
+        await client.service.visit(game.id)
     return int(game.id)
 
 

@@ -59,6 +59,26 @@ def _client(interaction: discord.Interaction[Any]) -> JonggClient:
     return client
 
 
+class _OfAGame:
+    """What every control of a game in play shares: before its click is handled, this
+    process's copy of the game is made the store's (`TableService.visit`): a DM's click
+    reaches the process of shard 0 whatever server the game is of, and another process may
+    have moved the game since. The check always lets the click through (discord.py drops a
+    click whose check fails without an answer): a game not in play, or a store that is
+    down, is answered by the handler, which meets the same refusal."""
+
+    game: int
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Visit the game; True."""
+        try:
+            await _client(interaction).service.visit(self.game)
+        except Exception as error:
+            if not for_players(error):
+                log.exception("visiting game %s for a click failed", self.game)
+        return True
+
+
 async def answer_error(interaction: discord.Interaction[Any], error: Exception) -> None:
     """Tell the clicker what went wrong, privately; log what is not meant for players."""
     if not for_players(error):
@@ -128,7 +148,7 @@ async def _acted(interaction: discord.Interaction[Any], label: str) -> None:
         log.info("could not tidy a prompt after acting", exc_info=True)
 
 
-class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class ActButton(_OfAGame, discord.ui.DynamicItem[discord.ui.Button[Any]],
                 template=r"jg:a:(?P<game>\d+):(?P<seat>\d+):(?P<counter>\d+):(?P<index>\d+)"):
     """One of the seat's options as a button."""
 
@@ -171,7 +191,7 @@ async def play_option(interaction: discord.Interaction[Any], game: int, seat: in
         await answer_error(interaction, error)
 
 
-class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+class OptionSelect(_OfAGame, discord.ui.DynamicItem[discord.ui.Select[Any]],
                    template=r"jg:d:(?P<game>\d+):(?P<seat>\d+):(?P<counter>\d+)"
                             r"(?::(?P<part>\d+))?"):
     """A menu of the seat's options, one entry each: the discard menu (one entry per tile
@@ -200,7 +220,7 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                           int(self.item.values[0]))
 
 
-class GiveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+class GiveSelect(_OfAGame, discord.ui.DynamicItem[discord.ui.Select[Any]],
                  template=r"jg:g:(?P<game>\d+):(?P<seat>\d+):(?P<counter>\d+)"):
     """The Charleston (or courtesy) pass: pick the tiles; on a blind pass, fewer than the
     count sends the rest on blind."""
@@ -257,7 +277,7 @@ def _current_view(interaction: discord.Interaction[Any], game: int, seat: int,
     return client.service.prompt_view(game, interaction.user.id, counter)
 
 
-class FolderButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class FolderButton(_OfAGame, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"jg:f:(?P<game>\d+):(?P<seat>\d+):(?P<counter>\d+)"
                             r":(?P<which>calls|dead)"):
     """"Call…" or "Declare a hand dead…": opens those options, privately."""
@@ -291,7 +311,7 @@ class FolderButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await answer_error(interaction, error)
 
 
-class DeadTargetButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class DeadTargetButton(_OfAGame, discord.ui.DynamicItem[discord.ui.Button[Any]],
                        template=r"jg:x:(?P<game>\d+):(?P<seat>\d+):(?P<counter>\d+)"
                                 r":(?P<index>\d+)"):
     """One hand that may be declared dead: asks to confirm, naming the hand and the cost of
@@ -325,7 +345,7 @@ class DeadTargetButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await answer_error(interaction, error)
 
 
-class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class CancelButton(_OfAGame, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"jg:n:(?P<game>\d+)"):
     """Cancel on the dead-hand question: nothing is declared."""
 
@@ -349,7 +369,7 @@ class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await answer_error(interaction, error)
 
 
-class ClaimButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class ClaimButton(_OfAGame, discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"jg:c:(?P<game>\d+):(?P<counter>\d+)"):
     """Under a discard: "Claim…" shows the clicker's own claim options, privately."""
 
@@ -369,7 +389,7 @@ class ClaimButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await show_rack(interaction, self.game, self.counter)
 
 
-class PassButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class PassButton(_OfAGame, discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=r"jg:p:(?P<game>\d+):(?P<counter>\d+)"):
     """Under a discard: let it go."""
 
@@ -400,7 +420,7 @@ class PassButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await answer_error(interaction, error)
 
 
-class RackButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class RackButton(_OfAGame, discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=r"jg:r:(?P<game>\d+)"):
     """"My rack": the clicker's rack and controls, only for them (works with closed DMs)."""
 
@@ -420,7 +440,7 @@ class RackButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await show_rack(interaction, self.game, None)
 
 
-class ReclaimButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class ReclaimButton(_OfAGame, discord.ui.DynamicItem[discord.ui.Button[Any]],
                     template=r"jg:rc:(?P<game>\d+):(?P<seat>\d+)"):
     """Reclaim: on the rack of a seat a bot keeps, gives it back to its own player (anyone
     else is refused privately)."""
@@ -525,7 +545,7 @@ def hint_reply(table: Table, seen: View) -> tuple[str, bytes]:
     return format_analysis(found)[:1900], render_analysis(analysis_scene(found))
 
 
-class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class HintButton(_OfAGame, discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=r"jg:h:(?P<game>\d+)"):
     """"Hint" (tables with hints on): the clicker's nearest hands and waits, as a picture
     only they see."""

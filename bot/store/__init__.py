@@ -12,7 +12,7 @@
 A game is stored as the engine defines it — rules, card, seed, players and an append-only list
 of one-line actions — kept as text the store never interprets. See `database.py` for how
 transactions work, `backend.py` for the two databases (SQLite, PostgreSQL), `migrate.py` and
-`migrations/` for the schema.
+`migrations/` for the schema, `copy.py` for copying a whole database into a new one.
 """
 
 from bot.store.database import Database

@@ -15,6 +15,7 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -50,6 +51,16 @@ def shown_target(target: str) -> str:
     return f"{scheme}://{user}@{host}"
 
 
+@dataclass(frozen=True)
+class Found:
+    """What a database target holds, looked at before Jongg opens it: its schema version (0:
+    empty) and what makes it this database and no other (`identity`: two targets with the
+    same identity are one database, whatever paths or URLs name them)."""
+
+    version: int
+    identity: str
+
+
 class Backend(ABC):
     """One database: its connections, transactions, migrations and game locks."""
 
@@ -68,6 +79,11 @@ class Backend(ABC):
     async def connect(self, migrations: Sequence[Migration]) -> int:
         """Connect and apply the migrations the database lacks; returns its schema version.
         Leaves nothing open if it fails."""
+
+    @abstractmethod
+    async def look(self) -> Found | None:
+        """What the target holds, read without creating, migrating or changing anything;
+        None when there is nothing there (an SQLite file that does not exist)."""
 
     @abstractmethod
     async def close(self) -> None:

@@ -59,7 +59,7 @@ class Database:
 
     def __init__(self, target: str | os.PathLike[str] | None = None, *,
                  migrations: Sequence[Migration] | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, owner: str | None = None) -> None:
         #: The database: a file path or a `postgresql://` URL (None: `database_target()`).
         self.path = database_target(target)
         self._migrations = migrations
@@ -67,8 +67,11 @@ class Database:
         self._backend: Backend = open_backend(self.path)
         self._connected = False
         #: Who this is among the processes that share the database (clock and outbox
-        #: claims name it): host, process id and a random part, new at every start.
-        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        #: claims name it): `owner` if given, else host, process id and a random part, new
+        #: at every start. A bot process names the shards it runs, so the process started
+        #: in its place after a crash takes its claims back at once instead of waiting for
+        #: their leases to lapse.
+        self.owner = owner or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         #: Tasks inside a transaction (they must not begin another).
         self._in_transaction: set[asyncio.Task[Any]] = set()
         self.schema_version = 0
@@ -90,9 +93,10 @@ class Database:
     @classmethod
     async def open(cls, target: str | os.PathLike[str] | None = None, *,
                    migrations: Sequence[Migration] | None = None,
-                   clock: Callable[[], float] = time.time) -> Database:
+                   clock: Callable[[], float] = time.time,
+                   owner: str | None = None) -> Database:
         """Open (creating if needed) and migrate the database at `target`."""
-        return await cls(target, migrations=migrations, clock=clock).connect()
+        return await cls(target, migrations=migrations, clock=clock, owner=owner).connect()
 
     async def connect(self) -> Self:
         """Connect and apply missing migrations. On any failure nothing is left open before
@@ -108,6 +112,12 @@ class Database:
     def backend(self) -> str:
         """Which database holds the data: "sqlite" or "postgresql"."""
         return self._backend.name
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may use the database at the same time: a PostgreSQL
+        server may serve several bot processes; a SQLite file serves one."""
+        return self._backend.name == "postgresql"
 
     async def close(self) -> None:
         """Close the connection, once the appends asked for are written and this process's

@@ -110,6 +110,14 @@ class StoreRefusal(StoreError, MahjongError):
     code = "store_refusal"
 
 
+class CopyRefused(StoreRefusal):
+    """`jongg db copy` will not copy these databases (the target holds data, they are one
+    database, the source's schema is not this version's, …); nothing was written. The
+    message says why and what to do."""
+
+    code = "copy_refused"
+
+
 class NotFound(StoreRefusal):
     """A game, seat or card that does not exist (or belongs to another server)."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from bot.store.errors import CardNotFound, TableNotFull
+from bot.store.errors import CardNotFound, GameNotFound, TableNotFull
 from bot.store.models import (
     CardChoice,
     CardSource,
@@ -101,6 +101,17 @@ class Games(Part):
         player (a button, a command) so a game of another server is "not found"."""
         async with self._db.read() as tx:
             return await fetch_game(tx, game_id, guild_id)
+
+    async def revision(self, game_id: int) -> int:
+        """The game's revision: counted up by the database whenever something the game is
+        rebuilt from changes (migration 0012), so a process holding the game in memory can
+        tell whether anyone changed it since. Raises `GameNotFound`."""
+        async with self._db.read() as tx:
+            row = await tx.fetchone("SELECT revision FROM games WHERE id = ?",
+                                    (check_int(game_id, "game_id"),))
+        if row is None:
+            raise GameNotFound(game_id)
+        return int(row["revision"])
 
     async def game_by_thread(self, thread_id: int) -> Game | None:
         """The most recent game played in this Discord thread, if any."""

@@ -149,6 +149,16 @@ def _has_code(sql: str) -> bool:
     return any(line.strip().strip(";").strip() for line in lines)
 
 
+def check_application_id(app_id: int, path: str) -> None:
+    """Refuse an SQLite file that another program marked as its own (`NotAJonggDatabase`);
+    0 is a file nobody marked yet."""
+    if app_id not in (0, APPLICATION_ID):
+        raise NotAJonggDatabase(
+            f"{path} is an SQLite database of some other program (application id "
+            f"{app_id:#x}). Give Jongg its own database file."
+        )
+
+
 async def _pragma_int(conn: aiosqlite.Connection, name: str) -> int:
     rows = list(await conn.execute_fetchall(f"PRAGMA {name}"))
     return int(rows[0][0])
@@ -170,12 +180,7 @@ async def apply_migrations(conn: aiosqlite.Connection, migrations: Sequence[Migr
     """
     ordered = check_sequence(migrations)
     latest = ordered[-1].version if ordered else 0
-    app_id = await _pragma_int(conn, "application_id")
-    if app_id not in (0, APPLICATION_ID):
-        raise NotAJonggDatabase(
-            f"{path} is an SQLite database of some other program (application id "
-            f"{app_id:#x}). Give Jongg its own database file."
-        )
+    check_application_id(await _pragma_int(conn, "application_id"), path)
     current = await schema_version(conn)
     if current > latest:
         raise SchemaTooNew(path, current, latest)

@@ -188,11 +188,15 @@ class Outbox(Part):
                 (check_int(game_id, "game_id"), self._db.owner, now + lease, now))
         return row is not None
 
-    async def release_claims(self) -> int:
-        """Give up every claim this process holds (it is closing: another process, or this
-        one started again, may drain those games at once). Returns how many."""
+    async def release_claims(self, game_id: int | None = None) -> int:
+        """Give up the claims this process holds: every one (it is closing: another process,
+        or this one started again, may drain those games at once), or one game's (it has
+        sent all it had of that game: another process that moved the game may send what it
+        added without waiting for the lease to lapse). Returns how many."""
         if not self._claimed:  # (a database opened at an older schema has no claims)
             return 0
+        only = "" if game_id is None else " AND game_id = ?"
         async with self._db.transaction() as tx:
-            return await tx.execute("DELETE FROM outbox_claims WHERE claimed_by = ?",
-                                    (self._db.owner,))
+            return await tx.execute(f"DELETE FROM outbox_claims WHERE claimed_by = ?{only}",
+                                    (self._db.owner,) if game_id is None
+                                    else (self._db.owner, check_int(game_id, "game_id")))

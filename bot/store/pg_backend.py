@@ -34,7 +34,7 @@ from functools import lru_cache
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.store.backend import Backend, GameLocks
+from bot.store.backend import Backend, Found, GameLocks
 from bot.store.errors import (
     ConstraintViolation,
     DatabaseUnavailable,
@@ -50,13 +50,17 @@ from bot.store.migrate import (
     check_recorded,
     check_sequence,
 )
-from bot.store.tx import Conn, Params, Row
+from bot.store.tx import Conn, Params, Reference, Row, TableShape
 
 #: The advisory lock key (two int4s) that migrations hold: "Jngg", 0.
 MIGRATION_LOCK = (APPLICATION_ID, 0)
 #: Connections for transactions, and for holding games' locks.
 POOL_SIZE = 10
 LOCK_POOL_SIZE = 20
+
+#: What asyncpg raises when it can't connect (an unreachable server, a refused login, a
+#: database that does not exist).
+_CONNECT_ERRORS = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
 
 #: A connection of ours: a pool's (what transactions get) or a plain one.
 PgConnection = asyncpg.Connection | PoolConnectionProxy
@@ -135,6 +139,53 @@ class PgConn:
             "SELECT id FROM games WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE",
             list(game_ids))
 
+    async def tables(self) -> list[TableShape]:
+        columns = await self._conn.fetch(
+            "SELECT table_name, column_name, is_nullable = 'YES' AS nullable "
+            "FROM information_schema.columns WHERE table_schema = current_schema() "
+            "AND table_name IN (SELECT tablename FROM pg_tables "
+            "WHERE schemaname = current_schema()) ORDER BY table_name, ordinal_position")
+        keys = await self._conn.fetch(
+            "SELECT c.conrelid::regclass::text AS child, c.contype::text AS kind, "
+            "c.confrelid::regclass::text AS parent, "
+            "array_agg(a.attname::text ORDER BY k.ord) AS columns "
+            "FROM pg_constraint c CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY "
+            "AS k(attnum, ord) JOIN pg_attribute a ON a.attrelid = c.conrelid "
+            "AND a.attnum = k.attnum WHERE c.contype IN ('p', 'f') "
+            "AND c.connamespace = current_schema()::regnamespace "
+            "GROUP BY c.oid, c.conrelid, c.contype, c.confrelid ORDER BY c.conname")
+        shapes: dict[str, tuple[list[str], set[str]]] = {}
+        for row in columns:
+            names, nullable = shapes.setdefault(row["table_name"], ([], set()))
+            names.append(row["column_name"])
+            if row["nullable"]:
+                nullable.add(row["column_name"])
+        primary: dict[str, tuple[str, ...]] = {}
+        references: dict[str, list[Reference]] = {}
+        for row in keys:
+            if row["kind"] == "p":
+                primary[row["child"]] = tuple(row["columns"])
+            else:
+                references.setdefault(row["child"], []).append(
+                    Reference(row["parent"], tuple(row["columns"])))
+        return [TableShape(name, tuple(names), frozenset(nullable), primary.get(name, ()),
+                           tuple(references.get(name, ())))
+                for name, (names, nullable) in sorted(shapes.items())]
+
+    async def id_counter(self, table: str) -> int | None:
+        row = await self._conn.fetchrow(
+            "SELECT s.seq IS NOT NULL AS numbered, "
+            "coalesce(pg_sequence_last_value(s.seq::regclass), 0) AS last "
+            "FROM (SELECT pg_get_serial_sequence($1, 'id') AS seq) AS s", table)
+        return int(row["last"]) if row is not None and row["numbered"] else None
+
+    async def set_id_counter(self, table: str, last: int) -> None:
+        # setval(…, 1, false) is a sequence that has handed out nothing yet.
+        await self._conn.execute(
+            "SELECT setval(s.seq, greatest($2::bigint, 1), $2::bigint > 0) "
+            "FROM (SELECT pg_get_serial_sequence($1, 'id') AS seq) AS s "
+            "WHERE s.seq IS NOT NULL", table, last)
+
 
 async def _setup(conn: PgConnection) -> None:
     await conn.set_type_codec("numeric", encoder=str, decoder=_numeric,
@@ -153,15 +204,17 @@ class PostgresBackend(Backend):
         self._games = GameLocks()
         self._writer = asyncio.Lock()
 
+    def _unavailable(self, error: Exception) -> DatabaseUnavailable:
+        return DatabaseUnavailable(
+            f"Can't connect to the PostgreSQL database {self.shown}: {error}. Check "
+            "that the server runs and that JONGG_DB names a database you may use.")
+
     async def connect(self, migrations: Sequence[Migration]) -> int:
         try:
             pool = await asyncpg.create_pool(self.target, min_size=1, max_size=POOL_SIZE,
                                              init=_setup)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            raise DatabaseUnavailable(
-                f"Can't connect to the PostgreSQL database {self.shown}: {error}. Check "
-                "that the server runs and that JONGG_DB names a database you may use."
-            ) from error
+        except _CONNECT_ERRORS as error:
+            raise self._unavailable(error) from error
         try:
             async with pool.acquire() as conn:
                 version = await _migrate(conn, migrations, self.shown)
@@ -172,6 +225,25 @@ class PostgresBackend(Backend):
             raise
         self._pool = pool
         return version
+
+    async def look(self) -> Found:
+        """The highest migration recorded (0: none), on a connection of its own that
+        changes nothing; the identity is the server's start time and the database's oid."""
+        try:
+            conn = await asyncpg.connect(self.target)
+        except _CONNECT_ERRORS as error:
+            raise self._unavailable(error) from error
+        try:
+            identity = await conn.fetchval(
+                "SELECT 'postgresql:' || pg_postmaster_start_time() || ':' || oid "
+                "FROM pg_database WHERE datname = current_database()")
+            version = 0
+            if await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", RECORD_TABLE):
+                version = int(await conn.fetchval(
+                    f"SELECT coalesce(max(version), 0) FROM {RECORD_TABLE}"))
+        finally:
+            await conn.close()
+        return Found(version, str(identity))
 
     async def close(self) -> None:
         pools = (self._pool, self._lock_pool)

@@ -131,6 +131,17 @@ class Seats(Part):
                 "ORDER BY seat", (game_id,))
         return [seat_from_row(row) for row in rows]
 
+    async def games_in_play(self, user_id: int) -> list[int]:
+        """The games in play where `user_id` holds a seat now, by id (whichever process
+        holds them in memory)."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                "SELECT DISTINCT s.game_id AS game_id FROM seats AS s JOIN games AS g "
+                "ON g.id = s.game_id WHERE s.user_id = ? AND s.left_at IS NULL "
+                "AND g.status = ? ORDER BY s.game_id",
+                (check_int(user_id, "user_id"), GameStatus.PLAYING.value))
+        return [int(row["game_id"]) for row in rows]
+
     async def seat_history(self, game_id: int) -> list[Seat]:
         """Every holding of every seat, in the order they began."""
         async with self._db.read() as tx:

@@ -19,17 +19,19 @@ be called (the `Database` does it) and is safe to call any number of times.
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 
 import aiosqlite
 
-from bot.store.backend import Backend, GameLocks
-from bot.store.errors import ConstraintViolation, StoreClosed, StoreError
-from bot.store.migrate import Migration, apply_migrations
-from bot.store.tx import Conn, Params, Row
+from bot.store.backend import Backend, Found, GameLocks
+from bot.store.errors import ConstraintViolation, NotAJonggDatabase, StoreClosed, StoreError
+from bot.store.migrate import Migration, apply_migrations, check_application_id
+from bot.store.tx import Conn, Params, Reference, Row, TableShape
 
 #: STRICT tables need SQLite 3.37 (2021).
 MIN_SQLITE = (3, 37, 0)
@@ -69,6 +71,49 @@ class SqliteConn:
 
     async def lock_games(self, game_ids: Sequence[int]) -> None:
         """Nothing to do: `BEGIN IMMEDIATE` already holds the whole file's write lock."""
+
+    async def tables(self) -> list[TableShape]:
+        names = await self.fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite^_%' "
+            "ESCAPE '^' ORDER BY name", ())
+        shapes = []
+        for (name,) in names:
+            columns = await self.fetchall(
+                'SELECT name, "notnull", pk FROM pragma_table_info(?) ORDER BY cid', (name,))
+            keys = await self.fetchall(
+                'SELECT id, "table", "from" FROM pragma_foreign_key_list(?) ORDER BY id, seq',
+                (name,))
+            grouped: dict[int, tuple[str, list[str]]] = {}
+            for key_id, parent, column in keys:
+                grouped.setdefault(int(key_id), (str(parent), []))[1].append(str(column))
+            shapes.append(TableShape(
+                name=str(name), columns=tuple(str(c["name"]) for c in columns),
+                nullable=frozenset(str(c["name"]) for c in columns
+                                   if not c["notnull"] and not c["pk"]),
+                key=tuple(str(c["name"]) for c in sorted(columns, key=lambda c: int(c["pk"]))
+                          if c["pk"]),
+                references=tuple(Reference(parent, tuple(cols))
+                                 for parent, cols in grouped.values())))
+        return shapes
+
+    async def _autoincrement(self, table: str) -> bool:
+        """Whether `table` numbers its ids with AUTOINCREMENT (an id is never handed out
+        twice; other tables take the largest id plus one)."""
+        rows = await self.fetchall(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,))
+        return bool(rows) and "AUTOINCREMENT" in str(rows[0]["sql"]).upper()
+
+    async def id_counter(self, table: str) -> int | None:
+        if not await self._autoincrement(table):
+            return None
+        rows = await self.fetchall("SELECT seq FROM sqlite_sequence WHERE name = ?", (table,))
+        return int(rows[0]["seq"]) if rows else 0
+
+    async def set_id_counter(self, table: str, last: int) -> None:
+        if await self._autoincrement(table):
+            await self.execute("DELETE FROM sqlite_sequence WHERE name = ?", (table,))
+            await self.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)",
+                               (table, last))
 
 
 @contextmanager
@@ -126,6 +171,30 @@ class SqliteBackend(Backend):
             raise
         self._conn = conn
         return version
+
+    async def look(self) -> Found | None:
+        """The file's schema version (`PRAGMA user_version`), read through a read-only
+        connection so nothing is created or changed; None when there is no such file."""
+        return await asyncio.to_thread(self._look)
+
+    def _look(self) -> Found | None:
+        try:
+            stat = os.stat(self.target)
+        except FileNotFoundError:
+            return None
+        uri = f"file:{urllib.parse.quote(os.path.abspath(self.target))}?mode=ro"
+        try:
+            conn = sqlite3.connect(uri, uri=True)
+            try:
+                app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+                version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError as error:
+            raise NotAJonggDatabase(
+                f"{self.target} is not an SQLite database Jongg can read ({error}).") from error
+        check_application_id(app_id, self.target)
+        return Found(version, f"sqlite:{stat.st_dev}:{stat.st_ino}")
 
     async def _enter_wal(self, conn: aiosqlite.Connection) -> None:
         """Switch the file to WAL mode. Switching takes an exclusive lock for which SQLite

@@ -9,6 +9,7 @@ by column name or position the same way on both databases.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.store.errors import StoreClosed, StoreError
@@ -28,6 +29,26 @@ class Row(Protocol):
     def __iter__(self) -> Iterator[Any]: ...
 
     def keys(self) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A foreign key: these columns of a table point at table `parent`."""
+
+    parent: str
+    columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TableShape:
+    """One table as the database's catalog describes it: its columns in order, those that
+    may be NULL, its primary key and its foreign keys (what copying a database needs)."""
+
+    name: str
+    columns: tuple[str, ...]
+    nullable: frozenset[str]
+    key: tuple[str, ...]
+    references: tuple[Reference, ...]
 
 
 class Conn(Protocol):
@@ -53,6 +74,19 @@ class Conn(Protocol):
     async def lock_games(self, game_ids: Sequence[int]) -> None:
         """Hold the games' rows until the transaction ends, so that another connection's
         writer to the same games waits for this one's commit."""
+
+    async def tables(self) -> list[TableShape]:
+        """Every table of the schema (the database's own bookkeeping tables left out), by
+        name."""
+
+    async def id_counter(self, table: str) -> int | None:
+        """The largest id `table`'s own numbering has handed out (0: none yet), or None when
+        the table numbers no ids itself (its ids come from elsewhere, or the database just
+        takes the largest plus one)."""
+
+    async def set_id_counter(self, table: str, last: int) -> None:
+        """Make `table`'s numbering hand out ids after `last` (nothing to do for a table
+        that numbers no ids itself)."""
 
 
 class Tx:
@@ -106,6 +140,18 @@ class Tx:
         """Make other writers to these games wait for this transaction (see `Conn`)."""
         if game_ids:
             await self._check(write=True).lock_games(sorted(set(game_ids)))
+
+    async def tables(self) -> list[TableShape]:
+        """Every table of the schema, from the database's catalog (see `Conn.tables`)."""
+        return await self._check(write=False).tables()
+
+    async def id_counter(self, table: str) -> int | None:
+        """The largest id `table`'s numbering has handed out (see `Conn.id_counter`)."""
+        return await self._check(write=False).id_counter(table)
+
+    async def set_id_counter(self, table: str, last: int) -> None:
+        """Make `table`'s numbering continue after `last` (see `Conn.set_id_counter`)."""
+        await self._check(write=True).set_id_counter(table, last)
 
     def close(self) -> None:
         """End the handle's life (done by the context manager that made it)."""

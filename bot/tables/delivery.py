@@ -72,6 +72,9 @@ class Backoff:
 DEFAULT_BACKOFF = Backoff()
 #: Most delivered entries recorded as sent at once.
 SENT_BATCH = 20
+#: Seconds a sender waits before asking again for a game's outbox that another process is
+#: draining (that process lets it go once it has sent what it holds).
+CLAIM_RETRY = 0.5
 
 
 def delivery_key(entry: OutboxEntry) -> str:
@@ -185,19 +188,14 @@ class Sender:
 
     async def _deliver(self, game: HeldGame) -> None:
         """The game's sender: deliver its entries in order, each until it is sent or given
-        up; ends when none is left (a later commit starts a new one)."""
+        up; ends when none is left (a later commit starts a new one). Entries queued while
+        it lets the claim go are sent before it ends."""
         try:
             while game.mail.queue:
-                if not await self._claim(game):
+                sent_all = await self._send_queued(game)
+                await self._let_go(game)
+                if not sent_all:  # closing: what is left waits for the next start
                     break
-                pending = game.mail.queue[0]
-                if await self._attempt(game, pending):
-                    game.mail.queue.remove(pending)
-                elif self._stopping.is_set():  # closing: no retries
-                    break
-                if not game.mail.queue or len(game.mail.delivered) >= SENT_BATCH:
-                    await self._record_sent(game)
-            await self._record_sent(game)
         except StoreClosed:
             # Shutting down: the entries stay pending in the store for the next start.
             log.warning("the sender of game %s stopped: the store closed", game.table.game_id)
@@ -210,18 +208,60 @@ class Sender:
                 await self._done(game)
             game.mail.idle.set()
 
+    async def _send_queued(self, game: HeldGame) -> bool:
+        """Send the queue's entries in order while this process holds the game's claim,
+        waiting for it while another process sends (that one lets it go once it has sent
+        what it holds). False if the sender stopped with entries left."""
+        while game.mail.queue:
+            if not await self._claim(game):
+                if self._stopping.is_set():
+                    return False
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stopping.wait(), CLAIM_RETRY)
+                continue
+            if not game.mail.queue:  # the other process sent them all
+                break
+            pending = game.mail.queue[0]
+            if await self._attempt(game, pending):
+                game.mail.queue.remove(pending)
+            elif self._stopping.is_set():  # closing: no retries
+                return False
+            if not game.mail.queue or len(game.mail.delivered) >= SENT_BATCH:
+                await self._record_sent(game)
+        return True
+
     async def _claim(self, game: HeldGame) -> bool:
         """Whether this process drains the game's outbox: its claim is renewed in the store
         once half the lease has gone; False while another process holds it (the entries
-        stay pending for that one, or for this one once its lease lapses)."""
+        stay pending for that one, or for this one once its lease lapses). On each claim the
+        queue drops what the store no longer has pending: entries another process sent
+        while it held the claim."""
         now = asyncio.get_running_loop().time()
         if now < game.mail.claimed_until:
             return True
-        if not await self.db.outbox.claim(game.table.game_id):
-            log.info("another process sends the messages of game %s", game.table.game_id)
+        game_id = game.table.game_id
+        if not await self.db.outbox.claim(game_id):
+            log.info("another process sends the messages of game %s", game_id)
             return False
         game.mail.claimed_until = now + OUTBOX_LEASE / 2
+        pending = {entry.id for entry in await self.db.outbox.pending(game_id)}
+        kept = [waiting for waiting in game.mail.queue if waiting.entry.id in pending]
+        if len(kept) < len(game.mail.queue):
+            game.mail.queue = deque(kept)
         return True
+
+    async def _let_go(self, game: HeldGame) -> None:
+        """The queue is empty: record what was delivered as sent and, when other processes
+        may share the database, give the game's claim up (once the record is written), so
+        a process that moves the game next sends its messages at once. A file serves one
+        process: there the claim stays, and the record rides with a later commit."""
+        if not self.db.shared:
+            await self._record_sent(game)
+            return
+        delivered, game.mail.delivered = game.mail.delivered, []
+        await self.db.outbox.mark_sent(delivered)
+        await self.db.outbox.release_claims(game.table.game_id)
+        game.mail.claimed_until = float("-inf")
 
     async def _attempt(self, game: HeldGame, pending: _Pending) -> bool:
         """One try at delivering an entry; True once it is settled (sent or given up),

@@ -18,6 +18,23 @@ class NotSeated(IllegalAction):
     code = "not_seated"
 
 
+#: What a person is told about a game that is not being played (over, or unknown).
+NOT_RUNNING = "That game isn't running (it may have ended)."
+
+
+class NotRunning(IllegalAction):
+    """A move or a look asked for at a game that is not in play (over, aborted, still a
+    lobby, or unknown)."""
+
+    code = "not_running"
+
+
+#: What a person is told when the game moved on under their click (another process, or a
+#: write that did not wait for the game's lock, grew its log first).
+MOVED_ON = ("The game moved on just as you clicked; nothing was changed. Use the newest "
+            "prompt (or My rack).")
+
+
 #: What a person is told when the bot is shutting down under their click.
 RESTARTING = ("Jongg is restarting, so nothing was changed. Please try again in a minute: "
               "your game is saved.")

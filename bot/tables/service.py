@@ -42,8 +42,8 @@ import json
 import logging
 import random
 import time
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
+from dataclasses import dataclass, field, fields, replace
 
 from bot.engine.cards import Card
 from bot.engine.errors import IllegalAction, InvalidInput, NotYourTurn
@@ -83,7 +83,9 @@ from bot.store import (
     DeliveryKind,
     FinishReason,
     Game,
+    GameNotFound,
     GameRecord,
+    GameStatus,
     NewDelivery,
     OutboxEntry,
     Outcome,
@@ -105,7 +107,15 @@ from bot.tables.delivery import (
     Sender,
     entry_body,
 )
-from bot.tables.errors import RESTARTING, NotSeated, Restarting, StalePrompt
+from bot.tables.errors import (
+    MOVED_ON,
+    NOT_RUNNING,
+    RESTARTING,
+    NotRunning,
+    NotSeated,
+    Restarting,
+    StalePrompt,
+)
 from bot.tables.levels import read_level, server_level
 from bot.tables.narrate import action_label, private_line, public_line
 from bot.tables.notifier import Answer, Notifier, Table
@@ -229,6 +239,16 @@ class _Live:
     #: The league season the game counts for (None: not a league's game): its players'
     #: vacations pause their clocks.
     season_id: int | None = None
+    #: The game's revision in the store when this copy was last made the store's (see
+    #: `TableService._current`).
+    revision: int = -1
+
+    def become(self, fresh: _Live) -> None:
+        """Take every field of `fresh` (the game rebuilt from the store) but the lock and
+        the mailbox, which a move and the sender may be holding."""
+        for name in (f.name for f in fields(self)):
+            if name not in ("lock", "mail"):
+                setattr(self, name, getattr(fresh, name))
 
 
 def _moment(state: GameState) -> tuple[object, ...]:
@@ -313,6 +333,11 @@ class TableService:
         self._wake = asyncio.Event()
         #: Set by `close`: moves are refused from then on (`Restarting`).
         self._closing = False
+        #: Moves begun and not yet done (`_moving`), and set while there are none: `close`
+        #: lets them finish.
+        self._moves = 0
+        self._no_moves = asyncio.Event()
+        self._no_moves.set()
         #: Games of servers it does not own that the last `run_due_clocks` found clocks due in.
         self.others_due = 0
 
@@ -350,9 +375,7 @@ class TableService:
             self._clock_task.cancel()
             await asyncio.gather(self._clock_task, return_exceptions=True)
             self._clock_task = None
-        for live in list(self._live.values()):
-            async with live.lock:  # a move holds its game's lock until its entries are queued
-                pass
+        await self._no_moves.wait()  # a move is done once its entries are queued
         await self.sender.stop(list(self._live.values()), grace)
 
     async def flush(self, game_id: int) -> None:
@@ -468,8 +491,7 @@ class TableService:
         if limit is not None:
             await self.db.clocks.set_clock(game_id, ClockKind.GAME_LIMIT, seat=None,
                                            due_at=limit, at_seq=0)
-        live = await self._restore(game_id)
-        async with live.lock:
+        async with self._moving(game_id) as live:
             await self._settle(live, live.state.opening, new_turn=True)
         return live.table
 
@@ -553,12 +575,92 @@ class TableService:
         return spectator_view(self._get(game_id).state)
 
     def _get(self, game_id: int) -> _Live:
+        """The game in play as this process holds it (after `visit`, for reads)."""
         if self._closing:
             raise Restarting(RESTARTING)
         live = self._live.get(game_id)
         if live is None or live.closed:
-            raise IllegalAction("That game isn't running (it may have ended).")
+            raise NotRunning(NOT_RUNNING)
         return live
+
+    async def visit(self, game_id: int) -> None:
+        """Make this process's copy of a game in play the store's before the outside reads
+        it (its table, a seat's view, whether a prompt is current): load the game when this
+        process does not hold it (a DM's click reaches the process of shard 0, whatever
+        server the game is of), rebuild it when another process changed it since. Raises
+        as a move would when the game is not in play."""
+        async with self.db.game_lock(game_id):
+            await self._current(game_id)
+
+    @contextlib.asynccontextmanager
+    async def _moving(self, game_id: int) -> AsyncIterator[_Live]:
+        """Hold a game in play for a move: its lock in every process sharing the database
+        (`Database.game_lock`), this process's copy made the store's (`_current`), then the
+        copy's own lock. Once the move is made, the revision it left the game at is noted,
+        so only someone else's change makes the next move rebuild the game. A move begun
+        before `close` is let finish; one asked for after is refused. A move the store
+        refuses because the log grew under it (`SeqConflict`: a write that did not wait
+        for the game's lock) changes nothing, is answered as stale, and the next move
+        starts from the game rebuilt."""
+        if self._closing:
+            raise Restarting(RESTARTING)
+        self._moves += 1
+        self._no_moves.clear()
+        try:
+            async with self.db.game_lock(game_id):
+                live = await self._current(game_id)
+                async with live.lock:
+                    try:
+                        yield live
+                    except SeqConflict as conflict:
+                        live.revision = -1
+                        raise StalePrompt(MOVED_ON) from conflict
+                    live.revision = await self.db.games.revision(game_id)
+        finally:
+            self._moves -= 1
+            if not self._moves:
+                self._no_moves.set()
+
+    async def _current(self, game_id: int) -> _Live:
+        """This process's copy of a game in play, as the store has it (the caller holds the
+        game's lock): the copy held, if nobody changed the game since it was last the
+        store's (`_Live.revision`); else the game rebuilt from the store, into the same
+        copy if one is held. Raises `IllegalAction` if the game is not in play."""
+        if self._closing:
+            raise Restarting(RESTARTING)
+        live = self._live.get(game_id)
+        if live is not None and live.closed:
+            raise NotRunning(NOT_RUNNING)
+        try:
+            revision = await self.db.games.revision(game_id)
+            if live is not None and live.revision == revision:
+                await self._away_in(live.season_id)
+                return live
+            if live is None and (await self.db.games.game(game_id)).status is not \
+                    GameStatus.PLAYING:
+                raise NotRunning(NOT_RUNNING)
+        except GameNotFound:
+            raise NotRunning(NOT_RUNNING) from None
+        live = await self._restore(game_id, into=live)
+        if live.closed:
+            raise NotRunning(NOT_RUNNING)
+        await self._away_in(live.season_id)
+        return live
+
+    async def _away_in(self, season_id: int | None) -> None:
+        """Read again who is on vacation in a league season (before a move in one of its
+        games): another process may have begun or ended a vacation since (its own games'
+        clocks it moved itself; this process's next move sets the clocks with the pauses
+        as they are now)."""
+        if season_id is None:
+            return
+        now = self.now()
+        for key in [key for key in self._away if key[1] == season_id]:
+            del self._away[key]
+        for vacation in await self.db.vacations.under_way(now):
+            if vacation.season_id == season_id:
+                self._away[(vacation.user_id, season_id)] = (vacation.started_at,
+                                                             vacation.end())
 
     async def act(self, game_id: int, user_id: int,
                   action: Action | str | Callable[[int], Action],
@@ -568,8 +670,7 @@ class TableService:
         prompt from an earlier moment is refused as stale and changes nothing. `action` may
         be text, or a function of the seat (for prompts that do not know it). `answer`: the
         click, if its answer may carry the new table picture the move leads to."""
-        live = self._get(game_id)
-        async with live.lock:
+        async with self._moving(game_id) as live:
             seat = self._check_prompt(live, user_id, counter)
             if isinstance(action, str):
                 action = parse_action(action, live.table.rules.players)
@@ -585,8 +686,7 @@ class TableService:
                          index: int) -> tuple[Action, tuple[Event, ...]]:
         """Apply the option at `index` of the user's legal options at action count `counter`
         (what a button carries); returns the action and its events."""
-        live = self._get(game_id)
-        async with live.lock:
+        async with self._moving(game_id) as live:
             seat = self._check_prompt(live, user_id, counter)
             options = legal_actions(live.state, seat)
             if not 0 <= index < len(options):
@@ -663,14 +763,15 @@ class TableService:
     async def _run_bots(self, live: _Live, options: _Options) -> list[Event]:
         """The bots' moves until a person must act or the game is over, noting in `options`
         whose options each changes; with no `auto_delay`, the moves people's options make
-        for them too (otherwise those wait for the AUTO clock). Between moves the event loop
-        gets its turn: once no person is left to act (a hand declared dead), the bots play
-        out the rest of the game here, hundreds of moves."""
+        for them too (otherwise those wait for the AUTO clock). Before each bot's move the
+        event loop gets its turn: once no person is left to act (a hand declared dead), the
+        bots play out the rest of the game here, hundreds of moves."""
         events: list[Event] = []
         while live.state.phase is not Phase.OVER:
             waiting = seats_to_act(live.state)
             bot_seats = [s for s in waiting if self._played_by_bot(live, s)]
             if bot_seats:
+                await asyncio.sleep(0)
                 seat = bot_seats[0]
                 bot = live.bots.get(seat) or live.stand_in_bots[seat]
                 events.extend(self._apply(live, bot.choose(
@@ -683,7 +784,6 @@ class TableService:
                     break
                 events.extend(self._play_automatic(live, *answered))
             options.update(live.state)
-            await asyncio.sleep(0)
         return events
 
     async def _commit(self, live: _Live, outbox: Sequence[NewDelivery]
@@ -878,28 +978,36 @@ class TableService:
                 if game_id in self._live or await self._owned(game_id)}
         self.others_due = len(due - mine)
         for clock in await self.db.clocks.claim_due(when, games=mine):
-            live = self._live.get(clock.game_id)
-            if live is None or live.closed:
-                await self.db.clocks.clear_clocks(clock.game_id)
-                continue
             if clock.kind is ClockKind.GAME_LIMIT:
-                await self._time_up(live)
-                acted += 1
+                acted += await self._time_up(clock.game_id)
                 continue
-            async with live.lock:
-                if clock.at_seq != len(live.state.actions):
-                    await self._clear_clock(live, clock)
-                    continue
-                if clock.kind in (ClockKind.REMINDER, ClockKind.START_REMINDER):
-                    await self._remind(live, clock)
-                    continue
-                if clock.kind is ClockKind.AUTO:
-                    events = self._answer_automatically(live)
-                else:
-                    events = await self._time_out(live, clock.seat)
-                await self._settle(live, events)
-                acted += 1
+            try:
+                async with self._moving(clock.game_id) as live:
+                    acted += await self._ran_out(live, clock)
+            except NotRunning:  # the game is over: its clocks are of no more use
+                await self.db.clocks.clear_clocks(clock.game_id)
+            except StalePrompt:  # the log grew under it: the next round reads it again
+                log.warning("a clock of game %s raced a move; it will be re-read",
+                            clock.game_id)
         return acted
+
+    async def _ran_out(self, live: _Live, clock: Clock) -> int:
+        """Act on a move clock that ran out (the caller holds the game for a move): one of
+        an earlier moment is stopped, a reminder rings, an AUTO clock plays the seats'
+        automatic answers, a turn or claim clock moves for the seats it ran out on.
+        Returns 1 if a move was made."""
+        if clock.at_seq != len(live.state.actions):
+            await self._clear_clock(live, clock)
+            return 0
+        if clock.kind in (ClockKind.REMINDER, ClockKind.START_REMINDER):
+            await self._remind(live, clock)
+            return 0
+        if clock.kind is ClockKind.AUTO:
+            events = self._answer_automatically(live)
+        else:
+            events = await self._time_out(live, clock.seat)
+        await self._settle(live, events)
+        return 1
 
     async def _clear_clock(self, live: _Live, clock: Clock) -> None:
         await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=clock.seat)
@@ -917,22 +1025,27 @@ class TableService:
         live.clocks.pop((clock.kind, seat), None)
         self.sender.queue(live, entries, live.state)
 
-    async def _time_up(self, live: _Live) -> None:
-        """The tournament time limit ran out: the game stops and every seat scores 0."""
-        game_id = live.table.game_id
-        async with live.lock:
-            if live.closed or live.state.phase is Phase.OVER:
-                return
-            await self.db.games.finish_game(
-                game_id, timeout_outcome(live.table.rules.players), outbox=[NewDelivery(
-                    DeliveryKind.TABLE, len(live.state.actions), None,
-                    entry_body(lines=[TIME_UP], new_turn=False))])
-            self.sender.resume(live, await self.db.outbox.pending(game_id), {})
-            await self._close(live)
+    async def _time_up(self, game_id: int) -> int:
+        """The tournament time limit ran out: the game stops and every seat scores 0.
+        Returns 1 if it stopped the game (0: it was over already)."""
+        try:
+            async with self._moving(game_id) as live:
+                if live.state.phase is Phase.OVER:
+                    return 0
+                await self.db.games.finish_game(
+                    game_id, timeout_outcome(live.table.rules.players), outbox=[NewDelivery(
+                        DeliveryKind.TABLE, len(live.state.actions), None,
+                        entry_body(lines=[TIME_UP], new_turn=False))])
+                self.sender.resume(live, await self.db.outbox.pending(game_id), {})
+                await self._close(live)
+        except NotRunning:
+            await self.db.clocks.clear_clocks(game_id)
+            return 0
         try:
             await record_finished_game(self.db, game_id)
         except Exception:
             log.exception("league record of game %s failed", game_id)
+        return 1
 
     async def _time_out(self, live: _Live, seat: int | None) -> list[Event]:
         """Move for the seats a clock ran out on: pass in a claim window (unless the table
@@ -977,11 +1090,10 @@ class TableService:
         """A person takes back their seat from the bot standing in for them, at once: they
         move next time it is their move, with their own options. `seat`: the seat a button
         was for (refused unless it is theirs). Returns the seat."""
-        live = self._get(game_id)
-        mine = live.table.seat_of(user_id)
-        if mine is None or (seat is not None and seat != mine):
-            raise NotSeated("Only the player whose seat this is can take it back.")
-        async with live.lock:
+        async with self._moving(game_id) as live:
+            mine = live.table.seat_of(user_id)
+            if mine is None or (seat is not None and seat != mine):
+                raise NotSeated("Only the player whose seat this is can take it back.")
             if not live.stand_ins.stood_in(mine):
                 raise IllegalAction("Your seat is yours already: no bot is playing it.")
             await self.db.seats.record_reclaim(game_id, mine, user_id)
@@ -995,8 +1107,6 @@ class TableService:
         while True:
             try:
                 await self.run_due_clocks()
-            except SeqConflict:
-                log.warning("a clock raced a move; it will be re-read")
             except Exception:
                 log.exception("clock loop error")
             due = await self.db.clocks.next_due()
@@ -1018,16 +1128,19 @@ class TableService:
         """Restore a game at start-up; a game whose stored card the checker now refuses is
         left as it is, with a warning (the bot goes on with the others)."""
         try:
-            await self._restore(game_id)
+            async with self.db.game_lock(game_id):
+                await self._restore(game_id)
         except InvalidInput as error:
             log.warning("game %s not restored: %s", game_id, error.message)
             return False
         return True
 
-    async def _restore(self, game_id: int) -> _Live:
-        """Rebuild a game from the store: rules, card, seed, first holders' names, then every
-        logged action replayed; then resume its undelivered messages. A game that is over is
-        rebuilt only to deliver them."""
+    async def _restore(self, game_id: int, *, into: _Live | None = None) -> _Live:
+        """Rebuild a game from the store (the caller holds the game's lock): rules, card,
+        seed, first holders' names, then every logged action replayed; then resume its
+        undelivered messages. A game that is over is rebuilt only to deliver them. `into`:
+        this process's older copy of the game, which becomes the store's (a move or the
+        sender may hold it)."""
         record = await self.db.games.load_game(game_id)
         pending = await self.db.outbox.pending(game_id)
         reported = {entry.at_seq for entry in pending}
@@ -1065,6 +1178,9 @@ class TableService:
                      self.auto_delay if delay is None else delay, bots, levels, options,
                      Mailbox(game.host_user_id), quiet=stored.quiet,
                      season_id=None if season is None else season.id)
+        if into is not None:
+            into.become(live)
+            live = into
         live.dm_closed.update(s for s in current if current[s].dm_closed)
         await self._restore_stand_ins(live, record, actions, stored.stand_in_after)
         live.mail.host_told = await self.db.outbox.has(game_id, DeliveryKind.HOST)
@@ -1086,6 +1202,7 @@ class TableService:
         elif state.phase is Phase.OVER and game.finished_at is None:
             async with live.lock:
                 await self._finish(live)
+        live.revision = await self.db.games.revision(game_id)
         return live
 
     async def _restore_stand_ins(self, live: _Live, record: GameRecord,
@@ -1110,9 +1227,10 @@ class TableService:
     async def resign(self, game_id: int, user_id: int) -> int:
         """A player leaves a game in play; a bot of the server's level takes the seat.
         Returns the seat."""
-        live = self._get(game_id)
+        await self.visit(game_id)
         seat = self.seat_of(game_id, user_id)
-        await self._hand_over(live, seat, None, f"Bot (for {live.table.names[seat]})")
+        await self._hand_over(game_id, seat, None,
+                              f"Bot (for {self.table(game_id).names[seat]})")
         return seat
 
     async def replace_seat(self, game_id: int, by_user: int, seat: int, user_id: int | None,
@@ -1120,6 +1238,7 @@ class TableService:
         """The host (or a server manager) gives a seat to another person (or a bot of the
         server's level, with `user_id` None)."""
         await self.check_manages(game_id, by_user, manager=manager)
+        await self.visit(game_id)
         live = self._get(game_id)
         if not 0 <= seat < live.table.rules.players:
             raise InvalidInput(f"There is no seat {seat + 1} at this table.")
@@ -1128,13 +1247,15 @@ class TableService:
         if user_id is not None and user_id == live.table.bettor_id:
             raise IllegalAction(f"{name} is this game's bettor and backs one of its seats, so "
                                 "can't play one too.")
-        await self._hand_over(live, seat, user_id, name)
+        await self._hand_over(game_id, seat, user_id, name)
 
-    async def _hand_over(self, live: _Live, seat: int, user_id: int | None, name: str) -> None:
+    async def _hand_over(self, game_id: int, seat: int, user_id: int | None,
+                         name: str) -> None:
         """Give a seat in play to a person, or (`user_id` None) to a bot of the server's
         level, kept with the seat so a restart resumes the same bot."""
-        level = None if user_id is not None else await self.server_level(live.table.guild_id)
-        async with live.lock:
+        async with self._moving(game_id) as live:
+            level = (None if user_id is not None
+                     else await self.server_level(live.table.guild_id))
             await self.db.seats.replace_seat(live.table.game_id, seat, user_id=user_id,
                                              display_name=name, bot_level=level)
             table = live.table
@@ -1158,12 +1279,11 @@ class TableService:
     async def abort(self, game_id: int, by_user: int, *, manager: bool = False) -> None:
         """End a game without a result (the host, or a server manager)."""
         await self.check_manages(game_id, by_user, manager=manager)
-        live = self._live.get(game_id)
-        if live is not None and not live.closed:
-            async with live.lock:
+        try:
+            async with self._moving(game_id) as live:
                 await self.db.games.abort_game(game_id)
                 await self._close(live)  # what it owes still goes out
-        else:
+        except NotRunning:  # a lobby (or a game over, which the store refuses to abort)
             await self.db.games.abort_game(game_id)
 
     def _bot(self, level: str, table: Table, seed: int, seat: int) -> Player:
@@ -1200,10 +1320,9 @@ class TableService:
         """Keep the options of the seat this user holds (in the lobby or in play); they
         shape the seat's prompts from its next one, and answer for it now if they answer
         the moment it is at. Returns them."""
-        live = self._live.get(game_id)
-        if live is not None and not live.closed:
-            seat = self.seat_of(game_id, user_id)
-            async with live.lock:
+        try:
+            async with self._moving(game_id) as live:
+                seat = self.seat_of(game_id, user_id)
                 await self.db.seats.set_options(game_id, seat, options.to_json())
                 before = self._pauses(live, seat)
                 live.table = live.table.with_options(seat, options)
@@ -1212,6 +1331,8 @@ class TableService:
                 self._retime(live, seat, before)
                 await self._settle(live, ())
             return options
+        except NotRunning:  # a lobby: the options wait in the store for the start
+            pass
         await self.db.seats.set_options(game_id, await self._stored_seat(game_id, user_id),
                                         options.to_json())
         return options
@@ -1274,13 +1395,19 @@ class TableService:
             self._away.pop(key, None)
         else:
             self._away[key] = away
-        games = [live for live in self._live.values() if not live.closed
+        games = [game_id for game_id, live in self._live.items() if not live.closed
                  and live.season_id == season_id and live.table.seat_of(user_id) is not None]
-        for live in games:
-            async with live.lock:
-                seat = live.table.seat_of(user_id)
-                if live.closed or seat is None:
-                    continue
+        for game_id in games:
+            with contextlib.suppress(NotRunning):
+                await self._retime_away(game_id, user_id, was, note)
+
+    async def _retime_away(self, game_id: int, user_id: int,
+                           was: tuple[float, float] | None, note: str) -> None:
+        """`_repause` for one game: the user's seat's clocks retimed (they were away for
+        `was`), and the table told `note`."""
+        async with self._moving(game_id) as live:
+            seat = live.table.seat_of(user_id)
+            if seat is not None:
                 self._retime(live, seat, self._pauses_away(live, seat, was))
                 live.said.append(note.format(name=live.table.names[seat]))
                 await self._settle(live, ())
@@ -1295,11 +1422,11 @@ class TableService:
 
     async def set_player_options(self, user_id: int, options: SeatOptions) -> SeatOptions:
         """Keep a person's own options. Every seat they hold in a game in play takes them
-        too, from its next prompt (and keeps them, as its own, through a restart); games
-        started later begin with them. Returns them."""
+        too, from its next prompt (and keeps them, as its own, through a restart), whichever
+        process holds the game; games started later begin with them. Returns them."""
         await self.db.players.set_options(user_id, options.to_json())
-        for game_id, live in list(self._live.items()):
-            if not live.closed and live.table.seat_of(user_id) is not None:
+        for game_id in await self.db.seats.games_in_play(user_id):
+            with contextlib.suppress(NotRunning, NotSeated):  # over, or left, meanwhile
                 await self.set_seat_options(game_id, user_id, options)
         return options
 

@@ -11,6 +11,7 @@ was sent after every step.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from leak_watch import LeakWatch, kinds_named
 from bot.discord.client import JonggClient, make_client
 from bot.discord.shards import ONE_SHARD, ShardPlan
 from bot.engine.cards import Card
+from bot.engine.errors import IllegalAction
 from bot.engine.game import (
     Action,
     Call,
@@ -70,7 +72,7 @@ class FrozenClock:
         return self.now
 
 
-def jongg_client(database: Path, clock: FrozenClock | None = None, *, seed: int = 1,
+def jongg_client(database: str | Path, clock: FrozenClock | None = None, *, seed: int = 1,
                  sync: bool = True, backoff: Backoff = DEFAULT_BACKOFF,
                  shard_plan: ShardPlan = ONE_SHARD) -> JonggClient:
     """The real Jongg client, with first-option bots, every new game dealt from `seed`, and
@@ -79,6 +81,51 @@ def jongg_client(database: Path, clock: FrozenClock | None = None, *, seed: int 
     return make_client(database, sync_commands=sync, make_bot=first_option_bot,
                        new_seed=lambda: seed, now=clock or FrozenClock(), run_clocks=False,
                        backoff=backoff, shard_plan=shard_plan, **CLIENT_OPTIONS)
+
+
+def far_world(fake: FakeDiscord, world: World) -> World:
+    """A second server, on shard 1, with the same four people in it."""
+    guild = fake.add_guild("Far Hall", shard=1)
+    general = fake.add_channel(guild, "general")
+    tables = fake.add_channel(guild, "mahjong-tables")
+    for user in world.players:
+        fake.add_member(guild, user)
+    return World(guild, general, tables, *world.players)
+
+
+async def start_table(fake: FakeDiscord, world: World, players: Sequence[User], *,
+                      size: int | None = None, bots: int | Sequence[str] = 0,
+                      options: dict[str, Any] | None = None) -> tuple[int, Message, Channel]:
+    """`/mj new` by the first player in `world.tables`, Join for the others, Add bot `bots`
+    times (a count: bots of the default level; or the level of each bot), Start. Returns
+    the game's id, its lobby post and its thread."""
+    host = players[0]
+    levels = [DEFAULT_LEVEL] * bots if isinstance(bots, int) else list(bots)
+    size = size or len(players) + len(levels)
+    opened = await fake.slash(host, world.tables, "mj new", {"players": size, **(options or {})})
+    lobby = await opened.reply()
+    [join] = custom_ids(lobby, "jg:l:")[:1]
+    game_id = int(join.split(":")[2])
+    thread = await fake.wait_until(lambda: lobby.thread, what="the table's thread")
+    await fake.wait_for_message(channel=thread)
+    await opened.settled()
+    for user in players[1:]:
+        await lobby_click(fake, user, lobby, f"jg:l:{game_id}:join")
+    for level in levels:
+        await lobby_click(fake, host, lobby, f"jg:l:{game_id}:bot:{level}")
+    await lobby_click(fake, host, lobby, f"jg:l:{game_id}:start")
+    assert lobby.custom_ids() == [], "the lobby keeps its buttons after Start"
+    return game_id, lobby, thread
+
+
+async def lobby_click(fake: FakeDiscord, user: User, lobby: Message, custom_id: str) -> None:
+    """Click a lobby button and wait for the lobby to change (refused: fail)."""
+    before = len(lobby.edits)
+    handle = await fake.click(user, lobby, custom_id)
+    await handle.acked()
+    await fake.wait_until(lambda: len(lobby.edits) > before or handle.followups,
+                          what=f"the lobby to change after {custom_id}")
+    assert not handle.followups, handle.followups[0].content
 
 
 @dataclass
@@ -102,6 +149,9 @@ class JonggTable:
     #: How the game ended, rebuilt from the store once it has left the service (finished
     #: games leave memory), so the checks after the last step still have an oracle.
     ended: GameState | None = None
+    #: Other clients sharing the database whose process a click of this table may reach
+    #: (DMs go to shard 0's): they make moves of it and send what those moves owe.
+    also: tuple[JonggClient, ...] = ()
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -110,40 +160,15 @@ class JonggTable:
                    players: Sequence[User], *, size: int | None = None,
                    bots: int | Sequence[str] = 0,
                    options: dict[str, Any] | None = None) -> JonggTable:
-        """`/mj new` by the first player, Join for the others, Add bot `bots` times (a
-        count: bots of the default level; or the level of each bot), Start."""
-        host = players[0]
-        levels = [DEFAULT_LEVEL] * bots if isinstance(bots, int) else list(bots)
-        size = size or len(players) + len(levels)
-        opened = await fake.slash(host, world.tables, "mj new",
-                                  {"players": size, **(options or {})})
-        lobby = await opened.reply()
-        [join] = custom_ids(lobby, "jg:l:")[:1]
-        game_id = int(join.split(":")[2])
-        thread = await fake.wait_until(lambda: lobby.thread, what="the table's thread")
-        await fake.wait_for_message(channel=thread)
-        await opened.settled()
-        for user in players[1:]:
-            await cls._lobby(fake, user, lobby, f"jg:l:{game_id}:join")
-        for level in levels:
-            await cls._lobby(fake, host, lobby, f"jg:l:{game_id}:bot:{level}")
-        await cls._lobby(fake, host, lobby, f"jg:l:{game_id}:start")
-        assert lobby.custom_ids() == [], "the lobby keeps its buttons after Start"
+        """`start_table`, then the table as `client` holds it."""
+        game_id, lobby, thread = await start_table(fake, world, players, size=size, bots=bots,
+                                                   options=options)
         await client.service.flush(game_id)
         table = client.service.table(game_id)
         seats: list[User | None] = [
             None if uid is None else next(u for u in players if u.id == uid)
             for uid in table.user_ids]
         return cls(fake, world, client, game_id, lobby, thread, seats)
-
-    @staticmethod
-    async def _lobby(fake: FakeDiscord, user: User, lobby: Message, custom_id: str) -> None:
-        before = len(lobby.edits)
-        handle = await fake.click(user, lobby, custom_id)
-        await handle.acked()
-        await fake.wait_until(lambda: len(lobby.edits) > before or handle.followups,
-                              what=f"the lobby to change after {custom_id}")
-        assert not handle.followups, handle.followups[0].content
 
     # -- looking ---------------------------------------------------------------------------
 
@@ -265,12 +290,21 @@ class JonggTable:
     async def settle(self) -> None:
         """Wait until everything about the last move has been delivered, then let the
         watchers look."""
-        await self.client.service.flush(self.game_id)
+        for client in (*self.also, self.client):
+            await client.service.flush(self.game_id)
+        await self.refresh()
         if self.ended is None and not self.client.service.in_play(self.game_id):
             await self._rebuild_end()
         self.steps += 1
         for watch in self.watchers:
             await watch(self)
+
+    async def refresh(self) -> None:
+        """Make the client's copy of the game the store's (`TableService.visit`), as the
+        bot does before a click: another client may have moved it (see `also`)."""
+        if self.ended is None:
+            with contextlib.suppress(IllegalAction):  # over: it has left the service
+                await self.client.service.visit(self.game_id)
 
     async def play(self, limit: int = 2000) -> int:
         """Everyone plays their first option until the game ends; returns the steps."""
@@ -361,9 +395,25 @@ def _is_error(text: str) -> bool:
         "belongs to another seat", "no longer there"))
 
 
-__all__ = ["DONE", "FirstOption", "FrozenClock", "JonggTable", "LeakWatch", "assert_clean",
-           "assert_no_error_logged", "components", "custom_ids", "finished",
-           "first_choice", "first_option_bot", "jongg_client", "kinds_named"]
+__all__ = [
+    "DONE",
+    "FirstOption",
+    "FrozenClock",
+    "JonggTable",
+    "LeakWatch",
+    "assert_clean",
+    "assert_no_error_logged",
+    "components",
+    "custom_ids",
+    "far_world",
+    "finished",
+    "first_choice",
+    "first_option_bot",
+    "jongg_client",
+    "kinds_named",
+    "lobby_click",
+    "start_table",
+]
 
 
 async def open_league(fake: FakeDiscord, world: World) -> None:

@@ -11,7 +11,14 @@ from pathlib import Path
 
 import pytest
 from fake import FakeDiscord, Message, World
-from jongg_table import JonggTable, assert_clean, custom_ids, finished, jongg_client
+from jongg_table import (
+    JonggTable,
+    assert_clean,
+    custom_ids,
+    finished,
+    jongg_client,
+    lobby_click,
+)
 from leak_watch import LeakWatch
 from test_jongg_leaks import SEED, use_every_control
 from test_jongg_series import _newest_game, _next_table
@@ -33,14 +40,14 @@ async def test_nobody_but_the_bettor_moves_the_bet_and_the_bettor_sees_no_rack(
         await fake_discord.wait_until(lambda: lobby.thread, what="the table's thread")
         await opened.settled()
         for user in (world.alice, world.carol):
-            await JonggTable._lobby(fake_discord, user, lobby, f"jg:l:{game_id}:join")
+            await lobby_click(fake_discord, user, lobby, f"jg:l:{game_id}:join")
         menu = await (await fake_discord.click(erin, lobby, f"jg:l:{game_id}:bet")).followup()
         # A second Bet, and the bettor's Join at a free seat: private refusals.
         second = await (await fake_discord.click(frank, lobby, f"jg:l:{game_id}:bet")).followup()
         assert second.ephemeral and "bettor already" in second.content
         join = await (await fake_discord.click(erin, lobby, f"jg:l:{game_id}:join")).followup()
         assert join.ephemeral and "You're this table's bettor" in join.content
-        await JonggTable._lobby(fake_discord, world.dave, lobby, f"jg:l:{game_id}:join")
+        await lobby_click(fake_discord, world.dave, lobby, f"jg:l:{game_id}:join")
         chosen = await fake_discord.select(erin, menu, f"jg:bs:{game_id}", ["1"])
         await chosen.reply()
         await fake_discord.wait_until(lambda: "backs South" in lobby.content,
@@ -55,7 +62,7 @@ async def test_nobody_but_the_bettor_moves_the_bet_and_the_bettor_sees_no_rack(
         bettor = await client.db.series.bettor(game_id)
         assert bettor is not None and (bettor.user_id, bettor.seat) == (erin.id, 1)
 
-        await JonggTable._lobby(fake_discord, world.bob, lobby, f"jg:l:{game_id}:start")
+        await lobby_click(fake_discord, world.bob, lobby, f"jg:l:{game_id}:start")
         await fake_discord.wait_until(lambda: client.service.in_play(game_id),
                                       what="the game to start")
         await client.service.flush(game_id)

@@ -6,50 +6,11 @@ several processes on one SQLite file is what the README says not to do."""
 
 from __future__ import annotations
 
-import asyncio
-import os
-import signal
-import sys
 from pathlib import Path
 
 import pytest
-from fake import Address, FakeDiscord, World
-
-ROOT = Path(__file__).resolve().parents[2]
-
-#: `jongg run` with discord.py pointed at the fake (argv: REST base, gateway, CDN, then the
-#: options of `jongg run`).
-RUN_AT = """\
-import sys
-sys.path.insert(0, sys.argv[1])
-from fake import Address, point_discord
-from bot.cli import main
-point_discord(Address(*sys.argv[2:5]))
-sys.exit(main(["run", *sys.argv[5:]]))
-"""
-
-
-async def start(fake: FakeDiscord, folder: Path, shard: int) -> asyncio.subprocess.Process:
-    address: Address = fake.address
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": address.token,
-           "JONGG_DB": str(folder / f"shard-{shard}.sqlite3")}
-    env.pop("JONGG_DEV_GUILD", None)
-    with (folder / f"shard-{shard}.log").open("wb") as log:
-        return await asyncio.create_subprocess_exec(
-            sys.executable, "-c", RUN_AT, str(Path(__file__).parent), address.api_base,
-            address.gateway_url, address.cdn_base, "--shards", "2", "--shard-ids", str(shard),
-            cwd=folder, env=env, stdout=log, stderr=log)
-
-
-def ready_shards(fake: FakeDiscord) -> list[tuple[int, int]]:
-    return sorted(s.shard for s in fake.gateway.live_sessions if s.ready and s.connected)
-
-
-async def stop(process: asyncio.subprocess.Process, folder: Path, shard: int) -> str:
-    """SIGINT, as Ctrl-C or the supervisor sends it; what the process logged."""
-    process.send_signal(signal.SIGINT)
-    await asyncio.wait_for(process.wait(), 60)
-    return (folder / f"shard-{shard}.log").read_text()
+from fake import FakeDiscord, World
+from jongg_process import kill, ready_shards, start, stop
 
 
 @pytest.mark.shards(2)
@@ -59,8 +20,8 @@ async def test_two_jongg_run_processes_each_serve_their_shards_server(
     far = fake.add_guild("Far Hall", shard=1)
     far_general = fake.add_channel(far, "general")
     fake.add_member(far, world.alice)
-    first = await start(fake, tmp_path, 0)
-    second = await start(fake, tmp_path, 1)
+    first = await start(fake, tmp_path, 0, str(tmp_path / "shard-0.sqlite3"))
+    second = await start(fake, tmp_path, 1, str(tmp_path / "shard-1.sqlite3"))
     try:
         await fake.wait_until(lambda: ready_shards(fake) == [(0, 2), (1, 2)], timeout=90,
                               what="both processes' shards to be ready")
@@ -84,9 +45,6 @@ async def test_two_jongg_run_processes_each_serve_their_shards_server(
         assert first.returncode == 0, logged
         assert "restored 0 unfinished games (shards 0 of 2)" in logged
     finally:
-        for process in (first, second):
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
+        await kill(first, second)
     syncs = [r for r in fake.requests if r.method == "PUT" and "/commands" in r.path]
     assert len(syncs) == 1  # by shard 0's process only

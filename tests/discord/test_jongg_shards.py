@@ -1,7 +1,8 @@
 """Jongg with its two shards in two clients, as two processes run them (`jongg run --shards 2
 --shard-ids 0` and `--shard-ids 1`), against a fake Discord with two shards: each client gets
 only its own server's slash commands and clicks and plays its games; DM clicks all go to
-shard 0's client, as Discord sends them."""
+shard 0's client, as Discord sends them, which plays them whatever server the game is of.
+The clients share one PostgreSQL database, as processes do."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from controls import first_choice
 from discord.http import Route
 from fake import FakeDiscord, FakeInteraction, RateLimits, World
 from fake.ratelimits import uses_interaction_token
-from jongg_table import JonggTable, assert_clean, finished, jongg_client
+from jongg_table import JonggTable, assert_clean, far_world, finished, jongg_client
 
 from bot.bench.discord_measure import peak
 from bot.discord.shards import ShardPlan
@@ -24,16 +25,6 @@ pytestmark = pytest.mark.shards(2)
 FIRST, SECOND = ShardPlan(2, (0,)), ShardPlan(2, (1,))
 
 
-def far_world(fake: FakeDiscord, world: World) -> World:
-    """A second server, on shard 1, with the same four people in it."""
-    guild = fake.add_guild("Far Hall", shard=1)
-    general = fake.add_channel(guild, "general")
-    tables = fake.add_channel(guild, "mahjong-tables")
-    for user in world.players:
-        fake.add_member(guild, user)
-    return World(guild, general, tables, *world.players)
-
-
 def shard_expected(world: World, handle: FakeInteraction) -> tuple[int, int]:
     """Where Discord sends an interaction: DMs and the first server to shard 0."""
     guild = handle.channel.guild
@@ -41,11 +32,11 @@ def shard_expected(world: World, handle: FakeInteraction) -> tuple[int, int]:
 
 
 async def test_two_shard_clients_each_play_their_own_servers_games(
-        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        fake_discord: FakeDiscord, world: World, pg_url: str,
         caplog: pytest.LogCaptureFixture) -> None:
     fake = fake_discord
     far = far_world(fake, world)
-    database = tmp_path / "j.db"  # one store for both, as processes share one server
+    database = pg_url  # one PostgreSQL for both, as processes share one server
     async with AsyncExitStack() as stack:
         first = await stack.enter_async_context(
             fake.run(jongg_client(database, shard_plan=FIRST)))
@@ -58,23 +49,26 @@ async def test_two_shard_clients_each_play_their_own_servers_games(
 
         near = await JonggTable.open(fake, world, first, [world.alice], bots=3)
         away = await JonggTable.open(fake, far, second, [world.bob], bots=3)
+        away.also = (first,)
         assert first.service.in_play(near.game_id) and not first.service.in_play(away.game_id)
         assert second.service.in_play(away.game_id)
         assert not second.service.in_play(near.game_id)
 
         # Bob's rack came by DM from the far server's client, but a click in a DM goes to
-        # shard 0, whose client does not hold that game (taking it over is to come): it
-        # says so and nothing moves. Bob plays through "My rack" under the table.
+        # shard 0, whose client loads the game from the store and makes the move.
         [prompt] = away.prompts(world.bob)
         custom_id, values = first_choice(prompt)
         before = away.view(world.bob).action_count
         stray = await (fake.click(world.bob, prompt, custom_id) if values is None
                        else fake.select(world.bob, prompt, custom_id, values))
         assert stray.delivered_to == [(0, 2)]
-        assert (await stray.reply()).content == "That game isn't running (it may have ended)."
-        assert away.view(world.bob).action_count == before
-        away.closed_dms.add(world.bob.id)
+        assert (await stray.reply()).content.startswith("You chose: ")
+        await away.refresh()
+        assert away.view(world.bob).action_count > before
+        assert first.service.in_play(away.game_id)
 
+        # From here on Bob's DM clicks reach the first client and the table's buttons the
+        # second: each move is made by whichever the click reached, in order.
         assert await near.play() > 10
         assert await away.play() > 10
         await finished(first, near.game_id)

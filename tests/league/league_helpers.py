@@ -1,15 +1,20 @@
 """Helpers for the league tests: a moving clock, a league with an open season, and finished
 games stored the way the table service stores them (rules JSON with the engine's rules under
-`engine`, a shipped card's text, seats, result)."""
+`engine`, a shipped card's text, seats, result), with their logs when bots played them
+(`play_and_finish`)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
 
-from bot.engine.game import preset
+from bot.engine.cards import load_card
+from bot.engine.game import GameState, format_action, preset, replay
+from bot.engine.game.events import EndReason
 from bot.engine.game.rules import RuleSet, rules_to_json
 from bot.library import DEFAULT_CARD, shipped_card_paths
+from bot.players import make_player
+from bot.players.simulate import play_game
 from bot.store import (
     Database,
     FinishReason,
@@ -99,3 +104,30 @@ async def finished_game(db: Database, users: Sequence[int | None], points: Seque
     details = json.dumps({"reason": reason.value, "hands": [] if winner is None else ["r1"]})
     await db.games.finish_game(game.id, Outcome(reason, winner, scores, details))
     return await db.games.game(game.id)
+
+
+NAMES = ("a", "b", "c", "d")
+
+
+async def play_and_finish(db: Database, game: Game, rules: RuleSet, seed: int) -> GameState:
+    """Bots play the game to its end; the log and result are stored like the table does."""
+    card = load_card(card_text())
+    players = [make_player("normal", card, rules.counts, seed * 10 + i)
+               for i in range(rules.players)]
+    summary = play_game(rules, card, seed, players, NAMES[:rules.players])
+    state, _ = replay(rules, card, seed, NAMES[:rules.players], summary.actions)
+    for seq, action in enumerate(summary.actions):
+        await db.actions.append_action(game.id, seq, format_action(action, rules.players), None)
+    result = state.result
+    assert result is not None
+    winner = next((d.seat for d in result.declared), None)
+    reason = FinishReason.MAHJONG if result.reason is EndReason.MAHJONG else FinishReason.WALL
+    scores = tuple(SeatScore(seat, result.totals[seat], json.dumps({
+        "lines": [{"text": line.text, "points": line.points[seat]}
+                  for line in result.lines if line.points[seat]],
+        "settlement": result.settlement[seat]})) for seat in range(rules.players))
+    details = json.dumps({"reason": result.reason.value,
+                          "hands": [d.hand_id for d in result.declared]})
+    await db.games.finish_game(game.id, Outcome(
+        reason, winner if reason is FinishReason.MAHJONG else None, scores, details))
+    return state

@@ -16,15 +16,14 @@ from league_helpers import (
     FakeClock,
     card_text,
     league_with_season,
+    play_and_finish,
     season_settings,
     stored_game,
     table_rules,
 )
 
 from bot.engine.cards import load_card
-from bot.engine.game import GameState, format_action, preset, replay
-from bot.engine.game.events import EndReason
-from bot.engine.game.rules import RuleSet
+from bot.engine.game import preset
 from bot.engine.game.scoring import tournament_throw_penalty
 from bot.league.record import (
     UNKNOWN_HAND,
@@ -35,8 +34,6 @@ from bot.league.record import (
     season_fit,
 )
 from bot.league.tournament import timeout_outcome
-from bot.players import make_player
-from bot.players.simulate import play_game
 from bot.store import (
     CardSource,
     Database,
@@ -50,32 +47,6 @@ from bot.store import (
     SeatDetail,
     SeatScore,
 )
-
-NAMES = ("a", "b", "c", "d")
-
-
-async def play_and_finish(db: Database, game: Game, rules: RuleSet, seed: int) -> GameState:
-    """Bots play the game to its end; the log and result are stored like the table does."""
-    card = load_card(card_text())
-    players = [make_player("normal", card, rules.counts, seed * 10 + i)
-               for i in range(rules.players)]
-    summary = play_game(rules, card, seed, players, NAMES[:rules.players])
-    state, _ = replay(rules, card, seed, NAMES[:rules.players], summary.actions)
-    for seq, action in enumerate(summary.actions):
-        await db.actions.append_action(game.id, seq, format_action(action, rules.players), None)
-    result = state.result
-    assert result is not None
-    winner = next((d.seat for d in result.declared), None)
-    reason = FinishReason.MAHJONG if result.reason is EndReason.MAHJONG else FinishReason.WALL
-    scores = tuple(SeatScore(seat, result.totals[seat], json.dumps({
-        "lines": [{"text": line.text, "points": line.points[seat]}
-                  for line in result.lines if line.points[seat]],
-        "settlement": result.settlement[seat]})) for seat in range(rules.players))
-    details = json.dumps({"reason": result.reason.value,
-                          "hands": [d.hand_id for d in result.declared]})
-    await db.games.finish_game(game.id, Outcome(
-        reason, winner if reason is FinishReason.MAHJONG else None, scores, details))
-    return state
 
 
 async def test_a_thrown_mah_jongg_is_recorded_with_its_breakdown(db: Database) -> None:

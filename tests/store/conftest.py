@@ -2,21 +2,18 @@
 move.
 
 `db` runs every test that takes it twice: on an SQLite file and on a PostgreSQL database
-(of a throw-away server the run starts; see pg_server.py and bot/store/throwaway.py). The
-PostgreSQL case is skipped, with one message saying how to install the server, where its
-binaries are absent. Tests about SQLite files themselves take `db_path`, or `sqlite_db` for
-a connected one.
+(of a throw-away server the run starts; see pg_server.py and pg_fixtures.py, the fixtures
+every test folder may use). The PostgreSQL case is skipped, with one message saying how to
+install the server, where its binaries are absent. Tests about SQLite files themselves take
+`db_path`, or `sqlite_db` for a connected one.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
-import asyncpg
 import pytest
-from pg_server import MISSING, TEMPLATE, PgServer, find_binaries
 from store_helpers import FakeClock
 
 from bot.store import Database
@@ -30,45 +27,6 @@ def clock() -> FakeClock:
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "jongg.db"
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[PgServer]:
-    """The run's PostgreSQL server, with the template every test database copies."""
-    binaries = find_binaries()
-    if binaries is None:
-        pytest.skip(MISSING)
-    server = PgServer(binaries)
-    server.start()
-    try:
-        asyncio.run(_make_template(server))
-        yield server
-    finally:
-        server.stop()
-
-
-async def _make_template(server: PgServer) -> None:
-    url = await server.create_database(template=None)
-    async with Database(url):  # migrated, then copied by every test's database
-        pass
-    name = url.rsplit("/", 1)[1]
-    conn = await asyncpg.connect(server.url("postgres"))
-    try:
-        await conn.execute(f"ALTER DATABASE {name} RENAME TO {TEMPLATE}")
-    finally:
-        await conn.close()
-
-
-@pytest.fixture
-async def pg_url(pg_server: PgServer) -> str:
-    """A fresh, migrated PostgreSQL database of its own for one test."""
-    return await pg_server.create_database(template=TEMPLATE)
-
-
-@pytest.fixture
-async def pg_empty_url(pg_server: PgServer) -> str:
-    """A fresh, empty PostgreSQL database (never migrated)."""
-    return await pg_server.create_database(template=None)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

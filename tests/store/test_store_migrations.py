@@ -1,19 +1,26 @@
 """Schema migrations on real files: from empty, re-opening, failures that change nothing, and
-files the code must refuse."""
+files the code must refuse; and on both databases (SQLite and PostgreSQL): a failing step
+rolled back, a changed or newer schema refused, several processes migrating one empty
+database at once."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
 import threading
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+import asyncpg
 import pytest
 from store_helpers import FakeClock, new_game
 
 from bot.store import (
     Database,
     Migration,
+    MigrationChanged,
     MigrationFailed,
     NotAJonggDatabase,
     SchemaTooNew,
@@ -201,3 +208,118 @@ def test_migration_numbers_must_not_skip() -> None:
         check_sequence([Migration(1, "a", ""), Migration(3, "c", "")])
     with pytest.raises(ValueError, match="no gaps"):
         check_sequence([Migration(1, "a", ""), Migration(1, "b", "")])
+
+
+# -- on both databases -------------------------------------------------------------------------
+
+
+async def stored_state(target: str, migrations: Sequence[Migration] | None = None
+                       ) -> tuple[list[tuple[Any, ...]], set[str], int]:
+    """What a migration must leave alone when it fails: the recorded migrations, the tables
+    and the data (here, the servers). Opened with `migrations` (default: the shipped ones),
+    which must have nothing left to apply."""
+    async with Database(target, migrations=migrations) as db, db.read() as tx:
+        recorded = [tuple(row) for row in await tx.fetchall(
+            "SELECT version, name, checksum, applied_at FROM schema_migrations "
+            "ORDER BY version")]
+        tables = {shape.name for shape in await tx.tables()}
+        row = await tx.fetchone("SELECT count(*) AS n FROM guilds")
+    assert row is not None
+    return recorded, tables, int(row["n"])
+
+
+async def test_a_failing_step_rolls_back_on_either_database(db_target: str) -> None:
+    async with Database(db_target, clock=FakeClock()) as db:
+        await new_game(db)
+    before = await stored_state(db_target)
+    latest = len(shipped_migrations())
+    good = Migration(latest + 1, "good", "CREATE TABLE good_step (x INTEGER);")
+    bad = Migration(latest + 2, "bad",
+                    "CREATE TABLE half_done (x INTEGER);\n"
+                    "INSERT INTO guilds (id, created_at, updated_at) VALUES (9, 0, 0);\n"
+                    "SELECT * FROM no_such_table;")
+    with pytest.raises(MigrationFailed) as caught:
+        await Database.open(db_target, migrations=[*shipped_migrations(), good, bad])
+    assert caught.value.version == bad.version
+    recorded, tables, guilds = await stored_state(db_target, [*shipped_migrations(), good])
+    # The step before the failing one stays applied; nothing of the failing one does.
+    assert [r[0] for r in recorded] == [r[0] for r in before[0]] + [good.version]
+    assert recorded[:-1] == before[0]
+    assert tables == before[1] | {"good_step"}
+    assert guilds == before[2]
+
+
+def edited(migrations: Sequence[Migration], version: int) -> list[Migration]:
+    """The migrations with step `version`'s text changed (a comment added)."""
+    return [replace(m, sql=m.sql + "\n-- edited",
+                    postgresql=None if m.postgresql is None else m.postgresql + "\n-- edited")
+            if m.version == version else m for m in migrations]
+
+
+async def test_a_changed_migration_is_refused(db_target: str) -> None:
+    async with Database(db_target):
+        pass
+    before = await stored_state(db_target)
+    with pytest.raises(MigrationChanged) as caught:
+        await Database.open(db_target, migrations=edited(shipped_migrations(), 4))
+    assert caught.value.version == 4
+    assert "different text than this Jongg ships" in caught.value.message
+    assert await stored_state(db_target) == before
+
+
+async def mark_newer(target: str, version: int) -> None:
+    """Make the database look migrated by a newer Jongg (step `version` recorded)."""
+    if target.startswith("postgresql://"):
+        conn = await asyncpg.connect(target)
+        try:
+            await conn.execute("INSERT INTO schema_migrations (version, name, checksum, "
+                               "applied_at) VALUES ($1, 'future', NULL, 0)", version)
+        finally:
+            await conn.close()
+        return
+    conn = sqlite3.connect(target)
+    try:
+        conn.execute("INSERT INTO schema_migrations (version, name, checksum, applied_at) "
+                     "VALUES (?, 'future', NULL, 0)", (version,))
+        conn.execute(f"PRAGMA user_version = {version:d}")
+        conn.commit()
+    finally:
+        conn.close()
+
+
+async def test_a_database_newer_than_the_code_is_refused(db_target: str) -> None:
+    async with Database(db_target):
+        pass
+    latest = len(shipped_migrations())
+    await mark_newer(db_target, latest + 1)
+    with pytest.raises(SchemaTooNew) as caught:
+        await Database.open(db_target)
+    assert (caught.value.found, caught.value.known) == (latest + 1, latest)
+    assert "Upgrade Jongg" in caught.value.message
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_target(request: pytest.FixtureRequest, db_path: Path) -> str:
+    """An empty database, never migrated: a new SQLite file, or an empty PostgreSQL one."""
+    if request.param == "sqlite":
+        return str(db_path)
+    return str(request.getfixturevalue("pg_empty_url"))
+
+
+async def test_processes_migrating_one_empty_database_at_once(empty_target: str) -> None:
+    # Each Database is a process of its own as far as the database can tell (connections of
+    # their own); on PostgreSQL the migration lock makes them take turns, each step once.
+    opened = await asyncio.gather(*(Database.open(empty_target) for _ in range(4)),
+                                  return_exceptions=True)
+    try:
+        failures = [o for o in opened if not isinstance(o, Database)]
+        assert not failures
+        latest = len(shipped_migrations())
+        assert {o.schema_version for o in opened if isinstance(o, Database)} == {latest}
+    finally:
+        for database in opened:
+            if isinstance(database, Database):
+                await database.close()
+    recorded, _, _ = await stored_state(empty_target)
+    assert [r[0] for r in recorded] == list(range(1, latest + 1))
+    assert [r[2] for r in recorded] == [m.checksum for m in shipped_migrations()]

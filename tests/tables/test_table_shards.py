@@ -1,8 +1,10 @@
 """A process that runs some of the bot's shards resumes and times only its servers' games:
-the others' games stay as they are in the store, clocks and all, for their own process."""
+the others' games stay as they are in the store, clocks and all, for their own process. Yet
+any process moves in any game a click brings it, in turn with the others."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from table_helpers import ANN, BO, HOST, Clock, Recorder, make_service, open_game
@@ -10,6 +12,8 @@ from table_helpers import ANN, BO, HOST, Clock, Recorder, make_service, open_gam
 from bot.discord.shards import ShardPlan
 from bot.engine.game import THREE_PLAYER
 from bot.store import ClockKind, Database
+from bot.tables.errors import MOVED_ON, StalePrompt
+from bot.tables.seat_options import JokerCalls, SeatOptions
 
 #: Servers on shard 0 and on shard 1 of 2 (Discord's `(guild_id >> 22) % 2`).
 NEAR, FAR = 7, 1 << 22
@@ -49,3 +53,79 @@ async def test_each_process_resumes_and_times_only_the_games_of_its_shards(
         assert second.others_due == 0  # the near game's new clock is due in an hour
         assert len((await db.games.load_game(far)).actions) > actions_far
         await second.close()
+
+
+async def test_a_process_that_does_not_hold_a_game_loads_it_and_moves_in_turn(
+        tmp_path: Path) -> None:
+    """A DM's click reaches shard 0's process whatever server its game is of: that process
+    loads the game from the store and moves; the game's own process, whose copy is now
+    older, rebuilds it before its next move. Each sees every move, in order."""
+    clock = Clock()
+    async with Database(tmp_path / "j.db") as db:
+        owner = make_service(db, Recorder(), clock, owns=SHARD_1.owns)
+        visitor = make_service(db, Recorder(), clock, owns=SHARD_0.owns)
+        far = await open_game(owner, THREE_PLAYER, [HOST, ANN, BO], guild_id=FAR)
+        assert not visitor.in_play(far)
+        for turn in range(12):
+            service = (owner, visitor)[turn % 2]
+            await service.visit(far)
+            seat_user = next(user for user in (HOST, ANN, BO)
+                             if service.view_for(far, user).legal)
+            seen = service.view_for(far, seat_user)
+            await service.act(far, seat_user, seen.legal[0].action, seen.action_count)
+            other = (visitor, owner)[turn % 2]
+            await other.visit(far)
+            assert (other.spectator(far).action_count
+                    == service.spectator(far).action_count > seen.action_count)
+        logged = [a.text for a in await db.actions.actions(far)]
+        assert len(logged) == owner.spectator(far).action_count
+        await owner.close()
+        await visitor.close()
+
+
+async def test_a_move_the_log_grew_under_changes_nothing_and_is_answered_as_stale(
+        tmp_path: Path) -> None:
+    """Two processes that do not share a lock (two connections to one file stand for
+    them) make the same seat's move at once: the store keeps one, the other is answered as
+    stale with nothing changed, and that process's next look rebuilds the game."""
+    clock = Clock()
+    path = tmp_path / "j.db"
+    async with Database(path) as first_db, Database(path) as second_db:
+        first = make_service(first_db, Recorder(), clock)
+        second = make_service(second_db, Recorder(), clock)
+        game_id = await open_game(first, THREE_PLAYER, [HOST, ANN, BO])
+        await second.visit(game_id)
+        seen = first.view_for(game_id, HOST)
+        assert second.view_for(game_id, HOST) == seen
+        results = await asyncio.gather(
+            first.act(game_id, HOST, seen.legal[0].action, seen.action_count),
+            second.act(game_id, HOST, seen.legal[0].action, seen.action_count),
+            return_exceptions=True)
+        refused = [r for r in results if isinstance(r, BaseException)]
+        assert len(refused) == 1 and isinstance(refused[0], StalePrompt), results
+        assert MOVED_ON in str(refused[0])
+        logged = [a.text for a in await first_db.actions.actions(game_id)]
+        assert len(logged) == seen.action_count + 1
+        for service in (first, second):
+            await service.visit(game_id)
+            assert service.spectator(game_id).action_count == len(logged)
+            await service.close()
+
+
+async def test_a_persons_own_options_reach_their_seats_in_games_another_process_holds(
+        tmp_path: Path) -> None:
+    """`/mj settings` reaches the process of the server it was used in; the person's seats
+    in games another process holds take the options too (that process's copy is rebuilt)."""
+    clock = Clock()
+    async with Database(tmp_path / "j.db") as db:
+        owner = make_service(db, Recorder(), clock, owns=SHARD_1.owns)
+        elsewhere = make_service(db, Recorder(), clock, owns=SHARD_0.owns)
+        far = await open_game(owner, THREE_PLAYER, [HOST, ANN, BO], guild_id=FAR)
+        chosen = SeatOptions(joker_calls=JokerCalls.OFFER)
+        assert owner.table(far).options_of(1) != chosen
+        await elsewhere.set_player_options(ANN, chosen)
+        await owner.visit(far)
+        assert owner.table(far).options_of(1) == chosen
+        assert owner.table(far).options_of(0) != chosen
+        await owner.close()
+        await elsewhere.close()
