@@ -17,6 +17,7 @@ from jongg_table import (
     custom_ids,
     finished,
     jongg_client,
+    lobby_click,
     open_league,
 )
 
@@ -98,7 +99,7 @@ async def test_a_fifth_person_bets_privately_and_sits_out_next(
         await opened.settled()
         assert f"jg:l:{game_id}:bet" in custom_ids(lobby, "jg:l:")
         for user in (world.alice, world.carol, world.dave):
-            await JonggTable._lobby(fake_discord, user, lobby, f"jg:l:{game_id}:join")
+            await lobby_click(fake_discord, user, lobby, f"jg:l:{game_id}:join")
         bet = await fake_discord.click(erin, lobby, f"jg:l:{game_id}:bet")
         menu = await bet.followup()
         assert menu.ephemeral and custom_ids(menu, "jg:bs:") == [f"jg:bs:{game_id}"]
@@ -112,7 +113,7 @@ async def test_a_fifth_person_bets_privately_and_sits_out_next(
         assert said.ephemeral and said.content.startswith("You back South.")
         await fake_discord.wait_until(lambda: "backs South" in lobby.content,
                                       what="the lobby to show the bet")
-        await JonggTable._lobby(fake_discord, world.bob, lobby, f"jg:l:{game_id}:start")
+        await lobby_click(fake_discord, world.bob, lobby, f"jg:l:{game_id}:start")
         await client.service.flush(game_id)
         seated = client.service.table(game_id)
         people = {u.id: u for u in (*world.players, erin)}
