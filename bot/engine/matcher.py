@@ -548,14 +548,13 @@ class CardMatcher:
         key = (hand, count, per_hand)
         cached = self._near_cache.get(key)
         if cached is None:
-            cached = tuple(self._nearest(hand, count) if per_hand <= 1
-                           else self._nearest_ways(hand, count, per_hand))
+            cached = tuple(self._nearest(hand, count, per_hand))
             if len(self._near_cache) >= _NEAREST_CACHE:
                 self._near_cache.popitem(last=False)
             self._near_cache[key] = cached
         return list(cached)
 
-    def _nearest(self, hand: PlayerHand, count: int) -> list[NearHand]:
+    def _nearest(self, hand: PlayerHand, count: int, per_hand: int) -> list[NearHand]:
         naturals, jokers = _counts(hand.concealed)
         rows = self._real_rows(hand.exposures)
         if not len(rows.index):
@@ -563,6 +562,8 @@ class CardMatcher:
         missing = self._missing(rows, naturals, jokers)
         held = _kind_counts(hand.concealed)
         size = len(missing)
+        if per_hand > 1:
+            return self._nearest_ways(rows, missing, hand, held, count, per_hand)
         if count == 1:
             # The single best row: fewest missing, then highest value, then first.
             key = (missing.astype(np.int64) * (self._value_span + 1) + self._top_value
@@ -581,16 +582,11 @@ class CardMatcher:
         return [self._near(row, hand, away, held) for row, away in
                 zip(rows.index[best].tolist(), missing[best].tolist(), strict=True)]
 
-    def _nearest_ways(self, hand: PlayerHand, count: int, per_hand: int) -> list[NearHand]:
-        """`nearest` with up to `per_hand` variations of one card hand: every open row in the
-        order fewest missing, then highest value, then card order, at most `per_hand` rows of
-        one hand, the first `count`."""
-        naturals, jokers = _counts(hand.concealed)
-        rows = self._real_rows(hand.exposures)
-        if not len(rows.index):
-            return []
-        missing = self._missing(rows, naturals, jokers)
-        held = _kind_counts(hand.concealed)
+    def _nearest_ways(self, rows: _Rows, missing: npt.NDArray[np.int32], hand: PlayerHand,
+                      held: Sequence[int], count: int, per_hand: int) -> list[NearHand]:
+        """`nearest` with up to `per_hand` variations of one card hand, from the open `rows`
+        and what each is `missing`: every row in the order fewest missing, then highest
+        value, then card order, at most `per_hand` rows of one hand, the first `count`."""
         hands = self._hand_of[rows.index]
         order = np.lexsort((np.arange(len(missing)), -self._values[hands], missing))
         taken: Counter[int] = Counter()
