@@ -349,7 +349,7 @@ class CardMatcher:
         self._open_cache: OrderedDict[tuple[tuple[int, int, bool], ...], _Rows] = OrderedDict()
         self._real_cache: OrderedDict[tuple[tuple[int, int, int], ...], _Rows] = OrderedDict()
         self._layouts: list[_Layout | None] = [None] * size
-        self._near_cache: OrderedDict[tuple[PlayerHand, int], tuple[NearHand, ...]] = (
+        self._near_cache: OrderedDict[tuple[PlayerHand, int, int], tuple[NearHand, ...]] = (
             OrderedDict())
         self._top_value = int(self._values.max(initial=0))
         self._value_span = self._top_value - int(self._values.min(initial=0))
@@ -537,20 +537,24 @@ class CardMatcher:
                 results[i] = tuple(self.card.hands[k] for k in sorted(indices))
         return results
 
-    def nearest(self, hand: PlayerHand, count: int = 5) -> list[NearHand]:
+    def nearest(self, hand: PlayerHand, count: int = 5, per_hand: int = 1) -> list[NearHand]:
         """The `count` card hands closest to this hand (fewest tiles away, then highest value),
         each with what it still needs. Concealed hands are left out once a seat has exposed,
-        and so is every way of making a hand that no set can supply (`_real_rows`)."""
-        key = (hand, count)
+        and so is every way of making a hand that no set can supply (`_real_rows`).
+
+        With `per_hand` above 1, up to that many ways of making one card hand (its nearest
+        variations: other suits or numbers) count among the `count`, in the same order: a
+        player choosing among equally near suits of one hand sees them all."""
+        key = (hand, count, per_hand)
         cached = self._near_cache.get(key)
         if cached is None:
-            cached = tuple(self._nearest(hand, count))
+            cached = tuple(self._nearest(hand, count, per_hand))
             if len(self._near_cache) >= _NEAREST_CACHE:
                 self._near_cache.popitem(last=False)
             self._near_cache[key] = cached
         return list(cached)
 
-    def _nearest(self, hand: PlayerHand, count: int) -> list[NearHand]:
+    def _nearest(self, hand: PlayerHand, count: int, per_hand: int) -> list[NearHand]:
         naturals, jokers = _counts(hand.concealed)
         rows = self._real_rows(hand.exposures)
         if not len(rows.index):
@@ -558,6 +562,8 @@ class CardMatcher:
         missing = self._missing(rows, naturals, jokers)
         held = _kind_counts(hand.concealed)
         size = len(missing)
+        if per_hand > 1:
+            return self._nearest_ways(rows, missing, hand, held, count, per_hand)
         if count == 1:
             # The single best row: fewest missing, then highest value, then first.
             key = (missing.astype(np.int64) * (self._value_span + 1) + self._top_value
@@ -575,6 +581,26 @@ class CardMatcher:
         best = positions[order[:count] if count > 0 else order]
         return [self._near(row, hand, away, held) for row, away in
                 zip(rows.index[best].tolist(), missing[best].tolist(), strict=True)]
+
+    def _nearest_ways(self, rows: _Rows, missing: npt.NDArray[np.int32], hand: PlayerHand,
+                      held: Sequence[int], count: int, per_hand: int) -> list[NearHand]:
+        """`nearest` with up to `per_hand` variations of one card hand, from the open `rows`
+        and what each is `missing`: every row in the order fewest missing, then highest
+        value, then card order, at most `per_hand` rows of one hand, the first `count`."""
+        hands = self._hand_of[rows.index]
+        order = np.lexsort((np.arange(len(missing)), -self._values[hands], missing))
+        taken: Counter[int] = Counter()
+        found: list[NearHand] = []
+        for position in order.tolist():
+            owner = int(hands[position])
+            if taken[owner] >= per_hand:
+                continue
+            taken[owner] += 1
+            found.append(self._near(int(rows.index[position]), hand, int(missing[position]),
+                                    held))
+            if len(found) == count:
+                break
+        return found
 
     def waits(self, hand: PlayerHand) -> list[Wait]:
         """Every tile that completes this 13-tile hand (a joker included, when one would), with

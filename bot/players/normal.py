@@ -69,6 +69,9 @@ from bot.players.odds import Supply, plan_odds
 NEAREST = 6
 #: Nearest card hands weighed in the Charleston, where elimination wants a wider view.
 CHARLESTON_NEAREST = 12
+#: Ways of making one card hand (its variations: suits, numbers) a one-rack plan may be
+#: among the nearest: one, its nearest, for the Normal bot.
+WAYS_PER_HAND = 1
 #: Hands tried for the first rack of a Siamese pair (the second gets its best fit).
 SIAMESE_NEAREST = 3
 #: How many more looks at a kind calling gives a joker-able place (see `bot.players.odds`).
@@ -89,13 +92,15 @@ _CHARLESTON = frozenset((Phase.CHARLESTON, Phase.VOTE, Phase.COURTESY_OFFER,
 @dataclass(frozen=True)
 class Plan:
     """One way to finish: the card hand(s), tiles still lacking, value, weight, and `keep`,
-    how many of each kind of the seat's concealed tiles the plan uses."""
+    how many of each kind of the seat's concealed tiles the plan uses; `candidate` is what
+    it was weighed from (one of several ways to one card hand, when a level weighs them)."""
 
     hands: tuple[str, ...]
     away: int
     value: int
     weight: float
     keep: tuple[int, ...]
+    candidate: Candidate
 
 
 @dataclass(frozen=True)
@@ -143,6 +148,7 @@ class NormalPlayer:
 
     nearest = NEAREST
     charleston_nearest = CHARLESTON_NEAREST
+    ways_per_hand = WAYS_PER_HAND
     siamese_nearest = SIAMESE_NEAREST
     call_factor = CALL_FACTOR
     call_away = CALL_AWAY
@@ -420,7 +426,7 @@ class NormalPlayer:
             return last[3]
         table = self._table(view)
         viable = [c for c in candidates.plans if self._viable(c, table.live)]
-        plans = [Plan(c.hands, c.away, c.value, weight, c.keep)
+        plans = [Plan(c.hands, c.away, c.value, weight, c.keep, c)
                  for c, weight in zip(viable, self._weights(viable, table), strict=True)]
         plans.sort(key=lambda p: -p.weight)
         analysis = Analysis(tuple(_counts(view.concealed)), tuple(plans))
@@ -445,14 +451,15 @@ class NormalPlayer:
     def _find_candidates(self, concealed: tuple[int, ...],
                          exposures: dict[int, tuple[Exposure, ...]],
                          count: int) -> _Candidates:
-        """Candidate plans: the `count` nearest hands (one-rack games), or pairs of hands
-        for two live racks (the first rack's `siamese_nearest`, each with its best fit)."""
+        """Candidate plans: the `count` nearest ways to a hand (one-rack games; up to
+        `ways_per_hand` variations of one card hand), or pairs of hands for two live racks
+        (the first rack's `siamese_nearest`, each with its best fit)."""
         plans: list[Candidate] = []
         call_kinds: set[int] = set()
         racks = sorted(exposures)
         if len(racks) == 1:
             for near in self.matcher.nearest(PlayerHand(concealed, exposures[racks[0]]),
-                                             count):
+                                             count, self.ways_per_hand):
                 plans.append(_candidate((near,), (concealed,), call_kinds, self.call_away))
         else:
             done: set[tuple[str, ...]] = set()

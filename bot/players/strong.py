@@ -2,6 +2,11 @@
 
 On top of the Normal bot (`bot.players.normal`) it:
 
+* plans among more ways to a hand: where Normal lets each card hand's nearest variation
+  (its first, among equally near suits or numbers) stand for it, Strong weighs up to
+  `WAYS_PER_HAND` variations of one hand among its `NEAREST` plans (`CHARLESTON_NEAREST`
+  in the Charleston), so it keeps the tiles of every suit a hand could still take instead
+  of committing to one by card order;
 * estimates its own chance, the chance of its best plan, by sampling the tiles it cannot
   see (seeded): `SAMPLES` times it deals itself the draws it has left from those tiles, and
   as many more as discards it could call (not for a concealed hand), and counts how often
@@ -41,6 +46,14 @@ from bot.players.normal import Analysis, Candidate, NormalPlayer
 from bot.players.odds import Supply
 from bot.players.reading import FloatArray, Threat, read_threat
 
+#: Plans weighed for each decision, and in the Charleston, and how many of them may be
+#: ways (variations) of one card hand. Against a Normal field, on 2,000 deals never used in
+#: screening (`--seed 11`), Strong with these made +2.89 points a game [+0.99, +4.74],
+#: self-picking 11.5 % of its games against Normal's 10.5 % (Strong before them: -0.10
+#: [-1.30, +1.12] on the fresh deals of `--seed 2`).
+NEAREST = 10
+CHARLESTON_NEAREST = 24
+WAYS_PER_HAND = 3
 #: Deals of the unseen tiles sampled for the odds of a plan.
 SAMPLES = 64
 #: How many samples' worth the analytic estimate counts for in the blend.
@@ -111,6 +124,9 @@ def _per_kind(kinds: npt.NDArray[np.int_]) -> npt.NDArray[np.int64]:
 class StrongPlayer(NormalPlayer):
     """The Strong bot (see the module docstring)."""
 
+    nearest = NEAREST
+    charleston_nearest = CHARLESTON_NEAREST
+    ways_per_hand = WAYS_PER_HAND
     samples = SAMPLES
     prior_samples = PRIOR_SAMPLES
     fold_ratio = FOLD_RATIO
@@ -135,10 +151,7 @@ class StrongPlayer(NormalPlayer):
             return 0.0
         best = analysis.plans[0]
         table = self._table(view)
-        candidate = next((c for c in self._candidates(view).plans if c.hands == best.hands),
-                         None)
-        if candidate is None:
-            return best.weight
+        candidate = best.candidate
         if self._sample is None or self._sample[0] != table:
             self._sample = (table, _Sample(self.sampler, table, self.samples))
         complete, jokerless = self._sample[1].odds([candidate])

@@ -279,6 +279,18 @@ def test_nearest_is_zero_for_a_winner_and_limits_its_count() -> None:
     assert best[0].need_natural == best[0].need_any == best[0].unused == ()
 
 
+def test_nearest_ways_per_hand_lists_several_suits_of_one_hand() -> None:
+    """With `per_hand` 3, a hand whose suits are equally near shows up once per suit (the
+    nearest first, in card order), where by default its first suit alone stands for it."""
+    tiles_ = hand("FF 11B 11C 11D 2B 2C 2D 9D")
+    assert [n.hand.id for n in MATCHER.nearest(tiles_, 3)] == ["c1", "k2", "k1"]
+    ways = MATCHER.nearest(tiles_, 7, per_hand=3)
+    assert [n.hand.id for n in ways] == ["c1", "c1", "c1", "k2", "k2", "k2", "k1"]
+    assert [n.target[1] for n in ways[:3]] == [tiles("111B"), tiles("111C"), tiles("111D")]
+    assert all(n.away == 9 for n in ways)
+    assert MATCHER.nearest(tiles_, 4, per_hand=1) == MATCHER.nearest(tiles_, 4)
+
+
 def test_nearest_with_exposures_fitting_nothing_is_empty() -> None:
     assert MATCHER.nearest(hand("FF", "9999D")) == []
 

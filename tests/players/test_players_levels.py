@@ -128,6 +128,14 @@ def test_easy_sometimes_keeps_the_wrong_tile_and_normal_never_does() -> None:
     assert easy == [_discard(_bot(EasyPlayer, s), hand) for s in range(40)]
 
 
+def test_strong_keeps_every_suit_a_hand_could_take_and_normal_commits_to_one() -> None:
+    """Bams and Craks are equally near four consecutive pungs: Normal plans the first suit
+    only and throws a Crak for some seeds; Strong weighs both suits and throws the 9D."""
+    hand = "11 22 33B 11 22 33C 9D N"
+    assert {_discard(_bot(StrongPlayer, s), hand) for s in range(8)} == {"9D"}
+    assert {_discard(_bot(NormalPlayer, s), hand) for s in range(8)} > {"9D"}
+
+
 def _danger_table() -> dict[str, object]:
     """South has exposed three consecutive pungs of Craks (5-6-7), so it wants 8C and 9C;
     someone threw a 9C before, which makes 9C look safe to a player who only counts tiles."""
