@@ -91,12 +91,14 @@ class Vacations(Part):
                 "ORDER BY id", (check_int(season_id, "season_id"), check_int(user_id, "user_id")))
         return [_from_row(row) for row in rows]
 
-    async def under_way(self, at: float) -> list[Vacation]:
-        """Every vacation not over at `at` (as a restart needs them)."""
+    async def under_way(self, at: float, *, season_id: int | None = None) -> list[Vacation]:
+        """Every vacation not over at `at` (as a restart needs them), or one season's."""
+        only = "" if season_id is None else " AND season_id = ?"
         async with self._db.read() as tx:
             rows = await tx.fetchall(
-                f"SELECT {_COLUMNS} FROM vacations WHERE ended_at IS NULL AND until > ? "
-                "ORDER BY id", (float(at),))
+                f"SELECT {_COLUMNS} FROM vacations WHERE ended_at IS NULL AND until > ?"
+                f"{only} ORDER BY id", (float(at),) if season_id is None
+                else (float(at), check_int(season_id, "season_id")))
         return [_from_row(row) for row in rows]
 
 

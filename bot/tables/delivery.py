@@ -244,10 +244,11 @@ class Sender:
             log.info("another process sends the messages of game %s", game_id)
             return False
         game.mail.claimed_until = now + OUTBOX_LEASE / 2
-        pending = {entry.id for entry in await self.db.outbox.pending(game_id)}
-        kept = [waiting for waiting in game.mail.queue if waiting.entry.id in pending]
-        if len(kept) < len(game.mail.queue):
-            game.mail.queue = deque(kept)
+        if self.db.shared:  # only another process can have sent what this one queued
+            pending = {entry.id for entry in await self.db.outbox.pending(game_id)}
+            kept = [waiting for waiting in game.mail.queue if waiting.entry.id in pending]
+            if len(kept) < len(game.mail.queue):
+                game.mail.queue = deque(kept)
         return True
 
     async def _let_go(self, game: HeldGame) -> None:
@@ -258,8 +259,7 @@ class Sender:
         if not self.db.shared:
             await self._record_sent(game)
             return
-        delivered, game.mail.delivered = game.mail.delivered, []
-        await self.db.outbox.mark_sent(delivered)
+        await self._record_sent(game, wait=True)
         await self.db.outbox.release_claims(game.table.game_id)
         game.mail.claimed_until = float("-inf")
 
@@ -278,12 +278,12 @@ class Sender:
         game.mail.delivered.append((entry.id, pending.delivery.sent))
         return True
 
-    async def _record_sent(self, game: HeldGame) -> None:
+    async def _record_sent(self, game: HeldGame, *, wait: bool = False) -> None:
         """Record the delivered entries as sent, together, riding with a later commit (see
-        `Outbox.mark_sent`). Until then a crash only means they are sent again after the
-        restart, with the same keys."""
+        `Outbox.mark_sent`; with `wait`, once written). Until then a crash only means they
+        are sent again after the restart, with the same keys."""
         delivered, game.mail.delivered = game.mail.delivered, []
-        await self.db.outbox.mark_sent(delivered, wait=False)
+        await self.db.outbox.mark_sent(delivered, wait=wait)
 
     async def _failed(self, game: HeldGame, pending: _Pending, failure: DeliveryFailed) -> bool:
         """Deal with a failed try: move a table whose thread is gone, tell the host about a

@@ -649,18 +649,16 @@ class TableService:
 
     async def _away_in(self, season_id: int | None) -> None:
         """Read again who is on vacation in a league season (before a move in one of its
-        games): another process may have begun or ended a vacation since (its own games'
-        clocks it moved itself; this process's next move sets the clocks with the pauses
-        as they are now)."""
-        if season_id is None:
+        games) when other processes share the database: one of them may have begun or
+        ended a vacation since (its own games' clocks it moved itself; this process's next
+        move sets the clocks with the pauses as they are now). A process alone on its
+        database made every change itself, so it knows already."""
+        if season_id is None or not self.db.shared:
             return
-        now = self.now()
         for key in [key for key in self._away if key[1] == season_id]:
             del self._away[key]
-        for vacation in await self.db.vacations.under_way(now):
-            if vacation.season_id == season_id:
-                self._away[(vacation.user_id, season_id)] = (vacation.started_at,
-                                                             vacation.end())
+        for vacation in await self.db.vacations.under_way(self.now(), season_id=season_id):
+            self._away[(vacation.user_id, season_id)] = (vacation.started_at, vacation.end())
 
     async def act(self, game_id: int, user_id: int,
                   action: Action | str | Callable[[int], Action],

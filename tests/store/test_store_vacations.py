@@ -58,6 +58,8 @@ async def test_one_vacation_under_way_per_player_and_season(db: Database) -> Non
     ended = await db.vacations.end(first.id, at=T + DAY)
     assert ended.ended_at == T + DAY and ended.end() == T + DAY
     assert [v.user_id for v in await db.vacations.under_way(T + DAY)] == [6]
+    assert [v.user_id for v in await db.vacations.under_way(T + DAY, season_id=season)] == [6]
+    assert await db.vacations.under_way(T + DAY, season_id=season + 1) == []
     # Ending again changes nothing; a vacation is never ended past its `until`.
     assert (await db.vacations.end(first.id, at=T + 2 * DAY)).ended_at == T + DAY
     assert (await db.vacations.end(other.id, at=T + 9 * DAY)).ended_at == T + 2 * DAY
