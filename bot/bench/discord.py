@@ -51,6 +51,7 @@ import socket
 import subprocess
 import sys
 import time
+import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
@@ -83,6 +84,7 @@ from bot.bench.discord_wire import (
 )
 from bot.commands.run import tune_process
 from bot.discord.pacing import GlobalLimit
+from bot.discord.shards import ONE_SHARD, ShardPlan
 from bot.engine.errors import InvalidInput
 from bot.store import OutboxEntry
 from bot.tables.delivery import delivery_key
@@ -97,6 +99,8 @@ THINK_SECONDS = (2.0, 8.0)
 #: People who answer at once (the census).
 AT_ONCE = (0.0, 0.0)
 SEED = 20261205
+#: Apart between the seeds of each bot process's games (each deals its own server's).
+SEEDS_PER_PROCESS = 1_000_000
 #: How often this process's CPU time is sampled (to take its share over the child's span).
 CPU_SAMPLE_SECONDS = 0.1
 
@@ -150,22 +154,26 @@ def _checkout() -> tuple[Any, Any]:
 
 
 def serve_child(handle: int) -> None:
-    """The child process's entry (`python -c`): the fake Discord and the people
+    """The fake Discord's process entry (`python -c`): the fake and the people
     (`people.serve`), answering on the socket `handle` it inherited."""
     _checkout()
     importlib.import_module("people").serve(Connection(handle))
 
 
 class _Child:
-    """The child process (a fresh interpreter, sharing nothing with this one but a socket),
-    and the one request at a time the bench asks of it."""
+    """A child process (a fresh interpreter, sharing nothing with this one but a socket)
+    running `entry` of this module (`serve_child`, `serve_bot`), and the one request at a
+    time the bench asks of it."""
+
+    def __init__(self, entry: str) -> None:
+        self.entry = entry
 
     def __enter__(self) -> _Child:
         ours, theirs = socket.socketpair()
         with theirs:
             self.process = subprocess.Popen(
-                [sys.executable, "-c", f"from {__name__} import serve_child; "
-                                       f"serve_child({theirs.fileno()})"],
+                [sys.executable, "-c", f"from {__name__} import {self.entry}; "
+                                       f"{self.entry}({theirs.fileno()})"],
                 pass_fds=[theirs.fileno()])
         self.connection = Connection(ours.detach())
         return self
@@ -175,7 +183,7 @@ class _Child:
         self.connection.send(request)
         reply = await asyncio.to_thread(self.connection.recv)
         if isinstance(reply, Failed):
-            raise RuntimeError(f"the fake Discord's process failed:\n{reply.traceback}")
+            raise RuntimeError(f"the {self.entry} process failed:\n{reply.traceback}")
         return reply
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
@@ -183,7 +191,7 @@ class _Child:
         with contextlib.suppress(OSError):  # it may be gone already
             self.connection.send(None)
         try:
-            self.process.wait(timeout=10)
+            self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
@@ -269,24 +277,145 @@ class _CpuClock:
         return (self.at(end) - self.at(start)) / max(end - start, 1e-9)
 
 
-@asynccontextmanager
-async def _connected(client: Any, token: str) -> AsyncIterator[None]:
-    """The client logged in to the fake and ready; closed after."""
-    await client.login(token)
-    connect = asyncio.create_task(client.connect(reconnect=False), name="bench: connect")
-    ready = asyncio.create_task(client.wait_until_ready(), name="bench: ready")
+@dataclass(frozen=True)
+class _Connect:
+    """A bot process's first request: connect as `plan`'s shards to the fake Discord at
+    `address`, the games in `database`, the rate limits on the clock `scale`."""
+
+    address: Any
+    database: str
+    plan: ShardPlan
+    scale: float
+
+
+@dataclass(frozen=True)
+class _Mark:
+    """A measure begins: count the pacing's holds and longest wait afresh."""
+
+
+@dataclass(frozen=True)
+class _Report:
+    """A measure over `start`..`end` has ended: what was recorded since the last report."""
+
+    start: float
+    end: float
+
+
+@dataclass(frozen=True)
+class _Recorded:
+    """What one bot process recorded since its last report: its commits and deliveries, its
+    share of one core over the measure, and how many requests its pacing held since the
+    mark (the longest wait, in seconds)."""
+
+    commits: tuple[Commit, ...]
+    delivered: dict[str, float]
+    cpu: float
+    held: int
+    longest_wait: float
+
+
+class _Bot:
+    """One bot process's client, as `jongg run` runs it for `plan`'s shards (its part of the
+    global limit too, `ShardPlan.share`), and what the bench records of it: its commits and
+    deliveries (`_Recorder`), its CPU time and its pacing's holds. The bench's own process
+    runs shard 0's; `serve_bot` runs each other shard's in a process of its own, answering
+    the same requests (`ask`)."""
+
+    def __init__(self, database: str, plan: ShardPlan, scale: float) -> None:
+        fake_mod, table_mod = _checkout()
+        from bot.discord.client import make_client
+
+        seeds = itertools.count(SEED + SEEDS_PER_PROCESS * plan.ids[0])
+        usual = GlobalLimit.part(plan.share)
+        self.pace = GlobalLimit(usual.limit, usual.per * scale, usual.margin * scale)
+        self.client = make_client(database, shard_plan=plan,
+                                  make_bot=table_mod.first_option_bot,
+                                  new_seed=lambda: next(seeds), now=table_mod.FrozenClock(),
+                                  run_clocks=False, global_limit=self.pace,
+                                  **fake_mod.CLIENT_OPTIONS)
+        self.clock = _CpuClock()
+        self.recorder: _Recorder | None = None
+        self._reported = 0
+        self._held = 0
+
+    @asynccontextmanager
+    async def running(self, token: str) -> AsyncIterator[None]:
+        """The client logged in to the fake and ready, recorded; closed after."""
+        sampler = asyncio.create_task(self.clock.sample(), name="bench: cpu")
+        try:
+            await self.client.login(token)
+            connect = asyncio.create_task(self.client.connect(reconnect=False),
+                                          name="bench: connect")
+            ready = asyncio.create_task(self.client.wait_until_ready(), name="bench: ready")
+            try:
+                done, _ = await asyncio.wait({connect, ready}, timeout=60,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if ready not in done:
+                    ready.cancel()
+                    if connect in done:
+                        connect.result()
+                    raise RuntimeError("the bot was not ready after 60 s")
+                self.recorder = _Recorder(self.client)
+                yield
+            finally:
+                await self.client.close()
+                await asyncio.gather(connect, return_exceptions=True)
+        finally:
+            sampler.cancel()
+
+    async def ask(self, request: object) -> _Recorded | None:
+        """Answer `_Mark` (None) or `_Report` (what was recorded since the last one)."""
+        recorder = self.recorder
+        assert recorder is not None, "asked before the bot was running"
+        if isinstance(request, _Mark):
+            self._held = self.pace.held
+            self.pace.longest_wait = 0.0
+            return None
+        if not isinstance(request, _Report):
+            raise TypeError(f"unknown request {request!r}")
+        commits = tuple(recorder.commits[self._reported:])
+        self._reported += len(commits)
+        delivered, recorder.delivered = recorder.delivered, {}
+        return _Recorded(commits, delivered, self.clock.share(request.start, request.end),
+                         self.pace.held - self._held, self.pace.longest_wait)
+
+
+def serve_bot(handle: int) -> None:
+    """A bot process's entry (`python -c`), for each shard past the first: one client, as
+    `jongg run --shards N --shard-ids K` runs it, answering the bench on the socket `handle`
+    it inherited: `_Connect` first (answered None once ready), then `_Mark` and `_Report`
+    until None. A failure is answered `Failed`, with its traceback."""
+    fake_mod, _ = _checkout()
+    tune_process()
+    connection = Connection(handle)
     try:
-        done, _ = await asyncio.wait({connect, ready}, timeout=60,
-                                     return_when=asyncio.FIRST_COMPLETED)
-        if ready not in done:
-            ready.cancel()
-            if connect in done:
-                connect.result()
-            raise RuntimeError("the bot was not ready after 60 s")
-        yield
-    finally:
-        await client.close()
-        await asyncio.gather(connect, return_exceptions=True)
+        with _stub_renderers(fake_mod.png(1, 1)):
+            asyncio.run(_serve_bot(connection, fake_mod))
+    except Exception:
+        with contextlib.suppress(OSError):  # the bench may be gone
+            connection.send(Failed(traceback.format_exc()))
+
+
+async def _serve_bot(connection: Connection, fake_mod: Any) -> None:
+    setup: _Connect = await asyncio.to_thread(connection.recv)
+    fake_mod.point_discord(setup.address)
+    bot = _Bot(setup.database, setup.plan, setup.scale)
+    async with bot.running(setup.address.token):
+        connection.send(None)
+        while (request := await asyncio.to_thread(connection.recv)) is not None:
+            connection.send(await bot.ask(request))
+
+
+class _Recording:
+    """Every bot process's commits and deliveries in a world, as they are reported."""
+
+    def __init__(self) -> None:
+        self.commits: list[Commit] = []
+        self.delivered: dict[str, float] = {}
+
+    def add(self, recorded: _Recorded) -> None:
+        self.commits += recorded.commits
+        self.delivered.update(recorded.delivered)
 
 
 @dataclass(frozen=True)
@@ -306,7 +435,7 @@ class _Run:
     first_p95: float
     moves: int
     per_second: float
-    bot_cpu: float
+    bot_cpu: tuple[float, ...]
     fake_cpu: float
     budget: Budget
     per_move: dict[Kind, float]
@@ -327,11 +456,12 @@ class _Run:
 
     def describe(self) -> str:
         per_move = ", ".join(f"{kind.value} {n:.2f}" for kind, n in self.per_move.items())
+        cpu = " + ".join(f"{share:.0%}" for share in self.bot_cpu)
         text = (f"click->answer p95 {self.answer_p95:.1f} ms; click->commit p50 "
                 f"{self.commit_p50:.1f} / p95 {self.commit_p95:.1f} ms; commit->messages "
                 f"p50 {self.messages_p50:.1f} / p95 {self.messages_p95:.1f} ms (first "
                 f"message p95 {self.first_p95:.1f} ms); {self.moves} moves, "
-                f"{self.per_second:.1f} moves/s; CPU bot {self.bot_cpu:.0%}, fake and "
+                f"{self.per_second:.1f} moves/s; CPU bot {cpu}, fake and "
                 f"people {self.fake_cpu:.0%} of one core; {self.budget.describe()}; "
                 f"{self.held} requests held by the bot's pacing (longest "
                 f"{self.longest_wait:.0f} ms); per move: {per_move} (global-limited "
@@ -343,58 +473,58 @@ class _Run:
         return text
 
 
-def _pacing(scale: float) -> GlobalLimit:
-    """The bot's own pacing of the global limit, on the rate limits' clock."""
-    usual = GlobalLimit()
-    return GlobalLimit(usual.limit, usual.per * scale, usual.margin * scale)
+def _shard(index: int, shards: int) -> ShardPlan:
+    """The plan of the bot process with shard `index` of `shards` (one shard: the bot as
+    `jongg run` runs it by default)."""
+    return ONE_SHARD if shards == 1 else ShardPlan(shards, (index,))
 
 
 async def _world(child: _Child, shape: Shape, tables: int, database: str, scale: float,
-                 start: Start | None, plays: Sequence[Play], tick: Callable[[], None]
-                 ) -> list[_Run]:
-    """One world: a fresh fake Discord (in the child) with `tables` tables of `shape`, a
-    client and a database; the tables opened and (with `start`) started, then each of
-    `plays` measured in turn."""
-    fake_mod, table_mod = _checkout()
-    from bot.discord.client import JonggClient
-
-    address = await child.ask(World(tables, shape, scale))
+                 processes: int, start: Start | None, plays: Sequence[Play],
+                 tick: Callable[[], None]) -> list[_Run]:
+    """One world: a fresh fake Discord (in the child) with `tables` tables of `shape` over
+    one server per shard, a bot process per shard (this one runs shard 0's, children the
+    others', see `_Bot`) and a database; the tables opened and (with `start`) started, then
+    each of `plays` measured in turn."""
+    fake_mod, _ = _checkout()
+    address = await child.ask(World(tables, shape, scale, processes))
     saved = fake_mod.point_discord(address)
-    seeds = itertools.count(SEED)
-    clock = _CpuClock()
-    sampler = asyncio.create_task(clock.sample(), name="bench: cpu")
+    recording = _Recording()
     runs: list[_Run] = []
     try:
-        pace = _pacing(scale)
-        client = JonggClient(database, make_bot=table_mod.first_option_bot,
-                             new_seed=lambda: next(seeds), now=table_mod.FrozenClock(),
-                             run_clocks=False, global_limit=pace, **fake_mod.CLIENT_OPTIONS)
-        async with _connected(client, address.token):
-            recorder = _Recorder(client)
-            await child.ask(Open())
-            if start is not None:
-                await child.ask(start)
-                tick()
-            for play in plays:
-                held, longest = pace.held, pace.longest_wait
-                pace.longest_wait = 0.0
-                played: Played = await child.ask(play)
-                runs.append(_summary(shape, play, played, recorder, scale,
-                                     clock.share(played.start, played.end),
-                                     pace.held - held, pace.longest_wait))
-                pace.longest_wait = max(longest, pace.longest_wait)
-                tick()
-            await child.ask(Halt())
+        with contextlib.ExitStack() as others:
+            here = _Bot(database, _shard(0, processes), scale)
+            async with here.running(address.token):
+                there = [others.enter_context(_Child("serve_bot"))
+                         for _ in range(1, processes)]
+                for index, bot in enumerate(there, 1):
+                    await bot.ask(_Connect(address, database, _shard(index, processes),
+                                           scale))
+                bots: list[_Bot | _Child] = [here, *there]
+                await child.ask(Open())
+                if start is not None:
+                    await child.ask(start)
+                    tick()
+                for play in plays:
+                    await asyncio.gather(*(bot.ask(_Mark()) for bot in bots))
+                    played: Played = await child.ask(play)
+                    reports = await asyncio.gather(*(bot.ask(_Report(played.start,
+                                                                     played.end))
+                                                     for bot in bots))
+                    for report in reports:
+                        recording.add(report)
+                    runs.append(_summary(shape, play, played, recording, scale, reports))
+                    tick()
+                await child.ask(Halt())
     finally:
-        sampler.cancel()
         fake_mod.point_discord(saved)
         await child.ask(Close())
     return runs
 
 
-def _summary(shape: Shape, play: Play, played: Played, recorder: _Recorder, scale: float,
-             bot_cpu: float, held: int, longest_wait: float) -> _Run:
-    found = latencies(played, recorder.commits, recorder.delivered)
+def _summary(shape: Shape, play: Play, played: Played, recording: _Recording, scale: float,
+             reports: Sequence[_Recorded]) -> _Run:
+    found = latencies(played, recording.commits, recording.delivered)
     seconds = max(played.end - played.start, 1e-9)
     moves = sum(c.move and not c.refused for c in played.clicks)
     problems = played.problems
@@ -408,8 +538,10 @@ def _summary(shape: Shape, play: Play, played: Played, recorder: _Recorder, scal
         shape, play.active, percentile(found.answer, 95),
         percentile(found.commit, 50), percentile(found.commit, 95),
         percentile(found.messages, 50), percentile(found.messages, 95),
-        percentile(found.first, 95), moves, moves / seconds, bot_cpu, played.cpu / seconds,
-        spent, spent.per_move(moves), held, longest_wait * 1000, played.over, problems)
+        percentile(found.first, 95), moves, moves / seconds,
+        tuple(report.cpu for report in reports), played.cpu / seconds, spent,
+        spent.per_move(moves), sum(report.held for report in reports),
+        max(report.longest_wait for report in reports) * 1000, played.over, problems)
 
 
 def _arithmetic(census: _Run, paced: dict[int, _Run], scale: float) -> str:
@@ -437,8 +569,20 @@ def _arithmetic(census: _Run, paced: dict[int, _Run], scale: float) -> str:
             "see the peaks per level)")
 
 
+def _bot_processes(processes: int) -> str:
+    """How the bot runs, in the report's words, when it is not one process."""
+    if processes == 1:
+        return ""
+    part = ShardPlan(processes, (0,)).share(GLOBAL_LIMIT[0])
+    return (f"; the bot as {processes} processes, shard k of {processes} each (this one "
+            f"shard 0's, children the others'), with a server of tables on each shard, one "
+            f"database shared, each process keeping {part} global-limited requests a "
+            "second (its part of the token's limit); DM clicks all reach shard 0's process")
+
+
 def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
-            ones: dict[int, _Run], database: str) -> tuple[list[Figure], dict[str, Any]]:
+            ones: dict[int, _Run], database: str, processes: int
+            ) -> tuple[list[Figure], dict[str, Any]]:
     shown = GAMES_GOAL if GAMES_GOAL in paced else max(paced)
     top = paced[shown]
     sustained = max((level for level, run in paced.items() if run.meets_goal), default=0)
@@ -463,7 +607,7 @@ def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
     info: dict[str, Any] = {
         "processes": "this one: the bot (client, table service, store); a child: the fake "
                      "Discord (REST + gateway on 127.0.0.1) and the people, who act only on "
-                     "what Discord shows them",
+                     "what Discord shows them" + _bot_processes(processes),
         "database": f"{database}, a fresh one per world",
         "limits": "Discord's rate limits in the fake (per-route buckets, 50 a second in all "
                   "but interaction answers, the invalid-request counter)"
@@ -499,24 +643,32 @@ def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
 
 
 def run(quick: bool = False, progress: ProgressCallback | None = None,
-        database: str = SQLITE) -> BenchResult:
+        database: str = SQLITE, processes: int = 1) -> BenchResult:
     """The census of each table shape, then the paced levels; figures at the goal's load
     (or the largest level), the largest level meeting the goal, requests per move and the
     saturated throughput. Each world's database is a fresh one of `database` (see
-    `bot.bench.databases`)."""
+    `bot.bench.databases`). With `processes` above 1 the bot has a shard per process, each
+    run by a process of its own with a server of tables on it, all sharing the one
+    database, which must then be PostgreSQL (as for `jongg run --processes`)."""
+    if processes < 1:
+        raise InvalidInput(f"--processes must be at least 1 (got {processes}).")
+    if processes > 1 and database == SQLITE:
+        raise InvalidInput("several bot processes share their games in PostgreSQL, as "
+                           "`jongg run --processes` does: add --database postgresql (a "
+                           "throw-away server) or a postgresql:// URL.")
     plan = QUICK if quick else FULL
     fake_mod, _ = _checkout()
     tick = Steps(progress, plan.steps)
     census: dict[Shape, _Run] = {}
     with bench_databases(database) as databases, _stub_renderers(fake_mod.png(1, 1)), \
-            _Child() as child:
+            _Child("serve_child") as child:
 
         def world(shape: Shape, tables: int, start: Start | None, plays: list[Play]
                   ) -> list[_Run]:
             target = databases.new(f"{shape.name.lower()}_{len(census)}_{tables}")
             tune_process()  # as `jongg run` does (the last world's garbage collected first)
-            return asyncio.run(_world(child, shape, tables, target, plan.scale, start,
-                                      plays, tick))
+            return asyncio.run(_world(child, shape, tables, target, plan.scale, processes,
+                                      start, plays, tick))
 
         for shape in Shape:
             [census[shape]] = world(shape, plan.census, None, [Play(
@@ -529,5 +681,5 @@ def run(quick: bool = False, progress: ProgressCallback | None = None,
             Play(level, plan.think, plan.seconds, plan.settle, seed=SEED + level)
             for level in plan.ones]), strict=True))
         shown = databases.shown
-    figures, info = _report(plan, census, paced, ones, shown)
+    figures, info = _report(plan, census, paced, ones, shown, processes)
     return BenchResult("discord", tuple(figures), {"quick": quick, **info})

@@ -86,11 +86,15 @@ def kind_of(method: str, route: str, dm: bool) -> Kind:
 @dataclass(frozen=True)
 class World:
     """Start a fresh fake Discord for `tables` tables of `shape`, with their people, and
-    Discord's rate limits on a clock `scale` times as long as Discord's (1: Discord's)."""
+    Discord's rate limits on a clock `scale` times as long as Discord's (1: Discord's). The
+    bot has `shards` shards, and a server on each: table `i` is in the server of shard
+    `i % shards`, so each shard's process gets an equal share of the tables (its server's
+    commands and clicks; the DM clicks all go to shard 0's, as on Discord)."""
 
     tables: int
     shape: Shape
     scale: float = 1.0
+    shards: int = 1
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
-"""`jongg bench TARGET [--json] [--quick] [--games N] [--database WHERE]`: run a benchmark
-and print figures and ratios (`--games`: how many games `prompts` plays per set of options;
-`--database`: where the store's benchmarks keep their data, see `bot.bench.databases`)."""
+"""`jongg bench TARGET [--json] [--quick] [--games N] [--database WHERE] [--processes N]`:
+run a benchmark and print figures and ratios (`--games`: how many games `prompts` plays per
+set of options; `--database`: where the store's benchmarks keep their data, see
+`bot.bench.databases`; `--processes`: how many processes `discord` runs the bot as)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,27 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
              "temporary folder), postgresql (a throw-away server started for the run), both "
              "(SQLite, then PostgreSQL, side by side with the ratio) or a postgresql:// URL "
              "(new databases on that server, dropped after)")
+    parser.add_argument(
+        "--processes", default=None, metavar="N",
+        help="for discord: run the bot as N processes, a shard each, sharing one PostgreSQL "
+             "database (as jongg run --processes N; the database is then postgresql unless "
+             "--database names a postgresql:// URL); two counts, e.g. 1,2, run the bench "
+             "once with each, side by side with the ratio")
     parser.set_defaults(handler=run)
+
+
+def _process_counts(text: str | None, target: str) -> tuple[int | None, ...]:
+    """The bot process counts `--processes` asks for (None: the option was not given), or
+    `InvalidInput` saying what is wrong."""
+    if text is None:
+        return (None,)
+    if target != "discord":
+        raise InvalidInput("--processes is for `jongg bench discord` only.")
+    parts = [part.strip() for part in text.split(",")]
+    if not all(part.isdigit() and int(part) >= 1 for part in parts) or len(parts) > 2:
+        raise InvalidInput(f"--processes takes a count of 1 or more, or two of them "
+                           f"(e.g. 1,2), not {text!r}.")
+    return tuple(int(part) for part in parts)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,20 +64,34 @@ def run(args: argparse.Namespace) -> int:
         if args.target != "prompts" or args.games < 1:
             raise SystemExit("--games N (1 or more) is for `jongg bench prompts` only.")
         extra["games"] = args.games
-    if args.database is None:
+    counts = _process_counts(args.processes, args.target)
+    database = args.database
+    if database is None and counts != (None,) and max(c or 1 for c in counts) > 1:
+        database = POSTGRESQL  # several processes share their games in PostgreSQL
+    if database is None:
         choices: tuple[str | None, ...] = (None,)
     elif args.target not in DATABASE_TARGETS:
         raise InvalidInput(f"--database is for `jongg bench "
                            f"{'|'.join(sorted(DATABASE_TARGETS))}` only.")
     else:
-        choices = backends(check_choice(args.database))
+        choices = backends(check_choice(database))
+    if len(choices) > 1 and len(counts) > 1:
+        raise InvalidInput("compare databases (--database both) or process counts "
+                           "(--processes 1,2), not both at once.")
     runs: list[tuple[str, BenchResult]] = []
     for choice in choices:
-        where = {} if choice is None else {"database": choice}
-        label = f"bench {args.target}" + ("" if len(choices) == 1 else f" ({choice})")
-        runs.append((LABELS.get(choice or SQLITE, "PostgreSQL"),
-                     module.run(quick=args.quick, progress=Progress(label, 1), **extra,
-                                **where)))
+        for count in counts:
+            where = {} if choice is None else {"database": choice}
+            if count is not None:
+                where["processes"] = count
+            label, name = f"bench {args.target}", LABELS.get(choice or SQLITE, "PostgreSQL")
+            if len(choices) > 1:
+                label += f" ({choice})"
+            if len(counts) > 1:
+                name = f"{count} process" + ("" if count == 1 else "es")
+                label += f" ({name})"
+            runs.append((name, module.run(quick=args.quick, progress=Progress(label, 1),
+                                          **extra, **where)))
     result = runs[0][1] if len(runs) == 1 else side_by_side(*runs)
     print(json.dumps(result.as_json(), indent=2) if args.json else result.as_text())
     return 0

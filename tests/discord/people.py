@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 import random
 import re
 import time
@@ -298,10 +299,11 @@ class Crowd:
     """One world of the child's: the fake Discord, its people and their tables, and what
     they recorded. `start` makes it; the bench's requests go to `handle`."""
 
-    def __init__(self, fake: WatchedFake, shape: Shape, channel: Channel) -> None:
+    def __init__(self, fake: WatchedFake, shape: Shape, channels: list[Channel]) -> None:
         self.fake = fake
         self.shape = shape
-        self.channel = channel
+        #: The tables' channel in each server, shard by shard.
+        self.channels = channels
         self.people: list[Person] = []
         self.tables: list[Table] = []
         self.lives: list[asyncio.Task[None]] = []
@@ -317,15 +319,18 @@ class Crowd:
 
     @classmethod
     async def start(cls, world: World) -> Crowd:
-        """A fresh fake Discord with a guild, a channel for the tables and the people."""
+        """A fresh fake Discord with a guild on each shard, a channel in each for the
+        tables, and the people, each a member of their table's guild (see `World`)."""
         fake = WatchedFake(interaction_ack_timeout=PATIENCE, default_timeout=PATIENCE,
-                           limits=RateLimits(time_scale=world.scale))
+                           limits=RateLimits(time_scale=world.scale), shards=world.shards)
         await fake.start()
-        guild = fake.add_guild("Jongg Bench Hall")
-        crowd = cls(fake, world.shape, fake.add_channel(guild, "mahjong-tables"))
+        guilds = [fake.add_guild(f"Jongg Bench Hall {shard}", shard=shard)
+                  for shard in range(world.shards)]
+        crowd = cls(fake, world.shape,
+                    [fake.add_channel(guild, "mahjong-tables") for guild in guilds])
         for number in range(world.tables * world.shape.people):
             user = fake.add_user(f"player{number}", global_name=f"Player {number}")
-            fake.add_member(guild, user)
+            fake.add_member(guilds[number // world.shape.people % world.shards], user)
             person = Person(crowd, user, fake.dm_channel(user))
             fake.watchers[person.dm.id].append(person.see)
             crowd.people.append(person)
@@ -371,19 +376,25 @@ class Crowd:
         gate = asyncio.Semaphore(request.at_once)
         size = self.shape.people
 
-        async def open_one(seated: list[Person]) -> Table:
+        async def open_one(seated: list[Person], channel: Channel) -> Table:
             async with gate:
-                return await self.open_table(seated)
+                return await self.open_table(seated, channel)
 
         groups = [self.people[i:i + size] for i in range(0, len(self.people), size)]
-        self.tables = sorted(await asyncio.gather(*(open_one(g) for g in groups)),
-                             key=lambda t: t.game)
+        servers = len(self.channels)
+        opened = await asyncio.gather(*(open_one(group, self.channels[number % servers])
+                                        for number, group in enumerate(groups)))
+        # By game within each server, the servers taking turns: the first tables a `Play`
+        # makes active are shared evenly between the shards.
+        turns = itertools.zip_longest(*(sorted(opened[server::servers], key=lambda t: t.game)
+                                        for server in range(servers)))
+        self.tables = [table for turn in turns for table in turn if table is not None]
         return Opened(tuple(t.game for t in self.tables))
 
-    async def open_table(self, seated: list[Person]) -> Table:
+    async def open_table(self, seated: list[Person], channel: Channel) -> Table:
         fake = self.fake
         host = seated[0]
-        opened = await fake.slash(host.user, self.channel, "mj new", {"players": 4})
+        opened = await fake.slash(host.user, channel, "mj new", {"players": 4})
         lobby = await opened.reply()
         [join] = custom_ids(lobby, "jg:l:")[:1]
         game = int(join.split(":")[2])
