@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.bench.prompts import ALL_ON, CONFIGS, Count, play
-from bot.cli import main
+from bot.cli import EXIT_BAD_INPUT, main
 from bot.engine.cards.cost import MAX_CARD_COMBINATIONS, costliest_card_text
 from bot.tables.seat_options import SeatOptions
 
@@ -154,3 +154,19 @@ def test_a_game_of_people_with_every_option_on_asks_no_claim_and_every_turn_by_d
     assert every.claims and every.claims_asked == 0  # Mah Jongg calls only, declared at once
     assert default.turns and default.turns_asked == default.turns  # nothing plays a turn
     assert 0 < default.claims_asked < default.claims  # only discards one could call
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["bench", "engine", "--processes", "2"], "for `jongg bench discord` only"),
+    (["bench", "discord", "--processes", "0"], "a count of 1 or more"),
+    (["bench", "discord", "--processes", "1,2,3"], "a count of 1 or more"),
+    (["bench", "discord", "--processes", "2", "--database", "sqlite"], "PostgreSQL"),
+    (["bench", "discord", "--processes", "1,2", "--database", "both"], "not both at once"),
+])
+def test_bench_processes_refuses_what_cannot_run(argv: list[str], said: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """`--processes` is refused, before anything starts, where it makes no sense: another
+    target, a count below 1 or more than two counts, several processes on SQLite (they share
+    their games in PostgreSQL), and both databases and two counts at once."""
+    assert main(argv) == EXIT_BAD_INPUT
+    assert said in capsys.readouterr().err

@@ -277,6 +277,26 @@ class _CpuClock:
         return (self.at(end) - self.at(start)) / max(end - start, 1e-9)
 
 
+@asynccontextmanager
+async def _connected(client: Any, token: str) -> AsyncIterator[None]:
+    """The client logged in to the fake and ready; closed after."""
+    await client.login(token)
+    connect = asyncio.create_task(client.connect(reconnect=False), name="bench: connect")
+    ready = asyncio.create_task(client.wait_until_ready(), name="bench: ready")
+    try:
+        done, _ = await asyncio.wait({connect, ready}, timeout=60,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            if connect in done:
+                connect.result()
+            raise RuntimeError("the bot was not ready after 60 s")
+        yield
+    finally:
+        await client.close()
+        await asyncio.gather(connect, return_exceptions=True)
+
+
 @dataclass(frozen=True)
 class _Connect:
     """A bot process's first request: connect as `plan`'s shards to the fake Discord at
@@ -343,23 +363,9 @@ class _Bot:
         """The client logged in to the fake and ready, recorded; closed after."""
         sampler = asyncio.create_task(self.clock.sample(), name="bench: cpu")
         try:
-            await self.client.login(token)
-            connect = asyncio.create_task(self.client.connect(reconnect=False),
-                                          name="bench: connect")
-            ready = asyncio.create_task(self.client.wait_until_ready(), name="bench: ready")
-            try:
-                done, _ = await asyncio.wait({connect, ready}, timeout=60,
-                                             return_when=asyncio.FIRST_COMPLETED)
-                if ready not in done:
-                    ready.cancel()
-                    if connect in done:
-                        connect.result()
-                    raise RuntimeError("the bot was not ready after 60 s")
+            async with _connected(self.client, token):
                 self.recorder = _Recorder(self.client)
                 yield
-            finally:
-                await self.client.close()
-                await asyncio.gather(connect, return_exceptions=True)
         finally:
             sampler.cancel()
 

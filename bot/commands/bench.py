@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+from typing import Any
 
 from bot.bench import DATABASE_TARGETS, TARGETS, BenchResult, side_by_side
 from bot.bench.databases import POSTGRESQL, SQLITE, backends, check_choice
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         extra["games"] = args.games
     counts = _process_counts(args.processes, args.target)
     database = args.database
-    if database is None and counts != (None,) and max(c or 1 for c in counts) > 1:
+    if database is None and any((count or 1) > 1 for count in counts):
         database = POSTGRESQL  # several processes share their games in PostgreSQL
     if database is None:
         choices: tuple[str | None, ...] = (None,)
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     runs: list[tuple[str, BenchResult]] = []
     for choice in choices:
         for count in counts:
-            where = {} if choice is None else {"database": choice}
+            where: dict[str, Any] = {} if choice is None else {"database": choice}
             if count is not None:
                 where["processes"] = count
             label, name = f"bench {args.target}", LABELS.get(choice or SQLITE, "PostgreSQL")
