@@ -152,12 +152,14 @@ class DiscordNotifier:
         return self.client.get_partial_messageable(channel_id,
                                                     type=discord.ChannelType.private)
 
-    async def _channel(self, channel_id: int) -> discord.abc.Messageable:
+    def _place(self, channel_id: int) -> discord.abc.Messageable:
+        """Where to post in `channel_id`: the cached channel or thread, else a partial one.
+        A post needs only the id, and another shard's servers (or an archived thread) are
+        not in this process's cache: fetching them would cost a request per post."""
         channel = self.client.get_channel(channel_id)
-        if channel is None:
-            channel = await self.client.fetch_channel(channel_id)
-        assert isinstance(channel, discord.abc.Messageable)
-        return channel
+        if isinstance(channel, discord.abc.Messageable):
+            return channel
+        return self.client.get_partial_messageable(channel_id)
 
     # -- sending, once -------------------------------------------------------------------
 
@@ -188,7 +190,7 @@ class DiscordNotifier:
         target = where or table.thread_id or table.channel_id
         try:
             with self._posting(table, target):
-                channel = await self._channel(target)
+                channel = self._place(target)
                 message = await channel.send(nonce=f"{delivery.key}.{part}", **fields)
         except discord.Forbidden as error:
             needed = ["attach_files"] if "file" in fields else []
@@ -370,7 +372,8 @@ class DiscordNotifier:
         game = await self.client.db.games.game(table.game_id)
         try:
             with self._posting(table, table.channel_id):
-                channel = await self._channel(table.channel_id)
+                channel = (self.client.get_channel(table.channel_id)
+                           or await self.client.fetch_channel(table.channel_id))
                 assert isinstance(channel, discord.TextChannel)
                 thread = await channel.create_thread(
                     name=thread_name(table.game_id), type=discord.ChannelType.public_thread,

@@ -80,6 +80,11 @@ async def test_two_shard_clients_each_play_their_own_servers_games(
     wrong = [(h.describe(), h.delivered_to) for h in sent
              if h.delivered_to != [shard_expected(world, h)]]
     assert not wrong
+    # Shard 0's client posted to the far server's thread, which is not in its cache,
+    # without reading the channel first: a post needs only the channel's id.
+    reads = [r.path for r in fake.requests
+             if r.method == "GET" and r.route == "/channels/{channel_id}"]
+    assert not reads
     assert_clean(fake, caplog)
 
 
