@@ -142,10 +142,14 @@ class DiscordNotifier:
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
 
     async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
-        """The user's DM channel, opened once and remembered (up to `DM_CHANNELS` users)."""
+        """The user's DM channel, remembered here (up to `DM_CHANNELS` users) and in the
+        store, and opened only if no process sharing the store has opened it yet."""
         channel_id = self._dm_channels.pop(user_id, None)
         if channel_id is None:
+            channel_id = await self.client.db.players.dm_channel(user_id)
+        if channel_id is None:
             channel_id = (await self.client.create_dm(discord.Object(user_id))).id
+            await self.client.db.players.set_dm_channel(user_id, channel_id)
         self._dm_channels[user_id] = channel_id
         if len(self._dm_channels) > DM_CHANNELS:
             self._dm_channels.popitem(last=False)

@@ -1,4 +1,5 @@
-"""Players: each person's own options, kept across games and servers (migration 0007).
+"""Players: each person's own options, kept across games and servers (migration 0007), and
+their DM channel with the bot (migration 0013).
 
 The options are JSON written by the table layer (`bot.tables.seat_options`); the store only
 checks that they are JSON. A person with none kept has every default.
@@ -12,7 +13,7 @@ from bot.store.rows import Part, check_int, check_json
 
 
 class Players(Part):
-    """`db.players`: per-person options."""
+    """`db.players`: per-person options and DM channels."""
 
     async def options(self, user_id: int) -> str | None:
         """The person's options as kept (None: never set, every default applies)."""
@@ -39,3 +40,19 @@ class Players(Part):
                 "INSERT INTO player_options (user_id, options) VALUES (?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET options = excluded.options",
                 (check_int(user_id, "user id"), options))
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The id of the person's DM channel with the bot, if a process has opened it."""
+        async with self._db.read() as tx:
+            row = await tx.fetchone("SELECT channel_id FROM dm_channels WHERE user_id = ?",
+                                    (check_int(user_id, "user id"),))
+        return None if row is None else int(row["channel_id"])
+
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Keep the person's DM channel (Discord gives one per person, so a second process
+        that opened it at the same moment keeps the same id)."""
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
+                (check_int(user_id, "user id"), check_int(channel_id, "channel id")))

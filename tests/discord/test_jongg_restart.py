@@ -36,7 +36,7 @@ async def test_restart_in_a_claim_window(fake_discord: FakeDiscord, world: World
         before = client.service._live[table.game_id].state
 
     assert not fake_discord.gateway.connected
-    mark = fake_discord.mark()
+    mark, requests = fake_discord.mark(), len(fake_discord.requests)
     async with fake_discord.run(jongg_client(database, clock, sync=False)) as client:
         table.client = client
         assert client.service._live[table.game_id].state == before
@@ -57,6 +57,13 @@ async def test_restart_in_a_claim_window(fake_discord: FakeDiscord, world: World
         assert not client.service.in_play(table.game_id)
 
     assert after > count
+    # The restarted bot DMed both people in the channels the first one opened (kept in the
+    # store), without opening them again.
+    later = fake_discord.requests[requests:]
+    assert not [r for r in later if r.route == "/users/@me/channels"]
+    dms = {fake_discord.dm_channel(user).id for user in (world.alice, world.bob)}
+    assert {int(r.path.split("/")[2]) for r in later
+            if r.method == "POST" and r.route == "/channels/{channel_id}/messages"} >= dms
     # The log holds every move once: replaying it gives the game as it ended (the result
     # the table was shown), with the moves from before the restart as they were.
     assert table.ended is not None

@@ -86,6 +86,7 @@ async def build_league_database(db: Database, clock: FakeClock) -> dict[str, int
     await db.actions.append_action(live.id, 0, "pass 0", 1)
     await db.seats.set_options(live.id, 0, json.dumps({"auto_sort": False}))
     await db.players.set_options(2, json.dumps({"auto_mahjong": True}))
+    await db.players.set_dm_channel(2, 4242)
     await db.seats.record_reclaim(live.id, 1, 2)
     await db.clocks.set_clock(live.id, ClockKind.TURN, seat=1, due_at=clock.now + 10,
                               at_seq=1)
@@ -282,7 +283,7 @@ async def test_a_target_that_holds_data_is_refused(
     before = await pg_contents(pg_url, keys)
     line = await refused(capsys, str(source), pg_url)
     assert line.startswith("jongg: The target postgresql://")
-    assert "already holds data (in actions, clocks, game_bettors, games," in line
+    assert "already holds data (in actions, clocks, dm_channels, game_bettors, games," in line
     assert await pg_contents(pg_url, keys) == before
 
 

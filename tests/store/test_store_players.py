@@ -1,6 +1,7 @@
 """Each person's own options in the store (migration 0007): kept by user id across games and
 servers, replaced whole, read for several people at once; a version 6 file upgrades keeping
-every seat's own options."""
+every seat's own options. Each person's DM channel (migration 0013), kept for every process
+sharing the store."""
 
 from __future__ import annotations
 
@@ -28,6 +29,20 @@ async def test_options_must_be_json(db: Database) -> None:
     with pytest.raises(ValueError, match="player options"):
         await db.players.set_options(5, "not json")
     assert await db.players.options(5) is None
+
+
+async def test_a_dm_channel_is_kept_for_every_process_sharing_the_store(
+        db_target: str) -> None:
+    async with Database(db_target) as first, Database(db_target) as second:
+        assert await first.players.dm_channel(5) is None  # never opened
+        await first.players.set_dm_channel(5, 9001)
+        assert await second.players.dm_channel(5) == 9001
+        await second.players.set_dm_channel(5, 9001)  # opened at the same moment: harmless
+        assert await first.players.dm_channel(5) == 9001
+        assert await first.players.dm_channel(6) is None
+        with pytest.raises(ValueError, match="channel id"):
+            await first.players.set_dm_channel(6, "9002")  # type: ignore[arg-type]
+        assert await second.players.dm_channel(6) is None
 
 
 async def test_a_version_6_file_upgrades_keeping_each_seats_own_options(
