@@ -18,6 +18,15 @@ waits and retries as before; only a bucket's requests no longer overlap. A game'
 out one by one anyway (one sender per game), so what waits is rare: requests from several
 games or handlers into one bucket at once, which would have waited for the bucket anyway.
 
+**Several processes.** A bucket whose route names no channel, guild or webhook (opening a
+person's DM channel, above all) is the bot token's: every process of a sharded bot spends
+the same one, and each process's discord.py only learns what the others spent from the
+headers of its own last answer, too late when two open DMs at once. With `share` (a
+sharded process's part, `ShardPlan.share`), a process keeps to its part of such a bucket's
+limit, as read from Discord's headers, in any of the bucket's windows (`GlobalLimit`'s
+pacing, with the bucket's limit and window once it has seen them), so the parts add up to at
+most the whole, as with the global limit (`bot.discord.pacing`).
+
 It cannot deadlock: a request holds one bucket's lock while discord.py sends it and takes no
 other. It does not block the event loop: the lock is an `asyncio.Lock`, and a request that
 fails or is cancelled releases it. The cost: while discord.py retries a request after a
@@ -28,24 +37,59 @@ from __future__ import annotations
 
 import asyncio
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from discord.http import HTTPClient, Route
 
+from bot.discord.pacing import GlobalLimit
 
-def one_request_per_bucket(http: HTTPClient) -> None:
-    """Make `http` send its requests of one bucket one at a time."""
+#: How much longer than a shared bucket's window a process keeps its part over (as the
+#: global limit's margin): requests reach Discord a little after they leave.
+SHARED_MARGIN = 0.1
+
+
+def one_request_per_bucket(http: HTTPClient,
+                           share: Callable[[int], int] | None = None) -> None:
+    """Make `http` send its requests of one bucket one at a time, and, with `share`, keep
+    to that part of each bucket the bot token shares."""
     locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+    parts: dict[str, GlobalLimit] = {}
     send = http.request
 
-    async def request(route: Route, **options: Any) -> Any:
-        # discord.py's own key for the bucket (`HTTPClient.request`).
+    def key_of(route: Route) -> str:
+        """discord.py's own key for the route's bucket (`HTTPClient.request`)."""
         bucket = http._bucket_hashes.get(route.key, route.key)
-        key = f"{bucket}:{route.major_parameters}"
+        return f"{bucket}:{route.major_parameters}"
+
+    def learn(route: Route, part: GlobalLimit) -> None:
+        """This process's part of the token's bucket, from what Discord last said of it."""
+        assert share is not None
+        key = key_of(route)  # discord.py may have just learnt the bucket's hash:
+        part = parts.setdefault(key, part)  # the part, and what it counted, carry over
+        bucket = http._buckets.get(key)
+        if bucket is None or not bucket.dirty:
+            return  # no rate-limit headers yet
+        part.limit = share(bucket.limit)
+        part.per = max(part.per, bucket.reset_after)  # a fresh window's full length
+        part.margin = part.per * SHARED_MARGIN
+
+    async def request(route: Route, **options: Any) -> Any:
+        key = key_of(route)
         lock = locks.get(key)
         if lock is None:
             lock = locks[key] = asyncio.Lock()
         async with lock:
-            return await send(route, **options)
+            if share is None or route.major_parameters:
+                return await send(route, **options)
+            # Keyed afresh: the bucket's hash may have been learnt while this one waited.
+            # Until Discord has named the bucket's limit, the part's window is empty (it
+            # only counts), and discord.py lets one request out at a time.
+            part = parts.setdefault(key_of(route), GlobalLimit(per=0.0, margin=0.0))
+            await part.turn()
+            try:
+                return await send(route, **options)
+            finally:
+                learn(route, part)
 
     http.request = request  # type: ignore[method-assign]

@@ -58,9 +58,10 @@ class JonggClient(discord.Client):
     `close` that logs a warning when the event loop stalls (`jongg run` turns it on; the tests
     watch the loop themselves); other keyword options go to `discord.Client`. Messages ping
     nobody unless they name whom (`bot.discord.mentions`), requests of one rate-limit
-    bucket go one at a time (`bot.discord.buckets`), and requests keep under Discord's
-    global rate limit (`global_limit`, `bot.discord.pacing`; by default this process's
-    share of it, `shard_plan.share`).
+    bucket go one at a time (`bot.discord.buckets`; when other processes run some of the
+    shards, this one keeps to its share of each bucket the bot token shares), and requests
+    keep under Discord's global rate limit (`global_limit`, `bot.discord.pacing`; by
+    default this process's share of it, `shard_plan.share`).
 
     `shard_plan` is which of the bot's shards this process runs (`bot.discord.shards`): it
     resumes and times only their servers' games, and registers the commands only if it
@@ -78,7 +79,7 @@ class JonggClient(discord.Client):
         self.pace = global_limit or GlobalLimit.part(shard_plan.share)
         super().__init__(intents=discord.Intents(guilds=True), http_trace=self.pace.trace(),
                          **options)
-        one_request_per_bucket(self.http)
+        one_request_per_bucket(self.http, shard_plan.share if shard_plan.shares else None)
         self.database = database
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands

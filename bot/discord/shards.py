@@ -35,6 +35,12 @@ class ShardPlan:
         return self.count > 1
 
     @property
+    def shares(self) -> bool:
+        """Whether other processes run some of the bot's shards (then this one keeps to
+        its part of what the bot token is allowed, `share`)."""
+        return len(self.ids) < self.count
+
+    @property
     def syncs_commands(self) -> bool:
         """Whether this process registers the slash commands: the one with shard 0 (DMs'
         shard), so a bot of several processes registers them once, not once a process."""

@@ -10,6 +10,7 @@ import asyncio
 from contextlib import AsyncExitStack
 from pathlib import Path
 
+import discord
 import pytest
 from controls import first_choice
 from discord.http import Route
@@ -112,3 +113,27 @@ async def test_the_processes_together_keep_under_the_bots_global_limit(
     counted = [r.at for r in fake.requests if not uses_interaction_token(r)]
     assert peak(counted, 1.0) <= 50
     assert peak([r.at for r in burst], 1.0) > 25  # both shares in use at once
+
+
+@pytest.mark.rate_limits(RateLimits(time_scale=0.1))
+async def test_the_processes_together_keep_to_a_bucket_the_token_shares(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """Opening a DM channel is a bucket of the whole bot token (5 a window in the fake, as
+    Discord's default): two processes opening DMs at once each keep to their part of it
+    (learnt from the headers of their first), so neither is refused."""
+    fake = fake_discord
+    people = [fake.add_user(f"person-{n}") for n in range(40)]
+    far_world(fake, world)
+    database = tmp_path / "j.db"
+    async with AsyncExitStack() as stack:
+        clients = [await stack.enter_async_context(fake.run(jongg_client(database,
+                                                                         shard_plan=plan)))
+                   for plan in (FIRST, SECOND)]
+        start = len(fake.requests)
+        opened = await asyncio.gather(*(
+            client.create_dm(discord.Object(person.id))
+            for n, person in enumerate(people) for client in clients[n % 2:] + clients[:n % 2]))
+    assert {channel.id for channel in opened} == {fake.dm_channel(p).id for p in people}
+    dms = [r for r in fake.requests[start:] if r.route == "/users/@me/channels"]
+    assert len(dms) == 80
+    assert fake.rate_limited == []
