@@ -226,7 +226,9 @@ class Sender:
                 game.mail.queue.remove(pending)
             elif self._stopping.is_set():  # closing: no retries
                 return False
-            if not game.mail.queue or len(game.mail.delivered) >= SENT_BATCH:
+            # What is left when the queue runs out is recorded by `_let_go`, which on a
+            # shared database waits for it to be written before it lets the claim go.
+            if len(game.mail.delivered) >= SENT_BATCH:
                 await self._record_sent(game)
         return True
 

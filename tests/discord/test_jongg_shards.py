@@ -86,6 +86,11 @@ async def test_two_shard_clients_each_play_their_own_servers_games(
     reads = [r.path for r in fake.requests
              if r.method == "GET" and r.route == "/channels/{channel_id}"]
     assert not reads
+    # Each message went out once, whichever client made the move it reports.
+    nonces = [r.json.get("nonce") for r in fake.requests
+              if r.method == "POST" and r.route == "/channels/{channel_id}/messages"
+              and isinstance(r.json, dict)]
+    assert len(nonces) == len(set(nonces)) > 20
     assert_clean(fake, caplog)
 
 
