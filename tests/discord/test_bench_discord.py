@@ -4,6 +4,8 @@ the bot's games in SQLite and (where the server binaries are) in PostgreSQL."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.bench.discord import GAMES_GOAL, LATENCY_GOAL_MS, REQUESTS_PER_MOVE_GOAL, run
@@ -42,3 +44,23 @@ def test_quick_bench_measures_every_figure(database: str) -> None:
     assert result.as_json()["target"] == "discord"
     assert result.info["database"].startswith(
         "SQLite" if database == "sqlite" else "PostgreSQL: a throw-away server")
+
+
+@pytest.mark.skipif(find_binaries() is None, reason=NO_POSTGRES)
+def test_quick_bench_runs_the_bot_as_two_processes() -> None:
+    """With `processes=2` the bot is two processes sharing one PostgreSQL, a server of
+    tables on each shard: both do their part (two CPU shares), and between them nothing is
+    refused, and a move costs about what it costs in one process (at the goal; each message
+    sent by both processes once cost 18% more: `test_jongg_shards` checks that exactly)."""
+    result = run(quick=True, database="postgresql", processes=2)
+    report = result.as_text()
+    assert "PROBLEMS" not in report, report
+    assert "shard k of 2 each" in result.info["processes"], report
+    levels = [key for key in result.info if key.endswith(", paced") or "census" in key]
+    assert len(levels) == 4, report
+    for key in levels:
+        assert " 0 answered 429" in result.info[key], report
+        assert re.search(r"CPU bot \d+% \+ \d+%", result.info[key]), report
+    figures = {f.name: f for f in result.figures}
+    per_move = figures["global requests per move, four people"].value
+    assert 0 < per_move < 1.1 * REQUESTS_PER_MOVE_GOAL, report
