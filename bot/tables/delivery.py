@@ -247,10 +247,15 @@ class Sender:
             return False
         game.mail.claimed_until = now + OUTBOX_LEASE / 2
         if self.db.shared:  # only another process can have sent what this one queued
+            # Only what was queued before the read began was committed before it, so only
+            # that can be judged by it: a move that commits during the read queues entries
+            # it does not see, which are not sent for all that.
+            queued = {waiting.entry.id for waiting in game.mail.queue}
             pending = {entry.id for entry in await self.db.outbox.pending(game_id)}
-            kept = [waiting for waiting in game.mail.queue if waiting.entry.id in pending]
-            if len(kept) < len(game.mail.queue):
-                game.mail.queue = deque(kept)
+            done = queued - pending
+            if done:
+                game.mail.queue = deque(waiting for waiting in game.mail.queue
+                                        if waiting.entry.id not in done)
         return True
 
     async def _let_go(self, game: HeldGame) -> None:

@@ -11,9 +11,10 @@ from table_helpers import ANN, BO, HOST, Clock, Recorder, make_service, open_gam
 
 from bot.discord.shards import ShardPlan
 from bot.engine.game import THREE_PLAYER
-from bot.store import ClockKind, Database
+from bot.store import ClockKind, Database, OutboxEntry
 from bot.tables.errors import MOVED_ON, StalePrompt
 from bot.tables.seat_options import JokerCalls, SeatOptions
+from bot.tables.service import TableService
 
 #: Servers on shard 0 and on shard 1 of 2 (Discord's `(guild_id >> 22) % 2`).
 NEAR, FAR = 7, 1 << 22
@@ -129,3 +130,45 @@ async def test_a_persons_own_options_reach_their_seats_in_games_another_process_
         assert owner.table(far).options_of(0) != chosen
         await owner.close()
         await elsewhere.close()
+
+
+async def first_move(service: TableService, game_id: int) -> None:
+    """Whoever may move makes their first legal move."""
+    user = next(user for user in (HOST, ANN, BO) if service.view_for(game_id, user).legal)
+    seen = service.view_for(game_id, user)
+    await service.act(game_id, user, seen.legal[0].action, seen.action_count)
+
+
+async def test_messages_committed_while_the_sender_reads_the_outbox_are_still_sent(
+        pg_url: str) -> None:
+    """On a shared database a sender that takes a game's claim drops from its queue what
+    another process sent meanwhile, as the outbox reads. A move that commits while that
+    read is under way queues messages the read could not see: they are not sent yet, and
+    must stay queued."""
+    clock = Clock()
+    async with Database(pg_url) as db:
+        recorder = Recorder()
+        service = make_service(db, recorder, clock)
+        game_id = await open_game(service, THREE_PLAYER, [HOST, ANN, BO])
+        await service.flush(game_id)
+        read = db.outbox.pending
+        raced: list[int] = []
+
+        async def racing(asked: int) -> list[OutboxEntry]:
+            found = await read(asked)
+            task = asyncio.current_task()
+            if not raced and task is not None and task.get_name().startswith("jongg-send-"):
+                raced.append(service.spectator(game_id).action_count)
+                await asyncio.create_task(first_move(service, game_id))
+            return found
+
+        db.outbox.pending = racing  # type: ignore[method-assign]
+        await first_move(service, game_id)
+        await service.flush(game_id)
+        db.outbox.pending = read  # type: ignore[method-assign]
+        assert raced, "the sender never read the outbox as it took the claim"
+        assert await db.outbox.pending(game_id) == []
+        shown = service.spectator(game_id).action_count
+        assert shown > raced[0]
+        assert max(update.view.action_count for _, update in recorder.seats) == shown
+        await service.close()
