@@ -19,11 +19,20 @@ from fake.ratelimits import uses_interaction_token
 from jongg_table import JonggTable, assert_clean, far_world, finished, jongg_client
 
 from bot.bench.discord_measure import peak
+from bot.discord.client import JonggClient
 from bot.discord.shards import ShardPlan
 
 pytestmark = pytest.mark.shards(2)
 
 FIRST, SECOND = ShardPlan(2, (0,)), ShardPlan(2, (1,))
+
+
+async def both_shards(fake: FakeDiscord, stack: AsyncExitStack,
+                      database: Path) -> list[JonggClient]:
+    """A client for each shard, as the two processes run them, sharing `database`; closed
+    with `stack`."""
+    return [await stack.enter_async_context(fake.run(jongg_client(database, shard_plan=plan)))
+            for plan in (FIRST, SECOND)]
 
 
 def shard_expected(world: World, handle: FakeInteraction) -> tuple[int, int]:
@@ -102,11 +111,8 @@ async def test_the_processes_together_keep_under_the_bots_global_limit(
     # back and only the global limit (the bot token's, across both clients) binds.
     channels = [fake.add_channel(world.guild, f"room-{n}") for n in range(60)]
     far_world(fake, world)
-    database = tmp_path / "j.db"
     async with AsyncExitStack() as stack:
-        clients = [await stack.enter_async_context(fake.run(jongg_client(database,
-                                                                         shard_plan=plan)))
-                   for plan in (FIRST, SECOND)]
+        clients = await both_shards(fake, stack, tmp_path / "j.db")
         assert [client.pace.limit for client in clients] == [25, 25]
         start = len(fake.requests)
         await asyncio.gather(*(
@@ -129,11 +135,8 @@ async def test_the_processes_together_keep_to_a_bucket_the_token_shares(
     fake = fake_discord
     people = [fake.add_user(f"person-{n}") for n in range(40)]
     far_world(fake, world)
-    database = tmp_path / "j.db"
     async with AsyncExitStack() as stack:
-        clients = [await stack.enter_async_context(fake.run(jongg_client(database,
-                                                                         shard_plan=plan)))
-                   for plan in (FIRST, SECOND)]
+        clients = await both_shards(fake, stack, tmp_path / "j.db")
         start = len(fake.requests)
         opened = await asyncio.gather(*(
             client.create_dm(discord.Object(person.id))
