@@ -141,11 +141,15 @@ class DiscordNotifier:
         #: channels, and without it every DM would first look the user up).
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
 
-    async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
+    async def _dm_channel(self, user_id: int, *, afresh: bool = False
+                          ) -> discord.PartialMessageable:
         """The user's DM channel, remembered here (up to `DM_CHANNELS` users) and in the
-        store, and opened only if no process sharing the store has opened it yet."""
+        store, and opened only if no process sharing the store has opened it yet (or,
+        `afresh`, because the one kept is not this bot's)."""
         channel_id = self._dm_channels.pop(user_id, None)
-        if channel_id is None:
+        if afresh:
+            channel_id = None
+        elif channel_id is None:
             channel_id = await self.client.db.players.dm_channel(user_id)
         if channel_id is None:
             channel_id = (await self.client.create_dm(discord.Object(user_id))).id
@@ -232,9 +236,18 @@ class DiscordNotifier:
         DMs."""
         if part < len(delivery.sent):
             return
+        nonce = f"{delivery.key}.{part}"
         try:
             dm = await self._dm_channel(user_id)
-            message = await dm.send(text, nonce=f"{delivery.key}.{part}", **extra)
+            try:
+                message = await dm.send(text, nonce=nonce, **extra)
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_CHANNEL:
+                    raise
+                # A kept channel Discord does not know: the database was copied from
+                # another bot's (`jongg db copy`). Open this bot's own.
+                dm = await self._dm_channel(user_id, afresh=True)
+                message = await dm.send(text, nonce=nonce, **extra)
         except discord.Forbidden as error:
             if error.code == CANNOT_DM:
                 raise

@@ -7,10 +7,19 @@ from pathlib import Path
 
 import pytest
 from fake import FakeDiscord, World
-from jongg_table import FrozenClock, JonggTable, assert_clean, custom_ids, finished, jongg_client
+from jongg_table import (
+    FrozenClock,
+    JonggTable,
+    assert_clean,
+    assert_no_error_logged,
+    custom_ids,
+    finished,
+    jongg_client,
+)
 
 from bot.engine.game import Phase
 from bot.scenes import result_scene
+from bot.store import Database
 from renderer import render_result
 
 
@@ -73,3 +82,21 @@ async def test_restart_in_a_claim_window(fake_discord: FakeDiscord, world: World
     scene = result_scene(table.spectator(), table.ended.card, bots=table.bots)
     assert results[0].files["result.png"] == render_result(scene)
     assert_clean(fake_discord, caplog)
+
+
+async def test_a_dm_channel_kept_from_another_bot_is_opened_afresh(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A database copied from another bot's (`jongg db copy`) keeps DM channels that are not
+    this bot's: the first DM to such a person opens this bot's own channel, and it is kept."""
+    database = tmp_path / "j.db"
+    async with Database(database) as db:
+        await db.players.set_dm_channel(world.alice.id, 4_242_424_242)
+    async with fake_discord.run(jongg_client(database)) as client:
+        table = await JonggTable.open(fake_discord, world, client, [world.alice], bots=3)
+        assert table.prompts(world.alice)  # her rack came, in her own DM channel
+        assert (await client.db.players.dm_channel(world.alice.id)
+                == fake_discord.dm_channel(world.alice).id)
+    # One refusal, the kept channel's, and only once.
+    assert [r.path for r in fake_discord.failed_requests] == ["/channels/4242424242/messages"]
+    assert_no_error_logged(caplog)
