@@ -76,3 +76,34 @@ def test_percentiles_and_worst() -> None:
     assert watch.samples == 100 and watch.worst == 0.3
     assert watch.percentile(99) == 0.002  # to the millisecond above
     assert watch.percentile(100) == 0.3
+
+
+def _hold_the_loop() -> None:
+    time.sleep(STALL)
+
+
+async def test_a_stall_says_where_the_loop_was_held() -> None:
+    """With `where`, the report names the line that held the loop, and an idle loop is
+    seen waiting in the selector (so a lag with no culprit says so)."""
+    reports: list[Stall] = []
+    watch = LoopWatch(on_stall=reports.append, where=True)
+    watch.start()
+    await asyncio.sleep(0.05)
+    _hold_the_loop()
+    await asyncio.sleep(0.05)
+    await watch.stop()
+    assert len(reports) == 1 and reports[0].where is not None
+    held = reports[0].where
+    assert held.startswith("tests/test_loopwatch.py:") and "in _hold_the_loop <" in held
+    assert watch.worst_where == held
+
+
+async def test_a_watch_without_where_does_not_look() -> None:
+    reports: list[Stall] = []
+    watch = LoopWatch(on_stall=reports.append)
+    watch.start()
+    await asyncio.sleep(0.05)
+    _hold_the_loop()
+    await asyncio.sleep(0.05)
+    await watch.stop()
+    assert reports == [Stall(watch.worst, 1)] and watch.worst_where is None

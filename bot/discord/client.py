@@ -88,7 +88,7 @@ class JonggClient(discord.Client):
         self.now = now
         self.run_clocks = run_clocks
         self.backoff = backoff
-        self.loop_watch = LoopWatch() if watch_loop else None
+        self.loop_watch = LoopWatch(where=True) if watch_loop else None
         self.tree = _Tree(self)
         self.prompts = PromptBuilder()
         self.db: Database

@@ -6,7 +6,9 @@ Discord has a loop of its own), and counts
 the lags of the test's call only: pytest-asyncio stops that loop between fixtures and the
 test, so the sleep in flight when the call starts is not counted (`LoopWatch.reset`), and the
 one in flight when it ends is counted up to then (`LoopWatch.count_in_flight`). A test
-whose worst lag passes `LIMIT` (250 ms) fails, with the lag in the message. Each test's worst
+whose worst lag passes `LIMIT` (250 ms) fails, with the lag in the message and where the loop
+was held (the watch's `where`: a line of code, or `select` if the loop was idle and the process
+was not run). Each test's worst
 lag and p99 go with the test's report (its `user_properties`, which pytest-xdist carries from
 a worker to the controller), and pytest's terminal summary gives the largest over the run and
 where, for a run in one process or in several.
@@ -37,11 +39,13 @@ FAKE = "fake_discord"
 
 @dataclass(frozen=True)
 class Lag:
-    """One test's loop lag: the worst and the 99th percentile (seconds)."""
+    """One test's loop lag: the worst and the 99th percentile (seconds), and where the loop
+    was held during the worst (if that passed the limit)."""
 
     worst: float
     p99: float
     on_purpose: bool
+    where: str | None
 
 
 WATCH = pytest.StashKey[LoopWatch]()
@@ -62,8 +66,9 @@ class _Collector:
             return
         for name, value in report.user_properties:
             if name == PROPERTY:
-                worst, p99, on_purpose = value
-                self.lags[report.nodeid] = Lag(float(worst), float(p99), bool(on_purpose))
+                worst, p99, on_purpose, where = value
+                self.lags[report.nodeid] = Lag(float(worst), float(p99), bool(on_purpose),
+                                               None if where is None else str(where))
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -87,7 +92,7 @@ async def loop_lag(request: pytest.FixtureRequest) -> AsyncIterator[LoopWatch | 
     # start-up heap the same way.)
     gc.collect()
     gc.freeze()
-    watch = LoopWatch(threshold=LIMIT, on_stall=None)
+    watch = LoopWatch(threshold=LIMIT, on_stall=None, where=True)
     watch.start()
     request.node.stash[WATCH] = watch
     try:
@@ -101,9 +106,11 @@ def verdict(watch: LoopWatch) -> str | None:
     """Why a test with these lags fails, or None if it passes."""
     if watch.worst <= LIMIT:
         return None
+    at = ("" if watch.worst_where is None
+          else f"; the loop was held at {watch.worst_where}")
     return (f"the event loop stalled for {watch.worst * 1000:.0f} ms (limit "
             f"{LIMIT * 1000:.0f} ms; p99 {watch.percentile(99) * 1000:.0f} ms): something "
-            f"ran on the loop the bot and the test share without yielding")
+            f"ran on the loop the bot and the test share without yielding{at}")
 
 
 @pytest.hookimpl(wrapper=True)
@@ -118,7 +125,7 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
     finally:
         watch.count_in_flight()  # a stall that ended the test
         item.user_properties.append((PROPERTY, (watch.worst, watch.percentile(99),
-                                                on_purpose)))
+                                                on_purpose, watch.worst_where)))
     failure = None if on_purpose else verdict(watch)
     if failure is not None:
         pytest.fail(failure, pytrace=False)
@@ -137,6 +144,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         worst = ranked[0]
         p99 = max(held, key=lambda test: held[test].p99)
         write(f"largest loop lag: {held[worst].worst * 1000:.0f} ms in {worst}")
+        if held[worst].where is not None:
+            write(f"  held at {held[worst].where}")
         write(f"largest p99: {held[p99].p99 * 1000:.0f} ms in {p99}")
         write(f"{len(held)} tests watched, limit {LIMIT * 1000:.0f} ms; the largest lags:")
         for test in ranked[:SHOWN]:
@@ -144,7 +153,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for test, lag in lags.items():
         if lag.on_purpose:
             write(f"stalls on purpose (not held to the limit): {lag.worst * 1000:.0f} ms in "
-                  f"{test}")
+                  f"{test}" + ("" if lag.where is None else f", held at {lag.where}"))
 
 
 __all__ = ["loop_lag", "pytest_configure", "pytest_runtest_call", "pytest_terminal_summary"]

@@ -118,14 +118,17 @@ async def test_jongg_run_warns_when_the_loop_stalls(
             lambda: [r for r in caplog.records
                      if r.name == "bot.loopwatch" and r.levelno == logging.WARNING],
             what="the watchdog's warning")
-    assert "the event loop was blocked for up to" in warned[0].getMessage()
+    message = warned[0].getMessage()
+    assert "the event loop was blocked for up to" in message
+    assert "it was held at tests/discord/test_loop_stalls.py:" in message  # the sleep above
     assert client.loop_watch is not None and client.loop_watch.worst > LIMIT
 
 
 def test_the_loop_lag_fixture_fails_a_test_that_stalls(pytester: pytest.Pytester) -> None:
     """The `loop_lag` fixture, in a pytest run of its own: an end-to-end test that blocks its
-    loop over the limit fails, naming the lag; one that yields passes, and so do one marked
-    `stalls_loop` and one without the fake; the summary gives the largest lag and where."""
+    loop over the limit fails, naming the lag and the line that held the loop; one that
+    yields passes, and so do one marked `stalls_loop` and one without the fake; the summary
+    gives the largest lag and where."""
     pytester.makeini("[pytest]\nasyncio_mode = auto\n"
                      "asyncio_default_fixture_loop_scope = function\n")
     pytester.makeconftest("""
@@ -158,7 +161,8 @@ def test_the_loop_lag_fixture_fails_a_test_that_stalls(pytester: pytest.Pytester
         """)
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=3, failed=1)
-    result.stdout.re_match_lines([r"the event loop stalled for \d+ ms \(limit 250 ms",
+    result.stdout.re_match_lines([r"the event loop stalled for \d+ ms \(limit 250 ms.*the loop "
+                                  r"was held at test_inner.py:\d+ in test_blocks <",
                                   r"largest loop lag: \d+ ms in test_inner.py::test_blocks$",
                                   r"stalls on purpose .* test_inner.py::test_blocks_on_purpose",
                                   r"FAILED test_inner.py::test_blocks - "])
