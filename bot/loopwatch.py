@@ -8,11 +8,14 @@ for percentiles, and reports stalls over `threshold` (250 ms) to `on_stall` at m
 `report_every` seconds, with the worst lag since the last report. `jongg run` logs them as
 warnings; the end-to-end tests fail a test whose worst lag passes the threshold.
 
-A lag says that the loop was held, not by what. With `where=True` a thread (`_Sampler`) looks at
+A lag says that the loop was held, not by what. With `where=True` a thread (`Sampler`) looks at
 the loop's thread whenever the watch is overdue by half the threshold, and a stall carries where
-the loop was most often while it was held: a line of the bot's code (the culprit), or the
-selector's `select` (the loop was idle: the process was not given the CPU, or another thread
-held the GIL).
+the loop was most often while it was held: a line of the bot's code (the culprit), or, when
+every look found it in the selector's `select`, that it was idle: nothing of its own held it,
+the process was not given the CPU. So is a stall the sampler could not look into while the
+process used next to no CPU (all of it was stopped). Such a stall is `idle`,
+and `worst_held` leaves it out: the end-to-end tests hold code to the threshold, not the
+machine they run on.
 """
 
 from __future__ import annotations
@@ -52,15 +55,29 @@ class Stall:
     worst: float
     count: int
     where: str | None = None
+    idle: bool = False
+
+
+@dataclass(frozen=True)
+class Seen:
+    """Where the sampler found the loop during one overdue sleep: the stack it was at most
+    often ("… (k of n looks)"), and whether every look found it idle in the selector."""
+
+    where: str
+    idle: bool
 
 
 def log_stall(stall: Stall) -> None:
     """The default report: a warning in the log."""
-    at = "" if stall.where is None else f"; it was held at {stall.where}"
+    if stall.idle:
+        cause = ("it was idle, waiting in select: the machine did not run the process in time "
+                 "(or another thread held the GIL)")
+    else:
+        cause = "something ran on it without yielding" + (
+            "" if stall.where is None else f"; it was held at {stall.where}")
     log.warning("the event loop was blocked for up to %.0f ms (%d time%s over %.0f ms since "
-                "the last warning): something ran on it without yielding%s",
-                stall.worst * 1000, stall.count, "" if stall.count == 1 else "s",
-                THRESHOLD * 1000, at)
+                "the last warning): %s", stall.worst * 1000, stall.count,
+                "" if stall.count == 1 else "s", THRESHOLD * 1000, cause)
 
 
 def place(frame: FrameType) -> str:
@@ -80,7 +97,7 @@ def _short(filename: str) -> str:
     return path.name
 
 
-class _Sampler(threading.Thread):
+class Sampler(threading.Thread):
     """Notes where the loop's thread is while the watch is overdue (see the module docstring).
     Its tally is taken, and cleared, by the watch each time it wakes."""
 
@@ -91,6 +108,7 @@ class _Sampler(threading.Thread):
         self.halt = threading.Event()
         self._lock = threading.Lock()
         self._seen: Counter[str] = Counter()
+        self._busy = 0
 
     def run(self) -> None:
         watch = self.watch
@@ -100,20 +118,27 @@ class _Sampler(threading.Thread):
                 continue
             frame = sys._current_frames().get(self.loop_thread)
             if frame is not None:
-                where = place(frame)
-                with self._lock:
-                    self._seen[where] += 1
+                self.look(frame)
             del frame
 
-    def take(self) -> str | None:
-        """Where the loop was most often since the last take ("… (k of n looks)"), or None
-        if the sampler did not look."""
+    def look(self, frame: FrameType) -> None:
+        """Count one look at the loop's thread, found at `frame`."""
+        where = place(frame)
+        idle = frame.f_code.co_name == "select" and frame.f_code.co_filename.endswith(
+            "selectors.py")
         with self._lock:
-            seen, self._seen = self._seen, Counter()
+            self._seen[where] += 1
+            self._busy += not idle
+
+    def take(self) -> Seen | None:
+        """What the looks since the last take saw, or None if there were none."""
+        with self._lock:
+            seen, busy = self._seen, self._busy
+            self._seen, self._busy = Counter(), 0
         if not seen:
             return None
         where, count = seen.most_common(1)[0]
-        return f"{where} ({count} of {seen.total()} looks)"
+        return Seen(f"{where} ({count} of {seen.total()} looks)", idle=busy == 0)
 
 
 class LoopWatch:
@@ -129,11 +154,14 @@ class LoopWatch:
         self.on_stall = on_stall
         self.where = where
         self.worst = 0.0
-        #: Where the loop was during the worst lag, if it passed the threshold and was seen.
+        #: The worst lag but those the sampler saw idle: the longest that code held the loop,
+        #: and where (if it passed the threshold and the sampler looked).
+        self.worst_held = 0.0
         self.worst_where: str | None = None
         #: When (`time.monotonic()`) the watch should next wake; None while it is not asleep.
         self.due_at: float | None = None
-        self._sampler: _Sampler | None = None
+        self._sampler: Sampler | None = None
+        self._cpu = 0.0
         self.samples = 0
         self._histogram: Counter[int] = Counter()
         self._epoch = 0
@@ -149,7 +177,7 @@ class LoopWatch:
             self._task = asyncio.get_running_loop().create_task(self._watch(),
                                                                 name="loop-watch")
             if self.where:
-                self._sampler = _Sampler(self, threading.get_ident())
+                self._sampler = Sampler(self, threading.get_ident())
                 self._sampler.start()
 
     async def stop(self) -> None:
@@ -170,6 +198,7 @@ class LoopWatch:
         started before (say, while the loop was not running at all), is not counted."""
         self.worst = 0.0
         self.worst_where = None
+        self.worst_held = 0.0
         self.samples = 0
         self._histogram.clear()
         self._pending = None
@@ -198,20 +227,23 @@ class LoopWatch:
                 return min(millis / 1000, self.worst)
         return 0.0
 
-    def record(self, lag: float, now: float, where: str | None = None) -> None:
-        """Count one wake-up `lag` seconds late, seen at loop time `now`, with where the loop
-        was meanwhile (if it was seen)."""
+    def record(self, lag: float, now: float, seen: Seen | None = None) -> None:
+        """Count one wake-up `lag` seconds late, seen at loop time `now`, with what the sampler
+        saw of the loop meanwhile (if it looked)."""
         self.samples += 1
-        if lag > self.worst:
-            self.worst = lag
-            self.worst_where = where if lag > self.threshold else None
+        over = lag > self.threshold
+        where = seen.where if seen is not None and over else None
+        idle = seen is not None and seen.idle and over
+        self.worst = max(self.worst, lag)
+        if not idle and lag > self.worst_held:
+            self.worst_held, self.worst_where = lag, where
         self._histogram[math.ceil(lag * 1000)] += 1
-        if lag > self.threshold:
+        if over:
             pending = self._pending
-            if pending is None or lag > pending.worst:
-                self._pending = Stall(lag, 1 if pending is None else pending.count + 1, where)
-            else:
-                self._pending = Stall(pending.worst, pending.count + 1, pending.where)
+            count = 1 if pending is None else pending.count + 1
+            self._pending = (Stall(lag, count, where, idle)
+                             if pending is None or lag > pending.worst
+                             else Stall(pending.worst, count, pending.where, pending.idle))
         if now - self._reported_at >= self.report_every:
             self._report(now)
 
@@ -231,11 +263,23 @@ class LoopWatch:
             epoch = self._epoch
             self._due = due = loop.time() + self.interval
             self.due_at = time.monotonic() + self.interval
+            self._cpu = time.process_time()
             await asyncio.sleep(self.interval)
             now = loop.time()
-            where = self._where()
+            lag = max(0.0, now - due)
+            seen = self._where(lag)
             if epoch == self._epoch:
-                self.record(max(0.0, now - due), now, where)
+                self.record(lag, now, seen)
 
-    def _where(self) -> str | None:
-        return None if self._sampler is None else self._sampler.take()
+    def _where(self, lag: float | None = None) -> Seen | None:
+        """What the sampler saw during the sleep that ended `lag` seconds late. If it had no
+        look, yet the process hardly used the CPU meanwhile, no thread of the process ran (it
+        was stopped, or not scheduled): idle. (Code that held the GIL all along, so that the
+        sampler could not look, would have used the CPU.)"""
+        if self._sampler is None:
+            return None
+        seen = self._sampler.take()
+        if (seen is None and lag is not None and lag > self.threshold
+                and time.process_time() - self._cpu < lag / 4):
+            seen = Seen(f"nowhere: the process was not run for {lag * 1000:.0f} ms", idle=True)
+        return seen

@@ -4,9 +4,13 @@ worst since the last report, and gives percentiles."""
 from __future__ import annotations
 
 import asyncio
+import selectors
+import sys
+import threading
 import time
+from collections.abc import Callable
 
-from bot.loopwatch import LoopWatch, Stall
+from bot.loopwatch import LoopWatch, Sampler, Seen, Stall
 
 #: Longer than the watchdog's 250 ms threshold.
 STALL = 0.4
@@ -92,10 +96,49 @@ async def test_a_stall_says_where_the_loop_was_held() -> None:
     _hold_the_loop()
     await asyncio.sleep(0.05)
     await watch.stop()
-    assert len(reports) == 1 and reports[0].where is not None
+    assert len(reports) == 1 and reports[0].where is not None and not reports[0].idle
     held = reports[0].where
     assert held.startswith("tests/test_loopwatch.py:") and "in _hold_the_loop <" in held
-    assert watch.worst_where == held
+    assert watch.worst_where == held and watch.worst_held == watch.worst
+
+
+def _looks_at(wait: Callable[[], object]) -> Seen | None:
+    """What a sampler sees of a thread that runs `wait` (a callable) for 0.3 s."""
+    started = threading.Event()
+
+    def run() -> None:
+        started.set()
+        wait()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    started.wait()
+    time.sleep(0.05)
+    assert thread.ident is not None
+    sampler = Sampler(LoopWatch(), thread.ident)
+    for _ in range(3):
+        sampler.look(sys._current_frames()[thread.ident])
+    thread.join()
+    return sampler.take()
+
+
+def test_a_loop_seen_only_in_select_is_idle_and_one_seen_elsewhere_is_not() -> None:
+    """A thread waiting in a selector is idle (its lag is the machine's); one sleeping in a
+    function of ours is held by that function."""
+    idle = _looks_at(lambda: selectors.DefaultSelector().select(0.3))
+    held = _looks_at(_hold_the_loop)
+    assert idle is not None and idle.idle and idle.where.startswith("selectors.py:")
+    assert held is not None and not held.idle and "in _hold_the_loop" in held.where
+
+
+def test_an_idle_stall_is_reported_as_idle_and_left_out_of_worst_held() -> None:
+    reports: list[Stall] = []
+    watch = LoopWatch(on_stall=reports.append)
+    watch.record(0.4, now=100.0, seen=Seen("selectors.py:1 in select (3 of 3 looks)", True))
+    watch.record(0.3, now=106.0, seen=Seen("bot/x.py:1 in f (3 of 3 looks)", False))
+    assert watch.worst == 0.4 and watch.worst_held == 0.3
+    assert watch.worst_where == "bot/x.py:1 in f (3 of 3 looks)"
+    assert [report.idle for report in reports] == [True, False]
 
 
 async def test_a_watch_without_where_does_not_look() -> None:

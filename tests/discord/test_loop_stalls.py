@@ -127,8 +127,9 @@ async def test_jongg_run_warns_when_the_loop_stalls(
 def test_the_loop_lag_fixture_fails_a_test_that_stalls(pytester: pytest.Pytester) -> None:
     """The `loop_lag` fixture, in a pytest run of its own: an end-to-end test that blocks its
     loop over the limit fails, naming the lag and the line that held the loop; one that
-    yields passes, and so do one marked `stalls_loop` and one without the fake; the summary
-    gives the largest lag and where."""
+    yields passes, and so do one whose process is stopped (SIGSTOP: the machine held it, not
+    its code), one marked `stalls_loop` and one without the fake; the summary gives the
+    largest lag and where, and the stopped one apart."""
     pytester.makeini("[pytest]\nasyncio_mode = auto\n"
                      "asyncio_default_fixture_loop_scope = function\n")
     pytester.makeconftest("""
@@ -141,6 +142,8 @@ def test_the_loop_lag_fixture_fails_a_test_that_stalls(pytester: pytest.Pytester
         """)
     pytester.makepyfile(test_inner=f"""
         import asyncio
+        import os
+        import subprocess
         import time
 
         import pytest
@@ -152,6 +155,14 @@ def test_the_loop_lag_fixture_fails_a_test_that_stalls(pytester: pytest.Pytester
         async def test_yields(fake_discord: None) -> None:
             await asyncio.sleep(0.05)
 
+        async def test_stopped(fake_discord: None) -> None:
+            await asyncio.sleep(0.05)
+            pid = os.getpid()
+            stop = subprocess.Popen(["sh", "-c", f"kill -STOP {{pid}}; sleep {STALL}; "
+                                                 f"kill -CONT {{pid}}"])
+            await asyncio.sleep({STALL} * 2)
+            await asyncio.to_thread(stop.wait)
+
         @pytest.mark.stalls_loop
         async def test_blocks_on_purpose(fake_discord: None) -> None:
             time.sleep({STALL})
@@ -160,9 +171,11 @@ def test_the_loop_lag_fixture_fails_a_test_that_stalls(pytester: pytest.Pytester
             time.sleep({STALL})  # no bot runs here: not watched
         """)
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
-    result.assert_outcomes(passed=3, failed=1)
+    result.assert_outcomes(passed=4, failed=1)
     result.stdout.re_match_lines([r"the event loop stalled for \d+ ms \(limit 250 ms.*the loop "
                                   r"was held at test_inner.py:\d+ in test_blocks <",
                                   r"largest loop lag: \d+ ms in test_inner.py::test_blocks$",
+                                  r"the machine held the process \(its loop idle\): \d+ ms in "
+                                  r"test_inner.py::test_stopped$",
                                   r"stalls on purpose .* test_inner.py::test_blocks_on_purpose",
                                   r"FAILED test_inner.py::test_blocks - "])
