@@ -17,6 +17,9 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from bot.store.errors import BadTarget
 
 if TYPE_CHECKING:
     from bot.store.migrate import Migration
@@ -35,15 +38,41 @@ def is_postgres(target: str) -> bool:
 
 def database_target(value: str | os.PathLike[str] | None = None) -> str:
     """The database the bot uses: `value` if given, else JONGG_DB, else `DEFAULT_TARGET`.
-    The one place the choice is made (`jongg run`, the tools and the benchmarks ask here)."""
+    The one place the choice is made (`jongg run`, the tools and the benchmarks ask here), so
+    a malformed one is refused here (`check_target`), before anything connects."""
+    named = "The database"
     if value is None:
+        named = "JONGG_DB"
         value = os.environ.get("JONGG_DB", "").strip() or DEFAULT_TARGET
-    return os.fspath(value)
+    target = os.fspath(value)
+    check_target(target, named)
+    return target
+
+
+def check_target(target: str, named: str) -> None:
+    """Refuse (`BadTarget`) a target that is neither a file path nor a PostgreSQL URL with a
+    valid port and a database; `named` starts the message ("JONGG_DB", "The source")."""
+    if is_postgres(target):
+        parts = urlsplit(target)
+        try:
+            parts.port  # noqa: B018 (reading it is the check: a bad port raises)
+        except ValueError as error:
+            raise BadTarget(f"{named} {shown_target(target)} is not a valid PostgreSQL URL "
+                            f"({error}). Write it as postgresql://USER:PASSWORD@HOST:PORT/"
+                            "DATABASE.") from error
+        if not parts.path.strip("/"):
+            raise BadTarget(f"{named} {shown_target(target)} names no database. Write it as "
+                            "postgresql://USER:PASSWORD@HOST:PORT/DATABASE.")
+    elif "://" in target:
+        scheme = target.split("://", 1)[0]
+        raise BadTarget(f"{named} {shown_target(target)} is neither a file path nor a "
+                        f"postgresql:// URL: Jongg keeps its data in SQLite (a file) or "
+                        f"PostgreSQL, not {scheme}.")
 
 
 def shown_target(target: str) -> str:
     """A target as messages show it: a URL without its password."""
-    if not is_postgres(target) or "@" not in target:
+    if "://" not in target or "@" not in target:
         return target
     scheme, rest = target.split("://", 1)
     credentials, host = rest.rsplit("@", 1)

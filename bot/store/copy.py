@@ -33,9 +33,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
-from bot.store.backend import Found, is_postgres, open_backend, shown_target
+from bot.store.backend import Found, check_target, open_backend, shown_target
 from bot.store.database import Database
 from bot.store.errors import (
     ConstraintViolation,
@@ -147,24 +146,6 @@ def _loop_breaker(by_name: dict[str, TableShape],
                      "with no column that may be NULL, so they can't be copied in order.")
 
 
-def check_target(target: str, role: str) -> None:
-    """Refuse a target that is neither a file path nor a well-formed PostgreSQL URL."""
-    if is_postgres(target):
-        parts = urlsplit(target)
-        try:
-            parts.port  # noqa: B018 (reading it is the check: a bad port raises)
-        except ValueError as error:
-            raise CopyRefused(f"The {role} {shown_target(target)} is not a valid PostgreSQL "
-                              f"URL ({error}). Write it as postgresql://USER:PASSWORD@HOST:"
-                              "PORT/DATABASE.") from error
-        if not parts.path.strip("/"):
-            raise CopyRefused(f"The {role} {shown_target(target)} names no database. Write it "
-                              "as postgresql://USER:PASSWORD@HOST:PORT/DATABASE.")
-    elif "://" in target:
-        raise CopyRefused(f"The {role} {target} is neither a file path nor a postgresql:// "
-                          "URL.")
-
-
 async def copy_database(source: str, target: str, *,
                         progress: ProgressFactory | None = None) -> CopySummary:
     """Copy the Jongg database at `source` into the one at `target` (file paths or
@@ -182,8 +163,8 @@ async def copy_database(source: str, target: str, *,
 
 async def _check_pair(source: str, target: str, latest: int) -> None:
     """The checks made before either database is opened for use (nothing is written)."""
-    check_target(source, "source")
-    check_target(target, "target")
+    check_target(source, "The source")
+    check_target(target, "The target")
     shown = shown_target(source)
     found = await _look(source)
     if found is None:

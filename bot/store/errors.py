@@ -110,6 +110,13 @@ class StoreRefusal(StoreError, MahjongError):
     code = "store_refusal"
 
 
+class BadTarget(StoreRefusal):
+    """A database target that is neither a file path nor a well-formed PostgreSQL URL (a
+    typo in JONGG_DB, another database's URL): refused before anything connects."""
+
+    code = "bad_target"
+
+
 class CopyRefused(StoreRefusal):
     """`jongg db copy` will not copy these databases (the target holds data, they are one
     database, the source's schema is not this version's, …); nothing was written. The

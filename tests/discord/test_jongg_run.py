@@ -151,6 +151,25 @@ def test_run_with_a_database_that_cant_be_opened(tmp_path: Path) -> None:
                            "(`jongg run` keeps it where JONGG_DB says")
 
 
+@pytest.mark.parametrize(("target", "why"), [
+    ("mysql://jongg:secret@db.example/jongg",
+     "JONGG_DB mysql://jongg@db.example/jongg is neither a file path nor a postgresql:// URL: "
+     "Jongg keeps its data in SQLite (a file) or PostgreSQL, not mysql."),
+    ("postgresql://jongg:secret@127.0.0.1:54o2/jongg",
+     "JONGG_DB postgresql://jongg@127.0.0.1:54o2/jongg is not a valid PostgreSQL URL"),
+    ("postgresql://jongg:secret@127.0.0.1:5432",
+     "JONGG_DB postgresql://jongg@127.0.0.1:5432 names no database."),
+])
+def test_run_with_a_malformed_database_target(tmp_path: Path, target: str, why: str) -> None:
+    """A typo in JONGG_DB is bad input (exit 2) said in one line before the bot logs in to
+    Discord, not a failure after it has started, and never shows the password."""
+    with discordish(200) as api:
+        result = run_bot(tmp_path, api, JONGG_DB=target)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith(f"jongg: {why}") and result.stderr.count("\n") == 1
+    assert "secret" not in result.stderr and not result.stdout
+
+
 @pytest.mark.skipif(voice_client.has_nacl and voice_client.has_dave,
                     reason="discord.py has its voice libraries here: nothing to warn about")
 def test_run_starts_without_voice_warnings(tmp_path: Path) -> None:
