@@ -5,8 +5,11 @@ any process moves in any game a click brings it, in turn with the others."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
+import pytest
 from table_helpers import ANN, BO, HOST, Clock, Recorder, make_service, open_game
 
 from bot.discord.shards import ShardPlan
@@ -15,6 +18,8 @@ from bot.store import ClockKind, Database, OutboxEntry
 from bot.tables.errors import MOVED_ON, StalePrompt
 from bot.tables.seat_options import JokerCalls, SeatOptions
 from bot.tables.service import TableService
+
+T = TypeVar("T")
 
 #: Servers on shard 0 and on shard 1 of 2 (Discord's `(guild_id >> 22) % 2`).
 NEAR, FAR = 7, 1 << 22
@@ -84,24 +89,40 @@ async def test_a_process_that_does_not_hold_a_game_loads_it_and_moves_in_turn(
         await visitor.close()
 
 
+def _after(barrier: asyncio.Barrier,
+           call: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    """`call`, once `barrier` is passed."""
+    async def waits(*args: object, **kwargs: object) -> T:
+        await barrier.wait()
+        return await call(*args, **kwargs)
+    return waits
+
+
 async def test_a_move_the_log_grew_under_changes_nothing_and_is_answered_as_stale(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two processes that do not share a lock (two connections to one file stand for
     them) make the same seat's move at once: the store keeps one, the other is answered as
-    stale with nothing changed, and that process's next look rebuilds the game."""
+    stale with nothing changed, and that process's next look rebuilds the game. (Each
+    append waits until both moves are made in memory: otherwise the second may start only
+    after the first committed, and be refused earlier, as an out-of-date prompt.)"""
     clock = Clock()
     path = tmp_path / "j.db"
+    both_moved = asyncio.Barrier(2)
     async with Database(path) as first_db, Database(path) as second_db:
         first = make_service(first_db, Recorder(), clock)
         second = make_service(second_db, Recorder(), clock)
         game_id = await open_game(first, THREE_PLAYER, [HOST, ANN, BO])
         await second.visit(game_id)
+        for db in (first_db, second_db):
+            monkeypatch.setattr(db.actions, "append_actions",
+                                _after(both_moved, db.actions.append_actions))
         seen = first.view_for(game_id, HOST)
         assert second.view_for(game_id, HOST) == seen
         results = await asyncio.gather(
             first.act(game_id, HOST, seen.legal[0].action, seen.action_count),
             second.act(game_id, HOST, seen.legal[0].action, seen.action_count),
             return_exceptions=True)
+        monkeypatch.undo()  # the race is run: appends go straight on
         refused = [r for r in results if isinstance(r, BaseException)]
         assert len(refused) == 1 and isinstance(refused[0], StalePrompt), results
         assert MOVED_ON in str(refused[0])
