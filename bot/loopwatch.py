@@ -214,7 +214,8 @@ class LoopWatch:
             return
         now = self._clock()
         self._epoch += 1  # when it does wake, it is not counted twice
-        self.record(max(0.0, now - self._due), now, self._where())
+        lag = max(0.0, now - self._due)
+        self.record(lag, now, self._where(lag))
 
     def percentile(self, q: float) -> float:
         """The `q`-th percentile of the lags seen (seconds, to the millisecond above, but
@@ -271,7 +272,7 @@ class LoopWatch:
             if epoch == self._epoch:
                 self.record(lag, now, seen)
 
-    def _where(self, lag: float | None = None) -> Seen | None:
+    def _where(self, lag: float) -> Seen | None:
         """What the sampler saw during the sleep that ended `lag` seconds late. If it had no
         look, yet the process hardly used the CPU meanwhile, no thread of the process ran (it
         was stopped, or not scheduled): idle. (Code that held the GIL all along, so that the
@@ -279,7 +280,7 @@ class LoopWatch:
         if self._sampler is None:
             return None
         seen = self._sampler.take()
-        if (seen is None and lag is not None and lag > self.threshold
+        if (seen is None and lag > self.threshold
                 and time.process_time() - self._cpu < lag / 4):
             seen = Seen(f"nowhere: the process was not run for {lag * 1000:.0f} ms", idle=True)
         return seen
