@@ -354,6 +354,24 @@ class DiscordNotifier:
             text = f"{text}\n**Hint** (teaching table):\n{format_analysis(found)}"[
                 :MESSAGE_LIMIT]
         await self._dm(table, seat, delivery, text, file=prompt.file(), view=prompt.view)
+        if update.expired and not self.client.service.dm_closed(table.game_id, seat):
+            await self._retire(table.user_ids[seat], update.expired)
+
+    async def _retire(self, user_id: int | None, message_ids: tuple[int, ...]) -> None:
+        """Take the controls off a DM prompt whose move was made without its holder (their
+        clock ran out), so it no longer looks like it is waiting for them. A message they
+        deleted is nothing to take them off."""
+        if user_id is None:
+            return
+        dm = await self._dm_channel(user_id)
+        for message_id in message_ids:
+            try:
+                await dm.get_partial_message(message_id).edit(view=None)
+            except discord.NotFound:
+                continue
+            except (discord.DiscordException, aiohttp.ClientError, OSError,
+                    TimeoutError) as error:
+                _failure(error)
 
     async def game_over(self, table: Table, view: View, delivery: Delivery) -> None:
         """Post the result picture, with the bettor's payment and the series' running

@@ -369,12 +369,18 @@ class Clocks(Part):
                 (game_id, kind.value, seat, float(due_at), at_seq, self._db.now()))
         return Clock(game_id, kind, seat, float(due_at), at_seq)
 
-    async def clear_clock(self, game_id: int, kind: ClockKind, *, seat: int | None) -> bool:
-        """Stop one clock; False if it was not set."""
+    async def clear_clock(self, game_id: int, kind: ClockKind, *, seat: int | None,
+                          at_seq: int | None = None) -> bool:
+        """Stop one clock; False if it was not set. With `at_seq`, only while it is still
+        the clock set at that log length: a clock found stale must not stop the one a
+        later move set for the same purpose."""
+        only = "" if at_seq is None else " AND at_seq = ?"
         async with self._db.transaction() as tx:
             return await tx.execute(
-                "DELETE FROM clocks WHERE game_id = ? AND kind = ? AND ifnull(seat, -1) = ?",
-                (check_int(game_id, "game_id"), kind.value, -1 if seat is None else seat),
+                "DELETE FROM clocks WHERE game_id = ? AND kind = ? AND ifnull(seat, -1) = ?"
+                + only,
+                (check_int(game_id, "game_id"), kind.value, -1 if seat is None else seat,
+                 *(() if at_seq is None else (check_int(at_seq, "at_seq"),))),
             ) > 0
 
     async def ring(self, game_id: int, kind: ClockKind, *, seat: int | None,

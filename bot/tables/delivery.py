@@ -381,9 +381,11 @@ class Sender:
                 open_racks(table, state)), delivery)
         elif entry.kind is DeliveryKind.SEAT:
             assert entry.seat is not None
+            expired = await self._old_prompt(entry, body) if body.get("expired") else ()
             await notifier.seat_update(table, entry.seat, SeatUpdate(
                 view(state, entry.seat), body["drawn"], tuple(body["lines"]),
-                body["must_act"], body["deadline"], body.get("stood_in", False)), delivery)
+                body["must_act"], body["deadline"], body.get("stood_in", False), expired),
+                delivery)
         elif entry.kind is DeliveryKind.GAME_OVER:
             await notifier.game_over(table, spectator_view(state), delivery)
         elif entry.kind is DeliveryKind.REMINDER:
@@ -393,3 +395,15 @@ class Sender:
             await notifier.table_moved(table, delivery)
         else:
             await notifier.tell_host(table, body["user"], body["problem"], delivery)
+
+    async def _old_prompt(self, entry: OutboxEntry, body: dict[str, Any]) -> tuple[int, ...]:
+        """The messages of the last prompt that asked `entry`'s seat holder to act before
+        `entry` (none if it was never sent): what a move made for them has left stale."""
+        earlier = [e for e in await self.db.outbox.entries(entry.game_id)
+                   if e.kind is DeliveryKind.SEAT and e.seat == entry.seat and e.id < entry.id
+                   and e.message_ids]
+        for old in reversed(earlier):
+            asked = json.loads(old.body)
+            if asked.get("user") == body["user"] and asked.get("must_act"):
+                return old.message_ids
+        return ()

@@ -87,6 +87,9 @@ class SeatUpdate:
     deadline: float | None
     #: A bot keeps the seat for now (its person timed out too often): offer Reclaim.
     stood_in: bool = False
+    #: The messages of the seat's previous prompt, whose move was made for it when its
+    #: clock ran out: their controls are to go (clicking them could only be refused).
+    expired: tuple[int, ...] = ()
 
 
 class Answer(Protocol):

@@ -131,7 +131,13 @@ from bot.tables.server_config import ConfigChange, change_settings
 from bot.tables.standins import StandIns, count_from_log, reclaim_hint
 from bot.tables.teaching import teaching_refusal
 from bot.tables.timekeeping import Pauses, active_seconds, deadline
-from bot.tables.vacation import BACK_NOTE, VacationStatus, away_note, vacation_status
+from bot.tables.vacation import (
+    BACK_NOTE,
+    MOVED_BACK,
+    VacationStatus,
+    away_note,
+    vacation_status,
+)
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +148,12 @@ _MOVE_CLOCKS = (ClockKind.TURN, ClockKind.CLAIM, ClockKind.REMINDER, ClockKind.A
 #: its reminders. A claim window is short and the whole table's, so it never pauses.
 _SEAT_CLOCKS = (ClockKind.TURN, ClockKind.START_REMINDER, ClockKind.REMINDER)
 _NO_PAUSES = Pauses()
+#: What a table is told was played for a seat whose clock ran out, by the phase it ran out
+#: in (anything else: "the bot made their move", followed by the move's own line).
+_TIMED_OUT_LINES = {Phase.CLAIM: "a pass was made for them",
+                    **dict.fromkeys((Phase.CHARLESTON, Phase.VOTE, Phase.COURTESY_OFFER,
+                                     Phase.COURTESY_PASS),
+                                    "the bot made their Charleston choice")}
 
 #: Seconds every automatic answer waits (a seat that can't call, or whose options skip every
 #: call it could make, and the moves a seat's options play for it), counted from when the
@@ -228,6 +240,9 @@ class _Live:
     told: dict[int, list[str]] = field(default_factory=dict)
     #: Lines for the whole table since it was last told (beyond what the events say).
     said: list[str] = field(default_factory=list)
+    #: Seats a move was made for when their clock ran out, since the outside was last
+    #: told: their old prompt is to lose its controls.
+    expired: set[int] = field(default_factory=set)
     #: Each seat's timeouts in a row (`bot.tables.standins`), and as the store has them
     #: (counted from the log when the game is restored).
     stand_ins: StandIns = field(default_factory=lambda: StandIns(0, ()))
@@ -677,8 +692,10 @@ class TableService:
             if action.seat != seat:
                 raise NotYourTurn("You can only act for your own seat.")
             events = self._apply(live, action, user_id)
+            was = await self._back_by_moving(live, seat)
             await self._settle(live, events, answer=answer)
-            return events
+        await self._back_elsewhere(live, user_id, was)
+        return events
 
     async def act_option(self, game_id: int, user_id: int, counter: int,
                          index: int) -> tuple[Action, tuple[Event, ...]]:
@@ -691,8 +708,10 @@ class TableService:
                 raise StalePrompt("That choice is no longer there; use the newest prompt.")
             action = options[index].action
             events = self._apply(live, action, user_id)
+            was = await self._back_by_moving(live, seat)
             await self._settle(live, events)
-            return action, events
+        await self._back_elsewhere(live, user_id, was)
+        return action, events
 
     def is_current(self, game_id: int, user_id: int, counter: int) -> bool:
         """Whether a prompt made for this user at action count `counter` still shows their
@@ -752,6 +771,7 @@ class TableService:
             live.unsaved.clear()
             live.told.clear()
             live.said.clear()
+            live.expired.clear()
             raise
         live.options = options
         self.sender.queue(live, entries, live.state, answer=answer if new_turn else None)
@@ -840,7 +860,8 @@ class TableService:
                 reports.append(NewDelivery(DeliveryKind.SEAT, at, seat, entry_body(
                     user=user, lines=private, drawn=drawn, must_act=seat in acting,
                     deadline=self._deadline(live, seat),
-                    stood_in=live.stand_ins.stood_in(seat))))
+                    stood_in=live.stand_ins.stood_in(seat), expired=seat in live.expired)))
+        live.expired.clear()
         if state.phase is Phase.OVER:
             reports.append(NewDelivery(DeliveryKind.GAME_OVER, at))
         return reports
@@ -995,7 +1016,11 @@ class TableService:
         automatic answers, a turn or claim clock moves for the seats it ran out on.
         Returns 1 if a move was made."""
         if clock.at_seq != len(live.state.actions):
-            await self._clear_clock(live, clock)
+            # Set for an earlier moment: a move since set this moment's clocks (an
+            # automatic answer acted on just before it in the same round can have), and
+            # those stay.
+            await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=clock.seat,
+                                             at_seq=clock.at_seq)
             return 0
         if clock.kind in (ClockKind.REMINDER, ClockKind.START_REMINDER):
             await self._remind(live, clock)
@@ -1006,10 +1031,6 @@ class TableService:
             events = await self._time_out(live, clock.seat)
         await self._settle(live, events)
         return 1
-
-    async def _clear_clock(self, live: _Live, clock: Clock) -> None:
-        await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=clock.seat)
-        live.clocks.pop((clock.kind, clock.seat), None)
 
     async def _remind(self, live: _Live, clock: Clock) -> None:
         """A reminder clock ran out: stop it and owe its seat a nudge naming when the move
@@ -1047,7 +1068,10 @@ class TableService:
 
     async def _time_out(self, live: _Live, seat: int | None) -> list[Event]:
         """Move for the seats a clock ran out on: pass in a claim window (unless the table
-        lets the bot play everything), a bot of the server's level elsewhere."""
+        lets the bot play everything), a bot of the server's level elsewhere. A seat whose
+        holder is away (asleep or on vacation) when a claim window closes is answered as
+        its options would answer (`_automatic`), which is no timeout; every other seat is
+        told what was played for it, and so is the table (`_timed_out`)."""
         events: list[Event] = []
         level = await self.server_level(live.table.guild_id)
         seats = [seat] if seat is not None else [
@@ -1055,17 +1079,36 @@ class TableService:
         for waiting in seats:
             if waiting not in seats_to_act(live.state):
                 continue
-            options = legal_actions(live.state, waiting)
-            passing = live.state.phase is Phase.CLAIM and live.timeout is Timeout.PASS
-            if passing:
+            claim = live.state.phase is Phase.CLAIM
+            answer = (self._automatic(live, waiting) if claim and self._is_away(live, waiting)
+                      else None)
+            if answer is not None:
+                events.extend(self._play_automatic(live, waiting, answer))
+                continue
+            if claim and live.timeout is Timeout.PASS:
                 action: Action = Pass(waiting)
             else:
                 action = self._bot(level, live.table, live.state.seed, waiting).choose(
-                    view(live.state, waiting), options)
+                    view(live.state, waiting), legal_actions(live.state, waiting))
+            phase = live.state.phase
             events.extend(self._apply(live, action, None, PlayedFor.TIMEOUT))
+            self._timed_out(live, waiting, action, phase)
             if live.stand_ins.stood_in(waiting):
                 self._stand_in(live, waiting, level)
         return events
+
+    def _timed_out(self, live: _Live, seat: int, action: Action, phase: Phase) -> None:
+        """Tell a seat whose clock ran out, and its table, that a move was made for it
+        (`phase`: when). The seat hears the move itself; the table only what it may know
+        (a pass in the Charleston names no tile; a discard is told by its own line). Off
+        a claim window, the seat's old prompt loses its controls (`_Live.expired`)."""
+        label = action_label(action, live.table.names, racks=live.table.rules.racks)
+        live.told.setdefault(seat, []).append(
+            f"Your time ran out, so this was played for you: {label}.")
+        public = _TIMED_OUT_LINES.get(phase, "the bot made their move")
+        live.said.append(f"Time ran out for {live.table.names[seat]}: {public}.")
+        if phase is not Phase.CLAIM:
+            live.expired.add(seat)
 
     def _played_by_bot(self, live: _Live, seat: int) -> bool:
         """Whether a bot makes `seat`'s moves: a bot's seat, or a person's the bot keeps."""
@@ -1382,19 +1425,55 @@ class TableService:
         await self._repause(user_id, season.id, None, BACK_NOTE)
         return await self.vacation(user_id, season)
 
-    async def _repause(self, user_id: int, season_id: int,
-                       away: tuple[float, float] | None, note: str) -> None:
-        """The user's vacation in the season is now `away` (None: over): retime their
-        clocks in every game of the season they play, and tell those tables `note`
-        (formatted with the seat holder's name)."""
-        key = (user_id, season_id)
+    async def _back_by_moving(self, live: _Live, seat: int) -> tuple[float, float] | None:
+        """A person who makes a move while on vacation in the game's season is back (as on
+        correspondence servers): the vacation ends now, this game's clocks run again and
+        its table and the person are told, all with the move (the caller holds the game and
+        settles). Returns the stretch they were away for (None: they were not away), which
+        `_back_elsewhere` needs once the game is let go."""
+        user = live.table.user_ids[seat]
+        if user is None or live.season_id is None:
+            return None
+        key = (user, live.season_id)
         was = self._away.get(key)
+        now = self.now()
+        if was is None or not was[0] <= now < was[1]:
+            return None
+        for vacation in await self.db.vacations.of(live.season_id, user):
+            if vacation.under_way(now):
+                await self.db.vacations.end(vacation.id, at=now)
+        before = self._pauses(live, seat)
+        del self._away[key]
+        self._retime(live, seat, before)
+        live.said.append(BACK_NOTE.format(name=live.table.names[seat]))
+        live.told.setdefault(seat, []).append(MOVED_BACK)
+        return was
+
+    async def _back_elsewhere(self, live: _Live, user_id: int,
+                              was: tuple[float, float] | None) -> None:
+        """After a move that ended the mover's vacation (`was`: the stretch it had; None:
+        it ended nothing), their other games of the season run again too."""
+        if was is not None and live.season_id is not None:
+            await self._repause(user_id, live.season_id, None, BACK_NOTE, was=was,
+                                skip=live.table.game_id)
+
+    async def _repause(self, user_id: int, season_id: int,
+                       away: tuple[float, float] | None, note: str, *,
+                       was: tuple[float, float] | None = None, skip: int | None = None
+                       ) -> None:
+        """The user's vacation in the season is now `away` (None: over): retime their
+        clocks in every game of the season they play (but `skip`, retimed already), and
+        tell those tables `note` (formatted with the seat holder's name). `was`: the
+        stretch they were away for, when it is no longer the one kept."""
+        key = (user_id, season_id)
+        was = self._away.get(key, was)
         if away is None:
             self._away.pop(key, None)
         else:
             self._away[key] = away
         games = [game_id for game_id, live in self._live.items() if not live.closed
-                 and live.season_id == season_id and live.table.seat_of(user_id) is not None]
+                 and live.season_id == season_id and live.table.seat_of(user_id) is not None
+                 and game_id != skip]
         for game_id in games:
             with contextlib.suppress(NotRunning):
                 await self._retime_away(game_id, user_id, was, note)
@@ -1442,16 +1521,30 @@ class TableService:
 
     def _automatic(self, live: _Live, seat: int) -> Action | None:
         """The move a person's options make for their seat now (`bot.tables.auto`), if any;
-        None for a bot's seat (bots decide for themselves) and whenever the seat is asked."""
+        None for a bot's seat (bots decide for themselves) and whenever the seat is asked.
+        In a claim window a seat whose holder is away now (in their quiet hours at a table
+        that pauses for them, or on vacation) is never asked: their options answer, and
+        where they would ask, the seat passes. So a sleeping player is neither timed out
+        nor stood in for, and the answer waits the same delay as every automatic one, so
+        the window's length tells nobody who is away."""
         if self._played_by_bot(live, seat) or live.table.user_ids[seat] is None:
             return None
         table = live.table
-        return automatic(view(live.state, seat), table.options_of(seat), table.card,
-                         table.rules.counts, drawn_tile(live.state, seat))
+        answer = automatic(view(live.state, seat), table.options_of(seat), table.card,
+                           table.rules.counts, drawn_tile(live.state, seat))
+        if answer is None and live.state.phase is Phase.CLAIM and self._is_away(live, seat):
+            return Pass(seat)
+        return answer
+
+    def _is_away(self, live: _Live, seat: int) -> bool:
+        """Whether the seat's holder is away now: their clocks are paused (quiet hours at a
+        table that pauses for them, or a vacation)."""
+        return self._pauses(live, seat).paused_at(self.now()) is not None
 
     def _play_automatic(self, live: _Live, seat: int, action: Action) -> tuple[Event, ...]:
         """Apply a move a seat's options made for it; the seat is told what was played
-        (apart from a pass, which is what the seat had no choice but to do)."""
+        (apart from a pass, which is what the seat had no choice but to do, or was made
+        while they were away, which `_automatic` says they are not asked about)."""
         if not isinstance(action, Pass):
             label = action_label(action, live.table.names, racks=live.table.rules.racks)
             live.told.setdefault(seat, []).append(f"Played for you (your settings): {label}.")

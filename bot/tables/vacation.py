@@ -21,6 +21,9 @@ DAY = 24 * 3600
 #: What the tables of a player's league games are told when they go away ({name}: the seat
 #: holder's name) and when they are back.
 BACK_NOTE = "{name} is back from vacation: their turn clock runs again, with the time it had left."
+#: What a player is told when a move of theirs ended their vacation.
+MOVED_BACK = ("Welcome back: playing a move ended your vacation, so your clocks in this "
+              "league's games run again (`/mj vacation start` when you go away again).")
 
 
 def away_note(until: float) -> str:
