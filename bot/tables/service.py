@@ -1317,7 +1317,8 @@ class TableService:
                                options: SeatOptions) -> SeatOptions:
         """Keep the options of the seat this user holds (in the lobby or in play); they
         shape the seat's prompts from its next one, and answer for it now if they answer
-        the moment it is at. Returns them."""
+        the moment it is at. Returns them. A game that is over (finished or aborted) has no
+        next prompt, so it is refused (`IllegalAction`) and nothing is kept."""
         try:
             async with self._moving(game_id) as live:
                 seat = self.seat_of(game_id, user_id)
@@ -1331,6 +1332,11 @@ class TableService:
             return options
         except NotRunning:  # a lobby: the options wait in the store for the start
             pass
+        game = await self.db.games.game(game_id)
+        if game.status in (GameStatus.FINISHED, GameStatus.ABORTED):
+            raise IllegalAction(f"Table {game_id} is over, so there is no next prompt for "
+                                "this to change. Your own settings for future games are in "
+                                "`/mj settings`.")
         await self.db.seats.set_options(game_id, await self._stored_seat(game_id, user_id),
                                         options.to_json())
         return options

@@ -373,6 +373,26 @@ async def test_seat_options_are_kept_through_a_restart_and_not_handed_over(
         await service.close()
 
 
+async def test_seat_options_of_a_game_that_is_over_are_refused(tmp_path: Path,
+                                                               clock: Clock) -> None:
+    """A finished or aborted game has no next prompt: changing a seat's options there is
+    refused, pointing to the settings for future games, and nothing is kept."""
+    offer = SeatOptions(joker_calls=JokerCalls.OFFER)
+    async with Database(tmp_path / "j.db") as db:
+        service = make_service(db, Recorder(), clock)
+        finished = await open_game(service, THREE_PLAYER, [HOST, ANN])
+        await play_out(service, finished, [HOST, ANN])
+        aborted = await open_game(service, THREE_PLAYER, [HOST, ANN])
+        await service.abort(aborted, HOST)
+        for game_id in (finished, aborted):
+            assert (await db.games.game(game_id)).status in (GameStatus.FINISHED,
+                                                              GameStatus.ABORTED)
+            with pytest.raises(IllegalAction, match=r"is over.*`/mj settings`"):
+                await service.set_seat_options(game_id, ANN, offer)
+            assert await service.seat_options(game_id, ANN) == SeatOptions()
+        await service.close()
+
+
 async def test_bots_playing_out_a_game_let_the_loop_run_between_their_moves(
         tmp_path: Path, clock: Clock) -> None:
     """A wrong dead-hand declaration leaves the rest of the game to the bots: hundreds of
