@@ -301,6 +301,12 @@ def level_bot(level: str, card: Card, rules: RuleSet, seed: int) -> Player:
     return make_player(level, card, rules.counts, seed)
 
 
+def _bot_for(holder: str) -> str:
+    """The name of a bot given a person's seat in play (resigned, or handed on by the
+    host): it says whose seat it plays."""
+    return f"Bot (for {holder})"
+
+
 class TableService:
     """Drives every game of one bot process; see the module docstring for the flow."""
 
@@ -1227,19 +1233,30 @@ class TableService:
         Returns the seat."""
         await self.visit(game_id)
         seat = self.seat_of(game_id, user_id)
-        await self._hand_over(game_id, seat, None,
-                              f"Bot (for {self.table(game_id).names[seat]})")
+        await self._hand_over(game_id, seat, None, _bot_for(self.table(game_id).names[seat]))
         return seat
 
     async def replace_seat(self, game_id: int, by_user: int, seat: int, user_id: int | None,
-                           name: str, *, manager: bool = False) -> None:
-        """The host (or a server manager) gives a seat to another person (or a bot of the
-        server's level, with `user_id` None)."""
+                           name: str, *, manager: bool = False,
+                           bot_account: bool = False) -> None:
+        """The host (or a server manager) gives a seat to another person, or to a bot of
+        the server's level (`user_id` None; it is named after the seat's holder, as a
+        resigned seat's bot is). `bot_account`: `user_id` is some other program's account
+        (a Discord bot), which is refused: it would never answer its prompts, and the
+        table's own bots are seated by level."""
         await self.check_manages(game_id, by_user, manager=manager)
+        if bot_account:
+            raise IllegalAction(f"{name} is a bot account, so it can't take a seat: only "
+                                "people can. To have one of the table's own bots play it "
+                                "(at the server's level), name me in `/mj sub` instead.")
         await self.visit(game_id)
         live = self._get(game_id)
         if not 0 <= seat < live.table.rules.players:
             raise InvalidInput(f"There is no seat {seat + 1} at this table.")
+        if user_id is None:
+            if live.table.user_ids[seat] is None:
+                raise IllegalAction(f"A bot already plays seat {seat + 1}.")
+            name = _bot_for(live.table.names[seat])
         if user_id is not None and live.table.seat_of(user_id) is not None:
             raise IllegalAction(f"{name} already has a seat at this table.")
         if user_id is not None and user_id == live.table.bettor_id:
