@@ -294,6 +294,32 @@ async def season_house_options(interaction: discord.Interaction[Any],
     return [app_commands.Choice(name=text, value=text) for text in suggest_options(current)]
 
 
+@season_group.command(name="vacation_days",
+                      description="(Managers) change the season's vacation budget, with a "
+                                  "reason")
+@app_commands.describe(days="the days each player may now be away this season",
+                       reason="why (kept in the audit log)")
+async def season_vacation_days(interaction: discord.Interaction[Any],
+                               days: app_commands.Range[int, 0, 365],
+                               reason: app_commands.Range[str, 1, MAX_REASON]) -> None:
+    """A director's correction of the open season's vacation budget (the table service
+    moves the clocks of the vacations under way); kept in the audit log."""
+    _require_manager(interaction)
+    found = await _league_here(interaction)
+    before = (await _db(interaction).leagues.season(found.id)).settings.vacation_days
+    season, under_way = await interaction.client.service.change_vacation_budget(
+        found.id, days, by=interaction.user.id, reason=reason)
+    ended = sum(v.ended_at is not None for v in under_way)
+    moved = (f" {len(under_way)} vacation{'s' * (len(under_way) != 1)} under way now "
+             f"end{'s' * (len(under_way) == 1)} by the new budget"
+             f"{f' ({ended} at once)' if ended else ''}." if under_way else "")
+    await interaction.response.send_message(
+        f"**{_name(season_title(found.name, season))}**: vacation days {before} → {days} "
+        f"(ruled by {interaction.user.mention}: {_name(reason)}). A player who used more "
+        f"has none left.{moved} `/league audit` keeps the record.",
+        allowed_mentions=NO_MENTIONS)
+
+
 @season_group.command(name="end", description="(Managers) close the season; standings are final")
 async def season_end(interaction: discord.Interaction[Any]) -> None:
     """End the open season and name the top of the table."""
@@ -474,6 +500,9 @@ async def audit(interaction: discord.Interaction[Any]) -> None:
         if entry.action == "adjust_points":
             before, after = json.loads(entry.before), json.loads(entry.after)
             change = f" <@{after['user_id']}> {before['points']} → {after['points']}"
+        elif entry.action == "vacation_days":
+            before, after = json.loads(entry.before), json.loads(entry.after)
+            change = f" {before['vacation_days']} → {after['vacation_days']}"
         why = f" — “{_name(entry.reason)}”" if entry.reason else ""
         lines.append(f"• {_when(entry.at)} <@{entry.actor_user_id}> {what}{change}{why}")
     await interaction.response.send_message("\n".join(_chunks(lines)[0:1]), ephemeral=True,

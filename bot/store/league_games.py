@@ -182,7 +182,7 @@ class LeagueGames(Part):
         """A director's correction: set one player's counted points in a recorded game. The
         game's placements and the season's ratings follow; the audit log keeps who, why and
         the points before and after."""
-        reason = _reason(reason)
+        reason = check_reason(reason)
         check_int(points, "points")
         check_int(user_id, "user_id")
         now = self._db.now()
@@ -218,7 +218,7 @@ class LeagueGames(Part):
                           reason: str, model: RatingModel) -> LeagueGame:
         """A director's correction: take a recorded game out of the standings and ratings,
         or put it (back) in. Audited like `adjust_points`."""
-        reason = _reason(reason)
+        reason = check_reason(reason)
         now = self._db.now()
         async with self._db.transaction() as tx:
             league_id, season_id = await _league_of_game(tx, game_id, guild_id)
@@ -252,7 +252,8 @@ class LeagueGames(Part):
                 for r in rows}
 
 
-def _reason(reason: str) -> str:
+def check_reason(reason: str) -> str:
+    """A director's reason for the audit log, trimmed; a `BadLeagueInput` asking for one."""
     try:
         return check_text(reason, "reason", longest=MAX_REASON)
     except BadLeagueInput:

@@ -56,6 +56,13 @@ MAX_VACATION_DAYS = 365
 SCORING_PROFILES = ("nmjl", "tournament", "siamese")
 
 
+def check_vacation_days(days: int) -> int:
+    """A season's vacation budget, or a `BadLeagueInput` saying what fits."""
+    if not 0 <= days <= MAX_VACATION_DAYS:
+        raise BadLeagueInput(f"The vacation budget is 0 to {MAX_VACATION_DAYS} days.")
+    return days
+
+
 def check_settings(settings: SeasonSettings) -> SeasonSettings:
     """The settings with a trimmed name, or a `BadLeagueInput` naming what is wrong."""
     name = check_text(settings.name, "season name", longest=MAX_SEASON_NAME)
@@ -68,8 +75,7 @@ def check_settings(settings: SeasonSettings) -> SeasonSettings:
         raise BadLeagueInput(f"The minimum number of games is 0 to {MAX_MIN_GAMES}.")
     if settings.game_minutes is not None and not 1 <= settings.game_minutes <= MAX_GAME_MINUTES:
         raise BadLeagueInput(f"The time limit is 1 to {MAX_GAME_MINUTES} minutes per game.")
-    if not 0 <= settings.vacation_days <= MAX_VACATION_DAYS:
-        raise BadLeagueInput(f"The vacation budget is 0 to {MAX_VACATION_DAYS} days.")
+    check_vacation_days(settings.vacation_days)
     check_json(settings.rules, "rules")
     if not isinstance(settings.stand_in_games, StandInGames):
         raise BadLeagueInput("Stand-in games count, count at half or don't count.")

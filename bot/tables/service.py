@@ -97,6 +97,7 @@ from bot.store import (
     ServerCardChoice,
     ShippedCardChoice,
     StoreError,
+    Vacation,
 )
 from bot.tables.auto import automatic, drawn_tile
 from bot.tables.delivery import (
@@ -131,7 +132,13 @@ from bot.tables.server_config import ConfigChange, change_settings
 from bot.tables.standins import StandIns, count_from_log, reclaim_hint
 from bot.tables.teaching import teaching_refusal
 from bot.tables.timekeeping import Pauses, active_seconds, deadline
-from bot.tables.vacation import BACK_NOTE, VacationStatus, away_note, vacation_status
+from bot.tables.vacation import (
+    BACK_NOTE,
+    VacationStatus,
+    away_note,
+    budget_until,
+    vacation_status,
+)
 
 log = logging.getLogger(__name__)
 
@@ -1404,6 +1411,23 @@ class TableService:
         await self.db.vacations.end(status.current.id, at=self.now())
         await self._repause(user_id, season.id, None, BACK_NOTE)
         return await self.vacation(user_id, season)
+
+    async def change_vacation_budget(self, league_id: int, days: int, *, by: int,
+                                     reason: str) -> tuple[Season, list[Vacation]]:
+        """A director changes the open season's vacation budget (audited, with `reason`):
+        each vacation under way ends when the new budget ends it (`budget_until`), at once
+        if that has passed; the clocks of those players move with it and their tables are
+        told. Returns the season and the vacations under way as they now are."""
+        season, changed = await self.db.vacations.change_budget(
+            league_id, days, by=by, reason=reason, at=self.now(), limit=budget_until)
+        for vacation in changed:
+            if vacation.ended_at is None:
+                await self._repause(vacation.user_id, season.id,
+                                    (vacation.started_at, vacation.until),
+                                    away_note(vacation.until))
+            else:
+                await self._repause(vacation.user_id, season.id, None, BACK_NOTE)
+        return season, changed
 
     async def _repause(self, user_id: int, season_id: int,
                        away: tuple[float, float] | None, note: str) -> None:

@@ -1,8 +1,10 @@
 -- 0014 (PostgreSQL; see the .sqlite.sql for the notes): how a league counts a seat that
 -- changed hands during play (`/mj sub`): the season's rule, and everyone who held each such
--- recorded seat with the moves they made and the points the rule gave them.
+-- recorded seat with the moves they made and the points the rule gave them; and the
+-- 'vacation_days' audit action (a director changing the open season's vacation budget).
 --
--- Adds a column with a default and a table: every row of 0001-0013 stays as it was.
+-- Adds a column with a default, a table and an audit action: every row of 0001-0013 stays as
+-- it was.
 
 ALTER TABLE league_seasons ADD COLUMN sub_credit TEXT NOT NULL DEFAULT 'most-moves'
     CHECK (sub_credit IN ('most-moves', 'shared'));
@@ -21,3 +23,5 @@ CREATE TABLE league_result_holders (
     FOREIGN KEY (game_id, seat) REFERENCES league_results (game_id, seat),
     CHECK ((user_id IS NULL) = (is_bot = 1))
 );
+
+INSERT INTO audit_actions (name) VALUES ('vacation_days');

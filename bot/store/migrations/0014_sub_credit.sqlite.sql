@@ -12,7 +12,11 @@
 -- points the season's rule gave them. `credited` marks the one the seat's `league_results`
 -- row is for; the others' points count toward the standings beside it.
 --
--- Adds a column with a default and a table: every row of 0001-0013 stays as it was.
+-- The 'vacation_days' audit action: a director changing the open season's vacation budget
+-- (`/league season vacation_days`), with the budget before and after.
+--
+-- Adds a column with a default, a table and an audit action: every row of 0001-0013 stays as
+-- it was.
 
 ALTER TABLE league_seasons ADD COLUMN sub_credit TEXT NOT NULL DEFAULT 'most-moves'
     CHECK (sub_credit IN ('most-moves', 'shared'));
@@ -31,3 +35,5 @@ CREATE TABLE league_result_holders (
     FOREIGN KEY (game_id, seat) REFERENCES league_results (game_id, seat),
     CHECK ((user_id IS NULL) = (is_bot = 1))
 ) STRICT, WITHOUT ROWID;
+
+INSERT INTO audit_actions (name) VALUES ('vacation_days');
