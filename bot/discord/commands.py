@@ -402,11 +402,16 @@ async def resign(interaction: discord.Interaction[Any]) -> None:
     client.service.seat_of(game_id, interaction.user.id)  # refuse privately, before deferring
     await interaction.response.defer(thinking=True)
     seat = await client.service.resign(game_id, interaction.user.id)
-    # The level the stand-in was made at (the game may be over already, its bots done).
-    game = await client.db.games.game(game_id)
-    level = level_label(await client.service.server_level(game.guild_id))
+    level = await _stand_in_level(client, game_id)
     await interaction.followup.send(f"{interaction.user.display_name} resigned; a {level} bot "
                                     f"plays seat {seat + 1} from now on.")
+
+
+async def _stand_in_level(client: Any, game_id: int) -> str:
+    """The level of the bot just given a seat of the game, for the table to read: the
+    server's (asked of the server, since the game may be over already, its bots done)."""
+    game = await client.db.games.game(game_id)
+    return level_label(await client.service.server_level(game.guild_id))
 
 
 @mj.command(name="reclaim", description="Take your seat back from the bot standing in for you")
@@ -418,18 +423,27 @@ async def reclaim(interaction: discord.Interaction[Any], game: int | None = None
 
 
 @mj.command(name="sub", description="(Host or server manager) hand a seat to another player")
-@app_commands.describe(seat="the seat number, 1 (East) to 4", user="who takes it over")
+@app_commands.describe(seat="the seat number, 1 (East) to 4",
+                       user="who takes it over (name me to hand it to one of my bots)")
 async def sub_seat(interaction: discord.Interaction[Any],
                    seat: app_commands.Range[int, 1, 4], user: discord.Member) -> None:
     """The host, or a server manager (for a table whose host has gone), seats another
-    person: a substitute, who plays on with the seat's tiles and their own options."""
+    person: a substitute, who plays on with the seat's tiles and their own options. Naming
+    this bot itself hands the seat to one of its bots, of the server's level; another bot
+    account is refused by the table service (it would never answer)."""
     client = _client(interaction)
     game_id = await _game_here(interaction)
     manager = _is_manager(interaction)
     await client.service.check_manages(game_id, interaction.user.id, manager=manager)
+    ours = client.user is not None and user.id == client.user.id
     await interaction.response.defer(thinking=True)
-    await client.service.replace_seat(game_id, interaction.user.id, seat - 1, user.id,
-                                      user.display_name, manager=manager)
+    await client.service.replace_seat(game_id, interaction.user.id, seat - 1,
+                                      None if ours else user.id, user.display_name,
+                                      manager=manager, bot_account=user.bot and not ours)
+    if ours:
+        level = await _stand_in_level(client, game_id)
+        await interaction.followup.send(f"A {level} bot now plays seat {seat}.")
+        return
     await interaction.followup.send(f"{user.mention} now plays seat {seat}.",
                                     allowed_mentions=pinging([user.id]))
 

@@ -56,6 +56,7 @@ from bot.store import (
     Season,
     SeasonSettings,
     StandInGames,
+    SubCredit,
 )
 from bot.store.cards import MAX_NAME
 from bot.store.league_games import MAX_REASON
@@ -170,6 +171,19 @@ def _game_line(game: LeagueGame) -> str:
     return f"{head} · {what}"
 
 
+def _holder_lines(game: LeagueGame) -> list[str]:
+    """How each seat of the game that changed hands counted: who held it, the seat's own
+    moves each made, the counted points each got, and whose its place (and rating) is."""
+    lines = []
+    for seat in game.seats:
+        if seat.detail.holders:
+            held = ", ".join(f"{_name(h.display_name)} {h.moves} moves {h.points:+d}"
+                             for h in seat.detail.holders)
+            lines.append(f"  ↳ seat {seat.seat + 1} changed hands: {held}; its place is "
+                         f"{_name(seat.display_name)}'s")
+    return lines
+
+
 league = app_commands.Group(name="league", guild_only=True,
                             description="League play: seasons, standings, ratings and rounds")
 season_group = app_commands.Group(name="season", parent=league,
@@ -212,13 +226,17 @@ async def create(interaction: discord.Interaction[Any],
               "half, or not",
     vacation_days="days each player may be away (`/mj vacation`), their clocks paused "
                   "(default 7)",
+    sub_credit="a seat handed on with /mj sub counts for who made most of its moves "
+               "(default), or its points are shared by moves",
 )
 @app_commands.choices(players=[app_commands.Choice(name=f"{n} players", value=n)
                                for n in (4, 3, 2)])
 @app_commands.choices(scoring=[app_commands.Choice(name=s.value, value=s.value)
                                for s in Scoring],
                       stand_ins=[app_commands.Choice(name=s.value, value=s.value)
-                                 for s in StandInGames])
+                                 for s in StandInGames],
+                      sub_credit=[app_commands.Choice(name=c.value, value=c.value)
+                                  for c in SubCredit])
 async def season_start(interaction: discord.Interaction[Any],
                        name: app_commands.Range[str, 1, MAX_SEASON_NAME] | None = None,
                        players: int = 4,
@@ -228,7 +246,8 @@ async def season_start(interaction: discord.Interaction[Any],
                        minutes: app_commands.Range[int, 1, 1440] | None = None,
                        house: app_commands.Range[str, 1, 200] | None = None,
                        stand_ins: app_commands.Range[str, 1, 10] = "count",
-                       vacation_days: app_commands.Range[int, 0, 365] = 7) -> None:
+                       vacation_days: app_commands.Range[int, 0, 365] = 7,
+                       sub_credit: app_commands.Range[str, 1, 10] = "most-moves") -> None:
     """Open a season with its table size, scoring, house options (see
     `bot.engine.game.rules.with_options`), card and ranking settings."""
     _require_manager(interaction)
@@ -243,7 +262,8 @@ async def season_start(interaction: discord.Interaction[Any],
                               card_name=chosen, scoring=scoring, rules=rules_to_json(rules),
                               min_games=min_games, game_minutes=minutes,
                               stand_in_games=StandInGames(stand_ins),
-                              vacation_days=vacation_days)
+                              vacation_days=vacation_days,
+                              sub_credit=SubCredit(sub_credit))
     season = await db.leagues.start_season(found.id, settings, by=interaction.user.id)
     house_options = format_options(rules, standard)
     house_note = f" · house options `{house_options}`" if house_options else ""
@@ -272,6 +292,32 @@ async def season_house_options(interaction: discord.Interaction[Any],
                                current: str) -> list[app_commands.Choice[str]]:
     """The house options text with its last word completed (option names and values)."""
     return [app_commands.Choice(name=text, value=text) for text in suggest_options(current)]
+
+
+@season_group.command(name="vacation_days",
+                      description="(Managers) change the season's vacation budget, with a "
+                                  "reason")
+@app_commands.describe(days="the days each player may now be away this season",
+                       reason="why (kept in the audit log)")
+async def season_vacation_days(interaction: discord.Interaction[Any],
+                               days: app_commands.Range[int, 0, 365],
+                               reason: app_commands.Range[str, 1, MAX_REASON]) -> None:
+    """A director's correction of the open season's vacation budget (the table service
+    moves the clocks of the vacations under way); kept in the audit log."""
+    _require_manager(interaction)
+    found = await _league_here(interaction)
+    before = (await _db(interaction).leagues.season(found.id)).settings.vacation_days
+    season, under_way = await interaction.client.service.change_vacation_budget(
+        found.id, days, by=interaction.user.id, reason=reason)
+    ended = sum(v.ended_at is not None for v in under_way)
+    moved = (f" {len(under_way)} vacation{'s' * (len(under_way) != 1)} under way now "
+             f"end{'s' * (len(under_way) == 1)} by the new budget"
+             f"{f' ({ended} at once)' if ended else ''}." if under_way else "")
+    await interaction.response.send_message(
+        f"**{_name(season_title(found.name, season))}**: vacation days {before} → {days} "
+        f"(ruled by {interaction.user.mention}: {_name(reason)}). A player who used more "
+        f"has none left.{moved} `/league audit` keeps the record.",
+        allowed_mentions=NO_MENTIONS)
 
 
 @season_group.command(name="end", description="(Managers) close the season; standings are final")
@@ -410,7 +456,8 @@ async def history(interaction: discord.Interaction[Any]) -> None:
         recent = await db.league_games.recent(latest.id, limit=10)
         if recent:
             lines.append(f"Latest games of season {latest.number}:")
-            lines += [_game_line(game) for game in recent]
+            for game in recent:
+                lines += [_game_line(game), *_holder_lines(game)]
     await _send_chunks(interaction, lines)
 
 
@@ -453,6 +500,9 @@ async def audit(interaction: discord.Interaction[Any]) -> None:
         if entry.action == "adjust_points":
             before, after = json.loads(entry.before), json.loads(entry.after)
             change = f" <@{after['user_id']}> {before['points']} → {after['points']}"
+        elif entry.action == "vacation_days":
+            before, after = json.loads(entry.before), json.loads(entry.after)
+            change = f" {before['vacation_days']} → {after['vacation_days']}"
         why = f" — “{_name(entry.reason)}”" if entry.reason else ""
         lines.append(f"• {_when(entry.at)} <@{entry.actor_user_id}> {what}{change}{why}")
     await interaction.response.send_message("\n".join(_chunks(lines)[0:1]), ephemeral=True,

@@ -23,7 +23,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from dataclasses import fields, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
 
 from bot.engine.cards import Card
 from bot.engine.errors import MahjongError
@@ -39,8 +40,11 @@ from bot.store import (
     LeagueGame,
     LeagueGameNotFound,
     Season,
+    Seat,
     SeatDetail,
+    SeatHolder,
     StandInGames,
+    SubCredit,
 )
 from bot.store.league_games import MAX_NOTE
 from bot.tables.options import read_table_options
@@ -187,27 +191,88 @@ async def _details(db: Database, game: Game, result: GameResult,
     return details_from_state(state, card)
 
 
-async def played_for_counts(db: Database, game: Game) -> dict[int, tuple[int, int]]:
-    """By seat: how many of its moves the table made for its person (a timeout, or a bot
-    standing in: the log marks them) and how many moves it made in all."""
+@dataclass(frozen=True)
+class SeatMove:
+    """One move of a game's log: its place in the log, the seat that made it, and whether
+    the table made it for the seat's person (a timeout, or a bot standing in)."""
+
+    seq: int
+    seat: int
+    played_for: bool
+
+
+async def seat_moves(db: Database, game: Game) -> list[SeatMove]:
+    """The game's moves, in log order (none when its rules can't be read)."""
     rules = game_rules(game.rules)
-    counts: dict[int, tuple[int, int]] = {}
     if rules is None:
-        return counts
+        return []
+    moves = []
     for action in await db.actions.actions(game.id):
         try:
             seat = parse_action(action.text, rules.players).seat
         except MahjongError:
             continue
-        played, moves = counts.get(seat, (0, 0))
-        counts[seat] = (played + (action.played_for is not None), moves + 1)
+        moves.append(SeatMove(action.seq, seat, action.played_for is not None))
+    return moves
+
+
+def played_for_counts(moves: Sequence[SeatMove]) -> dict[int, tuple[int, int]]:
+    """By seat: how many of its moves the table made for its person (the log marks them)
+    and how many moves it made in all."""
+    counts: dict[int, tuple[int, int]] = {}
+    for move in moves:
+        played, made = counts.get(move.seat, (0, 0))
+        counts[move.seat] = (played + move.played_for, made + 1)
     return counts
 
 
-def _with_stand_ins(details: list[SeatDetail],
-                    counts: dict[int, tuple[int, int]]) -> list[SeatDetail]:
-    """The seats' details with how many of their moves were played for them, of how many."""
-    return [replace(d, played_for=counts[d.seat][0], moves=counts[d.seat][1])
+def seat_holders(history: Sequence[Seat], moves: Sequence[SeatMove]
+                 ) -> dict[int, tuple[SeatHolder, ...]]:
+    """By seat, for the seats that changed hands during play: each person who held it (and
+    our bots, as one holder), in the order they first sat there, with the seat's own moves
+    they made: those made while they held it (from the log length they took it at), but
+    not the ones a timeout or a stand-in made for them. One holder of each is credited:
+    the one who made most (a tie goes to the later holder, who played on from the
+    other), though a person is credited with one seat at most, the one where they made
+    the most moves (someone handed from seat to seat in a game never plays themselves)."""
+    spans: dict[int, list[Seat]] = {}
+    for holding in history:
+        spans.setdefault(holding.seat, []).append(holding)
+    made: dict[tuple[int, int | None], int] = {}
+    for move in moves:
+        held = next((h for h in reversed(spans.get(move.seat, []))
+                     if h.from_seq <= move.seq), None)
+        if held is not None and not move.played_for:
+            key = (move.seat, held.user_id)
+            made[key] = made.get(key, 0) + 1
+    holders: dict[int, list[SeatHolder]] = {}
+    for seat, holdings in spans.items():
+        names: dict[int | None, str] = {}
+        for holding in holdings:
+            names.setdefault(holding.user_id, holding.display_name)
+        holders[seat] = [SeatHolder(user, name, made.get((seat, user), 0))
+                         for user, name in names.items()]
+    credited: dict[int, int] = {}
+    taken: set[int] = set()
+    best = {seat: max(h.moves for h in found) for seat, found in holders.items()}
+    for seat in sorted(holders, key=lambda s: (-best[s], s)):
+        ranked = sorted(range(len(holders[seat])),
+                        key=lambda i: (-holders[seat][i].moves, -i))
+        index = next((i for i in ranked if holders[seat][i].user_id is None
+                      or holders[seat][i].user_id not in taken), ranked[0])
+        credited[seat] = index
+        if (user := holders[seat][index].user_id) is not None:
+            taken.add(user)
+    return {seat: tuple(replace(h, credited=i == credited[seat]) for i, h in enumerate(found))
+            for seat, found in holders.items() if len(found) > 1}
+
+
+def _with_moves(details: list[SeatDetail], counts: dict[int, tuple[int, int]],
+                holders: dict[int, tuple[SeatHolder, ...]]) -> list[SeatDetail]:
+    """The seats' details with how many of their moves were played for them, of how many,
+    and who held each seat that changed hands."""
+    return [replace(d, played_for=counts[d.seat][0], moves=counts[d.seat][1],
+                    holders=holders.get(d.seat, ()))
             if d.seat in counts else d for d in details]
 
 
@@ -229,8 +294,9 @@ async def record_finished_game(db: Database, game_id: int, *,
     if result is None:
         return None
     note = season_fit(target.season, game)
-    details = _with_stand_ins(await _details(db, game, result, state),
-                              await played_for_counts(db, game))
+    moves = await seat_moves(db, game)
+    details = _with_moves(await _details(db, game, result, state), played_for_counts(moves),
+                          seat_holders(await db.seats.seat_history(game_id), moves))
     counted = not note
     stood_in = [d for d in details if d.played_for]
     how = target.season.settings.stand_in_games
@@ -247,7 +313,9 @@ async def record_finished_game(db: Database, game_id: int, *,
             note = note[:MAX_NOTE - 1] + "…"
     recorded = await db.league_games.record(game_id, details, counted=counted, note=note,
                                             model=RATING_MODEL,
-                                            half=how is StandInGames.HALF and bool(stood_in))
+                                            half=how is StandInGames.HALF and bool(stood_in),
+                                            shared=target.season.settings.sub_credit
+                                            is SubCredit.SHARED)
     if recorded is not None:
         log.info("game %s recorded in season %s of league %s%s", game_id,
                  target.season.number, target.league.name,

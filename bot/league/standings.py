@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.league.ratings import conservative
-from bot.store import PlayerTotals, Season, StandInGames
+from bot.store import PlayerTotals, Season, StandInGames, SubCredit
 from renderer.standings import StandingsRow, StandingsScene
 
 #: Discord's message limit is 2000 characters; leave room for the line around the table.
@@ -80,7 +80,8 @@ def season_title(league_name: str, season: Season) -> str:
 
 
 def season_line(season: Season) -> str:
-    """The season's settings in one line (table size, scoring, card, minimum games)."""
+    """The season's settings in one line (table size, scoring, card, minimum games, time
+    limit, vacation days, whom a subbed seat counts for, open or final)."""
     s = season.settings
     parts = [f"{s.players} players", f"{s.scoring} scoring", f"card {s.card_name}"]
     if s.min_games:
@@ -88,8 +89,16 @@ def season_line(season: Season) -> str:
     if s.game_minutes:
         parts.append(f"{s.game_minutes} min per game")
     parts.append(f"{s.vacation_days} vacation days")
+    parts.append(SUB_CREDIT_RULES[s.sub_credit])
     parts.append("open" if season.is_open else "final")
     return " · ".join(parts)
+
+
+#: Whom a season counts a seat for that changed hands during play (`/mj sub`), in words.
+SUB_CREDIT_RULES = {
+    SubCredit.MOST_MOVES: "subbed seats: most moves",
+    SubCredit.SHARED: "subbed seats: shared by moves",
+}
 
 
 #: How a season's standings count a game in which a bot played for a person, in words.

@@ -73,7 +73,9 @@ from bot.store.league_models import (
     SeasonSettings,
     SeasonSummary,
     SeatDetail,
+    SeatHolder,
     StandInGames,
+    SubCredit,
 )
 from bot.store.migrate import Migration, shipped_migrations
 from bot.store.models import (
@@ -186,6 +188,7 @@ __all__ = [
     "Seat",
     "SeatDetail",
     "SeatEmpty",
+    "SeatHolder",
     "SeatResult",
     "SeatScore",
     "SeatTaken",
@@ -199,6 +202,7 @@ __all__ = [
     "StoreClosed",
     "StoreError",
     "StoreRefusal",
+    "SubCredit",
     "TableFull",
     "TableNotFull",
     "Tx",

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.store.errors import GameNotFound
 from bot.store.league_errors import BadLeagueInput, LeagueGameNotFound, NotAtThatGame
@@ -27,13 +28,16 @@ from bot.store.league_models import (
     RatingModel,
     RatingPair,
     SeatDetail,
+    SeatHolder,
 )
 from bot.store.league_rows import (
+    HOLDER_COLUMNS,
     LEAGUE_COLUMNS,
     RESULT_COLUMNS,
     SEASON_COLUMNS,
     add_audit,
     check_text,
+    holder_from_row,
     league_from_row,
     season_from_row,
     seat_from_result_row,
@@ -85,14 +89,22 @@ class LeagueGames(Part):
 
     async def record(self, game_id: int, details: Sequence[SeatDetail], *, counted: bool,
                      note: str = "", model: RatingModel,
-                     half: bool = False) -> LeagueGame | None:
+                     half: bool = False, shared: bool = False) -> LeagueGame | None:
         """Record a finished game in its season (see `target`) with each seat's breakdown,
         and, when `counted`, move the ratings of its human players. Returns the recorded game
         (the one stored before, if it was recorded already), or None when the game belongs
-        to no season."""
+        to no season.
+
+        A seat whose detail names its `holders` (it changed hands) counts for the credited
+        one: theirs are its placement, win and rating, and its counted points, unless
+        `shared`: then the points are shared among the holders by the moves each made
+        (`split_points`). Every holder is kept with what they got."""
         by_seat = {detail.seat: detail for detail in details}
         if len(by_seat) != len(details):
             raise ValueError("each seat's detail is given at most once")
+        for detail in details:
+            if detail.holders and sum(h.credited for h in detail.holders) != 1:
+                raise ValueError("a seat that changed hands is credited to one holder")
         note = check_text(note, "note", longest=MAX_NOTE, allow_empty=True)
         now = self._db.now()
         async with self._db.transaction() as tx:
@@ -105,7 +117,8 @@ class LeagueGames(Part):
                                        (game_id,))
             assert result is not None
             reason = str(result["reason"])
-            seats = await _final_seats(tx, game_id)
+            seats = [_credited(seat, by_seat.get(seat[0]))
+                     for seat in await _final_seats(tx, game_id)]
             tie = reason in TIED_REASONS
             places = placements([points for _, _, _, _, points in seats], tie=tie)
             humans = {user for _, user, _, _, _ in seats if user is not None}
@@ -119,14 +132,29 @@ class LeagueGames(Part):
                  target.finished_at, now))
             for (seat, user, name, is_bot, points), place in zip(seats, places, strict=True):
                 detail = by_seat.get(seat, SeatDetail(seat))
+                counted_points = int(points / 2) if half else points
+                holders = _holders_points(detail.holders, counted_points, shared)
+                mine = next((h.points for h in holders if h.credited), counted_points)
                 await _insert_seat(tx, game_id, target.season.id, counted, seat, user, name,
-                                   is_bot, points, place, detail, reason, half)
-                if user is not None:
+                                   is_bot, mine, points, place, detail, reason)
+                for part, holder in enumerate(holders):
+                    await tx.execute(
+                        "INSERT INTO league_result_holders (game_id, seat, part, user_id, "
+                        "display_name, is_bot, moves, points, credited) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (game_id, seat, part, holder.user_id, holder.display_name,
+                         int(holder.user_id is None), check_int(holder.moves, "moves",
+                                                                 minimum=0),
+                         holder.points, int(holder.credited)))
+                people = {user: name} if user is not None else {}
+                people.update((h.user_id, h.display_name) for h in holders
+                              if h.user_id is not None and h.user_id not in people)
+                for person, person_name in people.items():
                     await tx.execute(
                         "INSERT INTO league_players (league_id, user_id, display_name, "
                         "registered, joined_at) VALUES (?, ?, ?, 0, ?) "
                         "ON CONFLICT (league_id, user_id) DO NOTHING",
-                        (target.league.id, user, name, now))
+                        (target.league.id, person, person_name, now))
             if counted:
                 await _rate(tx, target.season.id, [
                     (user, place) for (_, user, _, _, _), place in zip(seats, places, strict=True)
@@ -154,7 +182,7 @@ class LeagueGames(Part):
         """A director's correction: set one player's counted points in a recorded game. The
         game's placements and the season's ratings follow; the audit log keeps who, why and
         the points before and after."""
-        reason = _reason(reason)
+        reason = check_reason(reason)
         check_int(points, "points")
         check_int(user_id, "user_id")
         now = self._db.now()
@@ -174,6 +202,10 @@ class LeagueGames(Part):
                     "AND seat = ?",
                     (points if other.seat == seat.seat else other.points, place, game_id,
                      other.seat))
+            # A seat that changed hands keeps its credited holder's points beside it.
+            await tx.execute(
+                "UPDATE league_result_holders SET points = ? WHERE game_id = ? AND seat = ? "
+                "AND credited = 1", (points, game_id, seat.seat))
             await add_audit(tx, league_id=league_id, season_id=season_id, game_id=game_id,
                             actor=by, action="adjust_points", reason=reason,
                             before=json.dumps({"user_id": user_id, "points": seat.points}),
@@ -186,7 +218,7 @@ class LeagueGames(Part):
                           reason: str, model: RatingModel) -> LeagueGame:
         """A director's correction: take a recorded game out of the standings and ratings,
         or put it (back) in. Audited like `adjust_points`."""
-        reason = _reason(reason)
+        reason = check_reason(reason)
         now = self._db.now()
         async with self._db.transaction() as tx:
             league_id, season_id = await _league_of_game(tx, game_id, guild_id)
@@ -220,7 +252,8 @@ class LeagueGames(Part):
                 for r in rows}
 
 
-def _reason(reason: str) -> str:
+def check_reason(reason: str) -> str:
+    """A director's reason for the audit log, trimmed; a `BadLeagueInput` asking for one."""
     try:
         return check_text(reason, "reason", longest=MAX_REASON)
     except BadLeagueInput:
@@ -293,16 +326,57 @@ async def _round_table(tx: Tx, season_id: int, finished_at: float,
     return None, None
 
 
+def split_points(points: int, weights: Sequence[int]) -> list[int]:
+    """`points` shared in proportion to `weights` (not all 0) in whole points that add up to
+    `points`: each gets the whole part of its share, and the points that rounding leaves go
+    one each to the largest remainders (ties: the earlier). A negative total is shared as
+    its size is, every share negative."""
+    total = sum(weights)
+    if total <= 0 or min(weights) < 0:
+        raise ValueError("points are shared by weights that are not all 0")
+    size = abs(points)
+    exact = [size * weight for weight in weights]
+    shares = [part // total for part in exact]
+    for index in sorted(range(len(weights)), key=lambda i: (-(exact[i] % total), i))[
+            :size - sum(shares)]:
+        shares[index] += 1
+    return [share if points >= 0 else -share for share in shares]
+
+
+def _credited(seat: tuple[int, int | None, str, bool, int], detail: SeatDetail | None
+              ) -> tuple[int, int | None, str, bool, int]:
+    """A final seat (seat, user, name, is_bot, points) as it counts: for the holder the
+    detail credits, when the seat changed hands."""
+    holder = next((h for h in detail.holders if h.credited), None) if detail else None
+    if holder is None:
+        return seat
+    return (seat[0], holder.user_id, holder.display_name, holder.user_id is None, seat[4])
+
+
+def _holders_points(holders: Sequence[SeatHolder], counted: int,
+                    shared: bool) -> list[SeatHolder]:
+    """The holders with the counted points each gets: all of `counted` to the credited
+    holder, or (`shared`) a share by moves (all to the credited one when nobody made a move
+    of their own)."""
+    if not holders:
+        return []
+    weights = [h.moves for h in holders]
+    if not shared or not any(weights):
+        weights = [int(h.credited) for h in holders]
+    return [replace(h, points=share)
+            for h, share in zip(holders, split_points(counted, weights), strict=True)]
+
+
 async def _insert_seat(tx: Tx, game_id: int, season_id: int, counted: bool, seat: int,
-                       user: int | None, name: str, is_bot: bool, points: int, place: int,
-                       detail: SeatDetail, reason: str, half: bool) -> None:
-    """One seat's row; with `half` its counted points are half the table's, rounded toward
-    zero (a game a season counts at half)."""
+                       user: int | None, name: str, is_bot: bool, counted_points: int,
+                       points: int, place: int, detail: SeatDetail, reason: str) -> None:
+    """One seat's row: `counted_points` are what the standings count (less than the
+    table's `points` in a game a season counts at half, or for a seat whose points were
+    shared among its holders)."""
     check_opt_int(detail.exposures, "exposures", minimum=0)
     check_int(detail.penalty, "penalty", minimum=0)
     check_int(detail.played_for, "played_for", minimum=0)
     check_opt_int(detail.moves, "moves", minimum=0)
-    counted_points = int(points / 2) if half else points
     await tx.execute(
         """INSERT INTO league_results (game_id, seat, season_id, counted, user_id,
                display_name, is_bot, points, table_points, placement, won, hand_id, section,
@@ -403,6 +477,11 @@ async def _fetch(tx: Tx, game_id: int) -> LeagueGame:
     seats = await tx.fetchall(
         f"SELECT {RESULT_COLUMNS} FROM league_results AS r WHERE r.game_id = ? ORDER BY r.seat",
         (game_id,))
+    holders: dict[int, list[SeatHolder]] = {}
+    for holder in await tx.fetchall(
+            f"SELECT {HOLDER_COLUMNS} FROM league_result_holders WHERE game_id = ? "
+            "ORDER BY seat, part", (game_id,)):
+        holders.setdefault(int(holder["seat"]), []).append(holder_from_row(holder))
     return LeagueGame(
         game_id=int(row["game_id"]), season_id=int(row["season_id"]),
         round_id=None if row["round_id"] is None else int(row["round_id"]),
@@ -410,4 +489,5 @@ async def _fetch(tx: Tx, game_id: int) -> LeagueGame:
         reason=FinishReason(row["reason"]), counted=bool(row["counted"]),
         note=str(row["note"]), finished_at=float(row["finished_at"]),
         recorded_at=float(row["recorded_at"]),
-        seats=tuple(seat_from_result_row(seat) for seat in seats))
+        seats=tuple(seat_from_result_row(seat, holders.get(int(seat["seat"]), ()))
+                    for seat in seats))

@@ -56,6 +56,16 @@ class StandInGames(Enum):
     NONE = "none"
 
 
+class SubCredit(Enum):
+    """Whom a season counts a seat for that changed hands during play (`/mj sub`): the
+    person who made most of the seat's own moves gets its whole result, or its counted
+    points are shared among its holders in proportion to the moves each made (its
+    placement, win and rating still go to the one who made most)."""
+
+    MOST_MOVES = "most-moves"
+    SHARED = "shared"
+
+
 @dataclass(frozen=True)
 class SeasonSettings:
     """How a season's games are played and ranked.
@@ -64,7 +74,8 @@ class SeasonSettings:
     `min_games` is how many games a player needs to be ranked; `game_minutes` the per-game
     time limit of tournament play (None: no limit); `stand_in_games` how games a bot played
     part of for a person count; `vacation_days` the days each player may be away in the
-    season, their games' clocks paused."""
+    season, their games' clocks paused; `sub_credit` whom a seat that changed hands counts
+    for."""
 
     name: str
     players: int
@@ -76,6 +87,8 @@ class SeasonSettings:
     #: How standings count a game in which a bot played for a person (migration 0008).
     stand_in_games: StandInGames = StandInGames.COUNT
     vacation_days: int = 7
+    #: Whom a seat that changed hands counts for (migration 0014).
+    sub_credit: SubCredit = SubCredit.MOST_MOVES
 
 
 @dataclass(frozen=True)
@@ -109,6 +122,21 @@ class LeaguePlayer:
 
 
 @dataclass(frozen=True)
+class SeatHolder:
+    """Someone who held a seat that changed hands during play (a bot: `user_id` None),
+    with how many of the seat's own moves they made (a move a timeout or a stand-in made for
+    them is nobody's own). `credited`: the seat's result (placement, win, rating) is theirs.
+    `points` are the counted points the season's `SubCredit` gave them (the store fills
+    them in; what a caller passes is ignored)."""
+
+    user_id: int | None
+    display_name: str
+    moves: int
+    credited: bool = False
+    points: int = 0
+
+
+@dataclass(frozen=True)
 class SeatDetail:
     """What the table layer knows about one seat's game beyond its points (the score
     breakdown), passed in when a game is recorded.
@@ -132,6 +160,9 @@ class SeatDetail:
     #: standing in), and how many moves the seat made in all (None: not known).
     played_for: int = 0
     moves: int | None = None
+    #: Everyone who held the seat, in the order they first sat there, when it changed
+    #: hands during play (empty: one holder); exactly one is `credited`.
+    holders: tuple[SeatHolder, ...] = ()
 
     @property
     def won(self) -> bool:
@@ -141,8 +172,9 @@ class SeatDetail:
 
 @dataclass(frozen=True)
 class LeagueSeat:
-    """One seat of a recorded game: who held it at the end, counted and table points,
-    placement and breakdown."""
+    """One seat of a recorded game: whom it counts for (who held it at the end, or, when
+    it changed hands, the holder `detail.holders` marks as credited), counted and table
+    points, placement and breakdown."""
 
     seat: int
     user_id: int | None

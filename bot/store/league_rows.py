@@ -3,6 +3,7 @@ share. Internal to `bot.store`: the column lists must match the SELECTs that use
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.store.league_errors import BadLeagueInput, LeagueNotFound, SeasonNotFound
@@ -14,7 +15,9 @@ from bot.store.league_models import (
     Season,
     SeasonSettings,
     SeatDetail,
+    SeatHolder,
     StandInGames,
+    SubCredit,
 )
 from bot.store.rows import check_int, opt_float, opt_int
 
@@ -34,7 +37,7 @@ def league_from_row(row: Row) -> League:
 SEASON_COLUMNS = """
     s.id, s.league_id, s.number, s.name, s.players, s.card_name, s.scoring, s.rules,
     s.min_games, s.game_minutes, s.started_at, s.started_by, s.ended_at, s.ended_by,
-    s.stand_in_games, s.vacation_days
+    s.stand_in_games, s.vacation_days, s.sub_credit
 """
 
 
@@ -47,7 +50,8 @@ def season_from_row(row: Row) -> Season:
             scoring=str(row["scoring"]), rules=str(row["rules"]),
             min_games=int(row["min_games"]), game_minutes=opt_int(row["game_minutes"]),
             stand_in_games=StandInGames(row["stand_in_games"]),
-            vacation_days=int(row["vacation_days"])),
+            vacation_days=int(row["vacation_days"]),
+            sub_credit=SubCredit(row["sub_credit"])),
         started_at=float(row["started_at"]), started_by=int(row["started_by"]),
         ended_at=opt_float(row["ended_at"]), ended_by=opt_int(row["ended_by"]))
 
@@ -82,8 +86,9 @@ RESULT_COLUMNS = """
 """
 
 
-def seat_from_result_row(row: Row) -> LeagueSeat:
-    """A `LeagueSeat` from a row selected with `RESULT_COLUMNS`."""
+def seat_from_result_row(row: Row, holders: Sequence[SeatHolder] = ()) -> LeagueSeat:
+    """A `LeagueSeat` from a row selected with `RESULT_COLUMNS`, with the seat's holders
+    when it changed hands."""
     detail = SeatDetail(
         seat=int(row["seat"]),
         hand_id=None if row["hand_id"] is None else str(row["hand_id"]),
@@ -91,12 +96,23 @@ def seat_from_result_row(row: Row) -> LeagueSeat:
         hand_value=opt_int(row["hand_value"]), self_picked=bool(row["self_picked"]),
         jokerless=bool(row["jokerless"]), exposures=opt_int(row["exposures"]),
         threw=bool(row["threw"]), penalty=int(row["penalty"]), dead=bool(row["dead"]),
-        played_for=int(row["played_for"]), moves=opt_int(row["moves"]))
+        played_for=int(row["played_for"]), moves=opt_int(row["moves"]),
+        holders=tuple(holders))
     return LeagueSeat(seat=int(row["seat"]), user_id=opt_int(row["user_id"]),
                       display_name=str(row["display_name"]), is_bot=bool(row["is_bot"]),
                       points=int(row["points"]), table_points=int(row["table_points"]),
                       placement=int(row["placement"]), detail=detail,
                       wall_game=bool(row["wall_game"]))
+
+
+HOLDER_COLUMNS = "seat, user_id, display_name, moves, credited, points"
+
+
+def holder_from_row(row: Row) -> SeatHolder:
+    """A `SeatHolder` from a row of `league_result_holders` selected with `HOLDER_COLUMNS`."""
+    return SeatHolder(user_id=opt_int(row["user_id"]), display_name=str(row["display_name"]),
+                      moves=int(row["moves"]), credited=bool(row["credited"]),
+                      points=int(row["points"]))
 
 
 def check_text(text: str, what: str, *, longest: int, allow_empty: bool = False) -> str:

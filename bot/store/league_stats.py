@@ -3,7 +3,8 @@ flat rows of the CSV export.
 
 Standings are one aggregate over `league_results_standings`, a covering index keyed by season,
 counted, bot and player, so a season of ten thousand games is summed in index order without
-touching the table itself. Ranking (minimum games, tie-breaks) is left to the caller:
+touching the table itself; the shares of seats that changed hands (`league_result_holders`,
+a few rows) are added beside it. Ranking (minimum games, tie-breaks) is left to the caller:
 `bot.league.standings`.
 """
 
@@ -28,11 +29,23 @@ from bot.store.tx import Row, Tx
 TOP_HANDS = 3
 TOP_OPPONENTS = 8
 
-_TOTALS_SQL = """
+#: What each person is credited with in a season's counted games (two season ids): a row
+#: per seat counted for them (a game, its win and its counted points) and a row per share
+#: of points they got of a seat counted for someone else (it changed hands: migration 0014).
+_CREDITS_SQL = """
+    SELECT user_id, 1 AS games, won AS wins, points FROM league_results
+    WHERE season_id = ? AND is_bot = 0 AND counted = 1
+    UNION ALL
+    SELECT h.user_id, 0, 0, h.points FROM league_result_holders AS h
+    JOIN league_results AS r ON r.game_id = h.game_id AND r.seat = h.seat
+    WHERE r.season_id = ? AND r.counted = 1 AND h.is_bot = 0 AND h.credited = 0
+      AND h.points <> 0
+"""
+
+_TOTALS_SQL = f"""
     SELECT a.user_id, a.games, a.wins, a.points, p.display_name, t.mu, t.sigma
-    FROM (SELECT user_id, count(*) AS games, sum(won) AS wins, sum(points) AS points
-          FROM league_results
-          WHERE season_id = ? AND is_bot = 0 AND counted = 1
+    FROM (SELECT user_id, sum(games) AS games, sum(wins) AS wins, sum(points) AS points
+          FROM ({_CREDITS_SQL}) AS c
           GROUP BY user_id) AS a
     LEFT JOIN league_players AS p ON p.league_id = ? AND p.user_id = a.user_id
     LEFT JOIN league_ratings AS t ON t.season_id = ? AND t.user_id = a.user_id
@@ -46,7 +59,8 @@ class LeagueStats(Part):
         """Every human player's totals in the season's counted games (unordered)."""
         async with self._db.read() as tx:
             league_id = await _league_of_season(tx, season_id)
-            rows = await tx.fetchall(_TOTALS_SQL, (season_id, league_id, season_id))
+            rows = await tx.fetchall(_TOTALS_SQL, (season_id, season_id, league_id,
+                                                   season_id))
         return [PlayerTotals(
             user_id=int(r["user_id"]),
             display_name=(str(r["display_name"]) if r["display_name"] is not None
@@ -66,8 +80,7 @@ class LeagueStats(Part):
                        coalesce(sum(won * self_picked), 0) AS self_picks,
                        coalesce(sum(won * jokerless), 0) AS jokerless_wins,
                        coalesce(sum(threw), 0) AS threw, coalesce(sum(dead), 0) AS dead,
-                       coalesce(sum(wall_game), 0) AS wall_games,
-                       coalesce(sum(points), 0) AS points, max(points) AS best
+                       coalesce(sum(wall_game), 0) AS wall_games, max(points) AS best
                     FROM league_results WHERE {mine}""", (season_id, user_id))
             assert row is not None
             hands = await tx.fetchall(
@@ -90,6 +103,10 @@ class LeagueStats(Part):
                    GROUP BY o.user_id, p.display_name ORDER BY games DESC, o.user_id
                    LIMIT ?""",
                 (league_id, season_id, user_id, TOP_OPPONENTS))
+            credited = await tx.fetchone(
+                f"SELECT coalesce(sum(points), 0) AS points FROM ({_CREDITS_SQL}) AS c "
+                "WHERE user_id = ?", (season_id, season_id, user_id))
+            assert credited is not None
             rating = await tx.fetchone(
                 "SELECT mu, sigma FROM league_ratings WHERE season_id = ? AND user_id = ?",
                 (season_id, user_id))
@@ -108,7 +125,7 @@ class LeagueStats(Part):
             games=int(row["games"]), wins=int(row["wins"]), self_picks=int(row["self_picks"]),
             jokerless_wins=int(row["jokerless_wins"]), threw=int(row["threw"]),
             dead=int(row["dead"]), wall_games=int(row["wall_games"]),
-            points=int(row["points"]), best_game=opt_int(row["best"]),
+            points=int(credited["points"]), best_game=opt_int(row["best"]),
             favourite_hands=tuple(
                 HandCount(str(h["hand_id"]), None if h["section"] is None else str(h["section"]),
                           int(h["wins"])) for h in hands),
@@ -137,15 +154,14 @@ class LeagueStats(Part):
             for row in rows:
                 season = season_from_row(row)
                 leader = await tx.fetchone(
-                    """SELECT a.user_id, a.points, p.display_name FROM
-                           (SELECT user_id, sum(points) AS points, count(*) AS games
-                            FROM league_results
-                            WHERE season_id = ? AND is_bot = 0 AND counted = 1
-                            GROUP BY user_id HAVING count(*) >= ?) AS a
+                    f"""SELECT a.user_id, a.points, p.display_name FROM
+                           (SELECT user_id, sum(points) AS points, sum(games) AS games
+                            FROM ({_CREDITS_SQL}) AS c
+                            GROUP BY user_id HAVING sum(games) >= ?) AS a
                        LEFT JOIN league_players AS p ON p.league_id = ?
                             AND p.user_id = a.user_id
                        ORDER BY a.points DESC, a.games ASC, a.user_id LIMIT 1""",
-                    (season.id, season.settings.min_games, league_id))
+                    (season.id, season.id, season.settings.min_games, league_id))
                 summaries.append(SeasonSummary(
                     season=season, games=int(row["games"]),
                     leader_id=None if leader is None else int(leader["user_id"]),

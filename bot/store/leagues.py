@@ -28,6 +28,7 @@ from bot.store.league_models import (
     Season,
     SeasonSettings,
     StandInGames,
+    SubCredit,
 )
 from bot.store.league_rows import (
     AUDIT_COLUMNS,
@@ -55,6 +56,13 @@ MAX_VACATION_DAYS = 365
 SCORING_PROFILES = ("nmjl", "tournament", "siamese")
 
 
+def check_vacation_days(days: int) -> int:
+    """A season's vacation budget, or a `BadLeagueInput` saying what fits."""
+    if not 0 <= days <= MAX_VACATION_DAYS:
+        raise BadLeagueInput(f"The vacation budget is 0 to {MAX_VACATION_DAYS} days.")
+    return days
+
+
 def check_settings(settings: SeasonSettings) -> SeasonSettings:
     """The settings with a trimmed name, or a `BadLeagueInput` naming what is wrong."""
     name = check_text(settings.name, "season name", longest=MAX_SEASON_NAME)
@@ -67,14 +75,17 @@ def check_settings(settings: SeasonSettings) -> SeasonSettings:
         raise BadLeagueInput(f"The minimum number of games is 0 to {MAX_MIN_GAMES}.")
     if settings.game_minutes is not None and not 1 <= settings.game_minutes <= MAX_GAME_MINUTES:
         raise BadLeagueInput(f"The time limit is 1 to {MAX_GAME_MINUTES} minutes per game.")
-    if not 0 <= settings.vacation_days <= MAX_VACATION_DAYS:
-        raise BadLeagueInput(f"The vacation budget is 0 to {MAX_VACATION_DAYS} days.")
+    check_vacation_days(settings.vacation_days)
     check_json(settings.rules, "rules")
     if not isinstance(settings.stand_in_games, StandInGames):
         raise BadLeagueInput("Stand-in games count, count at half or don't count.")
+    if not isinstance(settings.sub_credit, SubCredit):
+        raise BadLeagueInput("A seat that changed hands counts for whoever made most of its "
+                             "moves (most-moves), or is shared by moves (shared).")
     return SeasonSettings(name, settings.players, settings.card_name.strip(), settings.scoring,
                           settings.rules, settings.min_games, settings.game_minutes,
-                          settings.stand_in_games, settings.vacation_days)
+                          settings.stand_in_games, settings.vacation_days,
+                          settings.sub_credit)
 
 
 class Leagues(Part):
@@ -157,12 +168,12 @@ class Leagues(Part):
             season_id = await tx.insert(
                 """INSERT INTO league_seasons (league_id, number, name, players, card_name, scoring,
                        rules, min_games, game_minutes, started_at, started_by, stand_in_games,
-                       vacation_days)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                       vacation_days, sub_credit)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 (league.id, number, settings.name, settings.players, settings.card_name,
                  settings.scoring, settings.rules, settings.min_games, settings.game_minutes,
                  now, check_int(by, "by"), settings.stand_in_games.value,
-                 settings.vacation_days))
+                 settings.vacation_days, settings.sub_credit.value))
             await add_audit(tx, league_id=league.id, season_id=season_id, game_id=None,
                             actor=by, action="season_start", reason="", before="{}",
                             after=json.dumps(_settings_json(settings)), now=now)
@@ -271,7 +282,8 @@ def _settings_json(settings: SeasonSettings) -> dict[str, object]:
             "scoring": settings.scoring, "min_games": settings.min_games,
             "game_minutes": settings.game_minutes,
             "stand_in_games": settings.stand_in_games.value,
-            "vacation_days": settings.vacation_days}
+            "vacation_days": settings.vacation_days,
+            "sub_credit": settings.sub_credit.value}
 
 
 def _player_name(display_name: str) -> str:

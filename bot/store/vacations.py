@@ -9,9 +9,16 @@ vacation costs, and whether the budget allows one, is the table layer's to decid
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.store.errors import StoreRefusal
+from bot.store.league_errors import BadLeagueInput, NoOpenSeason
+from bot.store.league_games import check_reason
+from bot.store.league_models import Season
+from bot.store.league_rows import add_audit, fetch_league, fetch_season, open_season
+from bot.store.leagues import check_vacation_days
 from bot.store.rows import Part, check_int, opt_float
 from bot.store.tx import Row, Tx
 
@@ -48,6 +55,11 @@ class OnVacation(StoreRefusal):
         super().__init__("You're already on vacation in this season.")
 
 
+#: Until when a vacation under way may last once the season's budget is `budget` days, given
+#: the player's other vacations in the season (the table layer's arithmetic).
+VacationLimit = Callable[[Vacation, Sequence[Vacation], int], float]
+
+
 class Vacations(Part):
     """`db.vacations`: players' vacations from league seasons."""
 
@@ -82,6 +94,50 @@ class Vacations(Part):
                 "WHERE id = ? AND ended_at IS NULL",
                 (now, check_int(vacation_id, "vacation_id")))
             return await _one(tx, vacation_id)
+
+    async def change_budget(self, league_id: int, days: int, *, by: int, reason: str,
+                            at: float, limit: VacationLimit) -> tuple[Season, list[Vacation]]:
+        """A director's correction: the open season's vacation budget is now `days`, from
+        `at` on, kept in the league's audit log with who and why. Each vacation under way
+        gets the end `limit` gives it under the new budget; one whose end would be past
+        (at or before `at`) ends at `at`, never earlier. Returns the season and the
+        vacations under way, as they now are. Raises `NoOpenSeason`, or `BadLeagueInput`
+        for a budget out of range or the same as before."""
+        reason = check_reason(reason)
+        now = float(at)
+        async with self._db.transaction() as tx:
+            league = await fetch_league(tx, league_id)
+            season = await open_season(tx, league.id)
+            if season is None:
+                raise NoOpenSeason()
+            before = season.settings.vacation_days
+            if check_vacation_days(days) == before:
+                raise BadLeagueInput(f"The season already gives {days} vacation days; "
+                                     "nothing to change.")
+            await tx.execute("UPDATE league_seasons SET vacation_days = ? WHERE id = ?",
+                             (days, season.id))
+            await add_audit(tx, league_id=league.id, season_id=season.id, game_id=None,
+                            actor=by, action="vacation_days", reason=reason,
+                            before=json.dumps({"vacation_days": before}),
+                            after=json.dumps({"vacation_days": days}), now=now)
+            rows = await tx.fetchall(
+                f"SELECT {_COLUMNS} FROM vacations WHERE season_id = ? ORDER BY id",
+                (season.id,))
+            every = [_from_row(row) for row in rows]
+            changed = []
+            for vacation in every:
+                if vacation.ended_at is not None or vacation.until <= now:
+                    continue
+                until = limit(vacation, [v for v in every if v.user_id == vacation.user_id
+                                         and v.id != vacation.id], days)
+                if until <= now:
+                    await tx.execute("UPDATE vacations SET ended_at = ? WHERE id = ?",
+                                     (max(now, vacation.started_at), vacation.id))
+                else:
+                    await tx.execute("UPDATE vacations SET until = ? WHERE id = ?",
+                                     (until, vacation.id))
+                changed.append(await _one(tx, vacation.id))
+            return await fetch_season(tx, season.id), changed
 
     async def of(self, season_id: int, user_id: int) -> list[Vacation]:
         """A player's vacations in a season, oldest first."""

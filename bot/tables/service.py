@@ -97,6 +97,7 @@ from bot.store import (
     ServerCardChoice,
     ShippedCardChoice,
     StoreError,
+    Vacation,
 )
 from bot.tables.auto import automatic, drawn_tile
 from bot.tables.delivery import (
@@ -136,6 +137,7 @@ from bot.tables.vacation import (
     MOVED_BACK,
     VacationStatus,
     away_note,
+    budget_until,
     vacation_status,
 )
 
@@ -314,6 +316,12 @@ OTHERS_DUE_RECHECK = 1.0
 def level_bot(level: str, card: Card, rules: RuleSet, seed: int) -> Player:
     """The bot of a level (`bot.players.LEVELS`), as people meet it at a table."""
     return make_player(level, card, rules.counts, seed)
+
+
+def _bot_for(holder: str) -> str:
+    """The name of a bot given a person's seat in play (resigned, or handed on by the
+    host): it says whose seat it plays."""
+    return f"Bot (for {holder})"
 
 
 class TableService:
@@ -1270,19 +1278,30 @@ class TableService:
         Returns the seat."""
         await self.visit(game_id)
         seat = self.seat_of(game_id, user_id)
-        await self._hand_over(game_id, seat, None,
-                              f"Bot (for {self.table(game_id).names[seat]})")
+        await self._hand_over(game_id, seat, None, _bot_for(self.table(game_id).names[seat]))
         return seat
 
     async def replace_seat(self, game_id: int, by_user: int, seat: int, user_id: int | None,
-                           name: str, *, manager: bool = False) -> None:
-        """The host (or a server manager) gives a seat to another person (or a bot of the
-        server's level, with `user_id` None)."""
+                           name: str, *, manager: bool = False,
+                           bot_account: bool = False) -> None:
+        """The host (or a server manager) gives a seat to another person, or to a bot of
+        the server's level (`user_id` None; it is named after the seat's holder, as a
+        resigned seat's bot is). `bot_account`: `user_id` is some other program's account
+        (a Discord bot), which is refused: it would never answer its prompts, and the
+        table's own bots are seated by level."""
         await self.check_manages(game_id, by_user, manager=manager)
+        if bot_account:
+            raise IllegalAction(f"{name} is a bot account, so it can't take a seat: only "
+                                "people can. To have one of the table's own bots play it "
+                                "(at the server's level), name me in `/mj sub` instead.")
         await self.visit(game_id)
         live = self._get(game_id)
         if not 0 <= seat < live.table.rules.players:
             raise InvalidInput(f"There is no seat {seat + 1} at this table.")
+        if user_id is None:
+            if live.table.user_ids[seat] is None:
+                raise IllegalAction(f"A bot already plays seat {seat + 1}.")
+            name = _bot_for(live.table.names[seat])
         if user_id is not None and live.table.seat_of(user_id) is not None:
             raise IllegalAction(f"{name} already has a seat at this table.")
         if user_id is not None and user_id == live.table.bettor_id:
@@ -1360,7 +1379,8 @@ class TableService:
                                options: SeatOptions) -> SeatOptions:
         """Keep the options of the seat this user holds (in the lobby or in play); they
         shape the seat's prompts from its next one, and answer for it now if they answer
-        the moment it is at. Returns them."""
+        the moment it is at. Returns them. A game that is over (finished or aborted) has no
+        next prompt, so it is refused (`IllegalAction`) and nothing is kept."""
         try:
             async with self._moving(game_id) as live:
                 seat = self.seat_of(game_id, user_id)
@@ -1374,6 +1394,11 @@ class TableService:
             return options
         except NotRunning:  # a lobby: the options wait in the store for the start
             pass
+        game = await self.db.games.game(game_id)
+        if game.status in (GameStatus.FINISHED, GameStatus.ABORTED):
+            raise IllegalAction(f"Table {game_id} is over, so there is no next prompt for "
+                                "this to change. Your own settings for future games are in "
+                                "`/mj settings`.")
         await self.db.seats.set_options(game_id, await self._stored_seat(game_id, user_id),
                                         options.to_json())
         return options
@@ -1424,6 +1449,23 @@ class TableService:
         await self.db.vacations.end(status.current.id, at=self.now())
         await self._repause(user_id, season.id, None, BACK_NOTE)
         return await self.vacation(user_id, season)
+
+    async def change_vacation_budget(self, league_id: int, days: int, *, by: int,
+                                     reason: str) -> tuple[Season, list[Vacation]]:
+        """A director changes the open season's vacation budget (audited, with `reason`):
+        each vacation under way ends when the new budget ends it (`budget_until`), at once
+        if that has passed; the clocks of those players move with it and their tables are
+        told. Returns the season and the vacations under way as they now are."""
+        season, changed = await self.db.vacations.change_budget(
+            league_id, days, by=by, reason=reason, at=self.now(), limit=budget_until)
+        for vacation in changed:
+            if vacation.ended_at is None:
+                await self._repause(vacation.user_id, season.id,
+                                    (vacation.started_at, vacation.until),
+                                    away_note(vacation.until))
+            else:
+                await self._repause(vacation.user_id, season.id, None, BACK_NOTE)
+        return season, changed
 
     async def _back_by_moving(self, live: _Live, seat: int) -> tuple[float, float] | None:
         """A person who makes a move while on vacation in the game's season is back (as on

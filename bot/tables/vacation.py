@@ -3,7 +3,11 @@ may start a vacation, and until when it may last.
 
 A vacation costs whole days: each started day counts in full (a vacation of 26 hours costs
 2), counted when it ends, or so far while it lasts. Its length is fixed when it starts at
-the days left, so the budget can never be overdrawn: it ends then on its own.
+the days left, so the budget can never be overdrawn: it ends then on its own. A director
+may change the budget mid-season: a player who used more than the new budget has none
+left (never fewer than none), and a vacation under way ends when the new budget would have
+ended it, or at once if that moment has passed (never earlier: what was paused stays
+paused).
 """
 
 from __future__ import annotations
@@ -38,6 +42,14 @@ def days_used(vacations: Sequence[Vacation], now: float) -> int:
     # Whole seconds first, so a vacation that ran exactly its days is not a hair over.
     return sum(math.ceil(round(max(0.0, min(v.end(), now) - v.started_at)) / DAY)
                for v in vacations)
+
+
+def budget_until(vacation: Vacation, others: Sequence[Vacation], budget: int) -> float:
+    """When a vacation under way ends at the latest under a season budget of `budget` days
+    (changed by a director while it lasts): as if it had started under that budget, with
+    the days the player's other vacations of the season had used by then."""
+    used = days_used(others, vacation.started_at)
+    return vacation.started_at + max(0, budget - used) * DAY
 
 
 @dataclass(frozen=True)

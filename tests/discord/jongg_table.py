@@ -416,12 +416,14 @@ __all__ = [
 ]
 
 
-async def open_league(fake: FakeDiscord, world: World) -> None:
-    """Alice (a server manager) creates a league in the tables channel and opens a season: the
-    games played there are recorded, and the channel's tables play the season's rules."""
+async def open_league(fake: FakeDiscord, world: World,
+                      season: dict[str, Any] | None = None) -> None:
+    """Alice (a server manager) creates a league in the tables channel and opens a season
+    (with the `/league season start` options `season`): the games played there are
+    recorded, and the channel's tables play the season's rules."""
     director = fake.add_role(world.guild, "Directors", Perm.MANAGE_GUILD)
     world.guild.member(world.alice).roles.append(director)
     for command, options in (("league create", {"name": "Tuesday Club"}),
-                             ("league season start", {})):
+                             ("league season start", season or {})):
         answer = await (await fake.slash(world.alice, world.tables, command, options)).reply()
         assert not answer.ephemeral, answer.content

@@ -1,8 +1,9 @@
 """Time that respects people, through the fake Discord: a time zone and quiet hours set with
 `/mj settings` (autocomplete, friendly refusals), a table's own clocks on `/mj new`, quiet
 hours across midnight for two players in two time zones (a paused turn clock, reminders as
-a thread mention that wait for the morning, a DM only for who asked), and `/mj vacation`
-pausing two league games at once."""
+a thread mention that wait for the morning, a DM only for who asked), `/mj vacation`
+pausing two league games at once, and a director changing the season's vacation budget
+while a player is away."""
 
 from __future__ import annotations
 
@@ -198,4 +199,58 @@ async def test_a_vacation_pauses_two_league_games_at_once(
         status = await (await fake_discord.slash(alice, world.tables,
                                                  "mj vacation status")).reply()
         assert status.ephemeral and "3 of 7 used" in status.content
+    assert_clean(fake_discord, caplog)
+
+
+async def test_a_director_changes_the_vacation_budget_while_a_player_is_away(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """`/league season vacation_days` (directors only, with a reason kept in the audit log):
+    a raise lengthens Alice's vacation under way, and her paused clock with it; a cut below
+    the days she used ends it at once (her clock runs again, her table is told) and leaves
+    her none, not fewer."""
+    alice, bob = world.alice, world.bob
+    clock = FrozenClock()
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)) as client:
+        await open_league(fake_discord, world)  # 7 vacation days
+        table = await JonggTable.open(fake_discord, world, client, [alice], bots=3,
+                                      options={"pace": "async"})
+        seat = table.seats.index(alice)
+        clock.now += 4 * HOUR  # 20 hours left
+        away = await (await fake_discord.slash(alice, world.tables,
+                                               "mj vacation start")).reply()
+        assert "0 of 7 used" in away.content, away.content
+        began = clock.now
+
+        refused = await (await fake_discord.slash(
+            bob, world.tables, "league season vacation_days",
+            {"days": 30, "reason": "more for me"})).reply()
+        assert refused.ephemeral and "server managers" in refused.content
+        clock.now += DAY
+        raised = await (await fake_discord.slash(
+            alice, world.tables, "league season vacation_days",
+            {"days": 10, "reason": "summer break"})).reply()
+        assert not raised.ephemeral and "vacation days 7 → 10" in raised.content, raised.content
+        assert "1 vacation under way now ends by the new budget" in raised.content
+        await client.service.flush(table.game_id)
+        assert await turn_due(client, table.game_id, seat) == began + 10 * DAY + 20 * HOUR
+
+        clock.now += DAY + HOUR  # three started days
+        cut = await (await fake_discord.slash(
+            alice, world.tables, "league season vacation_days",
+            {"days": 1, "reason": "the season ends soon"})).reply()
+        assert "vacation days 10 → 1" in cut.content and "(1 at once)" in cut.content
+        await client.service.flush(table.game_id)
+        assert await turn_due(client, table.game_id, seat) == clock.now + 20 * HOUR
+        assert any("Alice is back from vacation" in m.content
+                   for m in fake_discord.messages_in(table.thread))
+        status = await (await fake_discord.slash(alice, world.tables,
+                                                 "mj vacation status")).reply()
+        assert "3 of 1 used, 0 left" in status.content, status.content
+        again = await (await fake_discord.slash(alice, world.tables,
+                                                "mj vacation start")).reply()
+        assert again.ephemeral and "used all 1 vacation days" in again.content
+        log = await (await fake_discord.slash(alice, world.tables, "league audit")).reply()
+        assert "vacation days 7 → 10" in log.content and "summer break" in log.content
+        assert "vacation days 10 → 1" in log.content
     assert_clean(fake_discord, caplog)

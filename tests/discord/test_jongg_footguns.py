@@ -1,6 +1,7 @@
 """Footguns removed, through the fake Discord: declaring a hand dead is a question first (naming
 the hand and the cost of being wrong), the calls on a discard sit behind one "Call…" button,
-and a seat chooses with `/mj options` whether calls only jokers would fill are offered."""
+and a seat chooses with `/mj options` whether calls only jokers would fill are offered (at a
+table still being played: one that is over is told so)."""
 
 from __future__ import annotations
 
@@ -143,4 +144,25 @@ async def test_a_seat_chooses_whether_joker_only_calls_are_offered(
         shown = [seen.legal[int(c.rsplit(":", 1)[1])].action for c in custom_ids(calls, "jg:a:")]
         assert any(joker_only(action) for action in shown)
         assert "hidden" not in calls.content
+    assert_clean(fake_discord, caplog)
+
+
+async def test_options_at_a_table_that_is_over_are_refused(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """`/mj options` in the thread of a finished or aborted game says the game is over and
+    points to `/mj settings`, privately; the seat's options stay as they were."""
+    alice = world.alice
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        finished = await JonggTable.open(fake_discord, world, client, [alice], bots=3)
+        await finished.play()
+        aborted = await JonggTable.open(fake_discord, world, client, [alice], bots=3)
+        await client.service.abort(aborted.game_id, alice.id)
+        for table in (finished, aborted):
+            refused = await (await fake_discord.slash(alice, table.thread, "mj options",
+                                                      {"joker_calls": "offer"})).reply()
+            assert refused.ephemeral, refused.content
+            assert f"Table {table.game_id} is over" in refused.content
+            assert "`/mj settings`" in refused.content and "next prompt" in refused.content
+            assert await client.service.seat_options(table.game_id, alice.id) == SeatOptions()
     assert_clean(fake_discord, caplog)

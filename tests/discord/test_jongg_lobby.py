@@ -128,6 +128,37 @@ async def test_resign_sub_and_abort(fake_discord: FakeDiscord, world: World,
     assert_clean(fake_discord, caplog)
 
 
+async def test_sub_refuses_another_bot_account_and_seats_our_own_bot(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """`/mj sub` naming another program's bot account (a user whose `bot` flag is set) is
+    refused privately and changes nothing; naming Jongg itself hands the seat to one of its
+    bots, of the server's level."""
+    alice, bob = world.alice, world.bob
+    other = fake_discord.add_user("otherbot", global_name="Other Bot", bot=True)
+    fake_discord.add_member(world.guild, other)
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        table = await JonggTable.open(fake_discord, world, client, [alice, bob], bots=1)
+        seat = table.seats.index(bob) + 1
+        before = await client.db.seats.seat_history(table.game_id)
+        handing = await fake_discord.slash(alice, table.thread, "mj sub",
+                                           {"seat": seat, "user": other})
+        refused = await handing.followup()
+        assert refused.ephemeral and "Other Bot is a bot account" in refused.content
+        assert "only people can" in refused.content
+        assert handing.original is not None and handing.original.deleted
+        assert await client.db.seats.seat_history(table.game_id) == before
+        assert client.service.table(table.game_id).user_ids[seat - 1] == bob.id
+
+        ours = await fake_discord.slash(alice, table.thread, "mj sub",
+                                        {"seat": seat, "user": fake_discord.bot})
+        assert (await ours.reply()).content == f"A Normal bot now plays seat {seat}."
+        await table.settle()
+        assert seat - 1 in client.service.bot_seats(table.game_id)
+        assert client.service.table(table.game_id).names[seat - 1] == "Bot (for Bob)"
+    assert_clean(fake_discord, caplog)
+
+
 async def test_races_refusals_and_a_manager_repairing_a_table(
         fake_discord: FakeDiscord, world: World, tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:

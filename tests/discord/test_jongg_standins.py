@@ -1,7 +1,9 @@
 """Stand-ins through the fake Discord: a player whose clock runs out three times in a row has
 their seat kept by the bot (told in the thread and by DM, with a Reclaim button on the rack),
 nobody else can take it back for them, and Reclaim gives it back at once so they play on; a
-league season that counts such games at half shows it so in its standings."""
+league season that counts such games at half shows it so in its standings; a seat handed on
+with `/mj sub` in a season that shares such seats is shared by moves, as `/league history`
+shows."""
 
 from __future__ import annotations
 
@@ -9,7 +11,14 @@ from pathlib import Path
 
 import pytest
 from fake import FakeDiscord, Perm, User, World
-from jongg_table import FrozenClock, JonggTable, assert_clean, custom_ids, jongg_client
+from jongg_table import (
+    FrozenClock,
+    JonggTable,
+    assert_clean,
+    custom_ids,
+    jongg_client,
+    open_league,
+)
 
 from bot.store import GameStatus, PlayedFor
 from bot.tables.standins import DEFAULT_STAND_IN_AFTER
@@ -127,4 +136,43 @@ async def test_a_league_standings_table_counts_a_stand_in_game_at_half(
         assert recorded.counted and "counted at half" in recorded.note
         assert [s.detail.played_for > 0 for s in recorded.seats] == [
             s == seat for s in range(4)]
+    assert_clean(fake_discord, caplog)
+
+
+async def test_a_subbed_seat_is_shared_by_moves_and_history_says_how(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Bob plays a few moves of a league game and the host hands his seat to Carol, who
+    plays it out. The season shares such seats by moves: each gets a share of the seat's
+    points by the moves they made, Carol (who made most) its place, and `/league history`
+    says who played which share."""
+    alice, bob, carol = world.alice, world.bob, world.carol
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        await open_league(fake_discord, world, {"sub_credit": "shared"})
+        table = await JonggTable.open(fake_discord, world, client, [alice, bob], bots=2)
+        seat = table.seats.index(bob)
+        while table.view(bob).action_count < 12 or not table.view(bob).legal:
+            await table.step(table.to_move()[0])
+        await table.step(bob)
+        handed = await fake_discord.slash(alice, table.thread, "mj sub",
+                                          {"seat": seat + 1, "user": carol})
+        assert "now plays seat" in (await handed.reply()).content
+        await table.settle()
+        table.seats[seat] = carol
+        await table.play()
+
+        recorded = await client.db.league_games.game(table.game_id)
+        mine = recorded.seats[seat]
+        first, second = mine.detail.holders
+        assert (first.user_id, second.user_id) == (bob.id, carol.id)
+        assert 0 < first.moves < second.moves and second.credited
+        assert (mine.user_id, mine.points) == (carol.id, second.points)
+        assert first.points + second.points == mine.table_points
+        history = await (await fake_discord.slash(carol, world.tables,
+                                                  "league history")).reply()
+        assert (f"↳ seat {seat + 1} changed hands: Bob {first.moves} moves "
+                f"{first.points:+d}, Carol {second.moves} moves {second.points:+d}; its "
+                "place is Carol's") in history.content, history.content
+        [opened] = [m for m in fake_discord.messages_in(world.tables) if "is open" in m.content]
+        assert "subbed seats: shared by moves" in opened.content
     assert_clean(fake_discord, caplog)

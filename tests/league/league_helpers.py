@@ -109,14 +109,19 @@ async def finished_game(db: Database, users: Sequence[int | None], points: Seque
 NAMES = ("a", "b", "c", "d")
 
 
-async def play_and_finish(db: Database, game: Game, rules: RuleSet, seed: int) -> GameState:
-    """Bots play the game to its end; the log and result are stored like the table does."""
+async def play_and_finish(db: Database, game: Game, rules: RuleSet, seed: int, *,
+                          sub: tuple[int, int, int] | None = None) -> GameState:
+    """Bots play the game to its end; the log and result are stored like the table does.
+    `sub` (log length, seat, user): the seat is handed to that user then (`/mj sub`)."""
     card = load_card(card_text())
     players = [make_player("normal", card, rules.counts, seed * 10 + i)
                for i in range(rules.players)]
     summary = play_game(rules, card, seed, players, NAMES[:rules.players])
     state, _ = replay(rules, card, seed, NAMES[:rules.players], summary.actions)
     for seq, action in enumerate(summary.actions):
+        if sub is not None and seq == sub[0]:
+            await db.seats.replace_seat(game.id, sub[1], user_id=sub[2],
+                                        display_name=f"P{sub[2]}")
         await db.actions.append_action(game.id, seq, format_action(action, rules.players), None)
     result = state.result
     assert result is not None

@@ -52,7 +52,8 @@ Contents = dict[str, list[dict[str, Any]]]
 async def build_league_database(db: Database, clock: FakeClock) -> dict[str, int]:
     """A league server's database as the bot leaves it: a server with settings (its default
     card one of its own) and their audit, a league with a season, players, a round, three
-    finished games played by bots and recorded (ratings, a director's correction), a series
+    finished games played by bots and recorded (ratings, a director's correction, a seat
+    handed on during play), a series
     with a bot of its own, its next game and a bettor, and a game in play with options, a
     reclaimed seat, a clock and an outbox claimed by a process that was killed, and a
     vacation. Some ids are deleted
@@ -70,7 +71,8 @@ async def build_league_database(db: Database, clock: FakeClock) -> dict[str, int
     finished = []
     for seed in (2, 3, 4):
         game = await stored_game(db, [1, 2, 3, 4], seed=seed, rules=rules)
-        await play_and_finish(db, game, rules, seed)
+        # The last game's seat 1 is handed to player 5 (a holder beside the seat's).
+        await play_and_finish(db, game, rules, seed, sub=(40, 1, 5) if seed == 4 else None)
         await record_finished_game(db, game.id)
         finished.append(game.id)
         clock.advance(600)

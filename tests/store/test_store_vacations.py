@@ -16,10 +16,12 @@ from bot.store import (
     ClockKind,
     ConstraintViolation,
     Database,
+    NoOpenSeason,
     OnVacation,
     SeasonSettings,
     shipped_migrations,
 )
+from bot.tables.vacation import budget_until, vacation_status
 
 RULES = json.dumps({"name": "standard", "players": 4})
 T = 1_700_000_000.0
@@ -81,6 +83,52 @@ async def test_a_vacation_must_have_a_length(db: Database) -> None:
     with pytest.raises(ConstraintViolation):
         await db.vacations.start(season, 5, at=T, until=T)
     assert await db.vacations.of(season, 5) == []
+
+
+async def test_a_director_changes_the_budget_mid_season(db: Database) -> None:
+    """A raise lengthens the vacations under way as if they had started under it; a cut
+    below what a player used leaves them none (not fewer) and ends what is under way at
+    once, never in the past. Each change is in the audit log with who and why."""
+    league = await db.leagues.create_league(1, "Friday", 2, created_by=9)
+    season = await db.leagues.start_season(league.id, settings(), by=9)  # 7 days
+    used = await db.vacations.start(season.id, 5, at=T, until=T + 7 * DAY)
+    await db.vacations.end(used.id, at=T + 3 * DAY)  # 3 days used
+    away = await db.vacations.start(season.id, 5, at=T + 4 * DAY, until=T + 8 * DAY)
+    other = await db.vacations.start(season.id, 6, at=T + DAY, until=T + 8 * DAY)
+
+    raised, moved = await db.vacations.change_budget(
+        league.id, 10, by=9, reason="a long summer", at=T + 5 * DAY, limit=budget_until)
+    assert raised.settings.vacation_days == 10
+    assert {(v.id, v.until, v.ended_at) for v in moved} == {
+        (away.id, T + 11 * DAY, None), (other.id, T + 11 * DAY, None)}
+
+    cut, ended = await db.vacations.change_budget(
+        league.id, 2, by=9, reason="short season", at=T + 6 * DAY, limit=budget_until)
+    assert cut.settings.vacation_days == 2
+    assert {(v.id, v.ended_at) for v in ended} == {(away.id, T + 6 * DAY),
+                                                   (other.id, T + 6 * DAY)}
+    assert await db.vacations.under_way(T + 6 * DAY) == []
+    status = vacation_status(cut, await db.vacations.of(season.id, 5), T + 7 * DAY)
+    assert (status.used, status.left) == (5, 0)
+
+    entries = [(e.action, e.reason, json.loads(e.before), json.loads(e.after))
+               for e in await db.leagues.audit(league.id, limit=2)]
+    assert entries == [
+        ("vacation_days", "short season", {"vacation_days": 10}, {"vacation_days": 2}),
+        ("vacation_days", "a long summer", {"vacation_days": 7}, {"vacation_days": 10})]
+    with pytest.raises(BadLeagueInput, match="already gives 2"):
+        await db.vacations.change_budget(league.id, 2, by=9, reason="again",
+                                         at=T + 7 * DAY, limit=budget_until)
+    with pytest.raises(BadLeagueInput, match="0 to 365"):
+        await db.vacations.change_budget(league.id, 400, by=9, reason="why not",
+                                         at=T + 7 * DAY, limit=budget_until)
+    with pytest.raises(BadLeagueInput, match="Say why"):
+        await db.vacations.change_budget(league.id, 3, by=9, reason=" ",
+                                         at=T + 7 * DAY, limit=budget_until)
+    await db.leagues.end_season(league.id, by=9)
+    with pytest.raises(NoOpenSeason):
+        await db.vacations.change_budget(league.id, 3, by=9, reason="late",
+                                         at=T + 8 * DAY, limit=budget_until)
 
 
 async def test_a_version_7_file_upgrades_keeping_its_seasons(db_path: Path) -> None:

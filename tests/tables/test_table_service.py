@@ -373,6 +373,47 @@ async def test_seat_options_are_kept_through_a_restart_and_not_handed_over(
         await service.close()
 
 
+async def test_seat_options_of_a_game_that_is_over_are_refused(tmp_path: Path,
+                                                               clock: Clock) -> None:
+    """A finished or aborted game has no next prompt: changing a seat's options there is
+    refused, pointing to the settings for future games, and nothing is kept."""
+    offer = SeatOptions(joker_calls=JokerCalls.OFFER)
+    async with Database(tmp_path / "j.db") as db:
+        service = make_service(db, Recorder(), clock)
+        finished = await open_game(service, THREE_PLAYER, [HOST, ANN])
+        await play_out(service, finished, [HOST, ANN])
+        aborted = await open_game(service, THREE_PLAYER, [HOST, ANN])
+        await service.abort(aborted, HOST)
+        for game_id in (finished, aborted):
+            assert (await db.games.game(game_id)).status in (GameStatus.FINISHED,
+                                                              GameStatus.ABORTED)
+            with pytest.raises(IllegalAction, match=r"is over.*`/mj settings`"):
+                await service.set_seat_options(game_id, ANN, offer)
+            assert await service.seat_options(game_id, ANN) == SeatOptions()
+        await service.close()
+
+
+async def test_a_seat_is_never_handed_to_another_bot_account(tmp_path: Path,
+                                                              clock: Clock) -> None:
+    """`/mj sub` naming some other program's account (a Discord bot) is refused and changes
+    nothing: it would never answer its prompts. The table's own bots are seated by level
+    (`user_id` None), named after the seat's holder."""
+    async with Database(tmp_path / "j.db") as db:
+        service = make_service(db, Recorder(), clock)
+        game_id = await open_game(service, THREE_PLAYER, [HOST, ANN])
+        before = await db.seats.seat_history(game_id)
+        with pytest.raises(IllegalAction, match=r"Other Bot is a bot account.*name me"):
+            await service.replace_seat(game_id, HOST, 1, BO, "Other Bot", bot_account=True)
+        assert await db.seats.seat_history(game_id) == before
+        assert service.table(game_id).user_ids[1] == ANN and service.bot_seats(game_id) == (2,)
+        await service.replace_seat(game_id, HOST, 1, None, "Jongg")
+        assert service.bot_seats(game_id) == (1, 2)
+        assert service.table(game_id).names[1] == "Bot (for Player 1)"
+        with pytest.raises(IllegalAction, match="A bot already plays seat 2"):
+            await service.replace_seat(game_id, HOST, 1, None, "Jongg")
+        await service.close()
+
+
 async def test_bots_playing_out_a_game_let_the_loop_run_between_their_moves(
         tmp_path: Path, clock: Clock) -> None:
     """A wrong dead-hand declaration leaves the rest of the game to the bots: hundreds of
