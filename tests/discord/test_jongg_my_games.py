@@ -16,10 +16,11 @@ from leak_watch import LeakWatch
 
 from bot.discord.client import JonggClient
 from bot.discord.commands import IN_A_SERVER
-from bot.discord.games import NO_GAMES
+from bot.discord.games import NO_GAMES, games_text
 from bot.engine.game import Phase
 from bot.engine.tiles import tile_name
 from bot.store import ClockKind
+from bot.tables.waiting import MyGames, Posted, Standing
 
 #: A deal (first options everywhere) in which Alice, East's neighbour, is soon asked about a
 #: discard she can call.
@@ -146,3 +147,33 @@ def names_of(table: JonggTable) -> dict[int | None, str]:
     """Each seat holder's name at the table, by user id."""
     seated = table.client.service.table(table.game_id)
     return dict(zip(seated.user_ids, seated.names, strict=True))
+
+
+class _NoCache:
+    """A client that knows no server or channel (those of another process's shards)."""
+
+    def get_guild(self, guild_id: int) -> None:
+        return None
+
+    def get_channel(self, channel_id: int) -> None:
+        return None
+
+
+def test_a_long_list_fits_one_message_and_says_how_many_it_leaves_out() -> None:
+    def standing(game_id: int, yours: bool) -> Standing:
+        return Standing(game_id, 10**18, 10**18 + 1, 10**18 + 2, yours,
+                        "first Charleston, pass right: waiting for Somebody Long",
+                        10**9 if yours else None,
+                        Posted(None, 10**18 + 3, 10**18 + 4) if yours else None, False)
+
+    games = MyGames(tuple(standing(n, True) for n in range(1, 9)),
+                    tuple(standing(n, False) for n in range(9, 41)))
+    text = games_text(_NoCache(), games)  # type: ignore[arg-type]
+    assert len(text) <= 2000
+    shown = [int(n) for n in re.findall(r"\*\*Table (\d+)\*\*", text)]
+    assert shown == list(range(1, len(shown) + 1)), "the list leaves out its last games"
+    assert 4 < len(shown) < 40
+    waiting = 8 - min(8, len(shown))
+    assert text.endswith(f"…and {40 - len(shown)} more not shown here ({waiting} of them "
+                         "waiting on you): the list shows what fits in one message.")
+    assert "· no clock ·" not in text and "<t:1000000000:R>" in text
