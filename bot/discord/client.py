@@ -20,6 +20,7 @@ from discord import app_commands
 
 from bot.discord.buckets import one_request_per_bucket
 from bot.discord.components import DYNAMIC_ITEMS, answer_error
+from bot.discord.games import GamesButton
 from bot.discord.mentions import NO_MENTIONS
 from bot.discord.notify import DiscordNotifier
 from bot.discord.pacing import GlobalLimit
@@ -112,7 +113,7 @@ class JonggClient(discord.Client):
         recorded = await record_missed_games(self.db)
         if recorded:
             log.info("recorded %d finished games in their leagues", recorded)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *SERIES_ITEMS, *SETTINGS_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *SERIES_ITEMS, *SETTINGS_ITEMS, GamesButton)
         await asyncio.to_thread(knowledge_base)  # the rules index: about 90 ms to build
         register_commands(self.tree)
         if self.sync_commands and self.shard_plan.syncs_commands:

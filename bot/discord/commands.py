@@ -23,6 +23,7 @@ from bot.discord.components import (
     say_privately,
     show_rack,
 )
+from bot.discord.games import show_games
 from bot.discord.league import register_league_commands
 from bot.discord.lookups import register_lookups
 from bot.discord.mentions import NO_MENTIONS, pinging
@@ -103,8 +104,29 @@ HouseText = app_commands.Range[str, 1, 200]
 ZoneText = app_commands.Range[str, 1, 64]
 QuietText = app_commands.Range[str, 1, 30]
 
-mj = app_commands.Group(name="mj", description="Play American Mah Jongg at this server's tables",
-                        guild_only=True)
+#: The /mj commands about a person rather than a server's tables: they work in a DM with the
+#: bot too.
+ANYWHERE = frozenset({"mj games", "mj settings", "mj help"})
+IN_A_SERVER = ("That command works in a server, at its tables. Here in a DM, `/mj games` "
+               "(your games), `/mj settings` and `/mj help` work.")
+
+
+class _Tables(app_commands.Group):
+    """The /mj group. Discord offers a group everywhere or in servers only, so it is offered
+    in DMs too, for the commands in `ANYWHERE`; any other is refused there, privately, before
+    it runs (the /mj vacation commands refuse on their own: a league lives on a server)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """True, or `CheckFailure` saying where the command works."""
+        command = interaction.command
+        if (interaction.guild_id is None and command is not None
+                and command.qualified_name not in ANYWHERE):
+            raise app_commands.CheckFailure(IN_A_SERVER)
+        return True
+
+
+mj = _Tables(name="mj", description="Play American Mah Jongg at this server's tables",
+             allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True))
 mj.add_command(vacation)
 
 
@@ -375,6 +397,14 @@ async def settings_zones(interaction: discord.Interaction[Any],
     return [app_commands.Choice(name=name, value=name) for name in zone_choices(current)]
 
 
+@mj.command(name="games", description="Your games on every server, those waiting on you "
+                                        "first (only you see it)")
+async def games(interaction: discord.Interaction[Any]) -> None:
+    """The caller's games in play: their move's deadline and links first, then whose move it
+    is in the others. Works in a DM with the bot too."""
+    await show_games(interaction)
+
+
 @mj.command(name="status", description="Where this table's game is")
 async def status(interaction: discord.Interaction[Any]) -> None:
     """Phase, whose turn, the wall and the seats."""
@@ -556,7 +586,8 @@ async def help_command(interaction: discord.Interaction[Any]) -> None:
         "• Declaring another hand dead is on your turn, under **Declare a hand dead…**: you "
         "are asked to confirm, since a wrong call kills your own hand.\n"
         "• `/mj discard`, `/mj rack`, `/mj status`, `/mj options`, `/mj resign`, `/mj replay` "
-        "help along the way.\n"
+        "help along the way; `/mj games` (here or in a DM with me) lists your games on every "
+        "server, those waiting on you first.\n"
         "• Miss too many moves in a row and a bot keeps your seat: **Reclaim** on your rack "
         "or `/mj reclaim` takes it back. The host hands a seat on with `/mj sub`.\n"
         "• **Add bot** in the lobby seats an Easy, Normal or Strong bot; `/mj config` shows "

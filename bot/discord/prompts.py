@@ -32,6 +32,7 @@ from bot.discord.components import (
     OptionSelect,
     ReclaimButton,
 )
+from bot.discord.games import GamesButton
 from bot.discord.settings import SettingsButton
 from bot.engine.game import Option, View
 from bot.engine.game.actions import Call, CallMahjong, DeclareDead, Discard, Give, Mahjong, Pass
@@ -104,10 +105,12 @@ class PromptBuilder:
             with contextlib.suppress(ValueError):
                 controls.add_item(ReclaimButton(table.game_id, view.seat))
         if controls.children:
-            # Beside the moves (a rack with nothing to do has no controls at all). With
-            # every row taken, `/mj settings` still opens them.
-            with contextlib.suppress(ValueError):
-                controls.add_item(SettingsButton())
+            # Beside the moves (a rack with nothing to do has no controls at all): the
+            # person's settings and their other games. With every row taken, `/mj settings`
+            # and `/mj games` still open them.
+            for extra in (SettingsButton(), GamesButton()):
+                with contextlib.suppress(ValueError):
+                    controls.add_item(extra)
         return Prompt(text, png, controls)
 
     def controls(self, table: Table, view: View) -> discord.ui.View:

@@ -16,7 +16,7 @@ so a killed process's entries are taken over.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from bot.store.models import DeliveryKind, DeliveryState, NewDelivery, OutboxEntry
@@ -109,6 +109,23 @@ class Outbox(Part):
             rows = await tx.fetchall(
                 f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE game_id = ? ORDER BY id",
                 (check_int(game_id, "game_id"),))
+        return [entry_from_row(row) for row in rows]
+
+    async def newest_sent(self, game_ids: Collection[int]) -> list[OutboxEntry]:
+        """Of each of these games, per kind and seat, the newest entry sent that posted a
+        message (ordered by id): where a seat's latest DM and the table's latest post are,
+        for a link to them (`bot.tables.waiting`). A game's sent entries are kept until it
+        is over, so this answers for every game in play, in one read."""
+        ids = [check_int(game_id, "game_id") for game_id in game_ids]
+        if not ids:
+            return []
+        await self._db.actions.write_confirmations()
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE id IN (SELECT MAX(id) FROM outbox "
+                f"WHERE game_id IN ({', '.join('?' * len(ids))}) AND state = ? "
+                "AND message_ids <> '[]' GROUP BY game_id, kind, seat) ORDER BY id",
+                (*ids, DeliveryState.SENT.value))
         return [entry_from_row(row) for row in rows]
 
     async def has(self, game_id: int, kind: DeliveryKind) -> bool:

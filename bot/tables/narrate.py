@@ -3,7 +3,8 @@
 `public_line` is what everyone may read (it never names a hidden tile, and it says nothing
 about hidden choices such as who passed on a discard, so a claim window's answers stay
 secret). `private_line` adds what only that seat may know: its deal, what a pass brought it,
-the tile it drew. `headline` says what a seat is asked to do now.
+the tile it drew. `headline` says what a seat is asked to do now, and `moment_words` where a
+game is, for a list of someone's games.
 """
 
 from __future__ import annotations
@@ -258,3 +259,35 @@ def headline(view: View, names: Sequence[str], drawn: int | None = None) -> str:
     if heading is not None:
         return f"{heading} Choose them below."
     return "Your move."
+
+
+def moment_words(view: View, names: Sequence[str], *, asked: bool) -> str:
+    """Where a game is, in a few words, for a list of the reader's games (`/mj games`): with
+    `asked`, what the reader (`view.seat`, "you") is asked to do; otherwise whose move it is.
+    Built from the reader's own view, and a claim window is told the same way to everyone:
+    the discard open for calls, never who may call it (at a table that asks only the seats
+    able to call, that would tell who can)."""
+    named = [("you" if seat == view.seat else name) for seat, name in enumerate(names)]
+    if view.phase is Phase.CLAIM and view.claim is not None:
+        tile = tile_name(view.claim.kind)
+        if asked:
+            return f"{tile} from {named[view.claim.discarder]}: call it or pass"
+        whose = "your" if view.claim.discarder == view.seat else \
+            f"{names[view.claim.discarder]}'s"
+        return f"{whose} {tile} is open for calls"
+    if view.phase is Phase.TURN and view.turn is not None:
+        return "your turn" if view.turn == view.seat else f"{names[view.turn]}'s turn"
+    charleston = view.charleston
+    step = ("the vote to stop the Charleston" if view.phase is Phase.VOTE
+            else "the courtesy offers" if view.phase is Phase.COURTESY_OFFER
+            else _PASS_WORDS[charleston.pass_name] if charleston and charleston.pass_name
+            else "the Charleston")
+    if asked:
+        return f"{step}: your move"
+    if charleston is None:
+        return step
+    # Who has yet to answer is face up at a real table (their tiles are not out yet), and
+    # every seat's view holds it; a seat that gives nothing in the courtesy pass owes none.
+    owing = [named[seat] for seat, ready in enumerate(charleston.ready) if not ready
+             and not (charleston.agreed and not charleston.agreed[seat])]
+    return f"{step}: waiting for {', '.join(owing)}" if owing else step

@@ -140,6 +140,7 @@ from bot.tables.vacation import (
     budget_until,
     vacation_status,
 )
+from bot.tables.waiting import SeatMoment
 
 log = logging.getLogger(__name__)
 
@@ -586,6 +587,24 @@ class TableService:
     def view_for(self, game_id: int, user_id: int) -> View:
         """The view of the seat this user holds (for "My rack" and slash commands)."""
         return view(self._get(game_id).state, self.seat_of(game_id, user_id))
+
+    def seat_moment(self, game_id: int, user_id: int) -> SeatMoment:
+        """Where the seat this user holds in a game in play stands now (after `visit`), for
+        the list of their games (`bot.tables.waiting`): their view, whether they are asked
+        (they must act, and neither a bot nor their own options answer for them), when that
+        move falls due by the clocks the store keeps (this copy holds them as they are
+        stored), and since when their options have been what they are."""
+        live = self._get(game_id)
+        seat = self.seat_of(game_id, user_id)
+        state = live.state
+        asked = (seat in seats_to_act(state) and not self._played_by_bot(live, seat)
+                 and self._automatic(live, seat) is None)
+        clocks = [(ClockKind.CLAIM, None)] if state.phase is Phase.CLAIM else []
+        due = next((live.clocks[key] for key in [*clocks, (ClockKind.TURN, seat)]
+                    if key in live.clocks), None)
+        return SeatMoment(live.table, view(state, seat), asked, due if asked else None,
+                          live.options.since[seat], live.stand_ins.stood_in(seat),
+                          seat in live.dm_closed)
 
     def prompt_view(self, game_id: int, user_id: int, counter: int) -> View:
         """The view behind a prompt made for this user at action count `counter`, after

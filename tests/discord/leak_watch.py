@@ -285,6 +285,22 @@ class LeakWatch:
         table.watchers.append(watch)
         return watch
 
+    @classmethod
+    async def of(cls, table: JonggTable) -> LeakWatch:
+        """A watch on `table` that has looked at nothing: for `unknown_in`, where the
+        table's own messages are not the point (several tables in one test, whose watches
+        would each read the others' racks as leaks)."""
+        game = await table.client.db.games.game(table.game_id)
+        state, _ = replay_stored(game, [], table.client.service.table(game.id).names)
+        return cls(table, game, state)
+
+    async def unknown_in(self, text: str, reader: User) -> list[str]:
+        """What `text`, shown to `reader` about this game (a line of their list of games),
+        names that they may not know of it now."""
+        await self._follow()
+        knows = self.knowledge(reader)
+        return [problem for run in tile_runs(text) for problem in knows.problems(run)]
+
     # -- following the game ----------------------------------------------------------------
 
     async def _follow(self) -> None:

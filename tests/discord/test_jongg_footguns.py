@@ -35,8 +35,8 @@ async def test_declaring_a_hand_dead_asks_first_naming_the_hand_and_the_cost(
         names = client.service.table(table.game_id).names
         prompt = await table.prompt(bob)
         assert_offers_all(prompt, seen)  # no declaration is a button of its own
-        # Last of the moves, with only the holder's Settings after it.
-        assert labels(prompt)[-2:] == ["Declare a hand dead…", "Settings"]
+        # Last of the moves, with only the holder's Settings and games after it.
+        assert labels(prompt)[-3:] == ["Declare a hand dead…", "Settings", "My games"]
         [folder] = [c for c in custom_ids(prompt, "jg:f:") if c.endswith(":dead")]
 
         async def question() -> Message:

@@ -141,9 +141,10 @@ async def test_siamese_two_players_claim_through_the_menu(
     assert folded
     for items in folded:
         buttons = [str(b["label"]) for b in items if b["type"] == 2]
-        assert re.fullmatch(r"Call .+… \(\d+ ways\)", buttons[-3])
-        assert buttons[-2:] == ["Pass", "Settings"]  # the holder's settings last
-        assert not any(label.startswith("Call ") for label in buttons[:-3])
+        assert re.fullmatch(r"Call .+… \(\d+ ways\)", buttons[-4])
+        # The holder's settings and games last.
+        assert buttons[-3:] == ["Pass", "Settings", "My games"]
+        assert not any(label.startswith("Call ") for label in buttons[:-4])
     assert watch.messages > 300
     assert_clean(fake_discord, caplog)
 

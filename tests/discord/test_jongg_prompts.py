@@ -21,7 +21,7 @@ from bot.engine.game import (
     seats_to_act,
     view,
 )
-from bot.engine.game.actions import Call, DeclareDead, Discard, Mahjong, Pass
+from bot.engine.game.actions import Call, DeclareDead, Discard, Exchange, Mahjong, Pass
 from bot.engine.tiles import tile_name
 from bot.library import shipped_card_paths
 from bot.tables.narrate import headline
@@ -170,3 +170,36 @@ async def test_the_rack_picture_is_captioned_with_the_prompt_headline() -> None:
     assert said in shown
     # ... followed by the holder's options that are on.
     assert "On: auto-sort, skip joker-only calls, skip killing calls" in shown
+
+
+async def test_every_prompt_fits_with_settings_and_my_games_after_the_moves() -> None:
+    """The whole prompt (moves, Reclaim for a kept seat, then Settings and My games) keeps
+    within Discord's five rows and 25 components whatever the moves; the two extras come
+    last, and only a prompt whose rows the moves fill goes without them (`/mj settings` and
+    `/mj games` open the same)."""
+    discards = tuple(Option(Discard(0, kind)) for kind in range(30))
+    swaps = tuple(Option(Exchange(0, kind, 1, group)) for kind in range(9) for group in (0, 1))
+    cases = {
+        "a turn with everything": ((Option(Mahjong(0, rack=1)), *discards, *CALLS,
+                                    Option(DeclareDead(0, 1))), Phase.TURN),
+        "a claim": ((Option(Pass(0)), *CALLS), Phase.CLAIM),
+        "many swaps": ((*discards, *swaps, Option(DeclareDead(0, 1))), Phase.TURN),
+        "more swaps than buttons": ((*discards, *swaps, *swaps[:10]), Phase.TURN),
+        "every row a menu": ((*discards, *(Option(Exchange(0, kind, 1, group))
+                                           for kind in range(9) for group in range(6))),
+                             Phase.TURN),
+    }
+    start = view(new_game(SIAMESE, CARD, 1, ("Alice", "Carol")), 0)
+    for name, (options, phase) in cases.items():
+        seen = replace(start, phase=phase, legal=options, action_count=40)
+        for stood_in in (False, True):
+            prompt = await PromptBuilder().build(TABLE, seen, stood_in=stood_in)
+            rows: list[dict[str, object]] = prompt.view.to_components()
+            within_limits(rows)
+            shown = labels(rows)
+            moves = len(PromptBuilder().controls(TABLE, seen).to_components())
+            if moves < 5:  # a row to spare: the extras come last
+                assert shown[-2:] == ["Settings", "My games"], (name, shown)
+            else:
+                assert shown == [], (name, shown)
+            assert ("Reclaim" in shown) == (stood_in and moves < 5), (name, shown)

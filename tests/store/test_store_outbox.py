@@ -86,6 +86,25 @@ async def test_entries_end_sent_or_failed_once(db: Database, clock: FakeClock) -
     assert await db.outbox.games_with_pending() == []
 
 
+async def test_the_newest_sent_entry_of_each_kind_and_seat_is_found(db: Database) -> None:
+    games = [await new_game(db, first_user=1000 + 10 * n) for n in range(2)]
+    seat = [NewDelivery(DeliveryKind.SEAT, 0, s, "{}") for s in (0, 1, 0, 0)]
+    one = await db.outbox.add(games[0].id, [_table(0, "a"), _table(0, "b"), *seat])
+    other = await db.outbox.add(games[1].id, [_table(0, "c")])
+    table_a, table_b, seat0_old, seat1, seat0_new, seat0_unsent = one
+    # The newest seat-0 entry sent posted nothing (a claim window's entry): the one before
+    # it is where its DM is. An entry not sent yet is not found.
+    await db.outbox.mark_sent([(table_a.id, [1]), (table_b.id, [2, 3]), (seat0_old.id, [4]),
+                               (seat1.id, [5]), (seat0_new.id, []), (other[0].id, [6])])
+    found = await db.outbox.newest_sent([games[0].id])
+    assert [(e.id, e.message_ids) for e in found] == [
+        (table_b.id, (2, 3)), (seat0_old.id, (4,)), (seat1.id, (5,))]
+    assert seat0_unsent.id not in {e.id for e in found}
+    assert {e.game_id for e in await db.outbox.newest_sent([g.id for g in games])} == {
+        g.id for g in games}
+    assert await db.outbox.newest_sent([]) == []
+
+
 async def test_confirmations_ride_with_the_appends_of_their_moment(db: Database) -> None:
     games = [await new_game(db, first_user=1000 + 10 * n) for n in range(2)]
     [told] = await db.outbox.add(games[0].id, [_table(0, "told")])
