@@ -188,3 +188,23 @@ async def test_a_dm_reminder_to_closed_dms_is_a_mention(tmp_path: Path,
         [(_, sent)] = await reminded(service, recorder, game_id, clock.now)
         assert (sent.mention, sent.dm) == (True, False)
         await service.close()
+
+
+async def test_a_choice_changed_mid_turn_never_rings_a_reminder_again(
+        tmp_path: Path, clock: Clock) -> None:
+    recorder = Recorder()
+    async with Database(tmp_path / "j.db") as db:
+        service = make_service(db, recorder, clock)
+        await service.set_player_options(HOST, SeatOptions(remind_when="start 75"))
+        game_id = await open_game(service, THREE_PLAYER, [HOST, ANN, BO], pace="async")
+        assert len(await reminded(service, recorder, game_id, clock.now)) == 1
+        # Mid-turn the clocks are planned again: the one that rang has rung, a moment
+        # dropped stops at once, one added waits for the next turn (its share is of a
+        # whole turn, which this one no longer has).
+        clock.now += HOUR
+        await service.set_player_options(HOST, SeatOptions(remind_when="start 90",
+                                                           remind_by=ReminderWay.BOTH))
+        assert await reminder_kinds(db, game_id) == set()
+        # Up to just before the turn runs out (a 90 % armed now would have rung).
+        assert len(await reminded(service, recorder, game_id, clock.now + DAY - 2 * HOUR)) == 1
+        await service.close()
