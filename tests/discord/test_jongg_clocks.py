@@ -1,5 +1,6 @@
 """Time that respects people, through the fake Discord: a time zone and quiet hours set with
-`/mj settings` (autocomplete, friendly refusals), a table's own clocks on `/mj new`, quiet
+`/mj settings` (autocomplete, friendly refusals), reminders each person chose (when
+and how) beside the pace's for who never chose, a table's own clocks on `/mj new`, quiet
 hours across midnight for two players in two time zones (a paused turn clock, reminders as
 a thread mention that wait for the morning, a DM only for who asked), and `/mj vacation`
 pausing two league games at once."""
@@ -139,8 +140,8 @@ async def test_quiet_hours_across_midnight_for_two_players_in_two_time_zones(
     async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)) as client:
         await settings(fake_discord, world, alice, time_zone="America/New_York",
                        quiet_hours="23:00-07:00")
-        await fake_discord.select(alice, await settings(fake_discord, world, alice),
-                                  "jg:sv:remind_by", ["both"])
+        await (await fake_discord.select(alice, await settings(fake_discord, world, alice),
+                                         "jg:sv:remind_by", ["both"])).reply()
         await settings(fake_discord, world, bob, time_zone="Asia/Tokyo",
                        quiet_hours="23:00-07:00")
         table = await JonggTable.open(fake_discord, world, client, [alice, bob], bots=1,
@@ -182,8 +183,8 @@ async def test_reminders_each_person_chose_and_the_paces_for_who_never_chose(
         await settings(fake_discord, world, alice, time_zone="America/New_York",
                        quiet_hours="23:00-07:00")
         shown = await settings(fake_discord, world, alice)
-        await fake_discord.select(alice, shown, "jg:sv:remind_when", ["90"])
-        await fake_discord.select(alice, shown, "jg:sv:remind_by", ["dm"])
+        for menu, values in (("remind_when", ["90"]), ("remind_by", ["dm"])):
+            await (await fake_discord.select(alice, shown, f"jg:sv:{menu}", values)).reply()
         table = await JonggTable.open(fake_discord, world, client, [alice, bob], bots=1,
                                       options={"pace": "async", "turn": "10h"})
         assert table.seats[:2] == [alice, bob]
