@@ -9,6 +9,7 @@ to the games the person is playing) and redraws the message in place.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -18,6 +19,7 @@ import discord
 from bot.discord.components import _client, answer_error
 from bot.tables.reminders import PACE_MOMENTS, PACE_WORDS, ReminderPoint, ReminderWay
 from bot.tables.seat_options import AutoDiscard, AutoMahjong, JokerCalls, SeatOptions
+from bot.tables.zones import read_zone
 
 #: The yes/no options, each a button that turns it the other way, with its label.
 _TOGGLES = (
@@ -108,14 +110,25 @@ async def show_settings(interaction: discord.Interaction[Any],
     try:
         options = await client.service.player_options(interaction.user.id)
         given = {name: value for name, value in (typed or {}).items() if value is not None}
+        notes: list[str] = []
         if given:
-            for name, value in given.items():
-                options = options.with_value(name, value)
+            options, notes = await asyncio.to_thread(_typed, options, given)
             options = await client.service.set_player_options(interaction.user.id, options)
         text, controls = settings_reply(options)
-        await interaction.response.send_message(text, view=controls, ephemeral=True)
+        await interaction.response.send_message("\n".join((*notes, text)), view=controls,
+                                                ephemeral=True)
     except Exception as error:
         await answer_error(interaction, error)
+
+
+def _typed(options: SeatOptions, given: Mapping[str, str]) -> tuple[SeatOptions, list[str]]:
+    """`options` with the settings typed (`given`), and what to say about how they were
+    read (a time zone guessed from a city, an abbreviation or an offset, or one that
+    ignores daylight saving). Run in a worker: reading an offset reads every zone."""
+    for name, value in given.items():
+        options = options.with_value(name, value)
+    note = read_zone(given["time_zone"]).note if "time_zone" in given else ""
+    return options, [note] if note else []
 
 
 class SettingButton(discord.ui.DynamicItem[discord.ui.Button[Any]],

@@ -30,7 +30,8 @@ from bot.tables.reminders import (
     describe_moments,
     moments,
 )
-from bot.tables.timekeeping import DEFAULT_ZONE, Pauses, check_zone, parse_quiet_hours
+from bot.tables.timekeeping import DEFAULT_ZONE, Pauses, parse_quiet_hours
+from bot.tables.zones import check_zone
 
 
 class JokerCalls(Enum):

@@ -1,5 +1,6 @@
 """Time that respects people, through the fake Discord: a time zone and quiet hours set with
-`/mj settings` (autocomplete, friendly refusals), reminders each person chose (when
+`/mj settings` (autocomplete, friendly refusals; a city, an abbreviation or an offset read
+as the place it means, a fixed-offset zone warned about), reminders each person chose (when
 and how) beside the pace's for who never chose, a table's own clocks on `/mj new`, quiet
 hours across midnight for two players in two time zones (a paused turn clock, reminders as
 a thread mention that wait for the morning, a DM only for who asked), and `/mj vacation`
@@ -109,6 +110,36 @@ async def test_time_zone_and_quiet_hours_are_set_with_mj_settings(
         # Quiet hours off again.
         cleared = await settings(fake_discord, world, alice, quiet_hours="off")
         assert "Quiet hours: none" in cleared.content
+    assert_clean(fake_discord, caplog)
+
+
+async def test_time_zones_are_read_forgivingly(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    alice = world.alice
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        for typed in ("UTC+9", "JST", "tokyo"):
+            typing = await fake_discord.autocomplete(alice, world.tables, "mj settings",
+                                                     "time_zone", typed)
+            offered = [c["value"] for c in await typing.choices()]
+            assert offered[0] == "Asia/Tokyo" and len(offered) <= 25, offered
+        assert offered == ["Asia/Tokyo"]
+        # An offset is read as the best-known place there, and the answer says so.
+        shown = await settings(fake_discord, world, alice, time_zone="UTC+9")
+        assert shown.ephemeral and shown.content.startswith(
+            "I read `UTC+9` as Asia/Tokyo; if you live elsewhere, choose your city: "
+            "Asia/Seoul"), shown.content
+        assert "Time zone: Asia/Tokyo" in shown.content
+        # A fixed offset is kept, with a warning naming the city zone.
+        shown = await settings(fake_discord, world, alice, time_zone="EST")
+        assert shown.content.startswith("EST is a fixed offset (UTC-5): it ignores daylight "
+                                        "saving"), shown.content
+        assert "e.g. America/New_York" in shown.content and "Time zone: EST" in shown.content
+        assert (await client.service.player_options(alice.id)).time_zone == "EST"
+        # A name nothing matches is refused with the nearest, and nothing changes.
+        refused = await settings(fake_discord, world, alice, time_zone="Tokio")
+        assert refused.ephemeral and "Did you mean Asia/Tokyo?" in refused.content
+        assert (await client.service.player_options(alice.id)).time_zone == "EST"
     assert_clean(fake_discord, caplog)
 
 
