@@ -37,7 +37,7 @@ class ClockKind(Enum):
     """What a clock is for: a seat's turn, the claim window after a discard, a nudge, a
     league game's tournament time limit (added by migration 0002), the moves seats'
     options play for them (migration 0007), the nudge at the start of a turn (0009), or the
-    one when time is nearly up (0016)."""
+    one when time is nearly up (0015)."""
 
     TURN = "turn"
     CLAIM = "claim"

@@ -136,7 +136,7 @@ async def test_clocks_set_replace_and_clear(db: Database, clock: FakeClock) -> N
 
 async def test_a_seat_keeps_three_reminders_at_once_each_ringing_once(
         db: Database, clock: FakeClock) -> None:
-    # Turn start, 75 % and 90 % ("time nearly up", migration 0016) at once: a kind each.
+    # Turn start, 75 % and 90 % ("time nearly up", migration 0015) at once: a kind each.
     game = await new_game(db)
     reminders = (ClockKind.START_REMINDER, ClockKind.REMINDER, ClockKind.NEARLY_UP_REMINDER)
     for offset, kind in enumerate(reminders):

@@ -1,4 +1,4 @@
--- 0016: reminders people choose.
+-- 0015: reminders people choose.
 --
 -- The 'nearly_up_reminder' clock kind: the nudge at 90 % of a seat's turn clock ("time
 -- nearly up"), for people who choose it with /mj settings. A seat may have all three
