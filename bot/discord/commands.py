@@ -55,7 +55,7 @@ from bot.tables.server_config import (
     server_config,
 )
 from bot.tables.standins import DEFAULT_STAND_IN_AFTER, MOST_STAND_IN_AFTER
-from bot.tables.timekeeping import zone_choices
+from bot.tables.zones import zone_choices
 
 
 def _client(interaction: discord.Interaction[Any]) -> Any:
@@ -393,8 +393,11 @@ async def settings(interaction: discord.Interaction[Any],
 @settings.autocomplete("time_zone")
 async def settings_zones(interaction: discord.Interaction[Any],
                          current: str) -> list[app_commands.Choice[str]]:
-    """Time zones containing what was typed, the common ones first."""
-    return [app_commands.Choice(name=name, value=name) for name in zone_choices(current)]
+    """The zones what was typed may mean (`bot.tables.zones`: a name, a city, an
+    abbreviation, an offset), the best-known first; read in a worker, since an offset reads
+    every zone's file the first time."""
+    names = await asyncio.to_thread(zone_choices, current[:100])
+    return [app_commands.Choice(name=name, value=name) for name in names]
 
 
 @mj.command(name="games", description="Your games on every server, those waiting on you "

@@ -54,6 +54,7 @@ from bot.tables.notifier import (
     TableGone,
     TableUpdate,
 )
+from bot.tables.reminders import Reminder
 from bot.tables.teaching import BANNER, racks_text, wants_hints
 from renderer import render_result, render_table
 
@@ -388,19 +389,21 @@ class DiscordNotifier:
         await self._post(table, delivery, 0, allowed_mentions=NO_MENTIONS,
                          file=discord.File(io.BytesIO(png), filename="result.png"), **extra)
 
-    async def reminder(self, table: Table, seat: int, due_at: float,
+    async def reminder(self, table: Table, seat: int, reminder: Reminder,
                        delivery: Delivery) -> None:
-        """Nudge the seat's holder: a mention in the table's thread, and a DM as well if
-        they asked for reminders by DM (`SeatOptions.dm_reminders`)."""
+        """Nudge the seat's holder the way the reminder says: a mention in the table's
+        thread, a DM, or both (the mention first)."""
         user_id = table.user_ids[seat]
         if user_id is None:
             return
-        text = (f"Table {table.game_id}: your move is due <t:{int(due_at)}:R>. If the clock "
-                "runs out, the bot plays it for you.")
-        await self._post(table, delivery, 0, content=f"<@{user_id}> {text}",
-                         allowed_mentions=pinging([user_id]))
-        if table.options_of(seat).dm_reminders:
-            await self._dm(table, seat, delivery, text, part=1)
+        soon = "time is nearly up, " if reminder.nearly_up else ""
+        text = (f"Table {table.game_id}: {soon}your move is due <t:{int(reminder.due_at)}:R>. "
+                "If the clock runs out, the bot plays it for you.")
+        if reminder.mention:
+            await self._post(table, delivery, 0, content=f"<@{user_id}> {text}",
+                             allowed_mentions=pinging([user_id]))
+        if reminder.dm:
+            await self._dm(table, seat, delivery, text, part=int(reminder.mention))
 
     async def new_thread(self, table: Table) -> int | None:
         """Open a new public thread for the table in its channel."""

@@ -9,14 +9,17 @@ to the games the person is playing) and redraws the message in place.
 
 from __future__ import annotations
 
+import asyncio
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import discord
 
 from bot.discord.components import _client, answer_error
+from bot.tables.reminders import PACE_MOMENTS, PACE_WORDS, ReminderPoint, ReminderWay
 from bot.tables.seat_options import AutoDiscard, AutoMahjong, JokerCalls, SeatOptions
+from bot.tables.zones import read_zone
 
 #: The yes/no options, each a button that turns it the other way, with its label.
 _TOGGLES = (
@@ -24,11 +27,11 @@ _TOGGLES = (
     ("mahjong_calls_only", "Only Mah Jongg calls"),
     ("joker_calls", "Skip joker-only calls"),
     ("skip_deadening", "Skip calls that kill"),
-    ("dm_reminders", "Reminders by DM"),
     ("teaching_hints", "Teaching hints"),
 )
 
 #: The options of several values, each a menu: (option, placeholder, (value, label) ...).
+#: `remind_when` takes several values at once (`_MANY`); the others one.
 _MENUS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
     ("auto_mahjong", "Auto Mah Jongg", (
         (AutoMahjong.OFF.value, "Auto Mah Jongg: off (you're asked)"),
@@ -40,7 +43,20 @@ _MENUS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         (AutoDiscard.DRAWN.value, "Auto-discard the drawn tile"),
         (AutoDiscard.UNLESS_USEFUL.value, "Auto-discard it unless useful"),
     )),
+    ("remind_when", "Reminders: none (pick when)", (
+        (PACE_MOMENTS, f"Reminders: as {PACE_WORDS}"),
+        (ReminderPoint.START.value, "Remind me at turn start"),
+        (ReminderPoint.THREE_QUARTERS.value, "Remind me at 75 % of my turn clock"),
+        (ReminderPoint.NEARLY_UP.value, "Remind me at 90 %: time nearly up"),
+    )),
+    ("remind_by", "How reminders come", (
+        (ReminderWay.THREAD.value, "Reminders: a mention in the table's thread"),
+        (ReminderWay.DM.value, "Reminders: by DM"),
+        (ReminderWay.BOTH.value, "Reminders: a mention and a DM"),
+    )),
 )
+#: The menus of which several values may be chosen at once (or none).
+_MANY = frozenset({"remind_when"})
 
 
 def _toggled(options: SeatOptions, name: str) -> tuple[bool, str]:
@@ -65,8 +81,10 @@ def settings_reply(options: SeatOptions) -> tuple[str, discord.ui.View]:
         controls.add_item(SettingButton(name, value, label=f"{label}: {'on' if on else 'off'}",
                                         on=on))
     for name, placeholder, values in _MENUS:
-        current = getattr(options, name).value
-        controls.add_item(SettingSelect(name, placeholder, values, current))
+        current = getattr(options, name)
+        chosen = set(current.split()) if name in _MANY else {current.value}
+        controls.add_item(SettingSelect(name, placeholder, values, chosen,
+                                        many=name in _MANY))
     return text, controls
 
 
@@ -92,14 +110,25 @@ async def show_settings(interaction: discord.Interaction[Any],
     try:
         options = await client.service.player_options(interaction.user.id)
         given = {name: value for name, value in (typed or {}).items() if value is not None}
+        notes: list[str] = []
         if given:
-            for name, value in given.items():
-                options = options.with_value(name, value)
+            options, notes = await asyncio.to_thread(_typed, options, given)
             options = await client.service.set_player_options(interaction.user.id, options)
         text, controls = settings_reply(options)
-        await interaction.response.send_message(text, view=controls, ephemeral=True)
+        await interaction.response.send_message("\n".join((*notes, text)), view=controls,
+                                                ephemeral=True)
     except Exception as error:
         await answer_error(interaction, error)
+
+
+def _typed(options: SeatOptions, given: Mapping[str, str]) -> tuple[SeatOptions, list[str]]:
+    """`options` with the settings typed (`given`), and what to say about how they were
+    read (a time zone guessed from a city, an abbreviation or an offset, or one that
+    ignores daylight saving). Run in a worker: reading an offset reads every zone."""
+    for name, value in given.items():
+        options = options.with_value(name, value)
+    note = read_zone(given["time_zone"]).note if "time_zone" in given else ""
+    return options, [note] if note else []
 
 
 class SettingButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -126,13 +155,16 @@ class SettingButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 class SettingSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                     template=r"jg:sv:(?P<name>[a-z_]+)"):
-    """A setting of several values: the menu's choice is kept."""
+    """A setting of several values: the menu's choice is kept (with `many`, any number of
+    its values, kept joined by spaces)."""
 
     def __init__(self, name: str, placeholder: str = "…",
-                 values: tuple[tuple[str, str], ...] = (), current: str | None = None) -> None:
+                 values: tuple[tuple[str, str], ...] = (),
+                 chosen: Collection[str] = (), *, many: bool = False) -> None:
         super().__init__(discord.ui.Select(
             custom_id=f"jg:sv:{name}", placeholder=placeholder,
-            options=[discord.SelectOption(label=label, value=value, default=value == current)
+            min_values=0 if many else 1, max_values=len(values) if many else 1,
+            options=[discord.SelectOption(label=label, value=value, default=value in chosen)
                      for value, label in values] or [discord.SelectOption(label="…")]))
         self.name = name
 
@@ -144,8 +176,8 @@ class SettingSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(match["name"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Keep the value chosen."""
-        await _set(interaction, self.name, self.item.values[0])
+        """Keep the value chosen (the values, for a menu of several)."""
+        await _set(interaction, self.name, " ".join(self.item.values))
 
 
 class SettingsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"jg:set"):

@@ -36,7 +36,8 @@ class CardSource(Enum):
 class ClockKind(Enum):
     """What a clock is for: a seat's turn, the claim window after a discard, a nudge, a
     league game's tournament time limit (added by migration 0002), the moves seats'
-    options play for them (migration 0007), or the nudge at the start of a turn (0009)."""
+    options play for them (migration 0007), the nudge at the start of a turn (0009), or the
+    one when time is nearly up (0015)."""
 
     TURN = "turn"
     CLAIM = "claim"
@@ -44,6 +45,7 @@ class ClockKind(Enum):
     GAME_LIMIT = "game_limit"
     AUTO = "auto"
     START_REMINDER = "start_reminder"
+    NEARLY_UP_REMINDER = "nearly_up_reminder"
 
 
 class FinishReason(Enum):

@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from bot.engine.game import GameState, spectator_view, view
 from bot.store import (
     OUTBOX_LEASE,
+    ClockKind,
     Database,
     DeliveryKind,
     NewDelivery,
@@ -46,6 +47,7 @@ from bot.tables.notifier import (
     TableGone,
     TableUpdate,
 )
+from bot.tables.reminders import nudge
 from bot.tables.teaching import open_racks
 
 log = logging.getLogger(__name__)
@@ -125,12 +127,14 @@ class Mailbox:
 class HeldGame(Protocol):
     """What the sender needs of a game the service holds: where it is posted and who sits
     where (`table`, which the sender replaces when the thread moves), its state now,
-    whether it is over, and its mailbox."""
+    whether it is over, its mailbox, and the seats whose holders refuse DMs (a reminder
+    they would get by DM is a mention instead)."""
 
     table: Table
     state: GameState
     closed: bool
     mail: Mailbox
+    dm_closed: set[int]
 
 
 class Sender:
@@ -390,7 +394,11 @@ class Sender:
             await notifier.game_over(table, spectator_view(state), delivery)
         elif entry.kind is DeliveryKind.REMINDER:
             assert entry.seat is not None
-            await notifier.reminder(table, entry.seat, body["due_at"], delivery)
+            # Queued before reminders had kinds of their own: an ordinary reminder.
+            clock = ClockKind(body.get("clock", ClockKind.REMINDER.value))
+            await notifier.reminder(table, entry.seat, nudge(
+                clock, body["due_at"], table.options_of(entry.seat).remind_by,
+                dm_closed=entry.seat in game.dm_closed), delivery)
         elif entry.kind is DeliveryKind.MOVED:
             await notifier.table_moved(table, delivery)
         else:

@@ -18,6 +18,7 @@ from typing import Protocol
 
 from bot.engine.cards.model import Card
 from bot.engine.game import RuleSet, View
+from bot.tables.reminders import Reminder
 from bot.tables.seat_options import SeatOptions
 
 
@@ -158,9 +159,10 @@ class Notifier(Protocol):
     async def game_over(self, table: Table, view: View, delivery: Delivery) -> None:
         """The game ended; `view` is the spectator view with the result."""
 
-    async def reminder(self, table: Table, seat: int, due_at: float,
+    async def reminder(self, table: Table, seat: int, reminder: Reminder,
                        delivery: Delivery) -> None:
-        """Nudge a seat whose move is due at `due_at` (asynchronous pace)."""
+        """Nudge a seat whose move is due (`bot.tables.reminders`: when, whether time is
+        nearly up, and whether by a mention in the table's thread, a DM or both)."""
 
     async def new_thread(self, table: Table) -> int | None:
         """The table's place is gone: open a new one for it (where the table was opened) and

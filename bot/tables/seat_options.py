@@ -22,7 +22,16 @@ from enum import Enum
 from typing import Any
 
 from bot.engine.errors import InvalidInput
-from bot.tables.timekeeping import DEFAULT_ZONE, Pauses, check_zone, parse_quiet_hours
+from bot.tables.reminders import (
+    PACE_MOMENTS,
+    ReminderPoint,
+    ReminderWay,
+    check_moments,
+    describe_moments,
+    moments,
+)
+from bot.tables.timekeeping import DEFAULT_ZONE, Pauses, parse_quiet_hours
+from bot.tables.zones import check_zone
 
 
 class JokerCalls(Enum):
@@ -90,8 +99,12 @@ class SeatOptions:
     #: Quiet hours on their local clock (`23:00-07:00`; "" for none): at a table that
     #: pauses for them, their turn clock stops and no reminder reaches them meanwhile.
     quiet_hours: str = ""
-    #: Reminders come by DM too (they are always a mention in the table's thread).
-    dm_reminders: bool = False
+    #: When a move is reminded at a table that reminds (`bot.tables.reminders`): the
+    #: table's pace's moments (`pace`, for people who never chose), `none`, or the chosen
+    #: points (`start 75 90`).
+    remind_when: str = PACE_MOMENTS
+    #: How a reminder comes: a mention in the table's thread, a DM, or both.
+    remind_by: ReminderWay = ReminderWay.THREAD
     #: At a teaching table (every rack open), a hint after every draw: the nearest hands
     #: and waits, from the seat's own tiles. Only teaching tables give them, so the rack
     #: caption leaves it out.
@@ -100,6 +113,10 @@ class SeatOptions:
     def pauses(self, away: tuple[tuple[float, float], ...] = ()) -> Pauses:
         """When this player's clocks pause: their quiet hours, and the stretches `away`."""
         return Pauses(self.time_zone, parse_quiet_hours(self.quiet_hours), away)
+
+    def reminder_points(self) -> frozenset[ReminderPoint] | None:
+        """The moments this player chose to be reminded at (None: the table's pace's)."""
+        return moments(self.remind_when)
 
     def describe(self) -> str:
         """The options in a few sentences, for the player."""
@@ -122,7 +139,10 @@ class SeatOptions:
                                            "exchange or Mah Jongg"}[self.auto_discard]),
             ("Time zone", self.time_zone),
             ("Quiet hours", self.quiet_hours or "none"),
-            ("Reminders by DM too", _on(self.dm_reminders)),
+            ("Reminders", describe_moments(self.remind_when)),
+            ("Reminded by", {ReminderWay.THREAD: "a mention in the table's thread",
+                             ReminderWay.DM: "DM",
+                             ReminderWay.BOTH: "a mention and a DM"}[self.remind_by]),
             ("Hints after every draw at teaching tables", _on(self.teaching_hints)),
         )
 
@@ -172,7 +192,8 @@ class SeatOptions:
     def from_json(cls, text: str) -> SeatOptions:
         """Read `to_json` back. An option this version does not know, or a value it no longer
         has, is left out (the default applies): a player's options never stop a game
-        loading."""
+        loading. Options stored before reminders were chosen read as they played: a
+        mention, and a DM too for `dm_reminders`."""
         try:
             data: Any = json.loads(text)
         except json.JSONDecodeError:
@@ -197,6 +218,8 @@ class SeatOptions:
                 read[field.name] = type(default)(value)
             except ValueError:
                 continue
+        if "remind_by" not in data and data.get("dm_reminders") is True:
+            read["remind_by"] = ReminderWay.BOTH
         return replace(options, **read)
 
 
@@ -211,6 +234,7 @@ def _quiet_text(text: str) -> str:
 _TEXT_OPTIONS: dict[str, Callable[[str], str]] = {
     "time_zone": check_zone,
     "quiet_hours": _quiet_text,
+    "remind_when": check_moments,
 }
 
 

@@ -22,7 +22,7 @@ same for every seat, so how long a claim window stays open reveals nothing.
 A person whose clock runs out too often in a row has their seat kept by a bot until they
 reclaim it (`bot.tables.standins`): the moves the table makes for a person are marked in the
 log, which is all a restart needs to count again.
-A seat's turn clock and its reminders (at the start of a turn and at 75 % of it) pause while
+A seat's turn clock and its reminders (`bot.tables.reminders`) pause while
 its holder is away: in their quiet hours at a table that pauses for them, and on vacation in
 a league's games. The deadlines are worked out when a clock is set, with the pauses known
 then (`bot.tables.timekeeping`); when the pauses change (new quiet hours, a vacation begun
@@ -126,6 +126,7 @@ from bot.tables.options import (
     Timeout,
     read_table_options,
 )
+from bot.tables.reminders import REMINDER_CLOCKS, reminder_clocks
 from bot.tables.seat_options import SeatOptions
 from bot.tables.series import next_game
 from bot.tables.server_config import ConfigChange, change_settings
@@ -145,11 +146,10 @@ from bot.tables.waiting import SeatMoment
 log = logging.getLogger(__name__)
 
 #: The clocks that belong to one moment of play (re-set after every move).
-_MOVE_CLOCKS = (ClockKind.TURN, ClockKind.CLAIM, ClockKind.REMINDER, ClockKind.AUTO,
-                ClockKind.START_REMINDER)
+_MOVE_CLOCKS = (ClockKind.TURN, ClockKind.CLAIM, ClockKind.AUTO, *REMINDER_CLOCKS)
 #: The clocks of one seat that pause with it (quiet hours, a vacation): its turn clock and
 #: its reminders. A claim window is short and the whole table's, so it never pauses.
-_SEAT_CLOCKS = (ClockKind.TURN, ClockKind.START_REMINDER, ClockKind.REMINDER)
+_SEAT_CLOCKS = (ClockKind.TURN, *REMINDER_CLOCKS)
 _NO_PAUSES = Pauses()
 #: What a table is told was played for a seat whose clock ran out, by the phase it ran out
 #: in (anything else: "the bot made their move", followed by the move's own line).
@@ -1001,12 +1001,12 @@ class TableService:
             for seat in humans:
                 pauses = self._pauses(live, seat)
                 arm(ClockKind.TURN, seat, live.pace.turn_seconds, pauses)
-                if live.remind_at is None or seat in answered:
+                if seat in answered:
                     continue  # no nudge for a move the seat's options are about to make
                 # Each reminder rings once a moment: one that is gone while its turn clock
                 # runs has rung.
-                for kind, share in ((ClockKind.START_REMINDER, 0.0),
-                                    (ClockKind.REMINDER, live.remind_at)):
+                for kind, share in reminder_clocks(
+                        live.table.options_of(seat).reminder_points(), live.remind_at):
                     if not ((ClockKind.TURN, seat) in earlier and (kind, seat) not in earlier):
                         arm(kind, seat, live.pace.turn_seconds * share, pauses)
         # A league game's time limit is not among the kinds replaced, so it stays.
@@ -1049,7 +1049,7 @@ class TableService:
             await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=clock.seat,
                                              at_seq=clock.at_seq)
             return 0
-        if clock.kind in (ClockKind.REMINDER, ClockKind.START_REMINDER):
+        if clock.kind in REMINDER_CLOCKS:
             await self._remind(live, clock)
             return 0
         if clock.kind is ClockKind.AUTO:
@@ -1067,7 +1067,8 @@ class TableService:
         due_at = live.clocks.get((ClockKind.TURN, seat), clock.due_at)
         entries = await self.db.clocks.ring(clock.game_id, clock.kind, seat=seat, outbox=[
             NewDelivery(DeliveryKind.REMINDER, clock.at_seq, seat,
-                        entry_body(user=live.table.user_ids[seat], due_at=due_at))])
+                        entry_body(user=live.table.user_ids[seat], due_at=due_at,
+                                   clock=clock.kind.value))])
         live.clocks.pop((clock.kind, seat), None)
         self.sender.queue(live, entries, live.state)
 

@@ -20,6 +20,7 @@ from bot.scenes import result_scene, seat_rack_scene, table_scene
 from bot.tables.menu import layout
 from bot.tables.narrate import headline
 from bot.tables.notifier import Delivery, SeatUpdate, Table, TableUpdate
+from bot.tables.reminders import Reminder
 from renderer import render_rack, render_result, render_table
 
 
@@ -111,7 +112,7 @@ class TerminalNotifier:
         """Write the result picture."""
         self._picture("result", render_result(result_scene(view, table.card, bots=table.bots)))
 
-    async def reminder(self, table: Table, seat: int, due_at: float,
+    async def reminder(self, table: Table, seat: int, reminder: Reminder,
                        delivery: Delivery) -> None:
         """Terminal games have no clocks; nothing to do."""
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from datetime import time as local_time
 from functools import cache
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from zoneinfo import ZoneInfo
 
 from bot.engine.errors import InvalidInput
 
@@ -35,16 +35,6 @@ from bot.engine.errors import InvalidInput
 DEFAULT_ZONE = "UTC"
 #: Longest quiet hours a person may keep (minutes): a clock must get some daylight.
 MAX_QUIET_MINUTES = 16 * 60
-#: Zones offered first by the time zone autocomplete (the rest follow alphabetically).
-COMMON_ZONES = (
-    "America/New_York", "America/Chicago", "America/Denver", "America/Phoenix",
-    "America/Los_Angeles", "America/Anchorage", "Pacific/Honolulu", "America/Toronto",
-    "America/Vancouver", "America/Halifax", "America/Mexico_City", "America/Sao_Paulo",
-    "Europe/London", "Europe/Dublin", "Europe/Paris", "Europe/Berlin", "Europe/Madrid",
-    "Europe/Rome", "Europe/Amsterdam", "Europe/Athens", "Asia/Jerusalem", "Asia/Dubai",
-    "Asia/Kolkata", "Asia/Singapore", "Asia/Hong_Kong", "Asia/Shanghai", "Asia/Tokyo",
-    "Australia/Perth", "Australia/Sydney", "Pacific/Auckland", "UTC",
-)
 #: Shortest and longest clocks a table may set (seconds): (turn, claim window).
 TURN_BOUNDS = (30, 7 * 24 * 3600)
 CLAIM_BOUNDS = (5, 24 * 3600)
@@ -56,41 +46,8 @@ _CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?$")
 
 @cache
 def zone(name: str) -> ZoneInfo:
-    """The zone of an IANA name (`check_zone` first: this trusts it)."""
+    """The zone of an IANA name (`bot.tables.zones.check_zone` first: this trusts it)."""
     return ZoneInfo(name)
-
-
-def check_zone(name: str) -> str:
-    """`name` as a known IANA zone name (case as the database spells it), or an
-    `InvalidInput` saying what to write."""
-    wanted = name.strip()
-    known = _zone_names()
-    found = known.get(wanted.lower())
-    if found is None:
-        near = zone_choices(wanted.split("/")[-1], limit=3)
-        hint = f" Did you mean {', '.join(near)}?" if near else ""
-        raise InvalidInput(f"`{wanted[:40]}` is not a time zone I know. Write a place name "
-                           f"like America/New_York or Europe/London.{hint}")
-    try:
-        zone(found)
-    except ZoneInfoNotFoundError:  # listed, but its data is missing
-        raise InvalidInput(f"I have no data for the time zone `{found}`.") from None
-    return found
-
-
-@cache
-def _zone_names() -> dict[str, str]:
-    names = available_timezones() | {DEFAULT_ZONE}
-    return {name.lower(): name for name in names}
-
-
-def zone_choices(typed: str, limit: int = 25) -> list[str]:
-    """Zone names containing what was typed (any case), the common ones first."""
-    wanted = typed.strip().lower().replace(" ", "_")
-    common = [z for z in COMMON_ZONES if wanted in z.lower()]
-    rest = sorted(z for z in _zone_names().values()
-                  if wanted in z.lower() and z not in COMMON_ZONES)
-    return (common + rest)[:limit]
 
 
 def parse_duration(text: str) -> int:

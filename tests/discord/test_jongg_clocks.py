@@ -1,5 +1,7 @@
 """Time that respects people, through the fake Discord: a time zone and quiet hours set with
-`/mj settings` (autocomplete, friendly refusals), a table's own clocks on `/mj new`, quiet
+`/mj settings` (autocomplete, friendly refusals; a city, an abbreviation or an offset read
+as the place it means, a fixed-offset zone warned about), reminders each person chose (when
+and how) beside the pace's for who never chose, a table's own clocks on `/mj new`, quiet
 hours across midnight for two players in two time zones (a paused turn clock, reminders as
 a thread mention that wait for the morning, a DM only for who asked), `/mj vacation`
 pausing two league games at once, and a director changing the season's vacation budget
@@ -17,6 +19,7 @@ from jongg_table import FrozenClock, JonggTable, assert_clean, jongg_client, ope
 from bot.discord.client import JonggClient
 from bot.engine.game import Phase
 from bot.store import ClockKind
+from bot.tables.reminders import ReminderWay
 from bot.tables.timekeeping import zone
 
 HOUR = 3600
@@ -38,12 +41,30 @@ async def turn_due(client: JonggClient, game_id: int, seat: int) -> float:
 def reminders(fake: FakeDiscord, table: JonggTable, user: User) -> list[Message]:
     """The reminders in the table's thread that mention `user`."""
     return [m for m in fake.messages_in(table.thread)
-            if m.content.startswith(f"<@{user.id}> Table {table.game_id}: your move is due")]
+            if m.content.startswith(f"<@{user.id}> Table {table.game_id}: ")
+            and "your move is due <t:" in m.content]
 
 
 def dm_reminders(fake: FakeDiscord, table: JonggTable, user: User) -> list[Message]:
-    return [m for m in fake.dms(user)
-            if m.content.startswith(f"Table {table.game_id}: your move is due")]
+    return [m for m in fake.dms(user) if m.content.startswith(f"Table {table.game_id}: ")
+            and "your move is due <t:" in m.content]
+
+
+async def until_turn_of(client: JonggClient, table: JonggTable, clock: FrozenClock,
+                        user: User) -> None:
+    """Play on from a discard until it is `user`'s turn: they answer the claim window, the
+    bots and the automatic answers theirs."""
+    seat = table.seats.index(user)
+    for _ in range(20):
+        seen = table.spectator()
+        if seen.phase is Phase.TURN and seen.turn == seat:
+            return
+        if seen.phase is Phase.CLAIM and user in table.to_move():
+            await table.step(user)
+        else:
+            await client.service.run_due_clocks(clock.now + 3)
+            await table.settle()
+    raise AssertionError(f"it never became {user.username}'s turn")
 
 
 async def settings(fake: FakeDiscord, world: World, user: User, **typed: str) -> Message:
@@ -63,7 +84,8 @@ async def test_time_zone_and_quiet_hours_are_set_with_mj_settings(
         assert shown.ephemeral and shown.visible_to is alice
         assert "Time zone: America/New_York" in shown.content
         assert "Quiet hours: 23:00-07:00" in shown.content
-        assert "Reminders by DM too: off" in shown.content
+        assert "Reminders: the table's" in shown.content
+        assert "Reminded by: a mention in the table's thread" in shown.content
         kept = await client.service.player_options(alice.id)
         assert (kept.time_zone, kept.quiet_hours) == ("America/New_York", "23:00-07:00")
         # Refused privately, with what to write; nothing is kept.
@@ -74,13 +96,51 @@ async def test_time_zone_and_quiet_hours_are_set_with_mj_settings(
             refused = await settings(fake_discord, world, alice, **typed)
             assert refused.ephemeral and said in refused.content, refused.content
         assert await client.service.player_options(alice.id) == kept
-        # Reminders by DM are a button, off until turned on.
-        redrawn = await (await fake_discord.click(alice, shown, "jg:st:dm_reminders:on")).reply()
-        assert "Reminders by DM too: on" in redrawn.content
-        assert (await client.service.player_options(alice.id)).dm_reminders
+        # When and how reminders come are menus: any of the moments (or none), and a way.
+        redrawn = await (await fake_discord.select(alice, shown, "jg:sv:remind_when",
+                                                   ["pace", "start", "90"])).reply()
+        assert "Reminders: turn start, 90 % (time nearly up)" in redrawn.content
+        redrawn = await (await fake_discord.select(alice, redrawn, "jg:sv:remind_by",
+                                                   ["both"])).reply()
+        assert "Reminded by: a mention and a DM" in redrawn.content
+        kept = await client.service.player_options(alice.id)
+        assert (kept.remind_when, kept.remind_by) == ("start 90", ReminderWay.BOTH)
+        redrawn = await (await fake_discord.select(alice, redrawn, "jg:sv:remind_when",
+                                                   [])).reply()
+        assert "Reminders: none" in redrawn.content
         # Quiet hours off again.
         cleared = await settings(fake_discord, world, alice, quiet_hours="off")
         assert "Quiet hours: none" in cleared.content
+    assert_clean(fake_discord, caplog)
+
+
+async def test_time_zones_are_read_forgivingly(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    alice = world.alice
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        for typed in ("UTC+9", "JST", "tokyo"):
+            typing = await fake_discord.autocomplete(alice, world.tables, "mj settings",
+                                                     "time_zone", typed)
+            offered = [c["value"] for c in await typing.choices()]
+            assert offered[0] == "Asia/Tokyo" and len(offered) <= 25, offered
+        assert offered == ["Asia/Tokyo"]
+        # An offset is read as the best-known place there, and the answer says so.
+        shown = await settings(fake_discord, world, alice, time_zone="UTC+9")
+        assert shown.ephemeral and shown.content.startswith(
+            "I read `UTC+9` as Asia/Tokyo; if you live elsewhere, choose your city: "
+            "Asia/Seoul"), shown.content
+        assert "Time zone: Asia/Tokyo" in shown.content
+        # A fixed offset is kept, with a warning naming the city zone.
+        shown = await settings(fake_discord, world, alice, time_zone="EST")
+        assert shown.content.startswith("EST is a fixed offset (UTC-5): it ignores daylight "
+                                        "saving"), shown.content
+        assert "e.g. America/New_York" in shown.content and "Time zone: EST" in shown.content
+        assert (await client.service.player_options(alice.id)).time_zone == "EST"
+        # A name nothing matches is refused with the nearest, and nothing changes.
+        refused = await settings(fake_discord, world, alice, time_zone="Tokio")
+        assert refused.ephemeral and "Did you mean Asia/Tokyo?" in refused.content
+        assert (await client.service.player_options(alice.id)).time_zone == "EST"
     assert_clean(fake_discord, caplog)
 
 
@@ -112,8 +172,8 @@ async def test_quiet_hours_across_midnight_for_two_players_in_two_time_zones(
     async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)) as client:
         await settings(fake_discord, world, alice, time_zone="America/New_York",
                        quiet_hours="23:00-07:00")
-        await fake_discord.click(alice, await settings(fake_discord, world, alice),
-                                 "jg:st:dm_reminders:on")
+        await (await fake_discord.select(alice, await settings(fake_discord, world, alice),
+                                         "jg:sv:remind_by", ["both"])).reply()
         await settings(fake_discord, world, bob, time_zone="Asia/Tokyo",
                        quiet_hours="23:00-07:00")
         table = await JonggTable.open(fake_discord, world, client, [alice, bob], bots=1,
@@ -135,22 +195,58 @@ async def test_quiet_hours_across_midnight_for_two_players_in_two_time_zones(
         # Alice discards; once the claim window closes it is Bob's turn, at 20:00 Tokyo:
         # 3 hours to his 23:00, 16 the next day, 5 the day after: 12:00 on the 12th.
         await table.step(alice)
-        for _ in range(20):
-            seen = table.spectator()
-            if seen.phase is Phase.TURN and seen.turn == 1:
-                break
-            if seen.phase is Phase.CLAIM and bob in table.to_move():
-                await table.step(bob)
-            else:
-                await client.service.run_due_clocks(clock.now + 3)
-                await table.settle()
-        else:
-            raise AssertionError("it never became Bob's turn")
+        await until_turn_of(client, table, clock, bob)
         assert await turn_due(client, table.game_id, 1) == local("Asia/Tokyo", 2026, 6, 12, 12)
         await client.service.run_due_clocks()
         await client.service.flush(table.game_id)
         assert len(reminders(fake_discord, table, bob)) == 1  # his evening: at once
         assert dm_reminders(fake_discord, table, bob) == []  # a mention only
+    assert_clean(fake_discord, caplog)
+
+
+async def test_reminders_each_person_chose_and_the_paces_for_who_never_chose(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    alice, bob = world.alice, world.bob
+    clock = FrozenClock()
+    clock.now = local("America/New_York", 2026, 6, 10, 14)
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)) as client:
+        # Alice wants only the "time nearly up" reminder, by DM; Bob never chose.
+        await settings(fake_discord, world, alice, time_zone="America/New_York",
+                       quiet_hours="23:00-07:00")
+        shown = await settings(fake_discord, world, alice)
+        for menu, values in (("remind_when", ["90"]), ("remind_by", ["dm"])):
+            await (await fake_discord.select(alice, shown, f"jg:sv:{menu}", values)).reply()
+        table = await JonggTable.open(fake_discord, world, client, [alice, bob], bots=1,
+                                      options={"pace": "async", "turn": "10h"})
+        assert table.seats[:2] == [alice, bob]
+
+        async def run_clocks_at(*when: int) -> None:
+            clock.now = local("America/New_York", *when)
+            await client.service.run_due_clocks()
+            await client.service.flush(table.game_id)
+
+        # 90 % of her 10 hours is 23:00, as her quiet hours begin: it waits for 07:00.
+        for when in ((2026, 6, 10, 14), (2026, 6, 10, 23), (2026, 6, 11, 6)):
+            await run_clocks_at(*when)
+            assert dm_reminders(fake_discord, table, alice) == []
+        await run_clocks_at(2026, 6, 11, 7)
+        [dm] = dm_reminders(fake_discord, table, alice)
+        due = int(local("America/New_York", 2026, 6, 11, 8))  # the last hour from 07:00
+        assert dm.content.startswith(f"Table {table.game_id}: time is nearly up, your move "
+                                     f"is due <t:{due}:R>."), dm.content
+        await run_clocks_at(2026, 6, 11, 7, 30)
+        assert len(dm_reminders(fake_discord, table, alice)) == 1  # once
+        assert reminders(fake_discord, table, alice) == []  # never in the thread
+
+        # Bob's turn: the async pace's reminder at its start, a thread mention only.
+        await table.step(alice)
+        await until_turn_of(client, table, clock, bob)
+        await client.service.run_due_clocks()
+        await client.service.flush(table.game_id)
+        [mention] = reminders(fake_discord, table, bob)
+        assert mention.mentions == [bob.id] and "nearly up" not in mention.content
+        assert dm_reminders(fake_discord, table, bob) == []
     assert_clean(fake_discord, caplog)
 
 

@@ -12,7 +12,9 @@ from bot.store import (
     ClockKind,
     ClockPlan,
     Database,
+    DeliveryKind,
     FinishReason,
+    NewDelivery,
     Outcome,
     SeqConflict,
     StoreClosed,
@@ -130,6 +132,22 @@ async def test_clocks_set_replace_and_clear(db: Database, clock: FakeClock) -> N
     assert await db.clocks.clear_clocks(game.id, ClockKind.TURN) == 1
     assert await db.clocks.clear_clocks(game.id) == 1
     assert await db.clocks.next_due() is None
+
+
+async def test_a_seat_keeps_three_reminders_at_once_each_ringing_once(
+        db: Database, clock: FakeClock) -> None:
+    # Turn start, 75 % and 90 % ("time nearly up", migration 0015) at once: a kind each.
+    game = await new_game(db)
+    reminders = (ClockKind.START_REMINDER, ClockKind.REMINDER, ClockKind.NEARLY_UP_REMINDER)
+    for offset, kind in enumerate(reminders):
+        await db.clocks.set_clock(game.id, kind, seat=0, due_at=clock.now + offset, at_seq=0)
+    assert [c.kind for c in await db.clocks.clocks(game.id)] == list(reminders)
+    owed = NewDelivery(DeliveryKind.REMINDER, 0, 0, "{}")
+    assert len(await db.clocks.ring(game.id, ClockKind.NEARLY_UP_REMINDER, seat=0,
+                                    outbox=[owed])) == 1
+    assert await db.clocks.ring(game.id, ClockKind.NEARLY_UP_REMINDER, seat=0,
+                                outbox=[owed]) == ()
+    assert [c.kind for c in await db.clocks.clocks(game.id)] == list(reminders[:2])
 
 
 async def test_a_stale_clock_cannot_act(db: Database, clock: FakeClock) -> None:

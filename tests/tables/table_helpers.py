@@ -13,6 +13,7 @@ from bot.store import Database, SeasonSettings
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.notifier import Delivery, SeatUpdate, Table, TableUpdate
 from bot.tables.options import TableOptions
+from bot.tables.reminders import Reminder
 from bot.tables.service import DEFAULT_AUTO_DELAY, TableService, every_guild
 
 CARD_PATH = next(p for p in shipped_card_paths() if p.name == "jongg-original.jongg")
@@ -34,7 +35,7 @@ class Recorder:
     tables: list[TableUpdate] = field(default_factory=list)
     seats: list[tuple[int, SeatUpdate]] = field(default_factory=list)
     over: list[View] = field(default_factory=list)
-    reminders: list[tuple[int, float]] = field(default_factory=list)
+    reminders: list[tuple[int, Reminder]] = field(default_factory=list)
 
     async def table_update(self, table: Table, update: TableUpdate,
                            delivery: Delivery) -> None:
@@ -47,9 +48,9 @@ class Recorder:
     async def game_over(self, table: Table, view: View, delivery: Delivery) -> None:
         self.over.append(view)
 
-    async def reminder(self, table: Table, seat: int, due_at: float,
+    async def reminder(self, table: Table, seat: int, reminder: Reminder,
                        delivery: Delivery) -> None:
-        self.reminders.append((seat, due_at))
+        self.reminders.append((seat, reminder))
 
     async def new_thread(self, table: Table) -> int | None:
         return None
@@ -84,12 +85,12 @@ def make_service(db: Database, recorder: Recorder, clock: Clock, *,
 
 
 async def open_game(service: TableService, rules: RuleSet, humans: Sequence[int],
-                 pace: str = "live", *, guild_id: int = 1) -> int:
-    """A started table (in server `guild_id`): the first of `humans` hosts, the others
-    join, bots fill the rest."""
+                 pace: str = "live", *, guild_id: int = 1, turn: str | None = None) -> int:
+    """A started table (in server `guild_id`, with the turn clock `turn` if given): the
+    first of `humans` hosts, the others join, bots fill the rest."""
     game = await service.open_table(
         guild_id=guild_id, channel_id=2, host_id=humans[0], host_name="Host",
-        options=TableOptions(rules, "jongg-original", CARD_TEXT, pace=pace))
+        options=TableOptions(rules, "jongg-original", CARD_TEXT, pace=pace, turn=turn))
     for index, user in enumerate(humans[1:], start=1):
         await service.join(game.id, user, f"Player {index}")
     await service.start_game(game.id, humans[0])

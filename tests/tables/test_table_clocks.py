@@ -126,7 +126,7 @@ async def test_reminders_at_the_start_and_at_75_percent_wait_for_quiet_hours_to_
         async def reminded(now: float) -> list[tuple[int, float]]:
             await service.run_due_clocks(now)
             await service.flush(game_id)
-            return recorder.reminders
+            return [(seat, reminder.due_at) for seat, reminder in recorder.reminders]
 
         assert await reminded(ny(2026, 6, 10, 6) + 59 * 60) == []
         assert await reminded(ny(2026, 6, 10, 7)) == [(0, turn_due)]  # the turn's start

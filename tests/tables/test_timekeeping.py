@@ -1,6 +1,6 @@
 """The time arithmetic of clocks that pause (`bot.tables.timekeeping`): quiet hours across
 midnight in different zones, daylight-saving days, vacations, and the parsing of what people
-type (zones, quiet hours, clock lengths)."""
+type (quiet hours, clock lengths; zones are `test_zones.py`)."""
 
 from __future__ import annotations
 
@@ -16,13 +16,11 @@ from bot.tables.timekeeping import (
     Pauses,
     QuietHours,
     active_seconds,
-    check_zone,
     deadline,
     format_duration,
     parse_duration,
     parse_quiet_hours,
     zone,
-    zone_choices,
 )
 
 HOUR = 3600
@@ -146,17 +144,6 @@ def test_a_deadline_gives_exactly_its_active_time_and_never_falls_in_a_pause(
     if quiet is not None and seconds:
         # No earlier moment gives the whole time: a second less is not enough.
         assert active_seconds(start, due - 1, pauses) < seconds
-
-
-def test_zones_are_checked_and_completed() -> None:
-    assert check_zone(" america/new_york ") == "America/New_York"
-    with pytest.raises(InvalidInput, match=r"not a time zone I know.*Europe/London"):
-        check_zone("Mars/Olympus")
-    with pytest.raises(InvalidInput, match="Did you mean"):
-        check_zone("New York")
-    assert zone_choices("")[0] == "America/New_York"  # common zones first
-    assert zone_choices("tokyo") == ["Asia/Tokyo"]
-    assert len(zone_choices("a")) == 25
 
 
 @pytest.mark.parametrize(("text", "quiet"), [
