@@ -45,6 +45,7 @@ from bot.tables.options import (
 from bot.tables.service import BotFactory, TableService, level_bot, random_seed
 from bot.tables.standins import stand_in_text
 from bot.tables.teaching import BANNER
+from bot.tables.vacation import when
 
 log = logging.getLogger(__name__)
 
@@ -160,6 +161,11 @@ class JonggClient(discord.Client):
                 f"{holder.display_name} ({level_label(levels[index])})" if holder.is_bot
                 else f"<@{holder.user_id}>")
             lines.append(f"{wind}: {who}")
+        away = await self.service.away_at_table(
+            game.guild_id, game.channel_id,
+            [s.user_id for s in seats.values() if s.user_id is not None])
+        lines += [f"<@{user}> is on vacation until {when(until)} at the latest: the game "
+                  "waits for them (their clocks are paused)." for user, until in away.items()]
         bettor = await self.db.series.bettor(game_id)
         if bettor is not None:
             backs = ("choosing a seat" if bettor.seat is None

@@ -16,6 +16,7 @@ from discord import app_commands
 from bot.discord.components import _client
 from bot.discord.league import _league_here
 from bot.store import Season
+from bot.tables.vacation import parse_start
 
 vacation = app_commands.Group(name="vacation", description="Time away from your league "
                                                            "games: their clocks pause")
@@ -29,23 +30,39 @@ async def _season_here(interaction: discord.Interaction[Any]) -> Season:
 
 @vacation.command(name="start", description="Go away: your clocks in this league's games "
                                             "pause until you end it or your days run out")
-async def start(interaction: discord.Interaction[Any]) -> None:
-    """Start the caller's vacation in the league's open season."""
+@app_commands.rename(begins="from")
+@app_commands.describe(
+    begins="Plan it ahead: the day it begins, on your own clock (2026-12-24 or "
+           "2026-12-24 18:00); now if left out",
+    days="How many days (at most what you have left); until you end it if left out")
+async def start(interaction: discord.Interaction[Any], begins: str | None = None,
+                days: app_commands.Range[int, 1, 365] | None = None) -> None:
+    """Start the caller's vacation in the league's open season, now or planned ahead."""
     season = await _season_here(interaction)
-    status = await _client(interaction).service.start_vacation(interaction.user.id, season)
-    await interaction.response.send_message(
-        "You're on vacation: your turn clocks in this league's games are paused, and those "
-        f"tables are told. {status.describe()}", ephemeral=True)
+    service = _client(interaction).service
+    at = None
+    if begins is not None:
+        zone_name = (await service.player_options(interaction.user.id)).time_zone
+        at = parse_start(begins, zone_name, service.now())
+    status = await service.start_vacation(interaction.user.id, season, start=at, days=days)
+    said = ("Your vacation is planned: until it begins your clocks run as usual, then they "
+            "pause and your tables are told." if status.planned is not None else
+            "You're on vacation: your turn clocks in this league's games are paused, claim "
+            "windows pass for you, and those tables are told.")
+    await interaction.response.send_message(f"{said} {status.describe()}", ephemeral=True)
 
 
-@vacation.command(name="end", description="You're back: your clocks run again with the "
-                                          "time they had left")
+@vacation.command(name="end", description="You're back (or a planned vacation is off): your "
+                                          "clocks run again with the time they had left")
 async def end(interaction: discord.Interaction[Any]) -> None:
-    """End the caller's vacation in the league's open season."""
+    """End the caller's vacation in the league's open season, or cancel a planned one."""
     season = await _season_here(interaction)
-    status = await _client(interaction).service.end_vacation(interaction.user.id, season)
-    await interaction.response.send_message(
-        f"Welcome back: your turn clocks run again. {status.describe()}", ephemeral=True)
+    service = _client(interaction).service
+    before = await service.vacation(interaction.user.id, season)
+    status = await service.end_vacation(interaction.user.id, season)
+    said = ("Welcome back: your turn clocks run again." if before.current is not None
+            else "Your planned vacation is cancelled.")
+    await interaction.response.send_message(f"{said} {status.describe()}", ephemeral=True)
 
 
 @vacation.command(name="status", description="Your vacation days in this league's season")

@@ -36,8 +36,9 @@ class CardSource(Enum):
 class ClockKind(Enum):
     """What a clock is for: a seat's turn, the claim window after a discard, a nudge, a
     league game's tournament time limit (added by migration 0002), the moves seats'
-    options play for them (migration 0007), the nudge at the start of a turn (0009), or the
-    one when time is nearly up (0015)."""
+    options play for them (migration 0007), the nudge at the start of a turn (0009), the
+    one when time is nearly up (0015), or a seat holder's vacation beginning or ending, when
+    the table is told (0016)."""
 
     TURN = "turn"
     CLAIM = "claim"
@@ -46,6 +47,7 @@ class ClockKind(Enum):
     AUTO = "auto"
     START_REMINDER = "start_reminder"
     NEARLY_UP_REMINDER = "nearly_up_reminder"
+    AWAY = "away"
 
 
 class FinishReason(Enum):

@@ -516,6 +516,10 @@ class TableService:
             await self.db.clocks.set_clock(game_id, ClockKind.GAME_LIMIT, seat=None,
                                            due_at=limit, at_seq=0)
         async with self._moving(game_id) as live:
+            now = self.now()
+            live.said.extend(away_note(away[1]).format(name=live.table.names[seat])
+                             for seat, away in self._vacations(live).items()
+                             if away[0] <= now)
             await self._settle(live, live.state.opening, new_turn=True)
         return live.table
 
@@ -951,6 +955,15 @@ class TableService:
 
     # -- clocks ----------------------------------------------------------------------------
 
+    def _vacations(self, live: _Live) -> dict[int, tuple[float, float]]:
+        """The vacations under way or planned of the game's seat holders in its season
+        (none outside a league), by seat."""
+        if live.season_id is None:
+            return {}
+        return {seat: away for seat, user in enumerate(live.table.user_ids)
+                if user is not None and (away := self._away.get((user, live.season_id)))
+                and self.now() < away[1]}
+
     def _pauses(self, live: _Live, seat: int) -> Pauses:
         """When `seat`'s clocks pause: its holder's quiet hours (at a table that pauses for
         them) and their vacation (in a league's game); never while a bot plays the seat (a
@@ -982,11 +995,13 @@ class TableService:
         answered = {seat for seat in humans if self._automatic(live, seat) is not None
                     } if live.auto_delay > 0 else set()
         answering = bool(answered)
-        if not (live.pace.turn_seconds or live.pace.claim_seconds or answering):
+        now = self.now()
+        edges = self._away_edges(live, now)
+        if not (live.pace.turn_seconds or live.pace.claim_seconds or answering or edges):
             return None, moment
         earlier = live.clocks if moment == live.clock_moment else {}
-        now = self.now()
-        wanted: list[tuple[ClockKind, int | None, float]] = []
+        wanted: list[tuple[ClockKind, int | None, float]] = [
+            (ClockKind.AWAY, seat, due) for seat, due in edges]
 
         def arm(kind: ClockKind, seat: int | None, seconds: float,
                 pauses: Pauses = _NO_PAUSES) -> None:
@@ -1010,7 +1025,36 @@ class TableService:
                     if not ((ClockKind.TURN, seat) in earlier and (kind, seat) not in earlier):
                         arm(kind, seat, live.pace.turn_seconds * share, pauses)
         # A league game's time limit is not among the kinds replaced, so it stays.
-        return ClockPlan(_MOVE_CLOCKS, tuple(wanted), len(state.actions)), moment
+        return ClockPlan((*_MOVE_CLOCKS, ClockKind.AWAY), tuple(wanted),
+                         len(state.actions)), moment
+
+    def _away_edges(self, live: _Live, now: float) -> list[tuple[int, float]]:
+        """The next moment each seat's holder goes away or comes back (a vacation planned
+        ahead beginning, one under way ending by itself), by seat: when the table is told
+        (an AWAY clock, `_away_edge`)."""
+        return [(seat, start if now < start else end)
+                for seat, (start, end) in self._vacations(live).items()]
+
+    async def _away_edge(self, live: _Live, clock: Clock) -> None:
+        """A seat's AWAY clock ran out (the caller holds the game): its holder's vacation
+        began (planned ahead) or ended by itself (its days ran out), and the table is told
+        as `/mj vacation start` and `end` tell it; the next such moment is set again."""
+        seat = clock.seat
+        assert seat is not None
+        await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=seat)
+        user = live.table.user_ids[seat]
+        if user is None or live.season_id is None:
+            return
+        key = (user, live.season_id)
+        away = self._away.get(key)
+        now = self.now()
+        name = live.table.names[seat]
+        if away is not None and away[0] <= now < away[1]:
+            live.said.append(away_note(away[1]).format(name=name))
+        elif away is None or now >= away[1]:
+            self._away.pop(key, None)
+            live.said.append(BACK_NOTE.format(name=name))
+        await self._settle(live, ())
 
     async def run_due_clocks(self, now: float | None = None) -> int:
         """Act on every clock of this process's games that has run out (claimed first, so
@@ -1042,6 +1086,9 @@ class TableService:
         an earlier moment is stopped, a reminder rings, an AUTO clock plays the seats'
         automatic answers, a turn or claim clock moves for the seats it ran out on.
         Returns 1 if a move was made."""
+        if clock.kind is ClockKind.AWAY:  # a vacation's edge, of no one moment
+            await self._away_edge(live, clock)
+            return 0
         if clock.at_seq != len(live.state.actions):
             # Set for an earlier moment: a move since set this moment's clocks (an
             # automatic answer acted on just before it in the same round can have), and
@@ -1439,35 +1486,56 @@ class TableService:
 
     # -- vacations --------------------------------------------------------------------------
 
+    async def away_at_table(self, guild_id: int, channel_id: int,
+                            users: Collection[int]) -> dict[int, float]:
+        """Which of `users` (a lobby's people) are on vacation now in the season of the
+        league of this channel, and until when: a table about to start there waits for
+        them, so the lobby says so."""
+        season = await season_for_channel(self.db, guild_id, channel_id)
+        if season is None or not users:
+            return {}
+        return {v.user_id: v.until
+                for v in await self.db.vacations.under_way(self.now(), season_id=season.id)
+                if v.user_id in users and v.started_at <= self.now()}
+
     async def vacation(self, user_id: int, season: Season) -> VacationStatus:
         """The player's vacation budget in the season: days used, and any vacation under
         way."""
         return vacation_status(season, await self.db.vacations.of(season.id, user_id),
                                self.now())
 
-    async def start_vacation(self, user_id: int, season: Season) -> VacationStatus:
-        """Start the player's vacation in the season, until they end it or the budget runs
-        out: their clocks in the season's games pause meanwhile, and those tables are told
-        until when. Refused (`IllegalAction`) while one is under way or with no days left."""
+    async def start_vacation(self, user_id: int, season: Season, *,
+                             start: float | None = None, days: int | None = None
+                             ) -> VacationStatus:
+        """Start the player's vacation in the season, now or planned from `start`, for
+        `days` (None: until they end it or the budget runs out): their clocks in the
+        season's games pause meanwhile, claim windows pass for them, and those tables are
+        told until when (a planned vacation when it begins, by its AWAY clock). Refused
+        (`IllegalAction`) while one is under way or planned, or beyond the days left."""
         if not season.is_open:
             raise IllegalAction("This league's season is over, so there are no games to "
                                 "pause.")
         status = await self.vacation(user_id, season)
         now = self.now()
-        until = status.start_until(now)  # refuses when none is left
-        vacation = await self.db.vacations.start(season.id, user_id, at=now, until=until)
+        begins = now if start is None else max(start, now)
+        until = status.start_until(begins, days)  # refuses when none may start
+        vacation = await self.db.vacations.start(season.id, user_id, at=begins, until=until)
         await self._repause(user_id, season.id, (vacation.started_at, vacation.until),
-                            away_note(vacation.until))
+                            away_note(vacation.until) if begins <= now else None)
         return await self.vacation(user_id, season)
 
     async def end_vacation(self, user_id: int, season: Season) -> VacationStatus:
-        """End the player's vacation now: their clocks run again with the time they had
-        left. Refused (`IllegalAction`) when none is under way."""
+        """End the player's vacation now (their clocks run again with the time they had
+        left, and their tables are told), or cancel one planned (nobody was told of it).
+        Refused (`IllegalAction`) when there is neither."""
         status = await self.vacation(user_id, season)
-        if status.current is None:
-            raise IllegalAction("You're not on vacation in this season.")
-        await self.db.vacations.end(status.current.id, at=self.now())
-        await self._repause(user_id, season.id, None, BACK_NOTE)
+        vacation = status.current or status.planned
+        if vacation is None:
+            raise IllegalAction("You're not on vacation in this season, and have none "
+                                "planned.")
+        await self.db.vacations.end(vacation.id, at=self.now())
+        await self._repause(user_id, season.id, None,
+                            BACK_NOTE if status.current is not None else None)
         return await self.vacation(user_id, season)
 
     async def change_vacation_budget(self, league_id: int, days: int, *, by: int,
@@ -1520,12 +1588,13 @@ class TableService:
                                 skip=live.table.game_id)
 
     async def _repause(self, user_id: int, season_id: int,
-                       away: tuple[float, float] | None, note: str, *,
+                       away: tuple[float, float] | None, note: str | None, *,
                        was: tuple[float, float] | None = None, skip: int | None = None
                        ) -> None:
         """The user's vacation in the season is now `away` (None: over): retime their
         clocks in every game of the season they play (but `skip`, retimed already), and
-        tell those tables `note` (formatted with the seat holder's name). `was`: the
+        tell those tables `note` (formatted with the seat holder's name; None: nothing to
+        tell). `was`: the
         stretch they were away for, when it is no longer the one kept."""
         key = (user_id, season_id)
         was = self._away.get(key, was)
@@ -1541,14 +1610,15 @@ class TableService:
                 await self._retime_away(game_id, user_id, was, note)
 
     async def _retime_away(self, game_id: int, user_id: int,
-                           was: tuple[float, float] | None, note: str) -> None:
+                           was: tuple[float, float] | None, note: str | None) -> None:
         """`_repause` for one game: the user's seat's clocks retimed (they were away for
-        `was`), and the table told `note`."""
+        `was`), and the table told `note` (if any)."""
         async with self._moving(game_id) as live:
             seat = live.table.seat_of(user_id)
             if seat is not None:
                 self._retime(live, seat, self._pauses_away(live, seat, was))
-                live.said.append(note.format(name=live.table.names[seat]))
+                if note is not None:
+                    live.said.append(note.format(name=live.table.names[seat]))
                 await self._settle(live, ())
 
     async def player_options(self, user_id: int | None) -> SeatOptions:

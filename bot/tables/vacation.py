@@ -1,5 +1,5 @@
 """A player's vacation budget in a league season: how many days they have used, whether they
-may start a vacation, and until when it may last.
+may start a vacation (now, or planned from a later moment), and until when it may last.
 
 A vacation costs whole days: each started day counts in full (a vacation of 26 hours costs
 2), counted when it ends, or so far while it lasts. Its length is fixed when it starts at
@@ -15,10 +15,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
-from bot.engine.errors import IllegalAction
+from bot.engine.errors import IllegalAction, InvalidInput
 from bot.store import Season, Vacation
+from bot.tables.timekeeping import zone
 
 DAY = 24 * 3600
 
@@ -30,11 +31,39 @@ MOVED_BACK = ("Welcome back: playing a move ended your vacation, so your clocks 
               "league's games run again (`/mj vacation start` when you go away again).")
 
 
+def when(moment: float) -> str:
+    """A moment as people read it: a Discord timestamp, shown in each reader's own time zone
+    and language, with how long from now."""
+    return f"<t:{int(moment)}:f> (<t:{int(moment)}:R>)"
+
+
 def away_note(until: float) -> str:
-    """The table's notice that a player is away until `until` (in UTC)."""
-    when = datetime.fromtimestamp(until, UTC).strftime("%a %d %b %H:%M UTC")
-    return ("{name} is on vacation until " + when + " at the latest: their turn clock is "
-            "paused until they are back.")
+    """The table's notice that a player is away until `until` at the latest."""
+    return ("{name} is on vacation until " + when(until) + " at the latest: their turn "
+            "clock is paused and claim windows pass for them until they are back.")
+
+
+def parse_start(text: str, zone_name: str, now: float) -> float:
+    """When a vacation planned with `/mj vacation start from:` begins: `2026-12-24` (the
+    start of that day) or `2026-12-24 18:00`, on the player's own clock (`zone_name`). A
+    moment already past today means now; an earlier day, or a day more than a year ahead,
+    is refused (`InvalidInput`, worded for the player)."""
+    try:
+        local = datetime.fromisoformat(text.strip().replace("T", " "))
+    except ValueError:
+        raise InvalidInput(f"I can't read `{text[:40]}` as a date: write it like 2026-12-24 "
+                           "or 2026-12-24 18:00 (on your own clock, `/mj settings` "
+                           "time_zone).") from None
+    if local.tzinfo is None:
+        local = local.replace(tzinfo=zone(zone_name))
+    moment = local.timestamp()
+    today = datetime.fromtimestamp(now, zone(zone_name)).date()
+    if local.date() < today:
+        raise InvalidInput(f"{local.date().isoformat()} has passed: choose today or a later "
+                           "day.")
+    if moment > now + 366 * DAY:
+        raise InvalidInput("Plan a vacation at most a year ahead.")
+    return max(moment, now)
 
 
 def days_used(vacations: Sequence[Vacation], now: float) -> int:
@@ -54,35 +83,52 @@ def budget_until(vacation: Vacation, others: Sequence[Vacation], budget: int) ->
 
 @dataclass(frozen=True)
 class VacationStatus:
-    """A player's budget in a season: the days allowed, the days used and the vacation under
-    way (None: none)."""
+    """A player's budget in a season: the days allowed, the days used, the vacation under
+    way (None: none) and one planned to begin later (None: none)."""
 
     budget: int
     used: int
     current: Vacation | None
+    planned: Vacation | None = None
 
     @property
     def left(self) -> int:
         """Days still to be had."""
         return max(0, self.budget - self.used)
 
-    def start_until(self, now: float) -> float:
-        """When a vacation started at `now` ends at the latest (its budget runs out); an
-        `IllegalAction`, worded for the player, when none may start."""
+    def start_until(self, start: float, days: int | None = None) -> float:
+        """When a vacation beginning at `start` ends at the latest: after `days` (None: the
+        days left), never past the budget; an `IllegalAction` (or `InvalidInput` for a
+        length that is no length), worded for the player, when none may start."""
         if self.current is not None:
             raise IllegalAction("You're already on vacation in this season; end it with "
                                 "`/mj vacation end`.")
+        if self.planned is not None:
+            raise IllegalAction("You have a vacation planned from "
+                                f"{when(self.planned.started_at)} already; `/mj vacation "
+                                "end` cancels it.")
         if self.left == 0:
             raise IllegalAction(f"You have used all {self.budget} vacation days of this "
                                 "season, so your clocks can't be paused again.")
-        return now + self.left * DAY
+        if days is None:
+            return start + self.left * DAY
+        if days < 1:
+            raise InvalidInput("A vacation is at least 1 day.")
+        if days > self.left:
+            raise IllegalAction(f"You have {self.left} vacation day"
+                                f"{'s' if self.left != 1 else ''} left this season, not "
+                                f"{days}.")
+        return start + days * DAY
 
     def describe(self) -> str:
         """The budget in a sentence or two, for the player."""
-        away = ("" if self.current is None else
-                " You're on vacation until " + datetime.fromtimestamp(
-                    self.current.until, UTC).strftime("%a %d %b %H:%M UTC") +
-                " at the latest; `/mj vacation end` ends it sooner.")
+        away = ""
+        if self.current is not None:
+            away = (f" You're on vacation until {when(self.current.until)} at the latest; "
+                    "`/mj vacation end` ends it sooner, and so does playing a move.")
+        elif self.planned is not None:
+            away = (f" Planned: away from {when(self.planned.started_at)} until "
+                    f"{when(self.planned.until)}; `/mj vacation end` cancels it.")
         return (f"Vacation days this season: {self.used} of {self.budget} used, {self.left} "
                 f"left (a started day counts in full).{away}")
 
@@ -91,4 +137,6 @@ def vacation_status(season: Season, vacations: Sequence[Vacation], now: float
                     ) -> VacationStatus:
     """The player's status from their vacations in `season`."""
     current = next((v for v in vacations if v.under_way(now)), None)
-    return VacationStatus(season.settings.vacation_days, days_used(vacations, now), current)
+    planned = next((v for v in vacations if v.ended_at is None and v.started_at > now), None)
+    return VacationStatus(season.settings.vacation_days, days_used(vacations, now), current,
+                          planned)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from table_helpers import ANN, BO, HOST, Clock, Recorder, make_service, open_game
 
+from bot.engine.errors import IllegalAction, InvalidInput
 from bot.engine.game import THREE_PLAYER, Call, Pass, Phase, parse_action
 from bot.engine.game.rules import rules_to_json
 from bot.store import ClockKind, Database, PlayedFor, Season, SeasonSettings
@@ -18,6 +19,7 @@ from bot.tables.auto import automatic
 from bot.tables.seat_options import AutoDiscard, SeatOptions
 from bot.tables.service import DEFAULT_AUTO_DELAY, TableService
 from bot.tables.timekeeping import zone
+from bot.tables.vacation import parse_start
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -253,3 +255,89 @@ async def test_a_move_made_on_vacation_ends_it_in_every_game_of_the_season(
         assert all(c.due_at < clock.now + DAY for c in await db.clocks.clocks(games[1])
                    if c.seat == AWAY_SEAT)
         await service.close()
+
+
+def lines_with(recorder: Recorder, text: str) -> list[str]:
+    """The table lines told so far that contain `text`."""
+    return [line for t in recorder.tables for line in t.lines if text in line]
+
+
+async def away_clocks(db: Database, game_id: int) -> list[tuple[int | None, float]]:
+    return [(c.seat, c.due_at) for c in await db.clocks.clocks(game_id)
+            if c.kind is ClockKind.AWAY]
+
+
+async def test_a_game_started_during_a_vacation_says_so_and_says_when_it_ends_by_itself(
+        tmp_path: Path, clock: Clock) -> None:
+    recorder = Recorder()
+    async with Database(tmp_path / "j.db") as db:
+        season = await league_season(db, vacation_days=2)
+        service = make_service(db, recorder, clock)
+        await service.start(run_clocks=False)
+        await service.start_vacation(HOST, season)
+        until = clock.now + 2 * DAY
+        assert await service.away_at_table(1, 2, [ANN, HOST, BO]) == {HOST: until}
+        game_id = await open_game(service, THREE_PLAYER, PLAYERS, pace="async")
+        await service.flush(game_id)
+        [note] = lines_with(recorder, "Player 1 is on vacation until")
+        assert f"<t:{int(until)}:f>" in note and "UTC" not in note
+        assert await away_clocks(db, game_id) == [(AWAY_SEAT, until)]
+        # Her days run out: the table hears she is back, once, and no clock is left for it.
+        clock.now = until + 1
+        await service.run_due_clocks()
+        await service.run_due_clocks()
+        await service.flush(game_id)
+        assert len(lines_with(recorder, "Player 1 is back from vacation")) == 1
+        assert await away_clocks(db, game_id) == []
+        await service.close()
+
+
+async def test_a_vacation_planned_ahead_begins_and_ends_on_its_own_and_can_be_cancelled(
+        tmp_path: Path, clock: Clock) -> None:
+    recorder = Recorder()
+    async with Database(tmp_path / "j.db") as db:
+        season = await league_season(db, vacation_days=5)
+        service = make_service(db, recorder, clock)
+        game_id = await open_game(service, THREE_PLAYER, PLAYERS, pace="async")
+        begins = clock.now + DAY
+        status = await service.start_vacation(HOST, season, start=begins, days=2)
+        assert status.current is None and status.planned is not None
+        assert (status.planned.started_at, status.planned.until) == (begins, begins + 2 * DAY)
+        with pytest.raises(IllegalAction, match="planned from"):
+            await service.start_vacation(HOST, season)
+        await service.flush(game_id)
+        assert lines_with(recorder, "on vacation") == []  # nobody told yet
+        assert await away_clocks(db, game_id) == [(AWAY_SEAT, begins)]
+        clock.now = begins + 1
+        await service.run_due_clocks()
+        await service.flush(game_id)
+        assert len(lines_with(recorder, "Player 1 is on vacation until")) == 1
+        assert (await service.vacation(HOST, season)).current is not None
+        assert await away_clocks(db, game_id) == [(AWAY_SEAT, begins + 2 * DAY)]
+        clock.now = begins + 2 * DAY + 1
+        await service.run_due_clocks()
+        await service.flush(game_id)
+        assert len(lines_with(recorder, "Player 1 is back from vacation")) == 1
+        status = await service.vacation(HOST, season)
+        assert status.current is None and status.planned is None and status.used == 2
+        # Planned again, then cancelled: nobody is told, and no clock waits for it.
+        await service.start_vacation(HOST, season, start=clock.now + DAY, days=1)
+        status = await service.end_vacation(HOST, season)
+        assert status.planned is None and status.used == 2
+        await service.flush(game_id)
+        assert await away_clocks(db, game_id) == []
+        assert len(lines_with(recorder, "vacation")) == 2
+        with pytest.raises(IllegalAction, match="have 3 vacation days left"):
+            await service.start_vacation(HOST, season, days=4)
+        await service.close()
+
+
+def test_a_planned_start_is_read_on_the_players_own_clock() -> None:
+    now = tokyo(2026, 6, 10, 12, 0)
+    assert parse_start("2026-06-12", TOKYO, now) == tokyo(2026, 6, 12, 0, 0)
+    assert parse_start("2026-06-12 18:30", TOKYO, now) == tokyo(2026, 6, 12, 18, 30)
+    assert parse_start("2026-06-10", TOKYO, now) == now  # earlier today: now
+    for typed, said in (("next week", "can't read"), ("2026-06-09", "has passed"),
+                        ("2028-01-01", "at most a year ahead")):
+        with pytest.raises(InvalidInput, match=said):
+            parse_start(typed, TOKYO, now)
