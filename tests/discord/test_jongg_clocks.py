@@ -350,3 +350,48 @@ async def test_a_director_changes_the_vacation_budget_while_a_player_is_away(
         assert "vacation days 7 → 10" in log.content and "summer break" in log.content
         assert "vacation days 10 → 1" in log.content
     assert_clean(fake_discord, caplog)
+
+
+async def test_a_league_game_started_while_a_player_is_away_says_so_and_a_vacation_is_planned(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    alice, bob = world.alice, world.bob
+    clock = FrozenClock()
+    clock.now = local("Asia/Tokyo", 2026, 6, 10, 12)
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)) as client:
+        await open_league(fake_discord, world)
+        away = await (await fake_discord.slash(bob, world.tables, "mj vacation start")).reply()
+        assert away.ephemeral and "You're on vacation" in away.content, away.content
+        until = int(clock.now + 7 * DAY)
+        table = await JonggTable.open(fake_discord, world, client, [alice, bob], bots=1,
+                                      options={"pace": "async"})
+        assert (f"<@{bob.id}> is on vacation until <t:{until}:f>" in table.lobby.content
+                ), table.lobby.content
+        [told] = [m for m in fake_discord.messages_in(table.thread)
+                  if "Bob is on vacation until" in m.content]
+        assert f"<t:{until}:f>" in told.content and "UTC" not in told.content
+        assert told.mentions == []
+
+        # Alice plans hers ahead, on her own clock: nothing pauses or is told until then.
+        await settings(fake_discord, world, alice, time_zone="Asia/Tokyo")
+        refused = await (await fake_discord.slash(alice, world.tables, "mj vacation start", {
+            "from": "next week"})).reply()
+        assert refused.ephemeral and "write it like 2026-12-24" in refused.content
+        planned = await (await fake_discord.slash(alice, world.tables, "mj vacation start", {
+            "from": "2026-06-12 18:00", "days": 2})).reply()
+        assert planned.ephemeral and "Your vacation is planned" in planned.content, \
+            planned.content
+        begins = int(local("Asia/Tokyo", 2026, 6, 12, 18))
+        assert f"<t:{begins}:f>" in planned.content
+        await client.service.flush(table.game_id)
+        assert not [m for m in fake_discord.messages_in(table.thread)
+                    if "Alice is on vacation" in m.content]
+        clock.now = begins + 1
+        await client.service.run_due_clocks()
+        await client.service.flush(table.game_id)
+        assert [m for m in fake_discord.messages_in(table.thread)
+                if "Alice is on vacation until" in m.content]
+        status = await (await fake_discord.slash(alice, world.tables,
+                                                 "mj vacation status")).reply()
+        assert "You're on vacation until" in status.content, status.content
+    assert_clean(fake_discord, caplog)
