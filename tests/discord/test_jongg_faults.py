@@ -176,9 +176,10 @@ async def test_clocks_pass_for_silent_seats(fake_discord: FakeDiscord, world: Wo
         assert await client.service.run_due_clocks() == 1
         await table.settle()
         assert table.spectator().discards[-1][0] == 1
-        stale = await fake_discord.select(world.bob, prompt, custom_ids(prompt, "jg:d:")[0],
-                                          ["0"])
-        assert "out of date" in (await stale.reply()).content
+        # His prompt no longer offers what was played for him, and he is told what it was.
+        assert custom_ids(prompt, "jg:") == []
+        assert "Your time ran out, so this was played for you: Discard" in \
+            fake_discord.dms(world.bob)[-1].content
     assert_clean(fake_discord, caplog)
 
 
