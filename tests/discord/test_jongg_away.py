@@ -25,9 +25,10 @@ NEW_YORK = "America/New_York"
 TOKYO = "Asia/Tokyo"
 
 
-def local(zone_name: str, *when: int) -> float:
-    """A wall-clock time in a zone (year, month, day, hour[, minute]) as a Unix time."""
-    return datetime(*when, tzinfo=zone(zone_name)).timestamp()  # type: ignore[misc]
+def local(zone_name: str, year: int, month: int, day: int, hour: int, minute: int = 0
+          ) -> float:
+    """A wall-clock time in a zone as a Unix time."""
+    return datetime(year, month, day, hour, minute, tzinfo=zone(zone_name)).timestamp()
 
 
 async def settings(fake: FakeDiscord, world: World, user: User, **typed: str) -> Message:
@@ -177,4 +178,130 @@ async def test_sleepers_in_two_time_zones_are_never_timed_out_on_claims(
                 table.seats.index(user))
             assert not any("time ran out" in m.content for m in fake_discord.dms(user))
         assert time_ran_out(fake_discord, table) == []
+    assert_clean(fake_discord, caplog)
+
+
+async def test_a_move_clicked_on_vacation_ends_it(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Mid-game in a league, Alice goes on vacation: the claim windows she could call in
+    are passed for her at the automatic delay, never as timeouts. Then she clicks a move
+    on her DM prompt: that ends her vacation (`/mj vacation status` shows none under way,
+    one day used), the thread says she is back, and her next DM tells her why."""
+    alice, bob = world.alice, world.bob
+    clock = FrozenClock()
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)) as client:
+        await open_league(fake_discord, world)  # 7 vacation days
+        await auto_discard(fake_discord, world, alice, "drawn")
+        table = await JonggTable.open(fake_discord, world, client, [alice, bob], bots=2,
+                                      options={"pace": "async"})
+        await play_opening(table)
+        away = await (await fake_discord.slash(alice, world.tables,
+                                               "mj vacation start")).reply()
+        assert away.ephemeral and "You're on vacation" in away.content, away.content
+        clock.now += 3600
+        assert await away_windows(client, table, clock, alice, wanted=2) >= 2
+        assert await timeouts(client, table, alice) == 0
+        assert time_ran_out(fake_discord, table) == []
+        still = await (await fake_discord.slash(alice, world.tables,
+                                                "mj vacation status")).reply()
+        assert "You're on vacation until" in still.content, still.content
+
+        # She is asked again (auto-discard off) and, on her turn, clicks her DM prompt.
+        await auto_discard(fake_discord, world, alice, "off")
+        for _ in range(100):
+            mine = table.view(alice)
+            if mine.phase is Phase.TURN and mine.legal:
+                break
+            await away_windows(client, table, clock, alice, wanted=0)
+            others = [u for u in table.to_move() if u is not alice]
+            if others:
+                await table.step(others[0])
+        else:
+            raise AssertionError("it never became Alice's turn")
+        assert "Alice is back" not in "\n".join(
+            m.content for m in fake_discord.messages_in(table.thread))
+        dms_before = len(fake_discord.dms(alice))
+        await table.step(alice)  # the first option on her newest DM prompt
+
+        status = await (await fake_discord.slash(alice, world.tables,
+                                                 "mj vacation status")).reply()
+        assert "You're on vacation" not in status.content, status.content
+        assert "1 of 7 used" in status.content, status.content
+        back = [m for m in fake_discord.messages_in(table.thread)
+                if "Alice is back from vacation" in m.content]
+        assert len(back) == 1 and back[0].mentions == []
+        [told, *_] = fake_discord.dms(alice)[dms_before:]
+        assert "Welcome back: playing a move ended your vacation" in told.content, told.content
+        assert await timeouts(client, table, alice) == 0
+    assert_clean(fake_discord, caplog)
+
+
+@pytest.mark.parametrize(("phase", "public", "private"), [
+    (Phase.CHARLESTON, "the bot made their Charleston choice", "Pass"),
+    (Phase.TURN, "the bot made their move", "Discard"),
+])
+async def test_a_timeout_off_a_claim_window_is_told_and_the_old_prompt_loses_its_controls(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture, phase: Phase, public: str, private: str) -> None:
+    """At a live table Alice lets her clock run out in the Charleston or on her turn: a
+    DM tells her time ran out and what was played for her, the thread says the bot moved
+    for her (once), and the DM prompt she left loses its buttons and menus."""
+    alice = world.alice
+    clock = FrozenClock()
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)) as client:
+        table = await JonggTable.open(fake_discord, world, client, [alice], bots=3,
+                                      options={"pace": "live"})
+        for _ in range(200):
+            mine = table.view(alice)
+            if mine.phase is phase and mine.legal:
+                break
+            await table.step(alice)
+        else:
+            raise AssertionError(f"Alice was never asked in {phase}")
+        left = await table.prompt(alice)
+        assert left.components, "her prompt has no controls to lose"
+        dms_before = len(fake_discord.dms(alice))
+
+        await run_clocks(client, table, clock,
+                         await clock_due(client, table, ClockKind.TURN) + 0.01)
+        assert await timeouts(client, table, alice) == 1
+        assert time_ran_out(fake_discord, table) == [f"Time ran out for Alice: {public}."]
+        told = [m for m in fake_discord.dms(alice)[dms_before:]
+                if "Your time ran out" in m.content]
+        assert len(told) == 1 and (f"Your time ran out, so this was played for you: {private}"
+                                   in told[0].content), told[0].content
+        [stored] = [m for m in fake_discord.dms(alice) if m.id == left.id]
+        assert stored.components == [], "the prompt she left keeps its controls"
+    assert_clean(fake_discord, caplog)
+
+
+async def test_a_claim_window_timeout_says_a_pass_was_made(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """At a live table Alice, awake, lets a claim window she could call in run out: the
+    thread says a pass was made for her, and her DM says the pass was played for her."""
+    alice = world.alice
+    clock = FrozenClock()
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)) as client:
+        table = await JonggTable.open(fake_discord, world, client, [alice], bots=3,
+                                      options={"pace": "live"})
+        for _ in range(400):
+            if could_call(client, table, alice):
+                break
+            await table.step(alice)
+        else:
+            raise AssertionError("Alice never could call")
+        dms_before = len(fake_discord.dms(alice))
+        due = await clock_due(client, table, ClockKind.CLAIM)
+        assert due > clock.now + DEFAULT_AUTO_DELAY  # she is asked: no automatic answer
+        await run_clocks(client, table, clock, due + 0.01)
+        assert not could_call(client, table, alice)
+        assert await timeouts(client, table, alice) == 1
+        assert time_ran_out(fake_discord, table) == [
+            "Time ran out for Alice: a pass was made for them."]
+        told = [m for m in fake_discord.dms(alice)[dms_before:]
+                if "Your time ran out" in m.content]
+        assert len(told) == 1 and ("Your time ran out, so this was played for you: Pass"
+                                   in told[0].content), told[0].content
     assert_clean(fake_discord, caplog)
