@@ -1,6 +1,7 @@
 """Fair play for people who sleep and travel, through the fake Discord: claim windows answer
 for a player asleep (quiet hours, two time zones, across midnight) or on a league vacation as
-their settings would, at the automatic delay and never as a timeout; a move clicked on a DM
+their settings would, at the automatic delay and never as a timeout (nor when a window's
+own clock runs out after bedtime); a move clicked on a DM
 prompt while on vacation ends it (told privately and in the thread); a single timeout is told
 to the player (with what was played) and to the table, and the stale DM prompt loses its
 controls."""
@@ -118,8 +119,10 @@ async def away_windows(client: JonggClient, table: JonggTable, clock: FrozenCloc
                    and (others := [u for u in table.to_move() if u is not away])):
                 await table.step(others[0])
             if table.spectator().action_count == count:
-                assert await clock_due(client, table, ClockKind.AUTO) <= (
-                    opened + DEFAULT_AUTO_DELAY)
+                answered = [c.due_at for c in await client.db.clocks.clocks(table.game_id)
+                            if c.kind is ClockKind.AUTO]
+                assert answered and answered[0] <= opened + DEFAULT_AUTO_DELAY, (
+                    f"{away.username} is waited for in a claim window, not answered for")
                 assert await clock_due(client, table, ClockKind.CLAIM) > (
                     opened + DEFAULT_AUTO_DELAY)
                 await run_clocks(client, table, clock, opened + DEFAULT_AUTO_DELAY)
@@ -176,8 +179,41 @@ async def test_sleepers_in_two_time_zones_are_never_timed_out_on_claims(
             assert await timeouts(client, table, user) == 0
             assert not client.service.stand_ins(table.game_id).stood_in(
                 table.seats.index(user))
-            assert not any("time ran out" in m.content for m in fake_discord.dms(user))
+            assert not any("time ran out" in m.content.lower()
+                           for m in fake_discord.dms(user))
         assert time_ran_out(fake_discord, table) == []
+    assert_clean(fake_discord, caplog)
+
+
+async def test_a_claim_window_that_runs_out_after_bedtime_is_no_timeout(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A claim window Alice could call in opens at 21:00 in New York, an hour before her
+    quiet hours; nobody answers, and its two hours run out at 23:00, while she sleeps: she
+    is passed for as her settings would, not timed out, and nobody is told time ran out."""
+    alice = world.alice
+    clock = FrozenClock()
+    clock.now = local(NEW_YORK, 2026, 6, 10, 21)
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)) as client:
+        await settings(fake_discord, world, alice, time_zone=NEW_YORK,
+                       quiet_hours="22:00-08:00")
+        table = await JonggTable.open(fake_discord, world, client, [alice], bots=3,
+                                      options={"pace": "async"})
+        for _ in range(400):
+            if could_call(client, table, alice):
+                break
+            await table.step(alice)
+        else:
+            raise AssertionError("Alice never could call")
+        count = table.spectator().action_count
+        due = await clock_due(client, table, ClockKind.CLAIM)
+        assert clock.now < local(NEW_YORK, 2026, 6, 10, 22) < due  # asleep by then
+        await run_clocks(client, table, clock, due + 0.01)
+        assert table.spectator().action_count > count and not could_call(client, table, alice)
+        assert await timeouts(client, table, alice) == 0
+        assert not client.service.stand_ins(table.game_id).stood_in(table.seats.index(alice))
+        assert time_ran_out(fake_discord, table) == []
+        assert not any("time ran out" in m.content.lower() for m in fake_discord.dms(alice))
     assert_clean(fake_discord, caplog)
 
 
@@ -231,8 +267,8 @@ async def test_a_move_clicked_on_vacation_ends_it(
         back = [m for m in fake_discord.messages_in(table.thread)
                 if "Alice is back from vacation" in m.content]
         assert len(back) == 1 and back[0].mentions == []
-        [told, *_] = fake_discord.dms(alice)[dms_before:]
-        assert "Welcome back: playing a move ended your vacation" in told.content, told.content
+        news = [m.content for m in fake_discord.dms(alice)[dms_before:]]
+        assert news and "Welcome back: playing a move ended your vacation" in news[0], news
         assert await timeouts(client, table, alice) == 0
     assert_clean(fake_discord, caplog)
 
