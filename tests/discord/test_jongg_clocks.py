@@ -394,4 +394,11 @@ async def test_a_league_game_started_while_a_player_is_away_says_so_and_a_vacati
         status = await (await fake_discord.slash(alice, world.tables,
                                                  "mj vacation status")).reply()
         assert "You're on vacation until" in status.content, status.content
+        # Her two days run out: the table hears she is back, once, as after /mj vacation end.
+        clock.now = begins + 2 * DAY + 1
+        await client.service.run_due_clocks()
+        await client.service.run_due_clocks()
+        await client.service.flush(table.game_id)
+        assert len([m for m in fake_discord.messages_in(table.thread)
+                    if "Alice is back from vacation" in m.content]) == 1
     assert_clean(fake_discord, caplog)
