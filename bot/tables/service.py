@@ -703,7 +703,7 @@ class TableService:
             return
         for key in [key for key in self._away if key[1] == season_id]:
             del self._away[key]
-        for vacation in await self.db.vacations.under_way(self.now(), season_id=season_id):
+        for vacation in await self.db.vacations.under_way_in(season_id, self.now()):
             self._away[(vacation.user_id, season_id)] = (vacation.started_at, vacation.end())
 
     async def act(self, game_id: int, user_id: int,
@@ -1495,7 +1495,7 @@ class TableService:
         if season is None or not users:
             return {}
         return {v.user_id: v.until
-                for v in await self.db.vacations.under_way(self.now(), season_id=season.id)
+                for v in await self.db.vacations.under_way_in(season.id, self.now())
                 if v.user_id in users and v.started_at <= self.now()}
 
     async def vacation(self, user_id: int, season: Season) -> VacationStatus:
