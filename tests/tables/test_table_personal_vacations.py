@@ -105,10 +105,12 @@ async def test_a_table_without_the_option_still_asks_a_seat_on_a_personal_vacati
         service = make_service(db, Recorder(), clock)
         service.new_seed = lambda: 1
         game_id = await open_game(service, THREE_PLAYER, PLAYERS, pace="async")
-        await service.start_vacation(HOST, None)
+        # Asked in a window it could call in, then away (no move of theirs ends it since).
         await play_until_asked(service, clock, game_id, Phase.CLAIM)
+        await service.start_vacation(HOST, None)
         clock.now += DEFAULT_AUTO_DELAY + 0.01
         await service.run_due_clocks()
+        assert (await service.vacation(HOST, None)).current is not None
         mine = service.view_for(game_id, HOST)
         assert mine.phase is Phase.CLAIM and mine.legal  # still asked: nothing passed
         await service.close()
