@@ -143,7 +143,7 @@ class JonggClient(discord.Client):
         game = await self.db.games.game(game_id)
         stored = read_table_options(game.rules)
         rules = stored.rules
-        clocks = describe_clocks(game.pace, quiet=stored.quiet)
+        clocks = describe_clocks(game.pace, quiet=stored.quiet, vacations=stored.vacations)
         seats = {seat.seat: seat for seat in await self.db.seats.seats(game_id)}
         levels = await self.service.stored_levels(game_id)
         lines = [f"**Table {game.id}** · {rules.name} · card {game.card.name} · "
@@ -163,7 +163,8 @@ class JonggClient(discord.Client):
             lines.append(f"{wind}: {who}")
         away = await self.service.away_at_table(
             game.guild_id, game.channel_id,
-            [s.user_id for s in seats.values() if s.user_id is not None])
+            [s.user_id for s in seats.values() if s.user_id is not None],
+            personal=stored.vacations)
         lines += [f"<@{user}> is on vacation until {when(until)} at the latest: the game "
                   "waits for them (their clocks are paused)." for user, until in away.items()]
         bettor = await self.db.series.bettor(game_id)

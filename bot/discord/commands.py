@@ -145,6 +145,8 @@ mj.add_command(vacation)
     turn="the turn clock instead of the pace's, e.g. 2m or 12h (30s to 7d)",
     claim="the claim window instead of the pace's, e.g. 15s or 1h (5s to 1d)",
     quiet_hours="pause each player's turn clock in their quiet hours (on at async tables)",
+    vacations="pause a player's clocks while they're on a personal vacation (/mj "
+              "vacation start); off by default",
     teaching="a teaching table: every rack is open to everyone at it, with hints after "
              "each draw (never in a league)",
     house="house options, e.g. charleston=none quarters_pot pot_ante=50 (see /rules "
@@ -167,7 +169,7 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
               timeout: ChoiceText = "pass", house: HouseText | None = None,
               teaching: bool = False,
               turn: ChoiceText | None = None, claim: ChoiceText | None = None,
-              quiet_hours: bool | None = None,
+              quiet_hours: bool | None = None, vacations: bool = False,
               stand_in_after: app_commands.Range[int, 0, MOST_STAND_IN_AFTER] = (
                   DEFAULT_STAND_IN_AFTER)) -> None:
     """Post the lobby, open its thread, and create the game, with the `house` options (see
@@ -186,6 +188,10 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
                                 "rules, so they take no house options. Open the table in "
                                 "another channel, or ask a director to start a season with "
                                 "them (`/league season start house:`).")
+        if vacations:
+            raise IllegalAction("This is a league's channel: its games pause for the "
+                                "season's vacations (`/mj vacation start`), so they take no "
+                                "vacations option.")
         rules = season_rules(season)
         chosen = await resolve_card(client.db, guild_id, season.settings.card_name)
     else:
@@ -194,7 +200,8 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
     options = new_table_options(await client.db.guilds.settings(guild_id), rules, chosen,
                                 pace=pace, hints=hints, timeout=Timeout(timeout),
                                 teaching=teaching, turn=turn, claim=claim,
-                                quiet_hours=quiet_hours, stand_in_after=stand_in_after)
+                                quiet_hours=quiet_hours, vacations=vacations,
+                                stand_in_after=stand_in_after)
     options.clocks()  # clock lengths out of bounds are refused privately, before posting
     if teaching:  # refused privately, before anything is posted
         await client.service.check_teaching(guild_id, channel.id)

@@ -96,7 +96,21 @@ def _require_manager(interaction: discord.Interaction[Any]) -> None:
 async def _league_here(interaction: discord.Interaction[Any]) -> League:
     """The league of this channel (or of a thread's parent channel), else the league of the
     server's league channel (`/mj config league_channel:`), else the server's only league;
-    otherwise a refusal saying where the leagues are."""
+    otherwise a refusal saying where the leagues are, or how to make one."""
+    found = await _league_if_any(interaction)
+    if found is None:
+        home = (await _db(interaction).guilds.settings(_guild(interaction))).league_channel_id
+        where = ("the league's channel" if home is None
+                 else f"<#{home}>, this server's league channel")
+        raise LeagueNotFound("This server has no league yet. A server manager can create one "
+                             f"in {where} with `/league create`.")
+    return found
+
+
+async def _league_if_any(interaction: discord.Interaction[Any]) -> League | None:
+    """The league this command is for, found as `_league_here` finds it; None when the
+    server has no league at all, and a refusal saying where the leagues are when it has
+    several and this is none of their channels."""
     db = _db(interaction)
     guild_id = _guild(interaction)
     channel = interaction.channel
@@ -110,10 +124,7 @@ async def _league_here(interaction: discord.Interaction[Any]) -> League:
     if len(leagues) == 1:
         return leagues[0]
     if not leagues:
-        where = ("the league's channel" if home is None
-                 else f"<#{home}>, this server's league channel")
-        raise LeagueNotFound("This server has no league yet. A server manager can create one "
-                             f"in {where} with `/league create`.")
+        return None
     where = ", ".join(f"**{lg.name}** in <#{lg.channel_id}>" for lg in leagues)
     raise LeagueNotFound(f"Use this in a league's channel: {where}.")
 

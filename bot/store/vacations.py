@@ -1,8 +1,11 @@
-"""Vacations (migration 0009): a player away from a league season's games for a while.
+"""Vacations (migration 0009): a player away from their games for a while.
 
-A vacation starts with the moment its budget runs out (`until`, the caller's arithmetic) and
+A vacation is a league season's (it pauses the player's games of that season) or, with no
+season (`season_id` None, migration 0017), personal: it pauses their casual tables that
+were opened to pause for vacations. Each season, and the personal ones, is a scope of its
+own. A vacation starts with the moment it runs out (`until`, the caller's arithmetic) and
 ends then, or earlier when the player ends it (`ended_at`). The store keeps at most one
-vacation under way per player and season (a second start is `OnVacation`); how many days a
+vacation under way per player and scope (a second start is `OnVacation`); how many days a
 vacation costs, and whether the budget allows one, is the table layer's to decide
 (`bot.tables.vacation`).
 """
@@ -27,11 +30,11 @@ _COLUMNS = "id, season_id, user_id, started_at, until, ended_at"
 
 @dataclass(frozen=True)
 class Vacation:
-    """One vacation: whose, in which season, from when, until when at the latest, and when
-    it was ended by command (None: not, so it ends at `until`)."""
+    """One vacation: whose, in which season (None: a personal one), from when, until when
+    at the latest, and when it was ended by command (None: not, so it ends at `until`)."""
 
     id: int
-    season_id: int
+    season_id: int | None
     user_id: int
     started_at: float
     until: float
@@ -47,12 +50,22 @@ class Vacation:
 
 
 class OnVacation(StoreRefusal):
-    """A vacation is already under way for this player and season."""
+    """A vacation is already under way for this player in this scope (season, or
+    personal)."""
 
     code = "on_vacation"
 
-    def __init__(self) -> None:
-        super().__init__("You're already on vacation in this season.")
+    def __init__(self, season_id: int | None) -> None:
+        super().__init__("You're already on vacation" + (
+            "." if season_id is None else " in this season."))
+
+
+def _in_scope(season_id: int | None) -> tuple[str, tuple[int, ...]]:
+    """The condition (and its parameters) picking one scope's vacations: a season's, or the
+    personal ones (NULL, which `=` never matches)."""
+    if season_id is None:
+        return "season_id IS NULL", ()
+    return "season_id = ?", (check_int(season_id, "season_id"),)
 
 
 #: Until when a vacation under way may last once the season's budget is `budget` days, given
@@ -61,25 +74,27 @@ VacationLimit = Callable[[Vacation, Sequence[Vacation], int], float]
 
 
 class Vacations(Part):
-    """`db.vacations`: players' vacations from league seasons."""
+    """`db.vacations`: players' vacations from league seasons, and personal ones."""
 
-    async def start(self, season_id: int, user_id: int, *, at: float,
+    async def start(self, season_id: int | None, user_id: int, *, at: float,
                     until: float) -> Vacation:
-        """Start a vacation at `at` (the table service's clock), ending at `until` at the
-        latest. A vacation whose `until` has passed is closed first (at its `until`); one
-        still under way is `OnVacation`."""
+        """Start a vacation in a season (None: a personal one) at `at` (the table service's
+        clock), ending at `until` at the latest. A vacation of the same scope whose `until`
+        has passed is closed first (at its `until`); one still under way is
+        `OnVacation`."""
         now = float(at)
+        scope, scope_args = _in_scope(season_id)
+        user_id = check_int(user_id, "user_id")
         async with self._db.transaction() as tx:
             await tx.execute(
-                "UPDATE vacations SET ended_at = until WHERE season_id = ? AND user_id = ? "
-                "AND ended_at IS NULL AND until <= ?",
-                (check_int(season_id, "season_id"), check_int(user_id, "user_id"), now))
+                f"UPDATE vacations SET ended_at = until WHERE {scope} AND user_id = ? "
+                "AND ended_at IS NULL AND until <= ?", (*scope_args, user_id, now))
             # Asked first, not caught from the unique index: a failed statement ends a
             # PostgreSQL transaction.
             if await tx.fetchone(
-                    "SELECT 1 FROM vacations WHERE season_id = ? AND user_id = ? "
-                    "AND ended_at IS NULL", (season_id, user_id)) is not None:
-                raise OnVacation()
+                    f"SELECT 1 FROM vacations WHERE {scope} AND user_id = ? "
+                    "AND ended_at IS NULL", (*scope_args, user_id)) is not None:
+                raise OnVacation(season_id)
             vacation_id = await tx.insert(
                 "INSERT INTO vacations (season_id, user_id, started_at, until) "
                 "VALUES (?, ?, ?, ?)", (season_id, user_id, now, float(until)))
@@ -139,22 +154,30 @@ class Vacations(Part):
                 changed.append(await _one(tx, vacation.id))
             return await fetch_season(tx, season.id), changed
 
-    async def of(self, season_id: int, user_id: int) -> list[Vacation]:
-        """A player's vacations in a season, oldest first."""
+    async def of(self, season_id: int | None, user_id: int) -> list[Vacation]:
+        """A player's vacations in a season (None: their personal ones), oldest first."""
+        scope, scope_args = _in_scope(season_id)
         async with self._db.read() as tx:
             rows = await tx.fetchall(
-                f"SELECT {_COLUMNS} FROM vacations WHERE season_id = ? AND user_id = ? "
-                "ORDER BY id", (check_int(season_id, "season_id"), check_int(user_id, "user_id")))
+                f"SELECT {_COLUMNS} FROM vacations WHERE {scope} AND user_id = ? "
+                "ORDER BY id", (*scope_args, check_int(user_id, "user_id")))
         return [_from_row(row) for row in rows]
 
-    async def under_way(self, at: float, *, season_id: int | None = None) -> list[Vacation]:
-        """Every vacation not over at `at` (as a restart needs them), or one season's."""
-        only = "" if season_id is None else " AND season_id = ?"
+    async def under_way(self, at: float) -> list[Vacation]:
+        """Every vacation not over at `at`, of every scope (as a restart needs them)."""
+        return await self._not_over("", (), at)
+
+    async def under_way_in(self, season_id: int | None, at: float) -> list[Vacation]:
+        """The vacations not over at `at` of one season (None: the personal ones)."""
+        scope, scope_args = _in_scope(season_id)
+        return await self._not_over(f" AND {scope}", scope_args, at)
+
+    async def _not_over(self, scope: str, scope_args: tuple[int, ...],
+                        at: float) -> list[Vacation]:
         async with self._db.read() as tx:
             rows = await tx.fetchall(
                 f"SELECT {_COLUMNS} FROM vacations WHERE ended_at IS NULL AND until > ?"
-                f"{only} ORDER BY id", (float(at),) if season_id is None
-                else (float(at), check_int(season_id, "season_id")))
+                f"{scope} ORDER BY id", (float(at), *scope_args))
         return [_from_row(row) for row in rows]
 
 
@@ -165,6 +188,7 @@ async def _one(tx: Tx, vacation_id: int) -> Vacation:
 
 
 def _from_row(row: Row) -> Vacation:
-    return Vacation(id=int(row["id"]), season_id=int(row["season_id"]),
+    season = row["season_id"]
+    return Vacation(id=int(row["id"]), season_id=None if season is None else int(season),
                     user_id=int(row["user_id"]), started_at=float(row["started_at"]),
                     until=float(row["until"]), ended_at=opt_float(row["ended_at"]))

@@ -74,6 +74,10 @@ class TableOptions:
     auto_delay: float | None = None
     #: A teaching table: every rack is open to everyone at it (`bot.tables.teaching`).
     teaching: bool = False
+    #: Whether the seats' clocks pause while their holders are on a personal vacation
+    #: (`/mj vacation start` where there is no league): off unless the host asks, since the
+    #: others wait meanwhile. A league's game pauses for its season's vacations instead.
+    vacations: bool = False
 
     def __post_init__(self) -> None:
         if self.base_clocks is not None and self.base_clocks.name != self.pace:
@@ -105,7 +109,7 @@ class TableOptions:
                            "timeout": self.timeout.value, "pace": self.pace,
                            "stand_in_after": self.stand_in_after,
                            "quiet": self.pauses_quietly(), "auto_delay": self.auto_delay,
-                           "teaching": self.teaching})
+                           "teaching": self.teaching, "vacations": self.vacations})
 
 
 @dataclass(frozen=True)
@@ -113,7 +117,8 @@ class StoredOptions:
     """A game's table options as the store keeps them (`TableOptions.to_json`). An option
     added after a game was stored reads as what that game was opened to play: no seat handed
     to a bot for good (`stand_in_after` 0), quiet hours as its pace has them, the table
-    service's delay (`auto_delay` None), not a teaching table."""
+    service's delay (`auto_delay` None), not a teaching table, no pause for personal
+    vacations."""
 
     rules: RuleSet
     timeout: Timeout
@@ -122,6 +127,7 @@ class StoredOptions:
     quiet: bool
     auto_delay: float | None
     teaching: bool
+    vacations: bool
 
 
 def read_table_options(text: str) -> StoredOptions:
@@ -135,17 +141,18 @@ def read_table_options(text: str) -> StoredOptions:
         pace=pace, stand_in_after=after if isinstance(after, int) and after >= 0 else 0,
         quiet=bool(data.get("quiet", pace in QUIET_PACES)),
         auto_delay=None if delay is None else float(delay),
-        teaching=data.get("teaching") is True)
+        teaching=data.get("teaching") is True, vacations=data.get("vacations") is True)
 
 
-def describe_clocks(pace: Pace, *, quiet: bool) -> str:
-    """A table's clocks for its lobby, e.g. ` (turn 1d, claim 2h, paused in quiet hours)`
-    ("" for an untimed table)."""
+def describe_clocks(pace: Pace, *, quiet: bool, vacations: bool = False) -> str:
+    """A table's clocks for its lobby, e.g. ` (turn 1d, claim 2h, paused in quiet hours and
+    on vacation)` ("" for an untimed table, which has no clock to pause)."""
     if pace.turn_seconds is None:
         return ""
     parts = [f"turn {format_duration(pace.turn_seconds)}"]
     if pace.claim_seconds is not None:
         parts.append(f"claim {format_duration(pace.claim_seconds)}")
-    if quiet:
-        parts.append("paused in quiet hours")
+    paused = [when for when, on in (("in quiet hours", quiet), ("on vacation", vacations)) if on]
+    if paused:
+        parts.append(f"paused {' and '.join(paused)}")
     return f" ({', '.join(parts)})"

@@ -212,7 +212,7 @@ def new_table_options(settings: GuildSettings, rules: RuleSet, card: ResolvedCar
                       pace: str | None = None, hints: bool = True,
                       timeout: Timeout = Timeout.PASS, teaching: bool = False,
                       turn: str | None = None, claim: str | None = None,
-                      quiet_hours: bool | None = None,
+                      quiet_hours: bool | None = None, vacations: bool = False,
                       stand_in_after: int = DEFAULT_STAND_IN_AFTER) -> TableOptions:
     """How a table opened on this server plays: what the command said, and the server's
     settings for what it did not (its pace with that pace's clocks, its delay before
@@ -226,4 +226,5 @@ def new_table_options(settings: GuildSettings, rules: RuleSet, card: ResolvedCar
     return TableOptions(rules, card.name, card.text, pace=chosen.name, hints=hints,
                         timeout=timeout, server_card_id=card.card_id, base_clocks=clocks,
                         auto_delay=settings.auto_delay, teaching=teaching, turn=turn,
-                        claim=claim, quiet_hours=quiet_hours, stand_in_after=stand_in_after)
+                        claim=claim, quiet_hours=quiet_hours, vacations=vacations,
+                        stand_in_after=stand_in_after)

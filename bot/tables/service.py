@@ -22,12 +22,13 @@ same for every seat, so how long a claim window stays open reveals nothing.
 A person whose clock runs out too often in a row has their seat kept by a bot until they
 reclaim it (`bot.tables.standins`): the moves the table makes for a person are marked in the
 log, which is all a restart needs to count again.
-A seat's turn clock and its reminders (`bot.tables.reminders`) pause while
-its holder is away: in their quiet hours at a table that pauses for them, and on vacation in
-a league's games. The deadlines are worked out when a clock is set, with the pauses known
-then (`bot.tables.timekeeping`); when the pauses change (new quiet hours, a vacation begun
-or ended) the running clocks are moved, keeping the time they had left (`_retime`). A claim
-window is the whole table's and never pauses.
+A seat's turn clock and its reminders (`bot.tables.reminders`) pause while its holder is
+away: in their quiet hours at a table that pauses for them, and on vacation: a league
+season's in that season's games, a personal one at a casual table opened to pause for them
+(a game's vacation scope, `_Live.away_key`). The deadlines are worked out when a clock is
+set, with the pauses known then (`bot.tables.timekeeping`); when the pauses change (new
+quiet hours, a vacation begun or ended) the running clocks are moved, keeping the time they
+had left (`_retime`). A claim window is the whole table's and never pauses.
 
 Delivery is `bot.tables.delivery`: a sender task per game sends its outbox entries in order
 (retrying, moving a deleted thread, telling the host about a missing permission). A game that
@@ -135,10 +136,10 @@ from bot.tables.teaching import teaching_refusal
 from bot.tables.timekeeping import Pauses, active_seconds, deadline
 from bot.tables.vacation import (
     BACK_NOTE,
-    MOVED_BACK,
     VacationStatus,
     away_note,
     budget_until,
+    moved_back,
     vacation_status,
 )
 from bot.tables.waiting import SeatMoment
@@ -151,6 +152,8 @@ _MOVE_CLOCKS = (ClockKind.TURN, ClockKind.CLAIM, ClockKind.AUTO, *REMINDER_CLOCK
 #: its reminders. A claim window is short and the whole table's, so it never pauses.
 _SEAT_CLOCKS = (ClockKind.TURN, *REMINDER_CLOCKS)
 _NO_PAUSES = Pauses()
+#: Whose vacation, in which scope: (user, season id), or (user, None) for a personal one.
+_AwayKey = tuple[int, int | None]
 #: What a table is told was played for a seat whose clock ran out, by the phase it ran out
 #: in (anything else: "the bot made their move", followed by the move's own line).
 _TIMED_OUT_LINES = {Phase.CLAIM: "a pass was made for them",
@@ -257,9 +260,27 @@ class _Live:
     #: The league season the game counts for (None: not a league's game): its players'
     #: vacations pause their clocks.
     season_id: int | None = None
+    #: Whether a casual table's clocks pause for its players' personal vacations (its
+    #: `vacations` option; a league's game pauses for its season's, whatever this says).
+    vacations: bool = False
     #: The game's revision in the store when this copy was last made the store's (see
     #: `TableService._current`).
     revision: int = -1
+
+    @property
+    def pauses_for_vacations(self) -> bool:
+        """Whether vacations pause the seats' clocks here: in a league's game always (its
+        season's, `season_id`), at a casual table when it was opened to (personal ones,
+        of the scope None)."""
+        return self.season_id is not None or self.vacations
+
+    def away_key(self, user: int | None) -> _AwayKey | None:
+        """Where `TableService._away` keeps the vacation that would pause `user`'s seat
+        here: (user, the game's season), (user, None) for a personal one at a casual table
+        that pauses for them; None for a bot, or a game no vacation pauses."""
+        if user is None or not self.pauses_for_vacations:
+            return None
+        return (user, self.season_id)
 
     def become(self, fresh: _Live) -> None:
         """Take every field of `fresh` (the game rebuilt from the store) but the lock and
@@ -350,9 +371,10 @@ class TableService:
         self.make_bot = make_bot
         self.sender = Sender(db, notifier, backoff, self._retire)
         self._live: dict[int, _Live] = {}
-        #: Vacations under way, (user, season) -> (start, end): that user's clocks pause in
-        #: the season's games meanwhile.
-        self._away: dict[tuple[int, int], tuple[float, float]] = {}
+        #: Vacations under way or planned, (user, season) -> (start, end): that user's clocks
+        #: pause in the season's games meanwhile; (user, None) is a personal vacation, which
+        #: pauses their casual tables opened to pause for vacations.
+        self._away: dict[_AwayKey, tuple[float, float]] = {}
         self._clock_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         #: Set by `close`: moves are refused from then on (`Restarting`).
@@ -680,7 +702,7 @@ class TableService:
         try:
             revision = await self.db.games.revision(game_id)
             if live is not None and live.revision == revision:
-                await self._away_in(live.season_id)
+                await self._away_in(live)
                 return live
             if live is None and (await self.db.games.game(game_id)).status is not \
                     GameStatus.PLAYING:
@@ -690,21 +712,23 @@ class TableService:
         live = await self._restore(game_id, into=live)
         if live.closed:
             raise NotRunning(NOT_RUNNING)
-        await self._away_in(live.season_id)
+        await self._away_in(live)
         return live
 
-    async def _away_in(self, season_id: int | None) -> None:
-        """Read again who is on vacation in a league season (before a move in one of its
-        games) when other processes share the database: one of them may have begun or
-        ended a vacation since (its own games' clocks it moved itself; this process's next
-        move sets the clocks with the pauses as they are now). A process alone on its
-        database made every change itself, so it knows already."""
-        if season_id is None or not self.db.shared:
+    async def _away_in(self, live: _Live) -> None:
+        """Read again who is on vacation in the game's vacation scope (its league season,
+        or the personal vacations at a casual table that pauses for them) before a move in
+        it, when other processes share the database: one of them may have begun or ended a
+        vacation since (its own games' clocks it moved itself; this process's next move
+        sets the clocks with the pauses as they are now). A process alone on its database
+        made every change itself, so it knows already."""
+        if not live.pauses_for_vacations or not self.db.shared:
             return
-        for key in [key for key in self._away if key[1] == season_id]:
+        scope = live.season_id
+        for key in [key for key in self._away if key[1] == scope]:
             del self._away[key]
-        for vacation in await self.db.vacations.under_way(self.now(), season_id=season_id):
-            self._away[(vacation.user_id, season_id)] = (vacation.started_at, vacation.end())
+        for vacation in await self.db.vacations.under_way_in(scope, self.now()):
+            self._away[(vacation.user_id, scope)] = (vacation.started_at, vacation.end())
 
     async def act(self, game_id: int, user_id: int,
                   action: Action | str | Callable[[int], Action],
@@ -955,23 +979,23 @@ class TableService:
 
     # -- clocks ----------------------------------------------------------------------------
 
+    def _away_of(self, live: _Live, user: int | None) -> tuple[float, float] | None:
+        """The vacation under way or planned that pauses `user`'s seat in this game (of
+        its vacation scope, see `_Live.away_key`), if any."""
+        key = live.away_key(user)
+        return None if key is None else self._away.get(key)
+
     def _vacations(self, live: _Live) -> dict[int, tuple[float, float]]:
-        """The vacations under way or planned of the game's seat holders in its season
-        (none outside a league), by seat."""
-        if live.season_id is None:
-            return {}
+        """The vacations under way or planned of the game's seat holders that pause their
+        seats here (none at a game no vacation pauses), by seat."""
         return {seat: away for seat, user in enumerate(live.table.user_ids)
-                if user is not None and (away := self._away.get((user, live.season_id)))
-                and self.now() < away[1]}
+                if (away := self._away_of(live, user)) and self.now() < away[1]}
 
     def _pauses(self, live: _Live, seat: int) -> Pauses:
         """When `seat`'s clocks pause: its holder's quiet hours (at a table that pauses for
-        them) and their vacation (in a league's game); never while a bot plays the seat (a
-        bot's own, or one standing in for its person)."""
-        user = live.table.user_ids[seat]
-        away = (None if user is None or live.season_id is None
-                else self._away.get((user, live.season_id)))
-        return self._pauses_away(live, seat, away)
+        them) and their vacation (of the game's vacation scope); never while a bot plays
+        the seat (a bot's own, or one standing in for its person)."""
+        return self._pauses_away(live, seat, self._away_of(live, live.table.user_ids[seat]))
 
     def _pauses_away(self, live: _Live, seat: int,
                      away: tuple[float, float] | None) -> Pauses:
@@ -1042,10 +1066,9 @@ class TableService:
         seat = clock.seat
         assert seat is not None
         await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=seat)
-        user = live.table.user_ids[seat]
-        if user is None or live.season_id is None:
+        key = live.away_key(live.table.user_ids[seat])
+        if key is None:
             return
-        key = (user, live.season_id)
         away = self._away.get(key)
         now = self.now()
         name = live.table.names[seat]
@@ -1293,7 +1316,8 @@ class TableService:
                      PACES.get(stored.pace, (game.pace, None))[1],
                      self.auto_delay if delay is None else delay, bots, levels, options,
                      Mailbox(game.host_user_id), quiet=stored.quiet,
-                     season_id=None if season is None else season.id)
+                     season_id=None if season is None else season.id,
+                     vacations=stored.vacations)
         if into is not None:
             into.become(live)
             live = into
@@ -1486,55 +1510,61 @@ class TableService:
 
     # -- vacations --------------------------------------------------------------------------
 
-    async def away_at_table(self, guild_id: int, channel_id: int,
-                            users: Collection[int]) -> dict[int, float]:
-        """Which of `users` (a lobby's people) are on vacation now in the season of the
-        league of this channel, and until when: a table about to start there waits for
-        them, so the lobby says so."""
+    async def away_at_table(self, guild_id: int, channel_id: int, users: Collection[int],
+                            *, personal: bool = False) -> dict[int, float]:
+        """Which of `users` (a lobby's people) are on vacation now, and until when: in the
+        season of the league of this channel, or elsewhere on a personal vacation when the
+        table pauses for those (`personal`). A table about to start waits for them, so the
+        lobby says so."""
         season = await season_for_channel(self.db, guild_id, channel_id)
-        if season is None or not users:
+        if not users or (season is None and not personal):
             return {}
         return {v.user_id: v.until
-                for v in await self.db.vacations.under_way(self.now(), season_id=season.id)
+                for v in await self.db.vacations.under_way_in(
+                    None if season is None else season.id, self.now())
                 if v.user_id in users and v.started_at <= self.now()}
 
-    async def vacation(self, user_id: int, season: Season) -> VacationStatus:
-        """The player's vacation budget in the season: days used, and any vacation under
-        way."""
-        return vacation_status(season, await self.db.vacations.of(season.id, user_id),
-                               self.now())
+    async def vacation(self, user_id: int, season: Season | None) -> VacationStatus:
+        """The player's vacation budget in the season (None: their personal vacations, each
+        capped instead): days used, and any vacation under way or planned."""
+        return vacation_status(season, await self.db.vacations.of(
+            None if season is None else season.id, user_id), self.now())
 
-    async def start_vacation(self, user_id: int, season: Season, *,
+    async def start_vacation(self, user_id: int, season: Season | None, *,
                              start: float | None = None, days: int | None = None
                              ) -> VacationStatus:
-        """Start the player's vacation in the season, now or planned from `start`, for
-        `days` (None: until they end it or the budget runs out): their clocks in the
-        season's games pause meanwhile, claim windows pass for them, and those tables are
-        told until when (a planned vacation when it begins, by its AWAY clock). Refused
-        (`IllegalAction`) while one is under way or planned, or beyond the days left."""
-        if not season.is_open:
+        """Start the player's vacation in the season (None: a personal one), now or planned
+        from `start`, for `days` (None: until they end it, or the budget or a personal
+        vacation's cap runs out): their clocks in the season's games (a personal one: at
+        casual tables that pause for vacations) pause meanwhile, claim windows pass for
+        them, and those tables are told until when (a planned vacation when it begins, by
+        its AWAY clock). Refused (`IllegalAction`) while one is under way or planned, or
+        beyond the days left."""
+        if season is not None and not season.is_open:
             raise IllegalAction("This league's season is over, so there are no games to "
                                 "pause.")
         status = await self.vacation(user_id, season)
         now = self.now()
         begins = now if start is None else max(start, now)
         until = status.start_until(begins, days)  # refuses when none may start
-        vacation = await self.db.vacations.start(season.id, user_id, at=begins, until=until)
-        await self._repause(user_id, season.id, (vacation.started_at, vacation.until),
+        scope = None if season is None else season.id
+        vacation = await self.db.vacations.start(scope, user_id, at=begins, until=until)
+        await self._repause(user_id, scope, (vacation.started_at, vacation.until),
                             away_note(vacation.until) if begins <= now else None)
         return await self.vacation(user_id, season)
 
-    async def end_vacation(self, user_id: int, season: Season) -> VacationStatus:
-        """End the player's vacation now (their clocks run again with the time they had
-        left, and their tables are told), or cancel one planned (nobody was told of it).
-        Refused (`IllegalAction`) when there is neither."""
+    async def end_vacation(self, user_id: int, season: Season | None) -> VacationStatus:
+        """End the player's vacation in the season (None: their personal one) now (their
+        clocks run again with the time they had left, and their tables are told), or
+        cancel one planned (nobody was told of it). Refused (`IllegalAction`) when there is
+        neither."""
         status = await self.vacation(user_id, season)
         vacation = status.current or status.planned
         if vacation is None:
-            raise IllegalAction("You're not on vacation in this season, and have none "
+            raise IllegalAction(f"You're not on vacation{status.where}, and have none "
                                 "planned.")
         await self.db.vacations.end(vacation.id, at=self.now())
-        await self._repause(user_id, season.id, None,
+        await self._repause(user_id, vacation.season_id, None,
                             BACK_NOTE if status.current is not None else None)
         return await self.vacation(user_id, season)
 
@@ -1556,54 +1586,55 @@ class TableService:
         return season, changed
 
     async def _back_by_moving(self, live: _Live, seat: int) -> tuple[float, float] | None:
-        """A person who makes a move while on vacation in the game's season is back (as on
+        """A person who makes a move while on a vacation that pauses them in this game (its
+        season's, or a personal one at a casual table that pauses for them) is back (as on
         correspondence servers): the vacation ends now, this game's clocks run again and
         its table and the person are told, all with the move (the caller holds the game and
         settles). Returns the stretch they were away for (None: they were not away), which
         `_back_elsewhere` needs once the game is let go."""
-        user = live.table.user_ids[seat]
-        if user is None or live.season_id is None:
+        key = live.away_key(live.table.user_ids[seat])
+        if key is None:
             return None
-        key = (user, live.season_id)
+        user, scope = key
         was = self._away.get(key)
         now = self.now()
         if was is None or not was[0] <= now < was[1]:
             return None
-        for vacation in await self.db.vacations.of(live.season_id, user):
+        for vacation in await self.db.vacations.of(scope, user):
             if vacation.under_way(now):
                 await self.db.vacations.end(vacation.id, at=now)
         before = self._pauses(live, seat)
         del self._away[key]
         self._retime(live, seat, before)
         live.said.append(BACK_NOTE.format(name=live.table.names[seat]))
-        live.told.setdefault(seat, []).append(MOVED_BACK)
+        live.told.setdefault(seat, []).append(moved_back(personal=scope is None))
         return was
 
     async def _back_elsewhere(self, live: _Live, user_id: int,
                               was: tuple[float, float] | None) -> None:
         """After a move that ended the mover's vacation (`was`: the stretch it had; None:
-        it ended nothing), their other games of the season run again too."""
-        if was is not None and live.season_id is not None:
+        it ended nothing), their other games of its scope run again too."""
+        if was is not None and live.pauses_for_vacations:
             await self._repause(user_id, live.season_id, None, BACK_NOTE, was=was,
                                 skip=live.table.game_id)
 
-    async def _repause(self, user_id: int, season_id: int,
+    async def _repause(self, user_id: int, season_id: int | None,
                        away: tuple[float, float] | None, note: str | None, *,
                        was: tuple[float, float] | None = None, skip: int | None = None
                        ) -> None:
-        """The user's vacation in the season is now `away` (None: over): retime their
-        clocks in every game of the season they play (but `skip`, retimed already), and
-        tell those tables `note` (formatted with the seat holder's name; None: nothing to
-        tell). `was`: the
-        stretch they were away for, when it is no longer the one kept."""
-        key = (user_id, season_id)
+        """The user's vacation in the season (None: their personal one) is now `away`
+        (None: over): retime their clocks in every game it pauses that they play (but
+        `skip`, retimed already), and tell those tables `note` (formatted with the seat
+        holder's name; None: nothing to tell). `was`: the stretch they were away for, when
+        it is no longer the one kept."""
+        key: _AwayKey = (user_id, season_id)
         was = self._away.get(key, was)
         if away is None:
             self._away.pop(key, None)
         else:
             self._away[key] = away
         games = [game_id for game_id, live in self._live.items() if not live.closed
-                 and live.season_id == season_id and live.table.seat_of(user_id) is not None
+                 and live.away_key(user_id) == key and live.table.seat_of(user_id) is not None
                  and game_id != skip]
         for game_id in games:
             with contextlib.suppress(NotRunning):

@@ -1,5 +1,7 @@
 """A player's vacation budget in a league season: how many days they have used, whether they
-may start a vacation (now, or planned from a later moment), and until when it may last.
+may start a vacation (now, or planned from a later moment), and until when it may last. A
+personal vacation (no league's: it pauses the casual tables opened to pause for vacations)
+has no budget, since no league sets one; each is capped at `PERSONAL_DAYS` instead.
 
 A vacation costs whole days: each started day counts in full (a vacation of 26 hours costs
 2), counted when it ends, or so far while it lasts. Its length is fixed when it starts at
@@ -23,12 +25,24 @@ from bot.tables.timekeeping import zone
 
 DAY = 24 * 3600
 
-#: What the tables of a player's league games are told when they go away ({name}: the seat
+#: The longest a personal vacation lasts, in days. Nobody sets a budget for casual tables,
+#: so each personal vacation is capped instead: a month covers a holiday or a move, and a
+#: vacation forgotten ends by itself before it holds a casual table (whose other players
+#: wait meanwhile) for longer than that. Another may be started when one ends.
+PERSONAL_DAYS = 30
+
+#: What the tables of a player's games are told when they go away ({name}: the seat
 #: holder's name) and when they are back.
 BACK_NOTE = "{name} is back from vacation: their turn clock runs again, with the time it had left."
-#: What a player is told when a move of theirs ended their vacation.
-MOVED_BACK = ("Welcome back: playing a move ended your vacation, so your clocks in this "
-              "league's games run again (`/mj vacation start` when you go away again).")
+
+
+def moved_back(personal: bool) -> str:
+    """What a player is told when a move of theirs ended their vacation (`personal`: a
+    personal one, else a league season's)."""
+    where = ("casual tables that pause for vacations" if personal
+             else "this league's games")
+    return (f"Welcome back: playing a move ended your vacation, so your clocks in {where} "
+            "run again (`/mj vacation start` when you go away again).")
 
 
 def when(moment: float) -> str:
@@ -84,12 +98,15 @@ def budget_until(vacation: Vacation, others: Sequence[Vacation], budget: int) ->
 @dataclass(frozen=True)
 class VacationStatus:
     """A player's budget in a season: the days allowed, the days used, the vacation under
-    way (None: none) and one planned to begin later (None: none)."""
+    way (None: none) and one planned to begin later (None: none). `personal`: their
+    personal vacations instead, where the budget is the cap of each (`PERSONAL_DAYS`) and
+    nothing is used up."""
 
     budget: int
     used: int
     current: Vacation | None
     planned: Vacation | None = None
+    personal: bool = False
 
     @property
     def left(self) -> int:
@@ -101,7 +118,7 @@ class VacationStatus:
         days left), never past the budget; an `IllegalAction` (or `InvalidInput` for a
         length that is no length), worded for the player, when none may start."""
         if self.current is not None:
-            raise IllegalAction("You're already on vacation in this season; end it with "
+            raise IllegalAction(f"You're already on vacation{self.where}; end it with "
                                 "`/mj vacation end`.")
         if self.planned is not None:
             raise IllegalAction("You have a vacation planned from "
@@ -114,11 +131,19 @@ class VacationStatus:
             return start + self.left * DAY
         if days < 1:
             raise InvalidInput("A vacation is at least 1 day.")
+        if days > self.left and self.personal:
+            raise IllegalAction(f"A personal vacation lasts at most {self.budget} days, not "
+                                f"{days}.")
         if days > self.left:
             raise IllegalAction(f"You have {self.left} vacation day"
                                 f"{'s' if self.left != 1 else ''} left this season, not "
                                 f"{days}.")
         return start + days * DAY
+
+    @property
+    def where(self) -> str:
+        """Where the vacation is, for a sentence about it ("" or " in this season")."""
+        return "" if self.personal else " in this season"
 
     def describe(self) -> str:
         """The budget in a sentence or two, for the player."""
@@ -129,14 +154,19 @@ class VacationStatus:
         elif self.planned is not None:
             away = (f" Planned: away from {when(self.planned.started_at)} until "
                     f"{when(self.planned.until)}; `/mj vacation end` cancels it.")
+        if self.personal:
+            return (f"A personal vacation pauses your clocks at casual tables opened with "
+                    f"`vacations:True`, for at most {self.budget} days each.{away}")
         return (f"Vacation days this season: {self.used} of {self.budget} used, {self.left} "
                 f"left (a started day counts in full).{away}")
 
 
-def vacation_status(season: Season, vacations: Sequence[Vacation], now: float
+def vacation_status(season: Season | None, vacations: Sequence[Vacation], now: float
                     ) -> VacationStatus:
-    """The player's status from their vacations in `season`."""
+    """The player's status from their vacations in `season` (None: their personal ones)."""
     current = next((v for v in vacations if v.under_way(now)), None)
     planned = next((v for v in vacations if v.ended_at is None and v.started_at > now), None)
+    if season is None:
+        return VacationStatus(PERSONAL_DAYS, 0, current, planned, personal=True)
     return VacationStatus(season.settings.vacation_days, days_used(vacations, now), current,
                           planned)

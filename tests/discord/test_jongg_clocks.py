@@ -4,8 +4,9 @@ as the place it means, a fixed-offset zone warned about), reminders each person 
 and how) beside the pace's for who never chose, a table's own clocks on `/mj new`, quiet
 hours across midnight for two players in two time zones (a paused turn clock, reminders as
 a thread mention that wait for the morning, a DM only for who asked), `/mj vacation`
-pausing two league games at once, and a director changing the season's vacation budget
-while a player is away."""
+pausing two league games at once, a director changing the season's vacation budget
+while a player is away, and a personal vacation pausing a casual table opened with
+`vacations:True` (and not one opened without)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from bot.engine.game import Phase
 from bot.store import ClockKind
 from bot.tables.reminders import ReminderWay
 from bot.tables.timekeeping import zone
+from bot.tables.vacation import PERSONAL_DAYS
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -256,10 +258,14 @@ async def test_a_vacation_pauses_two_league_games_at_once(
     alice = world.alice
     clock = FrozenClock()
     async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)) as client:
-        refused = await (await fake_discord.slash(alice, world.tables,
-                                                  "mj vacation start")).reply()
-        assert refused.ephemeral and "no league yet" in refused.content, refused.content
+        # Without a league, a vacation is a personal one (which league games ignore).
+        personal = await (await fake_discord.slash(alice, world.tables,
+                                                   "mj vacation status")).reply()
+        assert personal.ephemeral and "A personal vacation" in personal.content
         await open_league(fake_discord, world)  # 7 vacation days, the default
+        mixed = await (await fake_discord.slash(alice, world.tables, "mj new", {
+            "pace": "async", "vacations": True})).reply()
+        assert mixed.ephemeral and "take no vacations option" in mixed.content, mixed.content
         tables = [await JonggTable.open(fake_discord, world, client, [alice], bots=3,
                                         options={"pace": "async"}) for _ in range(2)]
         seats = [t.seats.index(alice) for t in tables]
@@ -401,4 +407,49 @@ async def test_a_league_game_started_while_a_player_is_away_says_so_and_a_vacati
         await client.service.flush(table.game_id)
         assert len([m for m in fake_discord.messages_in(table.thread)
                     if "Alice is back from vacation" in m.content]) == 1
+
+
+async def test_a_personal_vacation_pauses_a_casual_table_opened_to_pause_for_it(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """No league on the server: `/mj vacation start` starts a personal vacation, which
+    pauses the table opened with `/mj new vacations:True` (its thread told) and leaves the
+    one opened without it running."""
+    alice = world.alice
+    clock = FrozenClock()
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)) as client:
+        pausing = await JonggTable.open(fake_discord, world, client, [alice], bots=3,
+                                        options={"pace": "async", "vacations": True})
+        assert "async pace (turn 1d, claim 2h, paused in quiet hours and on vacation)" in (
+            pausing.lobby.content), pausing.lobby.content
+        running = await JonggTable.open(fake_discord, world, client, [alice], bots=3,
+                                        options={"pace": "async"})
+        seats = {t.game_id: t.seats.index(alice) for t in (pausing, running)}
+        clock.now += 4 * HOUR  # 20 hours left in each game
+        answer = await (await fake_discord.slash(alice, world.tables,
+                                                 "mj vacation start")).reply()
+        assert answer.ephemeral and "You're on vacation" in answer.content, answer.content
+        assert "casual tables opened with `vacations:True`" in answer.content
+        assert f"at most {PERSONAL_DAYS} days" in answer.content
+        for table in (pausing, running):
+            await client.service.flush(table.game_id)
+        assert await turn_due(client, pausing.game_id, seats[pausing.game_id]) == (
+            clock.now + PERSONAL_DAYS * DAY + 20 * HOUR)
+        assert await turn_due(client, running.game_id, seats[running.game_id]) == (
+            clock.now + 20 * HOUR)
+        assert [len([m for m in fake_discord.messages_in(t.thread)
+                     if "Alice is on vacation until" in m.content])
+                for t in (pausing, running)] == [1, 0]
+        count = pausing.spectator().action_count
+        await client.service.run_due_clocks(clock.now + DAY)
+        assert pausing.spectator().action_count == count  # paused
+
+        clock.now += DAY
+        back = await (await fake_discord.slash(alice, world.tables, "mj vacation end")).reply()
+        assert back.ephemeral and "Welcome back" in back.content, back.content
+        await client.service.flush(pausing.game_id)
+        assert await turn_due(client, pausing.game_id, seats[pausing.game_id]) == (
+            clock.now + 20 * HOUR)
+        assert any("Alice is back from vacation" in m.content
+                   for m in fake_discord.messages_in(pausing.thread))
     assert_clean(fake_discord, caplog)

@@ -56,7 +56,7 @@ async def build_league_database(db: Database, clock: FakeClock) -> dict[str, int
     handed on during play), a series
     with a bot of its own, its next game and a bettor, and a game in play with options, a
     reclaimed seat, a clock and an outbox claimed by a process that was killed, and a
-    vacation. Some ids are deleted
+    vacation in the season and a personal one. Some ids are deleted
     after use (a server card, sent outbox entries). Returns ids the tests look at."""
     league, season = await league_with_season(db)
     card = await db.cards.save_card(GUILD, "house", card_text(), uploaded_by=DIRECTOR)
@@ -97,6 +97,7 @@ async def build_league_database(db: Database, clock: FakeClock) -> dict[str, int
     await db.outbox.add(live.id, [NewDelivery(DeliveryKind.TABLE, 1)])
     assert await db.outbox.claim(live.id)
     await db.vacations.start(season.id, 3, at=clock.now, until=clock.now + 86_400)
+    await db.vacations.start(None, 3, at=clock.now, until=clock.now + 86_400)  # personal
     sent = await db.outbox.add(finished[0], [NewDelivery(DeliveryKind.GAME_OVER, 1),
                                              NewDelivery(DeliveryKind.SEAT, 1, seat=2)])
     await db.outbox.mark_sent([(entry.id, [77]) for entry in sent])

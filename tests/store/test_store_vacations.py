@@ -1,11 +1,14 @@
 """Vacations and the season's vacation budget in the store (migration 0009): one vacation
 under way per player and season, ended by command (never past its `until`) or lapsing at
-it; a version 7 file upgrades keeping its seasons, which get the default budget."""
+it; a version 7 file upgrades keeping its seasons, which get the default budget. Personal
+vacations (no season, migration 0017): one open per player, apart from their seasons'; a
+version 16 file upgrades keeping its vacations and their ids."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -60,8 +63,8 @@ async def test_one_vacation_under_way_per_player_and_season(db: Database) -> Non
     ended = await db.vacations.end(first.id, at=T + DAY)
     assert ended.ended_at == T + DAY and ended.end() == T + DAY
     assert [v.user_id for v in await db.vacations.under_way(T + DAY)] == [6]
-    assert [v.user_id for v in await db.vacations.under_way(T + DAY, season_id=season)] == [6]
-    assert await db.vacations.under_way(T + DAY, season_id=season + 1) == []
+    assert [v.user_id for v in await db.vacations.under_way_in(season, T + DAY)] == [6]
+    assert await db.vacations.under_way_in(season + 1, T + DAY) == []
     # Ending again changes nothing; a vacation is never ended past its `until`.
     assert (await db.vacations.end(first.id, at=T + 2 * DAY)).ended_at == T + DAY
     assert (await db.vacations.end(other.id, at=T + 9 * DAY)).ended_at == T + 2 * DAY
@@ -157,3 +160,56 @@ async def test_a_version_7_file_upgrades_keeping_its_seasons(db_path: Path) -> N
             kind.value for kind in ClockKind}
     finally:
         conn2.close()
+
+
+async def test_a_personal_vacation_is_a_scope_of_its_own(db: Database) -> None:
+    """A personal vacation (no season) and a season's are apart: each may be under way at
+    once, each is listed only in its own scope, and a second personal one is refused (the
+    store's check, and the partial unique index under it)."""
+    season = await season_id(db)
+    mine = await db.vacations.start(None, 5, at=T, until=T + 3 * DAY)
+    assert mine.season_id is None
+    league = await db.vacations.start(season, 5, at=T, until=T + 2 * DAY)
+    with pytest.raises(OnVacation, match=r"already on vacation\.$"):
+        await db.vacations.start(None, 5, at=T + DAY, until=T + 2 * DAY)
+    theirs = await db.vacations.start(None, 6, at=T + DAY, until=T + 2 * DAY)
+    assert await db.vacations.of(None, 5) == [mine]
+    assert await db.vacations.of(season, 5) == [league]
+    assert [v.id for v in await db.vacations.under_way_in(None, T + DAY)] == [mine.id, theirs.id]
+    assert [v.id for v in await db.vacations.under_way_in(season, T + DAY)] == [league.id]
+    assert {v.id for v in await db.vacations.under_way(T + DAY)} == {
+        mine.id, league.id, theirs.id}
+    with pytest.raises(ConstraintViolation):  # the index, should a writer skip the check
+        async with db.transaction() as tx:
+            await tx.insert("INSERT INTO vacations (season_id, user_id, started_at, until) "
+                            "VALUES (NULL, 5, ?, ?)", (T + DAY, T + 2 * DAY))
+    # Ended, or lapsed, a personal vacation makes room for the next.
+    assert (await db.vacations.end(mine.id, at=T + DAY)).ended_at == T + DAY
+    again = await db.vacations.start(None, 5, at=T + 2 * DAY, until=T + 3 * DAY)
+    await db.vacations.start(None, 6, at=T + 4 * DAY, until=T + 5 * DAY)  # theirs lapsed
+    assert [v.ended_at for v in await db.vacations.of(None, 6)] == [T + 2 * DAY, None]
+    assert await db.vacations.of(None, 5) == [replace(mine, ended_at=T + DAY), again]
+
+
+async def test_a_version_16_file_upgrades_keeping_its_vacations(db_path: Path) -> None:
+    """0017 makes the vacations table again on SQLite: its rows, ids and next id are kept,
+    and so are its CHECKs and the one-per-season index."""
+    async with Database(db_path, migrations=shipped_migrations()[:16]) as old:
+        season = await season_id(old)
+        first = await old.vacations.start(season, 5, at=T, until=T + DAY)
+        second = await old.vacations.start(season, 6, at=T, until=T + DAY)
+        async with old.transaction() as tx:  # the newest id gone: it is not given again
+            await tx.execute("DELETE FROM vacations WHERE id = ?", (second.id,))
+    async with Database(db_path) as db:
+        assert db.schema_version == len(shipped_migrations()) >= 17
+        assert await db.vacations.of(season, 5) == [first]
+        personal = await db.vacations.start(None, 5, at=T, until=T + DAY)
+        assert personal.id > second.id
+        with pytest.raises(OnVacation):
+            await db.vacations.start(season, 5, at=T, until=T + DAY)
+        with pytest.raises(ConstraintViolation):
+            await db.vacations.start(None, 7, at=T, until=T)
+        with pytest.raises(ConstraintViolation):
+            async with db.transaction() as tx:
+                await tx.insert("INSERT INTO vacations (season_id, user_id, started_at, "
+                                "until) VALUES (?, 5, ?, ?)", (season, T, T + DAY))

@@ -85,12 +85,15 @@ def make_service(db: Database, recorder: Recorder, clock: Clock, *,
 
 
 async def open_game(service: TableService, rules: RuleSet, humans: Sequence[int],
-                 pace: str = "live", *, guild_id: int = 1, turn: str | None = None) -> int:
-    """A started table (in server `guild_id`, with the turn clock `turn` if given): the
-    first of `humans` hosts, the others join, bots fill the rest."""
+                 pace: str = "live", *, guild_id: int = 1, turn: str | None = None,
+                 vacations: bool = False) -> int:
+    """A started table (in server `guild_id`, with the turn clock `turn` if given, pausing
+    for personal vacations if `vacations`): the first of `humans` hosts, the others join,
+    bots fill the rest."""
     game = await service.open_table(
         guild_id=guild_id, channel_id=2, host_id=humans[0], host_name="Host",
-        options=TableOptions(rules, "jongg-original", CARD_TEXT, pace=pace, turn=turn))
+        options=TableOptions(rules, "jongg-original", CARD_TEXT, pace=pace, turn=turn,
+                             vacations=vacations))
     for index, user in enumerate(humans[1:], start=1):
         await service.join(game.id, user, f"Player {index}")
     await service.start_game(game.id, humans[0])
