@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from bot.engine.cards.compile import HAND_SIZE, TileGroup, Variation, hand_variations
 from bot.engine.cards.model import Card, Hand
-from bot.engine.errors import InvalidInput
+from bot.engine.errors import InvalidInput, echo
 from bot.engine.tiles import (
     BLANK,
     FLOWER,
@@ -70,8 +70,8 @@ class Exposure:
         kinds = parse_tiles(text)
         naturals = {k for k in kinds if k != JOKER}
         if len(naturals) != 1:
-            raise InvalidInput(f"The exposure `{text}` must be one tile repeated, plus jokers "
-                               "(e.g. `333B` or `3B JJ`).")
+            raise InvalidInput(f"The exposure `{echo(text)}` must be one tile repeated, plus "
+                               "jokers (e.g. `333B` or `3B JJ`).")
         return cls(naturals.pop(), len(kinds), kinds.count(JOKER))
 
     def __str__(self) -> str:

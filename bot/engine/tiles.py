@@ -261,8 +261,8 @@ def parse_tile(text: str) -> int:
     """Read exactly one tile (`3B`, `3 bam`, `red`, `J`)."""
     kinds = parse_tiles(text)
     if len(kinds) != 1:
-        what = "nothing" if not kinds else f"{len(kinds)} tiles ({format_tiles(kinds)})"
-        raise InvalidInput(f"I need exactly one tile here, but `{text}` is {what}. "
+        what = "nothing" if not kinds else f"{len(kinds)} tiles ({echo(format_tiles(kinds))})"
+        raise InvalidInput(f"I need exactly one tile here, but `{echo(text)}` is {what}. "
                            f"{ACCEPTED_FORMS}")
     return kinds[0]
 

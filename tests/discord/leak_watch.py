@@ -8,7 +8,8 @@ replay of the stored log (the engine, not the service, is the oracle):
   face up, per copy (discards, exposures, laid-out hands), and the groups it was seen in;
 * a seated person, besides: every tile their rack holds or ever held (so the tiles passed to
   them too), and each of their racks as it was at every step;
-* a person's own typing: the tiles they wrote into a command (`/analyze`, `/mj discard`).
+* a person's own typing: the tiles they wrote into a command's tile options (`/analyze`,
+  `/mj discard`); what they type into other options (a house rule `jokers=8`) is no tile.
 
 What is checked, in every version of every message the bot sent (content, embeds, button
 labels, placeholders, menu entries with their descriptions and values, file names, text
@@ -18,8 +19,10 @@ attachments decoded) and every autocomplete answer:
   more often than the reader may know copies of it is a leak, and a run of two or more tiles
   must be a part of one group the reader knows (one of their racks, an exposure, a laid-out
   group, something they typed): a line saying which tiles another seat holds fails even
-  when every one of those kinds has been face up somewhere;
-* menus of tiles (the discard and pass menus, the discard autocomplete) are such runs;
+  when every one of those kinds has been face up somewhere; a word followed by `=` is the
+  name of an option (`Jokers=8`, `from=East`), not a tile;
+* menus of tiles (the discard and pass menus, the discard autocomplete) are such runs, and
+  must come from the reader's rack;
 * pictures: a table picture must be the spectator's, a result picture the spectator's
   result, a rack or hint picture the one drawn from the reader's own view (and the hint's
   text too), an analysis the one of the tiles the reader typed; any other picture fails;
@@ -39,7 +42,7 @@ import gzip
 import io
 import re
 from collections import Counter
-from collections.abc import Awaitable, Callable, Hashable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -77,7 +80,11 @@ _NAME = r"\b[1-9] (?:Bam|Crak|Dot)s?\b|\b(?:North|East|West|South|Red|Green|Soap
 #: Codes as the notation writes them (`3B`, `1123B`, `2026B`, `N`, `NN`, `0`), standing
 #: alone: not inside a word, a number (`+0`), or a Discord timestamp (`<t:…:R>`).
 _CODE = r"(?<![\w+\-:<@#&.])(?:[0-9]*[1-9][0-9]*[BCD]|[NEWSRGFJX0]+)(?![\w>])"
-_MENTION = re.compile(rf"(?P<name>{_NAME})|(?P<code>{_CODE})")
+#: A name or code followed by `=` names an option (a house rule `Jokers=8` as typed, a log
+#: line's `from=East`), not a tile.
+_MENTION = re.compile(rf"(?:(?P<name>{_NAME})|(?P<code>{_CODE}))(?!=)")
+#: The command options whose text is tiles: `/mj discard tile:`, `/analyze tiles: exposed:`.
+_TILE_OPTIONS = frozenset({"tile", "tiles", "exposed"})
 #: What may stand between two tiles of one run: spaces, commas, slashes, "and".
 _BETWEEN = re.compile(r"^(?:[\s,/]+|\s*,?\s+and\s+)$")
 _BY_NAME = {tile_name(k): k for k in range(NUM_KINDS)}
@@ -368,8 +375,9 @@ class LeakWatch:
                 continue
             self.read.add(interaction.id)
             runs = self.typed.setdefault(interaction.user.id, [])
-            for value in _option_values(interaction.payload["data"]):
-                runs += _typed_runs(value)
+            for name, value in _options(interaction.payload["data"]):
+                if name in _TILE_OPTIONS and isinstance(value, str):
+                    runs += _typed_runs(value)
 
     # -- looking ---------------------------------------------------------------------------
 
@@ -434,6 +442,9 @@ class LeakWatch:
         return problems
 
     def _choices(self, interaction: FakeInteraction) -> list[str]:
+        """What is wrong with an autocomplete answer: tiles its reader may not know, and for
+        a tile option (the discard autocomplete) tiles offered that are not from their rack
+        (other options' choices, a house rule's text, offer no tiles)."""
         knows = self.knowledge(interaction.user)
         choices = interaction.choices_sent or []
         kinds: Counter[int] = Counter()
@@ -442,7 +453,8 @@ class LeakWatch:
             for text in (str(choice.get("name", "")), str(choice.get("value", ""))):
                 runs = tile_runs(text)
                 problems += [f"names {p}" for run in runs for p in knows.problems(run)]
-            kinds.update(next(iter(tile_runs(str(choice.get("value", "")))), Counter()))
+            if _focused(interaction.payload["data"]) in _TILE_OPTIONS:
+                kinds.update(next(iter(tile_runs(str(choice.get("value", "")))), Counter()))
         seat = self._seat(interaction.user)
         if kinds and not any(_within(kinds, rack)
                              for rack in (self.racks[seat] if seat is not None else [])):
@@ -558,8 +570,14 @@ def _options(data: dict[str, Any]) -> Iterator[tuple[str, Any]]:
         yield from _options(option)
 
 
-def _option_values(data: dict[str, Any]) -> Iterable[str]:
-    return [value for _, value in _options(data) if isinstance(value, str)]
+def _focused(data: dict[str, Any]) -> str | None:
+    """The option an autocomplete is for (None: none is marked)."""
+    for option in data.get("options") or []:
+        if option.get("focused"):
+            return str(option["name"])
+        if (inner := _focused(option)) is not None:
+            return inner
+    return None
 
 
 __all__ = ["Knowledge", "LeakWatch", "kinds_named", "shown", "tile_runs"]

@@ -186,6 +186,31 @@ async def test_interaction_answers_are_judged_by_their_callback_type(
     assert handle.modal_sent is None and handle.choices_sent is None
 
 
+async def test_a_request_with_no_body_is_judged_as_an_empty_one(
+        fake_discord: FakeDiscord, world: World, bot: commands.Bot) -> None:
+    """A route whose body Discord requires refuses a request sent without one by the fields
+    it lacks, as it refuses `{}` (not by skipping the check, which would hand the route a
+    body it never got); a route that takes no body is not judged."""
+    callback = "/interactions/{interaction_id}/{interaction_token}/callback"
+    assert RequestSchema.of("POST", callback).problems(None, {}) == RequestSchema.of(
+        "POST", callback).problems({}, {}) != []
+    handle = await fake_discord.slash(world.alice, world.general, "offer")
+    await handle.reply()
+    url = f"{fake_discord.api_base}/interactions/{handle.id}/{handle.token}/callback"
+    headers = {"Authorization": f"Bot {fake_discord.token}"}
+    lacking = {url: "type", f"{fake_discord.api_base}/channels/{world.general.id}/threads":
+               "name"}
+    async with aiohttp.ClientSession(headers=headers) as session:
+        for path, field in lacking.items():
+            async with session.post(path) as response:
+                assert response.status == 400, path
+                assert (await response.json())["errors"] == {field: leaf(
+                    "BASE_TYPE_REQUIRED", "This field is required")}
+        async with session.post(f"{fake_discord.api_base}/channels/{world.general.id}/typing"
+                                ) as response:
+            assert response.status == 204
+
+
 async def test_a_bad_payload_json_in_a_multipart_upload_is_refused(
         fake_discord: FakeDiscord, world: World, bot: commands.Bot) -> None:
     url = f"{fake_discord.api_base}/channels/{world.general.id}/messages"

@@ -47,6 +47,7 @@ from bot.engine.tiles import (
     suit_of,
     suited,
 )
+from tests.reached import must_reach
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = tuple(sorted((ROOT / "data" / "cards").glob("*.jongg")))
@@ -374,12 +375,12 @@ def test_flowers_stand_in_where_the_card_says() -> None:
 
 def test_year_and_news_stay_natural_in_every_example() -> None:
     hand, variation = first_variation("y1", "FF 2026B 222C 222D 22D")
-    for example in winning_examples(variation, hand):
+    for example in must_reach(winning_examples(variation, hand), "an example of y1"):
         natural = Counter(example.concealed)
         assert natural[parse_tiles("0")[0]] == 1 and natural[parse_tiles("6B")[0]] == 1
         assert natural[parse_tiles("2B")[0]] == 2 and natural[parse_tiles("2D")[0]] >= 2
     hand, variation = first_variation("p6")
-    for example in winning_examples(variation, hand):
+    for example in must_reach(winning_examples(variation, hand), "an example of p6"):
         assert set(parse_tiles("NEWS F")) <= set(example.concealed)
 
 

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine.errors import InvalidInput
+from bot.engine.matcher import Exposure
 from bot.engine.tiles import (
     BLANK,
     DRAGONS,
@@ -221,6 +222,22 @@ def test_parse_tile_wants_exactly_one(text: str, what: str) -> None:
         parse_tile(text)
     assert what in info.value.message
     assert "exactly one tile" in info.value.message
+
+
+@pytest.mark.parametrize("text", ["J" * 3000, "3B " * 1000, "N " * 1500])
+def test_a_refusal_of_many_tiles_for_one_quotes_them_shortened(text: str) -> None:
+    """`/mj discard tile:` with 3,000 characters of tiles: the refusal stays short, quoting
+    what was typed (and what it was read as) cut with an ellipsis, not whole."""
+    with pytest.raises(InvalidInput) as info:
+        parse_tile(text)
+    message = info.value.message
+    assert len(message) < 400 and message.count("…") == 2, len(message)
+
+
+def test_a_refusal_of_a_long_exposure_quotes_it_shortened() -> None:
+    with pytest.raises(InvalidInput) as info:
+        Exposure.parse("3B 4B " * 500)
+    assert len(info.value.message) < 200 and "…" in info.value.message
 
 
 # -- property: any bag of tiles round-trips --------------------------------------------------

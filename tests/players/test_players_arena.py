@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import statistics
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,19 @@ def test_the_bootstrap_is_deterministic() -> None:
     games = _games({seed: [seed % 7 * 25 - 50, 10 - seed % 3] for seed in range(40)})
     assert bootstrap_ci(games) == bootstrap_ci(list(games))
     assert bootstrap_ci(games, seed=1) != bootstrap_ci(games, seed=2)
+
+
+def test_the_interval_is_a_95_percent_one() -> None:
+    """On 400 seeds of one game each, the bootstrap's spread of the mean is the data's
+    standard error, so a 95 % interval reaches 1.96 standard errors each side of the mean (a
+    90 % one 1.64, a 99 % one 2.58): each side lands within 0.15 of 1.96."""
+    points = [seed * 37 % 101 - 50 for seed in range(400)]
+    games = _games({seed: [p] for seed, p in enumerate(points)})
+    mean, error = statistics.fmean(points), statistics.pstdev(points) / len(points) ** 0.5
+    z = statistics.NormalDist().inv_cdf(0.975)
+    low, high = bootstrap_ci(games)
+    assert (mean - low) / error == pytest.approx(z, abs=0.15)
+    assert (high - mean) / error == pytest.approx(z, abs=0.15)
 
 
 def test_sprt_decides_each_way_and_waits_for_enough_seeds() -> None:

@@ -24,6 +24,7 @@ from bot.tables.menu import joker_only
 from bot.tables.options import TableOptions
 from bot.tables.seat_options import AutoDiscard, AutoMahjong, JokerCalls, SeatOptions
 from bot.tables.service import TableService
+from tests.reached import must_reach
 
 PEOPLE = (HOST, ANN, BO, CY)
 CARD = load_card(CARD_TEXT)
@@ -105,6 +106,9 @@ def _drawn(game: Game) -> list[Asked]:
 #: (with every option off, seed 5 meets calls only jokers would fill; both meet calls that
 #: would kill the caller's hand).
 SEED, JOKERS_SEED = 3, 5
+#: A seed whose game with auto-discard on meets a drawn tile that wins, the one drawn tile
+#: a person is then asked about (in seed 3's game every drawn tile is thrown).
+WINNING_DRAW_SEED = 30
 
 
 @pytest.fixture(scope="module")
@@ -175,8 +179,9 @@ async def test_joker_only_calls_are_not_asked_about(tmp_path: Path) -> None:
 
 
 async def test_auto_discard_throws_every_drawn_tile_but_a_winning_one(tmp_path: Path) -> None:
-    game = await play_people(tmp_path, replace(ALL_OFF, auto_discard=AutoDiscard.DRAWN), SEED)
-    for asked in _drawn(game):
+    game = await play_people(tmp_path, replace(ALL_OFF, auto_discard=AutoDiscard.DRAWN),
+                             WINNING_DRAW_SEED)
+    for asked in must_reach(_drawn(game), "a drawn tile the person was asked about"):
         assert any(isinstance(k, Mahjong) for k in _kinds(asked))
     assert any(line.startswith("Played for you (your settings): Discard") for line in game.told)
 

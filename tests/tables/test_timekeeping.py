@@ -73,6 +73,19 @@ def test_a_clock_running_out_as_quiet_hours_begin_runs_out_when_they_end() -> No
     assert pauses.paused_at(due) is None
 
 
+def test_quiet_hours_begin_on_their_first_minute_and_end_on_their_last() -> None:
+    """At exactly 23:00 a player is asleep (a clock due then is due at 07:00, and someone
+    asked then is away until 07:00); at exactly 07:00 they are awake again, and a second
+    before 23:00 still awake."""
+    pauses = Pauses("Europe/London", NIGHT)
+    bedtime, morning = at("Europe/London", 2026, 6, 10, 23), at("Europe/London", 2026, 6, 11, 7)
+    assert pauses.paused_at(bedtime) == morning
+    assert deadline(bedtime, 0, pauses) == morning
+    assert pauses.paused_at(bedtime - 1) is None and deadline(bedtime - 1, 0, pauses) == (
+        bedtime - 1)
+    assert pauses.paused_at(morning) is None and deadline(morning, 0, pauses) == morning
+
+
 def test_quiet_hours_within_one_day() -> None:
     pauses = Pauses("UTC", QuietHours(13 * 60, 14 * 60 + 30))  # a nap, 13:00-14:30
     due = deadline(at("UTC", 2026, 6, 10, 12), 2 * HOUR, pauses)

@@ -247,6 +247,19 @@ def test_pot_payment_shares_the_antes_by_mahjong_points() -> None:
     assert none.settlement == (0, 0, 0) and none.totals == (0, 0, 0)
 
 
+def test_a_pot_unit_tied_between_remainders_goes_to_the_seat_nearest_east() -> None:
+    """75 in the pot shared by two Mah Jonggs of 25: 37.5 each, the same remainder, and one
+    unit left. It goes to South (nearer East than West), though West laid out first."""
+    rules = replace(ROYALE_3, payment=Payment.POT)
+    wins = [_win(2, 25, 1, 0), _win(1, 25, 1, 0)]
+    sheet = score(rules, engine_card(), EndReason.WALL, wins, ((False, False),) * 3)
+    assert sheet.totals == (0, 25, 25)
+    assert sheet.settlement == (-25, 38 - 25, 37 - 25)
+    assert [line.text for line in sheet.lines][-2:] == [
+        "South takes 38 of the pot (25 of 50 points).",
+        "West takes 37 of the pot (25 of 50 points)."]
+
+
 _WINS = st.lists(st.tuples(st.integers(0, 3), st.sampled_from((25, 30, 40, 50)),
                            st.integers(0, 2), st.none() | st.integers(0, 3), st.booleans()),
                  max_size=5)
