@@ -146,7 +146,7 @@ async def playable_matcher(name: str, text: str,
 def unusable_card(name: str, error: CardError) -> InvalidInput:
     """A stored card the checker refuses, as a message for the players and the way out."""
     problems = "; ".join(str(problem)[:MAX_PROBLEM_CHARS] for problem in error.problems[:2])
-    return InvalidInput(f"The card `{name[:40]}` can't be used: {problems or error.message} "
+    return InvalidInput(f"The card `{echo(name)}` can't be used: {problems or error.message} "
                         "A server manager can fix the file and upload it again with "
                         "`/card upload` (replace: True).")
 

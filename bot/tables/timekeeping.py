@@ -29,7 +29,7 @@ from datetime import time as local_time
 from functools import cache
 from zoneinfo import ZoneInfo
 
-from bot.engine.errors import InvalidInput
+from bot.engine.errors import InvalidInput, echo
 
 #: The zone of a person who never chose one.
 DEFAULT_ZONE = "UTC"
@@ -56,7 +56,7 @@ def parse_duration(text: str) -> int:
     cleaned = text.strip().lower()
     parts = _DURATION.findall(cleaned)
     if not parts or _DURATION.sub("", cleaned).strip():
-        raise InvalidInput(f"`{text[:40]}` is not a length of time; write it with its unit: "
+        raise InvalidInput(f"`{echo(text)}` is not a length of time; write it with its unit: "
                            "90s, 10m, 24h or 2d (or 1h30m).")
     return sum(int(count) * _UNITS[unit] for count, unit in parts)
 
@@ -111,7 +111,7 @@ def parse_quiet_hours(text: str) -> QuietHours | None:
         return None
     ends = re.split(r"\s*(?:-|\u2013|to)\s*", cleaned)
     if len(ends) != 2:
-        raise InvalidInput(f"`{text[:40]}` is not quiet hours; write them like 23:00-07:00 "
+        raise InvalidInput(f"`{echo(text)}` is not quiet hours; write them like 23:00-07:00 "
                            "(or off).")
     start, end = (_minute_of_day(part, text) for part in ends)
     quiet = QuietHours(start, end)
@@ -128,7 +128,7 @@ def _minute_of_day(part: str, text: str) -> int:
     found = _CLOCK.match(part)
     hours, minutes = (int(found[1]), int(found[2] or 0)) if found else (99, 0)
     if hours > 24 or minutes > 59 or (hours == 24 and minutes):
-        raise InvalidInput(f"`{text[:40]}`: `{part[:10]}` is not a time of day; write it "
+        raise InvalidInput(f"`{echo(text)}`: `{echo(part, 10)}` is not a time of day; write it "
                            "like 23:00 or 7.")
     return (hours * 60 + minutes) % (24 * 60)
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.engine.errors import IllegalAction, InvalidInput
+from bot.engine.errors import IllegalAction, InvalidInput, echo
 from bot.store import Season, Vacation
 from bot.tables.timekeeping import zone
 
@@ -65,7 +65,7 @@ def parse_start(text: str, zone_name: str, now: float) -> float:
     try:
         local = datetime.fromisoformat(text.strip().replace("T", " "))
     except ValueError:
-        raise InvalidInput(f"I can't read `{text[:40]}` as a date: write it like 2026-12-24 "
+        raise InvalidInput(f"I can't read `{echo(text)}` as a date: write it like 2026-12-24 "
                            "or 2026-12-24 18:00 (on your own clock, `/mj settings` "
                            "time_zone).") from None
     if local.tzinfo is None:
