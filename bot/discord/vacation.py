@@ -45,7 +45,8 @@ async def _season_here(interaction: discord.Interaction[Any]) -> Season | None:
            "2026-12-24 18:00); now if left out",
     days=f"How many days (at most what you have left, or {PERSONAL_DAYS} without a league); "
          "until you end it if left out")
-async def start(interaction: discord.Interaction[Any], begins: str | None = None,
+async def start(interaction: discord.Interaction[Any],
+                begins: app_commands.Range[str, 1, 40] | None = None,
                 days: app_commands.Range[int, 1, 365] | None = None) -> None:
     """Start the caller's vacation in the league's open season (a personal one on a server
     without a league), now or planned ahead."""
