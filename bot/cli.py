@@ -15,14 +15,17 @@ kept whole for the bug report.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import platform
+import signal
 import sqlite3
 import sys
 import tempfile
+import threading
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -182,16 +185,52 @@ def _reader_gone() -> int:
     return EXIT_BROKEN_PIPE
 
 
+#: The commands that stop cleanly by themselves on Ctrl-C: `jongg run` lets asyncio cancel
+#: its main task, which closes the bot (its moves finish and their messages are queued).
+STOP_THEMSELVES = frozenset({"run"})
+
+
+def _stop_at_once(signum: int, frame: object) -> None:
+    """Ctrl-C: stop where the program is, whatever it is doing. The same as Python's default
+    handler, but not it: `asyncio.run` replaces only the default handler, with one that asks
+    the main task to stop and leaves a blocking `input()` waiting for a second Ctrl-C."""
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _ctrl_c_stops_at_once() -> Iterator[None]:
+    """Make Ctrl-C stop the command at once, from start-up on (the subcommands' imports
+    take a moment), when the program may handle signals (the main thread) and nobody has
+    set a handler of their own; the handler before is put back at the end."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    signal.signal(signal.SIGINT, _stop_at_once)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    args = parser.parse_args(arguments)
-    if args.command is None:
-        from bot.commands.overview import overview
+    with _ctrl_c_stops_at_once():
+        return _run(arguments)
 
-        args.handler = lambda _: overview()
+
+def _run(arguments: list[str]) -> int:
+    """Parse the arguments and run the command, turning every error into its line and exit
+    code (`failure`)."""
     try:
+        args = build_parser().parse_args(arguments)
+        if args.command is None:
+            from bot.commands.overview import overview
+
+            args.handler = lambda _: overview()
+        if args.command in STOP_THEMSELVES and signal.getsignal(signal.SIGINT) is _stop_at_once:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         code: int = args.handler(args)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
     except BrokenPipeError:

@@ -36,9 +36,12 @@ the figures (bar the timings) and the log are the same whatever the number of jo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import multiprocessing
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
@@ -372,9 +375,28 @@ def _seed_results(match: _Match, seeds: Sequence[int], jobs: int) -> Iterator[_S
             yield _play_seed(match, game_seed)
         return
     context = multiprocessing.get_context("spawn")
-    with context.Pool(min(jobs, len(seeds)), initializer=_start_worker,
-                      initargs=(match,)) as pool:
+    with _workers_ignore_ctrl_c():
+        pool = context.Pool(min(jobs, len(seeds)), initializer=_start_worker,
+                            initargs=(match,))
+    with pool:
         yield from pool.imap(_worker_seed, seeds)
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """While worker processes start, ignore Ctrl-C: the terminal sends it to every process
+    of the command, and each worker would print its own traceback. The workers inherit the
+    ignored signal through their start (Python leaves an ignored SIGINT ignored), from the
+    first line they run; this process alone stops on it and ends the pool, which stops
+    them. Only the main thread may change signal handlers; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def arena(rules: RuleSet, card: Card, challenger: str, field: str, seeds: int, seed: int = 1,
