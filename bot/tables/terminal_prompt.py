@@ -179,6 +179,8 @@ class Prompter:
             if chosen is None:
                 self.say(f"You can offer 0 to {len(offers) - 1} tiles, not {number}.")
             return chosen
+        if number == 0:  # choices count from 1, and a Soap is written 0
+            return self._tiles(view, "0")
         if not 1 <= number <= len(entries):
             self.say((f"There is no choice {number}. " if entries else "") + _allowed(view))
             return None
@@ -190,11 +192,15 @@ class Prompter:
     def _named(self, table: Table, view: View, offered: Layout, word: str) -> Choice | None:
         """`pass`, `call`, `mahjong` at a discard (or `mahjong` on a turn)."""
         direct = [view.legal[i].action for i in offered.direct]
+        if word in ("pass", "call") and view.phase is Phase.TURN:
+            what = "let go" if word == "pass" else "call"
+            self.say(f"There is no discard to {what}: it's your turn, so discard a tile. "
+                     + _allowed(view))
+            return None
         if word == "pass":
             if Pass(view.seat) in direct:
                 return Pass(view.seat)
-            self.say("There is no discard to let go: it's your turn, so discard a tile. "
-                     + _allowed(view))
+            self.say("You can't let a tile go now. " + _allowed(view))
             return None
         if word == "call":
             if offered.calls:
