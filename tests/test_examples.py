@@ -1,7 +1,7 @@
-"""Every `jongg` command the README shows, every example in a command's `--help`, and every
-command `jongg`'s overview suggests runs as written and succeeds, so the examples people copy
-stay true. An `analyze` example must be a real hand on our card: 13 or 14 tiles a set can
-hold, and a hand the card can still make."""
+"""Every `jongg` command the README and the guides in docs/ show, every example in a command's
+`--help`, and every command `jongg`'s overview suggests runs as written and succeeds, so the
+examples people copy stay true. An `analyze` example must be a real hand on our card: 13 or 14
+tiles a set can hold, and a hand the card can still make."""
 
 from __future__ import annotations
 
@@ -18,12 +18,15 @@ from bot.library import shipped_card_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+DOCUMENTS = [README, *sorted((ROOT / "docs").glob("*.md"))]
 
 
 def readme_commands() -> list[str]:
-    """The `jongg` commands in the README's shell blocks, without the `.venv/bin/` prefix."""
+    """The `jongg` commands in the shell blocks of the README and the guides, without the
+    `.venv/bin/` prefix."""
     commands: list[str] = []
-    for block in re.findall(r"```sh\n(.*?)```", README.read_text(encoding="utf-8"), re.S):
+    text = "\n".join(doc.read_text(encoding="utf-8") for doc in DOCUMENTS)
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
         for line in block.splitlines():
             words = shlex.split(line, comments=True)
             while words:

@@ -2,7 +2,8 @@
 fake Discord (two shards, a server on each): each process connects its shard only and answers
 its own server's slash commands, and stops cleanly on SIGINT (what `jongg run --processes`
 sends its children). Each has its own SQLite file here: the processes share no game, and
-several processes on one SQLite file is what the README says not to do."""
+several processes on one SQLite file is what docs/operating.md ("Shards and processes") says not
+to do."""
 
 from __future__ import annotations
 

@@ -113,7 +113,7 @@ def test_rules_text_agrees_with_the_engine() -> None:
     siamese = knowledge_base().by_id["siamese"]
     assert DEAD_HANDS_MULTIPLE == 4 and "four times" in siamese.body
     assert "no Charleston" in siamese.short
-    assert "fewest" in knowledge_base().by_id["blind-pass"].jongg  # README: fewest first
+    assert "fewest" in knowledge_base().by_id["blind-pass"].jongg  # rules notes: fewest first
 
 
 @pytest.mark.skipif(not SOURCES.is_dir(), reason="the rules sources are not beside the repo")

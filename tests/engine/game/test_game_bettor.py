@@ -1,6 +1,6 @@
 """The bettor, played through the engine: a fifth person backs one seat before the deal and
-wins or loses with it (standard rules; how it pays is Jongg's decision, see the README's
-rules notes). Money payments only; every game still replays from its seed, pot and bet."""
+wins or loses with it (standard rules; how it pays is Jongg's decision, see
+docs/rules-notes.md). Money payments only; every game still replays from its seed, pot and bet."""
 
 from __future__ import annotations
 
