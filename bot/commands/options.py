@@ -61,7 +61,7 @@ def add_table_size(parser: argparse.ArgumentParser) -> None:
                              "Royale-style game (default: 1, and 2 at two players)")
     parser.add_argument("--house", metavar="TEXT", default="",
                         help="house options, e.g. 'charleston=none quarters_pot pot_ante=50' "
-                             "(README, Rules notes, lists them)")
+                             "(docs/rules-notes.md lists them)")
 
 
 def table_from_args(args: argparse.Namespace, base: RuleSet | None = None) -> RuleSet:

@@ -18,8 +18,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "run", help="start the Discord bot (needs DISCORD_TOKEN)",
         description="Start the Discord bot. One process runs the whole bot; a bot on very "
-                    "many servers runs its Discord shards in several processes (see the "
-                    "README, \"Shards and processes\"): `--shards 4 --shard-ids 0,1` runs "
+                    "many servers runs its Discord shards in several processes (see "
+                    "\"Shards and processes\" in docs/operating.md): `--shards 4 "
+                    "--shard-ids 0,1` runs "
                     "shards 0 and 1 of 4 here, `--processes 2 --shards 4` runs the four shards "
                     "in two processes (with JONGG_DB=postgresql://...).")
     parser.add_argument("--shards", type=int, metavar="N",
@@ -55,7 +56,7 @@ def tune_process() -> None:
 ONE_FILE_ONE_PROCESS = (
     "several processes need a database server they can share, and JONGG_DB is a SQLite file "
     "(one process at a time). Run `jongg run` without --processes, or set "
-    "JONGG_DB=postgresql://... (see \"Shards and processes\" in the README).")
+    "JONGG_DB=postgresql://... (see \"Shards and processes\" in docs/operating.md).")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,7 +16,7 @@ Jongg needs a Discord bot token to go online, and none was found.
 1. Open https://discord.com/developers/applications and create an application.
 2. Under Bot, press Reset Token and copy it.
 3. Put it in a file named .env next to where you run Jongg:  DISCORD_TOKEN=your-token
-   (or set the DISCORD_TOKEN environment variable). See .env.example and the README for the
+   (or set the DISCORD_TOKEN environment variable). See .env.example and docs/server.md for the
    invite link with exactly the permissions Jongg needs.
 
 Meanwhile you can play right here:  jongg play   (a full game against bots in the terminal)

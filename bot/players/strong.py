@@ -62,7 +62,7 @@ PRIOR_SAMPLES = 8.0
 #: The danger is the reader's own estimate here, not weighed up by `CAUTION`: judged on the
 #: danger weighed three times, Strong folded hands worth playing: against a Normal field,
 #: folding on the danger as read gained 0.64 points a game [+0.28, +1.01] over the 2,000
-#: seeds of the README's arena run (`jongg arena-compare` of the two runs' logs).
+#: seeds of the arena run in docs/performance.md (`jongg arena-compare` of the two runs' logs).
 FOLD_RATIO = 1.0
 #: When folded, a joker goes rather than a natural at least this dangerous (points).
 JOKER_FOLD_DANGER = 1.0 / 3.0
