@@ -26,7 +26,7 @@ from itertools import groupby
 from typing import TextIO
 
 from bot.analysis import format_analysis, hint
-from bot.engine.errors import MahjongError
+from bot.engine.errors import MahjongError, echo
 from bot.engine.game import Action, Option, Phase, View
 from bot.engine.game.actions import (
     Call,
@@ -70,6 +70,7 @@ Tiles: 1-9 with B (Bam), C (Crak), D (Dot); N E W S winds; R G dragons, 0 Soap; 
 Ctrl-D stops the game."""
 
 _YES = frozenset({"yes", "y"})
+_NO = frozenset({"no", "n"})
 #: Discards shown on one line.
 DISCARDS_PER_LINE = 8
 
@@ -90,8 +91,13 @@ class Prompter:
     # -- asking ----------------------------------------------------------------------------
 
     def agrees(self, question: str) -> bool:
-        """Ask a yes-or-no question; True only for yes (EOF raises EOFError)."""
-        return self.ask(question).strip().lower() in _YES
+        """Ask a yes-or-no question until the answer is one (`y` and `n` too): a typo asks
+        again rather than being taken for either (EOF raises EOFError)."""
+        while True:
+            answer = self.ask(question).strip().lower()
+            if answer in _YES or answer in _NO:
+                return answer in _YES
+            self.say(f"Please answer yes or no{f', not `{echo(answer)}`' if answer else ''}.")
 
     def choose(self, table: Table, view: View) -> Choice:
         """Ask until the answer is a move or new options (EOF raises EOFError). A discard the
@@ -250,7 +256,7 @@ class Prompter:
             target = targets[int(answer) - 1]
         assert isinstance(target, DeclareDead)
         self.say(dead_question(view, target, table.names))
-        if self.agrees("Type yes to declare it dead, anything else to go back: "):
+        if self.agrees("Declare it dead? (yes/no) "):
             return target
         self.say("Nothing declared; your turn goes on.")
         return None

@@ -57,8 +57,10 @@ class Typist:
         if kind is not None:
             self.asked[kind] += 1
             self.plan = list(self._plan(kind, shown))
-        # Past its plan, a question is answered with its first choice (or `pass`).
-        answer = self.plan.pop(0) if self.plan else ("pass" if "pass" in prompt else "1")
+        # Past its plan, a question is answered with its first choice (or `pass`, or `no`
+        # to a yes-or-no question: one game is all it plays).
+        answer = self.plan.pop(0) if self.plan else (
+            "no" if "(yes/no)" in prompt else "pass" if "pass" in prompt else "1")
         self.transcript.append(answer + "\n")
         return answer
 

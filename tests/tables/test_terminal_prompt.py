@@ -59,3 +59,19 @@ def test_call_on_your_own_turn_says_there_is_no_discard_to_call() -> None:
     assert chosen == soap
     assert "There is no discard to call: it's your turn, so discard a tile." in shown
     assert "You can't call this tile" not in shown
+
+
+def test_a_typo_at_a_yes_or_no_question_asks_again() -> None:
+    # "Play again? (yes/no)" ended the program on a typo, though a typo never ends a game.
+    out = io.StringIO()
+    typed = iter(["yse", "", "n"])
+    asked: list[str] = []
+
+    def answer(prompt: str) -> str:
+        asked.append(prompt)
+        return next(typed)
+
+    assert not Prompter(answer, out).agrees("Play again? (yes/no) ")
+    assert len(asked) == 3
+    assert out.getvalue() == "Please answer yes or no, not `yse`.\nPlease answer yes or no.\n"
+    assert Prompter(lambda prompt: "Y", out).agrees("Declare it dead? (yes/no) ")
