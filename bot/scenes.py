@@ -277,17 +277,17 @@ def _played_line(hand: Hand, groups: Sequence[Sequence[int]]) -> tuple[CardGroup
 
 def result_scene(view: View, card: Card, *, bots: Sequence[bool]) -> ResultScene:
     """The end of a game as `view.seat` sees it: the winning hand and the breakdown, or a
-    wall game summary. Amounts are each seat's total for the game."""
+    wall game summary. Amounts are what each seat settles: what changes hands, as the
+    table's last line and the series say (the score lines give the hands' points)."""
     result = view.result
     if result is None:
         raise ValueError("the game is not over")
-    amounts = result.settlement if any(result.settlement) else result.totals
     names = [s.player for s in view.seats]
     # Where a game plays on after a Mah Jongg (the Siamese-style game), each seat shows the
     # Mah Jonggs it laid out: they are what is paid.
     siamese = len(view.seats[0].dead) > 1
     seats = tuple(ResultSeat(
-        s.player, amounts[s.seat], (),
+        s.player, result.settlement[s.seat], (),
         tuple(codes(t for g in m.groups for t in g) for m in result.mahjongs
               if siamese and m.seat == s.seat),
         all(s.dead), bots[s.seat]) for s in view.seats)

@@ -161,9 +161,15 @@ def public_line(event: Event, names: Sequence[str], *, racks: int = 1,
             line = f"MAH JONGG! {names[seat]} {did}, {how}.".replace(", .", ".")
         case ScoreLine(text=text):
             line = text
-        case GameOver(reason=reason, totals=totals):
-            scores = ", ".join(f"{names[s]} {totals[s]:+d}" for s in range(len(names)))
-            line = f"{ending(reason, shown, names)}. {scores}."
+        case GameOver(reason=reason, totals=totals, settlement=settlement):
+            # What changes hands, as the result picture and the series show it; where that
+            # is not the hands' scores (the Siamese-style payments), the scores follow,
+            # labelled as such.
+            paid = ", ".join(f"{names[s]} {settlement[s]:+d}" for s in range(len(names)))
+            line = f"{ending(reason, shown, names)}. {paid}."
+            if settlement != totals:
+                scores = ", ".join(f"{names[s]} {totals[s]}" for s in range(len(names)))
+                line += f" Hand scores: {scores}."
     return line
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from table_helpers import CARD_TEXT, HOST, Clock, Recorder
 
 from bot.engine.cards import load_card
@@ -108,3 +109,22 @@ async def test_the_store_keeps_the_winner_of_the_mahjong_that_ended_it(tmp_path:
     assert state.result is not None
     won = [d.hand_id for d in state.result.declared if d.seat == 1 and d.ordinal == 2]
     assert json.loads(result.details)["hands"][0] == won[0]
+
+
+@pytest.mark.parametrize("seed", [RAN_OUT, BO_WINS])
+def test_the_last_line_and_the_picture_show_the_same_money_and_label_hand_scores(
+        seed: int) -> None:
+    # The terminal said "Player +145, Bot 1 +20" (the hands' scores) where the result picture
+    # said +125 / -125 (what changes hands).
+    state, events = played(seed)
+    result = state.result
+    assert result is not None and result.settlement != result.totals
+    last = public_line(events[-1], NAMES, racks=2, shown=result.declared)
+    assert last is not None
+    paid = ", ".join(f"{name} {amount:+d}" for name, amount in zip(NAMES, result.settlement,
+                                                                   strict=True))
+    scores = ", ".join(f"{name} {points}" for name, points in zip(NAMES, result.totals,
+                                                                  strict=True))
+    assert last.endswith(f". {paid}. Hand scores: {scores}.")
+    scene = result_scene(spectator_view(state), CARD, bots=(False, True))
+    assert tuple(seat.amount for seat in scene.seats) == result.settlement
