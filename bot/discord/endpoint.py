@@ -130,7 +130,8 @@ async def serve(endpoint: InteractionsEndpoint, host: str, port: int) -> web.App
     runner = web.AppRunner(endpoint.app(), access_log=None, handle_signals=False)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
-    log.info("serving Discord's interactions on http://%s:%d", host, port)
+    log.info("serving Discord's interactions on %s",
+             ", ".join(f"http://{where[0]}:{where[1]}" for where in runner.addresses))
     return runner
 
 

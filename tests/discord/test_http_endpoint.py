@@ -1,0 +1,220 @@
+"""The Interactions Endpoint (`bot.discord.endpoint`) against the fake Discord posting
+interactions over HTTP with real Ed25519 signatures: a forged or missing signature gets 401
+and nothing happens; a PING gets a PONG; an answer rides in the HTTP response (the callback
+endpoint is never used); a handler too slow for Discord's 3 seconds is deferred for, and its
+late answer (public or private, to a command or a click) reaches the user as it would have."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+from discord.ext import commands
+from fake import EndpointRefused, FakeDiscord, World
+from nacl.signing import SigningKey
+
+from bot.discord.endpoint import InteractionsEndpoint, parse_public_key, serve
+
+CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
+
+
+@contextlib.asynccontextmanager
+async def http_worker(fake: FakeDiscord, client: discord.Client, *,
+                      defer_after: float = 2.5) -> AsyncIterator[str]:
+    """`client` logged in with the fake's token and serving interactions on a free port of
+    127.0.0.1 (no gateway connection), as `jongg run --http` runs it; yields its URL."""
+    async with client:
+        await client.login(fake.token)
+        endpoint = InteractionsEndpoint(client, parse_public_key(fake.public_key),
+                                        defer_after=defer_after)
+        runner = await serve(endpoint, "127.0.0.1", 0)
+        try:
+            host, port = runner.addresses[0][:2]
+            yield f"http://{host}:{port}/interactions"
+        finally:
+            await runner.cleanup()
+
+
+def callbacks(fake: FakeDiscord) -> list[Any]:
+    """Requests the bot made to the callback endpoint."""
+    return [r for r in fake.requests if r.key == CALLBACK]
+
+
+class Gate:
+    """Lets a test hold a handler until it says so."""
+
+    def __init__(self) -> None:
+        self.reached = asyncio.Event()
+        self.go = asyncio.Event()
+
+    async def wait(self) -> None:
+        self.reached.set()
+        await self.go.wait()
+
+
+def slow_bot(make_bot: Any, gate: Gate) -> commands.Bot:
+    """A bot whose commands answer only once `gate` lets them: publicly, privately, and
+    with a button whose click answers by updating its message or with a private line."""
+    bot: commands.Bot = make_bot()
+
+    @bot.tree.command(description="Ping")
+    async def ping(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("pong")
+
+    @bot.tree.command(description="Slow and public")
+    async def slow(interaction: discord.Interaction[Any]) -> None:
+        await gate.wait()
+        await interaction.response.send_message("late but public")
+
+    @bot.tree.command(description="Slow and private")
+    async def secret(interaction: discord.Interaction[Any]) -> None:
+        await gate.wait()
+        await interaction.response.send_message("late and private", ephemeral=True)
+
+    class Buttons(discord.ui.View):
+        def __init__(self) -> None:
+            super().__init__(timeout=None)
+
+        @discord.ui.button(label="Update", custom_id="t:update")
+        async def update(self, interaction: discord.Interaction[Any],
+                         button: discord.ui.Button[Any]) -> None:
+            await gate.wait()
+            await interaction.response.edit_message(content="updated late", view=None)
+
+        @discord.ui.button(label="Whisper", custom_id="t:whisper")
+        async def whisper(self, interaction: discord.Interaction[Any],
+                          button: discord.ui.Button[Any]) -> None:
+            await gate.wait()
+            await interaction.response.send_message("whispered late", ephemeral=True)
+
+    @bot.tree.command(description="Buttons")
+    async def buttons(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("Press", view=Buttons())
+
+    async def setup_hook() -> None:
+        bot.add_view(Buttons())
+        await bot.tree.sync()
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    return bot
+
+
+async def test_the_url_is_saved_once_it_pongs_a_ping_and_refuses_a_bad_signature(
+        fake_discord: FakeDiscord, make_bot: Any) -> None:
+    fake = fake_discord
+    async with http_worker(fake, slow_bot(make_bot, Gate())) as url:
+        await fake.set_interactions_endpoint(url)
+        ping, forged = fake.endpoint.posts
+        assert (ping.status, ping.answer) == (200, {"type": 1})
+        assert forged.status == 401
+        assert fake.gateway.sessions == []  # the worker opened no gateway connection
+
+
+async def test_a_url_that_takes_any_signature_is_refused(fake_discord: FakeDiscord) -> None:
+    from aiohttp import web
+
+    async def pong(request: web.Request) -> web.Response:
+        return web.json_response({"type": 1})
+
+    app = web.Application()
+    app.router.add_post("/", pong)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    try:
+        host, port = runner.addresses[0][:2]
+        with pytest.raises(EndpointRefused, match="401"):
+            await fake_discord.set_interactions_endpoint(f"http://{host}:{port}/")
+        assert fake_discord.endpoint.url is None
+    finally:
+        await runner.cleanup()
+
+
+async def test_a_forged_or_unsigned_interaction_gets_401_and_nothing_happens(
+        fake_discord: FakeDiscord, world: World, make_bot: Any) -> None:
+    fake = fake_discord
+    async with http_worker(fake, slow_bot(make_bot, Gate())) as url:
+        await fake.set_interactions_endpoint(url)
+        handle = await fake.slash(world.alice, world.general, "ping")
+        assert (await handle.reply()).content == "pong"
+        payload = dict(handle.payload, id=str(fake.ids.next()), token="forged-token")
+        body = json.dumps(payload).encode()
+        stamp = str(int(time.time()))
+        wrong_key = SigningKey.generate()
+        forged = {"X-Signature-Ed25519": wrong_key.sign(stamp.encode() + body).signature.hex(),
+                  "X-Signature-Timestamp": stamp, "Content-Type": "application/json"}
+        before = (len(fake.requests), len(fake.messages))
+        async with aiohttp.ClientSession() as session:
+            for headers in (forged, {"Content-Type": "application/json"}):
+                async with session.post(url, data=body, headers=headers) as response:
+                    assert response.status == 401
+        await handle.settled()
+        assert (len(fake.requests), len(fake.messages)) == before
+
+
+async def test_answers_ride_in_the_http_response(fake_discord: FakeDiscord, world: World,
+                                                 make_bot: Any) -> None:
+    fake = fake_discord
+    gate = Gate()
+    gate.go.set()
+    async with http_worker(fake, slow_bot(make_bot, gate)) as url:
+        await fake.set_interactions_endpoint(url)
+        opened = await fake.slash(world.alice, world.general, "buttons")
+        message = await opened.reply()
+        clicked = await fake.click(world.bob, message, "t:update")
+        assert (await clicked.reply()).content == "updated late"
+        assert opened.endpoint == clicked.endpoint == url
+        assert callbacks(fake) == []
+
+
+@pytest.mark.parametrize(("command", "text", "private"),
+                         [("slow", "late but public", False),
+                          ("secret", "late and private", True)])
+async def test_a_slow_command_is_deferred_and_its_answer_shown_as_it_would_be(
+        fake_discord: FakeDiscord, world: World, make_bot: Any, command: str, text: str,
+        private: bool) -> None:
+    fake = fake_discord
+    gate = Gate()
+    async with http_worker(fake, slow_bot(make_bot, gate), defer_after=0.2) as url:
+        await fake.set_interactions_endpoint(url)
+        handle = await fake.slash(world.alice, world.general, command)
+        deferral = await handle.acked()
+        assert deferral.type == 5 and not deferral.ephemeral  # "thinking", for anyone
+        gate.go.set()
+        shown = await (handle.followup(0) if private else handle.reply())
+        assert shown.content == text
+        assert shown.ephemeral is private
+        if private:  # the public "thinking" message went: nothing private in it
+            assert handle.original is not None and handle.original.deleted
+        await handle.settled()
+        assert callbacks(fake) == []
+
+
+@pytest.mark.parametrize(("button", "text", "private"),
+                         [("t:update", "updated late", False),
+                          ("t:whisper", "whispered late", True)])
+async def test_a_slow_click_is_deferred_and_its_answer_shown_as_it_would_be(
+        fake_discord: FakeDiscord, world: World, make_bot: Any, button: str, text: str,
+        private: bool) -> None:
+    fake = fake_discord
+    gate = Gate()
+    async with http_worker(fake, slow_bot(make_bot, gate), defer_after=0.2) as url:
+        await fake.set_interactions_endpoint(url)
+        message = await (await fake.slash(world.alice, world.general, "buttons")).reply()
+        handle = await fake.click(world.bob, message, button)
+        assert (await handle.acked()).type == 6  # acknowledged, no loading state
+        gate.go.set()
+        shown = await handle.reply()
+        assert shown.content == text
+        assert shown.ephemeral is private
+        if private:
+            assert shown.visible_to is world.bob and message.content == "Press"
+        await handle.settled()
+        assert callbacks(fake) == []
