@@ -188,10 +188,11 @@ async def test_a_slow_command_is_deferred_and_its_answer_shown_as_it_would_be(
         deferral = await handle.acked()
         assert deferral.type == 5 and not deferral.ephemeral  # "thinking", for anyone
         gate.go.set()
-        shown = await (handle.followup(0) if private else handle.reply())
-        assert shown.content == text
+        shown = await fake.wait_for_message(lambda m: m.content == text)
         assert shown.ephemeral is private
-        if private:  # the public "thinking" message went: nothing private in it
+        assert shown in handle.messages
+        if private:  # the public "thinking" message went, and nothing private was in it
+            assert shown.visible_to is world.alice
             assert handle.original is not None and handle.original.deleted
         await handle.settled()
         assert callbacks(fake) == []
@@ -211,10 +212,10 @@ async def test_a_slow_click_is_deferred_and_its_answer_shown_as_it_would_be(
         handle = await fake.click(world.bob, message, button)
         assert (await handle.acked()).type == 6  # acknowledged, no loading state
         gate.go.set()
-        shown = await handle.reply()
-        assert shown.content == text
+        shown = await fake.wait_for_message(lambda m: m.content == text)
         assert shown.ephemeral is private
-        if private:
+        assert shown is (await handle.reply())
+        if private:  # a new message only Bob sees; the buttons' message is as it was
             assert shown.visible_to is world.bob and message.content == "Press"
         await handle.settled()
         assert callbacks(fake) == []
