@@ -76,6 +76,14 @@ async def test_two_workers_behind_one_url_take_one_games_clicks_in_turn(
         assert [post.url for post in posted] == [urls[i % 2] for i in range(len(posted))]
         assert [(p.status, p.problem) for p in posted] == [(200, None)] * len(posted)
         assert callbacks(fake) == []
+        # Each worker made moves from the DM prompts (an update of the prompt, or its
+        # deferral when slow): a game another process changed is rebuilt there, not
+        # refused as moved on.
+        moved_by = {post.url for post in posted
+                    if post.interaction is not None and post.interaction.source is not None
+                    and post.interaction.source.is_dm and post.answer is not None
+                    and post.answer["type"] in (6, 7)}
+        assert moved_by == set(urls)
         logs = [await stop(worker, tmp_path, 0, log=worker_log_path(tmp_path, port))
                 for worker, port in zip(workers, ports, strict=True)]
         logs.append(await stop(gateway, tmp_path, 0))
