@@ -11,16 +11,18 @@ import contextlib
 import json
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import discord
 import pytest
 from discord.ext import commands
-from fake import EndpointRefused, FakeDiscord, World
+from fake import EndpointRefused, FakeDiscord, InteractionFailed, World
 from nacl.signing import SigningKey
 
-from bot.discord.endpoint import InteractionsEndpoint, parse_public_key, serve
+from bot.cli import EXIT_BAD_INPUT, main
+from bot.discord.endpoint import PUBLIC_KEY_HELP, InteractionsEndpoint, parse_public_key, serve
 
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 
@@ -219,3 +221,45 @@ async def test_a_slow_click_is_deferred_and_its_answer_shown_as_it_would_be(
             assert shown.visible_to is world.bob and message.content == "Press"
         await handle.settled()
         assert callbacks(fake) == []
+
+
+async def test_no_answer_within_the_window_fails_the_interaction(
+        fake_discord: FakeDiscord, world: World, make_bot: Any) -> None:
+    fake = fake_discord
+    fake.interaction_ack_timeout = 0.5  # the bot defers after 2.5 s: too late for this
+    gate = Gate()
+    async with http_worker(fake, slow_bot(make_bot, gate)) as url:
+        await fake.set_interactions_endpoint(url)
+        handle = await fake.slash(world.alice, world.general, "slow")
+        with pytest.raises(InteractionFailed):
+            await handle.acked()
+        gate.go.set()
+        post = await fake.wait_until(lambda: next(
+            (p for p in fake.endpoint.posts if p.interaction is handle and p.problem), None))
+        assert post.problem == "no answer within 0.5 s"
+        assert handle.callback is None
+
+
+# -- `jongg run --http` refuses what it cannot serve with, in one line --------------------
+
+@pytest.mark.parametrize(("args", "key", "message"), [
+    (["--http", "8080"], "", "--http takes the address to serve interactions on as "
+                             "HOST:PORT, such as 127.0.0.1:8080 (got '8080')."),
+    (["--http", "127.0.0.1:99999"], "", "--http takes the address to serve interactions on "
+                                        "as HOST:PORT, such as 127.0.0.1:8080 (got "
+                                        "'127.0.0.1:99999')."),
+    (["--http", "127.0.0.1:8080"], "", "jongg run --http needs the app's public key"),
+    (["--http", "127.0.0.1:8080"], "abc", PUBLIC_KEY_HELP),
+    (["--http", "127.0.0.1:8080"], "g" * 64, PUBLIC_KEY_HELP),
+    (["--http", "127.0.0.1:8080", "--shards", "2"], "", "--http takes no --shards"),
+])
+def test_run_http_refuses_a_bad_address_or_public_key(
+        args: list[str], key: str, message: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "a.token")
+    monkeypatch.setenv("DISCORD_PUBLIC_KEY", key)
+    assert main(["run", *args]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and message in err, err
+    assert not (tmp_path / "jongg.sqlite3").exists()
