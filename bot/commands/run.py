@@ -23,7 +23,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "\"Shards and processes\" in docs/operating.md): `--shards 4 "
                     "--shard-ids 0,1` runs "
                     "shards 0 and 1 of 4 here, `--processes 2 --shards 4` runs the four shards "
-                    "in two processes (with JONGG_DB=postgresql://...).")
+                    "in two processes (with JONGG_DB=postgresql://...). `--http HOST:PORT` "
+                    "runs a worker that takes the bot's interactions over HTTP (Discord's "
+                    "Interactions Endpoint URL; see \"Interactions over HTTP\" in the "
+                    "README).")
     parser.add_argument("--shards", type=int, metavar="N",
                         help="how many shards the bot has in all (default: 1)")
     parser.add_argument("--shard-ids", metavar="IDS",

@@ -135,11 +135,21 @@ async def serve(endpoint: InteractionsEndpoint, host: str, port: int) -> web.App
     return runner
 
 
+class _NotForWorkers(logging.Filter):
+    """Drops discord.py's warning at login that, with an Interactions Endpoint URL set,
+    the library receives no commands or clicks: true of a gateway client, while a worker
+    receives them at that URL."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "interaction endpoint URL set" not in record.getMessage()
+
+
 async def run_worker(client: discord.Client, token: str, key: VerifyKey, host: str,
                      port: int, stop: asyncio.Event) -> None:
     """Log `client` in (REST only: no gateway connection, as interactions come over HTTP),
     serve its interactions on `host:port` until `stop` is set, then stop taking them and
     close the client (which lets the moves under way finish)."""
+    logging.getLogger("discord.client").addFilter(_NotForWorkers())
     async with client:
         await client.login(token)
         runner = await serve(InteractionsEndpoint(client, key), host, port)

@@ -25,7 +25,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from discord.webhook.async_ import AsyncWebhookAdapter
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +73,9 @@ class InlineAnswer(AsyncWebhookAdapter):
 
     def __init__(self, payload: Mapping[str, Any]) -> None:
         super().__init__()  # type: ignore[no-untyped-call]  # (discord.py's is untyped)
+        # One webhook's requests wait for each other whichever interaction's tasks send
+        # them: the per-webhook locks are the ones discord.py's own adapter keeps.
+        self._locks = async_context.get()._locks
         self.interaction_id = int(payload["id"])
         self.interaction_type = int(payload["type"])
         self.application_id = int(payload["application_id"])
