@@ -102,7 +102,7 @@ class JonggClient(discord.Client):
 
     async def setup_hook(self) -> None:
         """Open the store, rebuild unfinished games, register commands and buttons."""
-        from bot.discord.commands import register_commands
+        from bot.discord.commands import AbortButton, register_commands
 
         if self.loop_watch is not None:
             self.loop_watch.start()  # first: restoring games must not stall the loop either
@@ -115,7 +115,8 @@ class JonggClient(discord.Client):
         recorded = await record_missed_games(self.db)
         if recorded:
             log.info("recorded %d finished games in their leagues", recorded)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *SERIES_ITEMS, *SETTINGS_ITEMS, GamesButton)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *SERIES_ITEMS, *SETTINGS_ITEMS, GamesButton,
+                               AbortButton)
         await asyncio.to_thread(knowledge_base)  # the rules index: about 90 ms to build
         register_commands(self.tree)
         if self.sync_commands and self.shard_plan.syncs_commands:

@@ -2,7 +2,8 @@
 (every click answered in the HTTP response, no gateway connection), and two `jongg run
 --http` worker processes on one PostgreSQL database behind one URL (the fake takes them in
 turn, as a reverse proxy would) taking the clicks of one game alternately, with a plain
-`jongg run` as the gateway process: no move lost, none made twice."""
+`jongg run` as the gateway process: no move lost, none made twice, and a question one
+worker asks (`/mj abort`'s Yes or No) answered at the other."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from jongg_table import jongg_client, start_table
 from test_http_endpoint import callbacks, http_worker
 from test_jongg_run_failover import Player, quick_answers
 
-from bot.store import Database
+from bot.store import Database, GameStatus
 
 #: How long a worker process may take to start serving.
 START_PATIENCE = 90.0
@@ -72,6 +73,16 @@ async def test_two_workers_behind_one_url_take_one_games_clicks_in_turn(
             assert await alice.moves() == alice.by_dm + alice.by_post
             seqs = [a.seq for a in await db.actions.actions(game_id)]
             assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+            # A question one worker asks is answered by the other.
+            asking = await fake.slash(world.alice, thread, "mj abort")
+            question = await asking.reply()
+            yes = next(b["custom_id"] for b in question.buttons()
+                       if b["label"].startswith("Yes"))
+            answering = await fake.click(world.alice, question, yes)
+            await fake.wait_for_message(lambda m: "was aborted by Alice" in m.content,
+                                        channel=thread)
+            assert asking.endpoint != answering.endpoint
+            assert (await db.games.game(game_id)).status is GameStatus.ABORTED
         posted = [post for post in fake.endpoint.posts if post.interaction is not None]
         assert [post.url for post in posted] == [urls[i % 2] for i in range(len(posted))]
         assert [(p.status, p.problem) for p in posted] == [(200, None)] * len(posted)
