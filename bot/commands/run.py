@@ -25,8 +25,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "shards 0 and 1 of 4 here, `--processes 2 --shards 4` runs the four shards "
                     "in two processes (with JONGG_DB=postgresql://...). `--http HOST:PORT` "
                     "runs a worker that takes the bot's interactions over HTTP (Discord's "
-                    "Interactions Endpoint URL; see \"Interactions over HTTP\" in the "
-                    "README).")
+                    "Interactions Endpoint URL; see \"Interactions over HTTP\" in "
+                    "docs/operating.md).")
     parser.add_argument("--shards", type=int, metavar="N",
                         help="how many shards the bot has in all (default: 1)")
     parser.add_argument("--shard-ids", metavar="IDS",
