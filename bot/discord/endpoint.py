@@ -144,12 +144,16 @@ class _NotForWorkers(logging.Filter):
         return "interaction endpoint URL set" not in record.getMessage()
 
 
+#: The one filter (adding it again changes nothing).
+_NOT_FOR_WORKERS = _NotForWorkers()
+
+
 async def run_worker(client: discord.Client, token: str, key: VerifyKey, host: str,
                      port: int, stop: asyncio.Event) -> None:
     """Log `client` in (REST only: no gateway connection, as interactions come over HTTP),
     serve its interactions on `host:port` until `stop` is set, then stop taking them and
     close the client (which lets the moves under way finish)."""
-    logging.getLogger("discord.client").addFilter(_NotForWorkers())
+    logging.getLogger("discord.client").addFilter(_NOT_FOR_WORKERS)
     async with client:
         await client.login(token)
         runner = await serve(InteractionsEndpoint(client, key), host, port)

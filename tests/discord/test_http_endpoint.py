@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -22,7 +23,13 @@ from fake import EndpointRefused, FakeDiscord, InteractionFailed, World
 from nacl.signing import SigningKey
 
 from bot.cli import EXIT_BAD_INPUT, main
-from bot.discord.endpoint import PUBLIC_KEY_HELP, InteractionsEndpoint, parse_public_key, serve
+from bot.discord.endpoint import (
+    PUBLIC_KEY_HELP,
+    InteractionsEndpoint,
+    parse_public_key,
+    run_worker,
+    serve,
+)
 
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 
@@ -263,3 +270,25 @@ def test_run_http_refuses_a_bad_address_or_public_key(
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and message in err, err
     assert not (tmp_path / "jongg.sqlite3").exists()
+
+
+async def test_a_worker_does_not_warn_that_it_receives_no_interactions(
+        fake_discord: FakeDiscord, make_bot: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """discord.py warns at login when the app has an Interactions Endpoint URL (a gateway
+    client then receives no commands or clicks); a worker receives them at that URL."""
+    fake = fake_discord
+    caplog.set_level(logging.INFO, logger="bot.discord.endpoint")
+    async with http_worker(fake, slow_bot(make_bot, Gate())) as url:
+        await fake.set_interactions_endpoint(url)
+        worker = slow_bot(make_bot, Gate())
+        stop = asyncio.Event()
+        running = asyncio.create_task(run_worker(worker, fake.token,
+                                                 parse_public_key(fake.public_key),
+                                                 "127.0.0.1", 0, stop))
+        try:
+            await fake.wait_until(lambda: "serving Discord's interactions" in caplog.text,
+                                  what="the worker to serve")
+        finally:
+            stop.set()
+            await running
+    assert "interaction endpoint URL set" not in caplog.text
