@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import logging
 import time
@@ -86,6 +87,12 @@ def slow_bot(make_bot: Any, gate: Gate) -> commands.Bot:
     async def secret(interaction: discord.Interaction[Any]) -> None:
         await gate.wait()
         await interaction.response.send_message("late and private", ephemeral=True)
+
+    @bot.tree.command(description="A picture")
+    @discord.app_commands.describe(private="only for me")
+    async def picture(interaction: discord.Interaction[Any], private: bool) -> None:
+        await interaction.response.send_message(
+            "here", ephemeral=private, file=discord.File(io.BytesIO(b"png"), "p.png"))
 
     class Buttons(discord.ui.View):
         def __init__(self) -> None:
@@ -180,6 +187,23 @@ async def test_answers_ride_in_the_http_response(fake_discord: FakeDiscord, worl
         clicked = await fake.click(world.bob, message, "t:update")
         assert (await clicked.reply()).content == "updated late"
         assert opened.endpoint == clicked.endpoint == url
+        assert callbacks(fake) == []
+
+
+@pytest.mark.parametrize("private", [False, True])
+async def test_a_first_answer_with_a_file_is_deferred_then_sent_with_it(
+        fake_discord: FakeDiscord, world: World, make_bot: Any, private: bool) -> None:
+    """Files cannot ride in the HTTP response: the answer is a deferral (private if the
+    message is), then the message with its file fills it."""
+    fake = fake_discord
+    async with http_worker(fake, slow_bot(make_bot, Gate())) as url:
+        await fake.set_interactions_endpoint(url)
+        handle = await fake.slash(world.alice, world.general, "picture", {"private": private})
+        deferral = await handle.acked()
+        assert deferral.type == 5 and deferral.ephemeral is private
+        shown = await handle.reply()
+        assert (shown.content, shown.files, shown.ephemeral) == ("here", {"p.png": b"png"},
+                                                                 private)
         assert callbacks(fake) == []
 
 
