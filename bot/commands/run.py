@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import gc
 import logging
+import signal
 import sys
 
 from bot.discord.config import TOKEN_HELP, load_settings, uses_database_server
@@ -22,7 +23,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "\"Shards and processes\" in docs/operating.md): `--shards 4 "
                     "--shard-ids 0,1` runs "
                     "shards 0 and 1 of 4 here, `--processes 2 --shards 4` runs the four shards "
-                    "in two processes (with JONGG_DB=postgresql://...).")
+                    "in two processes (with JONGG_DB=postgresql://...). `--http HOST:PORT` "
+                    "runs a worker that takes the bot's interactions over HTTP (Discord's "
+                    "Interactions Endpoint URL; see \"Interactions over HTTP\" in "
+                    "docs/operating.md).")
     parser.add_argument("--shards", type=int, metavar="N",
                         help="how many shards the bot has in all (default: 1)")
     parser.add_argument("--shard-ids", metavar="IDS",
@@ -31,6 +35,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="run the bot as N processes, the shards (--shards, by default "
                              "N) split evenly between them, each restarted if it crashes; "
                              "more than 1 needs JONGG_DB=postgresql://...")
+    parser.add_argument("--http", metavar="HOST:PORT",
+                        help="take the bot's interactions over HTTP on HOST:PORT (Discord's "
+                             "Interactions Endpoint URL, behind which several such workers "
+                             "may serve): needs DISCORD_PUBLIC_KEY; opens no gateway "
+                             "connection (a plain `jongg run` keeps one)")
     parser.set_defaults(handler=run)
 
 
@@ -62,6 +71,8 @@ ONE_FILE_ONE_PROCESS = (
 def run(args: argparse.Namespace) -> int:
     """Run the bot (the shards `--shards`/`--shard-ids` name) until stopped, or, with
     `--processes`, a supervisor of that many bot processes."""
+    if args.http is not None:
+        return serve_http(args)
     if args.processes is not None:
         return supervise(args)
     plan = parse_shard_plan(args.shards, args.shard_ids)
@@ -69,9 +80,18 @@ def run(args: argparse.Namespace) -> int:
     if settings is None:
         print(TOKEN_HELP, file=sys.stderr)
         return 1
-    import discord
-
     from bot.discord.client import make_client
+
+    prepare_process()
+    client = make_client(settings.database, dev_guild=settings.dev_guild, watch_loop=True,
+                         shard_plan=plan)
+    client.run(settings.token, log_handler=None)
+    return 0
+
+
+def prepare_process() -> None:
+    """Logging and tuning for a process that serves the bot."""
+    import discord
 
     # Jongg uses no voice: discord.py's start-up warnings that its voice libraries (PyNaCl,
     # davey) are missing would only alarm whoever starts the bot. These flags are the ones
@@ -81,9 +101,44 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
                                                     "%(message)s")
     tune_process()
-    client = make_client(settings.database, dev_guild=settings.dev_guild, watch_loop=True,
-                         shard_plan=plan)
-    client.run(settings.token, log_handler=None)
+
+
+def serve_http(args: argparse.Namespace) -> int:
+    """`jongg run --http HOST:PORT`: a worker that takes interactions over HTTP until it is
+    stopped (SIGINT or SIGTERM), with no gateway connection.
+
+    Every worker may take any interaction, so every worker resumes every unfinished game and
+    runs every game's clocks: a clock is claimed in the store before it acts (one process
+    gets it) and acts under the game's lock at the store's revision, so none fires twice."""
+    if args.shards is not None or args.shard_ids is not None or args.processes is not None:
+        raise InvalidInput("--http takes no --shards, --shard-ids or --processes: a worker "
+                           "takes interactions from every server (shards are the gateway's). "
+                           "Start as many `jongg run --http HOST:PORT` workers as you like "
+                           "behind one URL, and one plain `jongg run` for the gateway.")
+    from bot.discord.endpoint import parse_address, parse_public_key
+
+    host, port = parse_address(args.http)
+    settings = load_settings()
+    if settings is None:
+        print(TOKEN_HELP, file=sys.stderr)
+        return 1
+    key = parse_public_key(settings.public_key)
+    from bot.discord.client import JonggClient
+    from bot.discord.endpoint import run_worker
+
+    prepare_process()
+    # Named by its address: a worker restarted in its place takes its claims back at once.
+    client = JonggClient(settings.database, dev_guild=settings.dev_guild, watch_loop=True,
+                         sync_commands=False, owner=f"jongg http {args.http}")
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        await run_worker(client, settings.token, key, host, port, stop)
+
+    asyncio.run(main())
     return 0
 
 

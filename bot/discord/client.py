@@ -67,7 +67,9 @@ class JonggClient(discord.Client):
 
     `shard_plan` is which of the bot's shards this process runs (`bot.discord.shards`): it
     resumes and times only their servers' games, and registers the commands only if it
-    runs shard 0. With more than one shard, build the client with `make_client`."""
+    runs shard 0. With more than one shard, build the client with `make_client`. `owner`
+    names the process in the store's clock and outbox claims (by default by its shards): the
+    process restarted in this one's place, named alike, resumes its claims at once."""
 
     def __init__(self, database: str | Path, *, dev_guild: int | None = None,
                  sync_commands: bool = True, make_bot: BotFactory = level_bot,
@@ -75,9 +77,11 @@ class JonggClient(discord.Client):
                  now: Callable[[], float] = time.time, run_clocks: bool = True,
                  backoff: Backoff = DEFAULT_BACKOFF, watch_loop: bool = False,
                  global_limit: GlobalLimit | None = None,
-                 shard_plan: ShardPlan = ONE_SHARD, **options: Any) -> None:
+                 shard_plan: ShardPlan = ONE_SHARD, owner: str | None = None,
+                 **options: Any) -> None:
         options.setdefault("allowed_mentions", NO_MENTIONS)
         self.shard_plan = shard_plan
+        self.owner = owner or f"jongg {shard_plan.describe()}"
         self.pace = global_limit or GlobalLimit.part(shard_plan.share)
         super().__init__(intents=discord.Intents(guilds=True), http_trace=self.pace.trace(),
                          **options)
@@ -98,14 +102,11 @@ class JonggClient(discord.Client):
 
     async def setup_hook(self) -> None:
         """Open the store, rebuild unfinished games, register commands and buttons."""
-        from bot.discord.commands import register_commands
+        from bot.discord.commands import AbortButton, register_commands
 
         if self.loop_watch is not None:
             self.loop_watch.start()  # first: restoring games must not stall the loop either
-        # Named by its shards: the process restarted in this one's place resumes its clock
-        # and outbox claims at once.
-        self.db = await Database.open(self.database,
-                                      owner=f"jongg {self.shard_plan.describe()}")
+        self.db = await Database.open(self.database, owner=self.owner)
         self.service = TableService(self.db, DiscordNotifier(self), now=self.now,
                                     make_bot=self.make_bot, new_seed=self.new_seed,
                                     backoff=self.backoff, owns=self.shard_plan.owns)
@@ -114,7 +115,8 @@ class JonggClient(discord.Client):
         recorded = await record_missed_games(self.db)
         if recorded:
             log.info("recorded %d finished games in their leagues", recorded)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *SERIES_ITEMS, *SETTINGS_ITEMS, GamesButton)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *SERIES_ITEMS, *SETTINGS_ITEMS, GamesButton,
+                               AbortButton)
         await asyncio.to_thread(knowledge_base)  # the rules index: about 90 ms to build
         register_commands(self.tree)
         if self.sync_commands and self.shard_plan.syncs_commands:

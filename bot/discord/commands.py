@@ -9,6 +9,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import math
+import re
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -493,63 +496,72 @@ async def sub_seat(interaction: discord.Interaction[Any],
 CONFIRM_SECONDS = 60.0
 
 
-class _Confirm(discord.ui.View):
-    """A short-lived Yes/No for destructive commands, asked in answer to `asked`."""
+class AbortButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"jg:x:(?P<game>\d+):(?P<answer>yes|no):(?P<until>\d+)"):
+    """Yes or No to `/mj abort`'s question, on a message only the asker sees. Everything
+    it needs is in its custom id (the game, the answer, until when the question waits), so
+    whichever process takes the click can answer it."""
 
-    def __init__(self, asked: discord.Interaction[Any]) -> None:
-        super().__init__(timeout=CONFIRM_SECONDS)
-        self.asked = asked
-        self.owner = asked.user.id
-        self.confirmed = False
+    def __init__(self, game: int, answer: str, until: int) -> None:
+        label, style = (("Yes, abort it", discord.ButtonStyle.danger) if answer == "yes"
+                        else ("No", discord.ButtonStyle.secondary))
+        super().__init__(discord.ui.Button(label=label, style=style,
+                                           custom_id=f"jg:x:{game}:{answer}:{until}"))
+        self.game, self.answer, self.until = game, answer, until
 
-    async def on_timeout(self) -> None:
-        """Nobody answered: take the buttons away (they would no longer do anything) and
-        say that nothing changed."""
-        with contextlib.suppress(discord.HTTPException):  # then it stays as it was
-            await self.asked.edit_original_response(
-                content="No answer, so nothing changed. Run the command again if you still "
-                        "want to.",
-                view=None)
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> AbortButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["game"]), match["answer"], int(match["until"]))
 
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        return interaction.user.id == self.owner
-
-    @discord.ui.button(label="Yes, abort it", style=discord.ButtonStyle.danger)
-    async def yes(self, interaction: discord.Interaction[Any],
-                  button: discord.ui.Button[Any]) -> None:
-        self.confirmed = True
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Abort on Yes (the asker's right to is checked again), keep the game on No or once
+        the question has stopped waiting."""
+        if time.time() > self.until:
+            await interaction.response.edit_message(content=NO_ANSWER, view=None)
+            return
+        if self.answer == "no":
+            await interaction.response.edit_message(content="Kept the game going.", view=None)
+            return
         await interaction.response.edit_message(content="Aborting…", view=None)
-        self.stop()
-
-    @discord.ui.button(label="No", style=discord.ButtonStyle.secondary)
-    async def no(self, interaction: discord.Interaction[Any],
-                 button: discord.ui.Button[Any]) -> None:
-        await interaction.response.edit_message(content="Kept the game going.", view=None)
-        self.stop()
-
-
-@mj.command(name="abort", description="(Host or server manager) end this game with no result")
-async def abort(interaction: discord.Interaction[Any]) -> None:
-    """Ask for confirmation, then abort."""
-    client = _client(interaction)
-    game_id = await _game_here(interaction)
-    manager = _is_manager(interaction)
-    await client.service.check_manages(game_id, interaction.user.id, manager=manager)
-    confirm = _Confirm(interaction)
-    await interaction.response.send_message("Abort this game? Nobody scores.", view=confirm,
-                                            ephemeral=True)
-    await confirm.wait()
-    if confirm.confirmed:
+        client = _client(interaction)
         try:
-            await client.service.abort(game_id, interaction.user.id, manager=manager)
-            await client.refresh_lobby(game_id)
+            await client.service.abort(self.game, interaction.user.id,
+                                       manager=_is_manager(interaction))
+            await client.refresh_lobby(self.game)
         except Exception as error:
             await answer_error(interaction, error)
             return
         channel = interaction.channel
         if isinstance(channel, discord.abc.Messageable):
-            await channel.send(f"Table {game_id} was aborted by "
+            await channel.send(f"Table {self.game} was aborted by "
                                f"{interaction.user.display_name}.")
+
+
+#: What an abort question says once it has stopped waiting unanswered.
+NO_ANSWER = "No answer, so nothing changed. Run the command again if you still want to."
+
+
+@mj.command(name="abort", description="(Host or server manager) end this game with no result")
+async def abort(interaction: discord.Interaction[Any]) -> None:
+    """Ask for confirmation (`AbortButton` answers it); once the question stops waiting,
+    take its buttons away if nobody answered."""
+    client = _client(interaction)
+    game_id = await _game_here(interaction)
+    await client.service.check_manages(game_id, interaction.user.id,
+                                       manager=_is_manager(interaction))
+    until = math.ceil(time.time() + CONFIRM_SECONDS)
+    question = discord.ui.View(timeout=None)
+    for answer in ("yes", "no"):
+        question.add_item(AbortButton(game_id, answer, until))
+    await interaction.response.send_message("Abort this game? Nobody scores.",
+                                            view=question, ephemeral=True)
+    await asyncio.sleep(CONFIRM_SECONDS)
+    with contextlib.suppress(discord.HTTPException):  # then it stays as it was
+        asked = await interaction.original_response()
+        if asked.components:  # unanswered (an answer took the buttons away)
+            await interaction.edit_original_response(content=NO_ANSWER, view=None)
 
 
 @mj.command(name="replay", description="A game's log: what the table has seen so far, or "

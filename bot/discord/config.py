@@ -26,11 +26,14 @@ Meanwhile you can play right here:  jongg play   (a full game against bots in th
 @dataclass(frozen=True)
 class Settings:
     """What the bot process needs: the token, the database (a SQLite file or a
-    `postgresql://` URL, `bot.store.backend.database_target`), an optional test guild."""
+    `postgresql://` URL, `bot.store.backend.database_target`), an optional test guild, and
+    the app's public key as written in `DISCORD_PUBLIC_KEY` (checked by `jongg run --http`,
+    which needs it: `bot.discord.endpoint.parse_public_key`)."""
 
     token: str
     database: str
     dev_guild: int | None
+    public_key: str | None = None
 
 
 def load_settings(env_file: Path | None = None) -> Settings | None:
@@ -44,6 +47,7 @@ def load_settings(env_file: Path | None = None) -> Settings | None:
         token=token,
         database=database_target(),
         dev_guild=int(guild) if guild.isdigit() else None,
+        public_key=os.environ.get("DISCORD_PUBLIC_KEY", "").strip() or None,
     )
 
 

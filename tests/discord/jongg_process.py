@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import sys
 from pathlib import Path
 
@@ -44,16 +45,45 @@ async def start(fake: FakeDiscord, folder: Path, shard: int, database: str, *,
             str(shard), cwd=folder, env=env, stdout=log, stderr=log)
 
 
+def worker_log_path(folder: Path, port: int) -> Path:
+    """Where the `--http` worker on `port` writes its log."""
+    return folder / f"worker-{port}.log"
+
+
+async def start_worker(fake: FakeDiscord, folder: Path, port: int, database: str
+                       ) -> asyncio.subprocess.Process:
+    """`jongg run --http 127.0.0.1:PORT` on `database`, with the fake's public key as
+    DISCORD_PUBLIC_KEY."""
+    address: Address = fake.address
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": address.token,
+           "JONGG_DB": database, "DISCORD_PUBLIC_KEY": fake.public_key}
+    env.pop("JONGG_DEV_GUILD", None)
+    with worker_log_path(folder, port).open("ab") as log:
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-c", RUN_AT, str(Path(__file__).parent), address.api_base,
+            address.gateway_url, address.cdn_base, "--http", f"127.0.0.1:{port}",
+            cwd=folder, env=env, stdout=log, stderr=log)
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def ready_shards(fake: FakeDiscord) -> list[tuple[int, int]]:
     """The shards whose sessions are connected and ready, in order."""
     return sorted(s.shard for s in fake.gateway.live_sessions if s.ready and s.connected)
 
 
-async def stop(process: asyncio.subprocess.Process, folder: Path, shard: int) -> str:
-    """SIGINT, as Ctrl-C or the supervisor sends it; what the process logged."""
+async def stop(process: asyncio.subprocess.Process, folder: Path, shard: int, *,
+               log: Path | None = None) -> str:
+    """SIGINT, as Ctrl-C or the supervisor sends it; what the process logged (in `log`, by
+    default the log of `shard`'s process)."""
     process.send_signal(signal.SIGINT)
     await asyncio.wait_for(process.wait(), 60)
-    return log_path(folder, shard).read_text()
+    return (log or log_path(folder, shard)).read_text()
 
 
 async def kill(*processes: asyncio.subprocess.Process) -> None:

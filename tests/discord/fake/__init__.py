@@ -13,6 +13,7 @@ while the bot's loop is blocked. See `server.FakeDiscord` for the API tests use,
 `faults` for failure injection, and `ratelimits` for Discord's rate limits.
 """
 
+from .endpoint import EndpointPost, EndpointRefused
 from .faults import Fault, RecordedRequest
 from .gateway import Intent
 from .interactions import (
@@ -56,6 +57,8 @@ __all__ = [
     "Channel",
     "ChannelType",
     "ClientRun",
+    "EndpointPost",
+    "EndpointRefused",
     "FakeDiscord",
     "FakeInteraction",
     "FakeTimeout",

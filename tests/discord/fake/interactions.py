@@ -18,6 +18,7 @@ definitions the bot synced, `resolved` data for users, members, roles, channels 
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -143,6 +144,10 @@ class FakeInteraction:
         self.modal_sent: JSON | None = None
         self.too_late: bool = False
         self._edits_at_callback = 0
+        #: The Interactions Endpoint URL it was posted to (None: sent over the gateway).
+        self.endpoint: str | None = None
+        #: The POST to the endpoint while its answer is awaited (`answer_read`).
+        self.posting: asyncio.Future[None] | None = None
 
     # -- state --------------------------------------------------------------------------
 
@@ -177,6 +182,13 @@ class FakeInteraction:
                 found.append(message)
         return found
 
+    async def answer_read(self) -> None:
+        """Wait until the answer to the POST of this interaction (sent over HTTP) has been
+        read and taken effect, if it is being read now."""
+        posting = self.posting
+        if posting is not None and not posting.done():
+            await asyncio.wait({posting})
+
     def mark_callback(self, callback: Callback) -> None:
         self.callback = callback
         if self.original is not None:
@@ -187,6 +199,8 @@ class FakeInteraction:
                  f"{self.channel!r}" + (f" (/{self.name})" if self.name else "")]
         if self.lost:
             lines.append("  lost: no bot session was connected to get it")
+        if self.endpoint is not None:
+            lines.append(f"  posted to {self.endpoint}")
         if self.callback is None:
             lines.append("  no callback" + (" (Discord's 3 s window has passed)"
                                             if self.expired else ""))

@@ -753,13 +753,13 @@ class RestAPI:
             "bot": fake.bot.payload(),
             "owner": fake.owner.payload(),
             "team": None,
-            "verify_key": "0" * 64,
+            "verify_key": fake.endpoint.public_key,
             "flags": fake.application_flags,
             "tags": [],
             "install_params": None,
             "integration_types_config": {"0": {}},
             "approximate_guild_count": len(fake.guilds),
-            "interactions_endpoint_url": None,
+            "interactions_endpoint_url": fake.endpoint.url,
             "redirect_uris": [],
         })
 
@@ -852,13 +852,29 @@ class RestAPI:
         interaction = fake.find_interaction(_snowflake(request.match_info["interaction_id"]))
         if interaction is None or interaction.token != request.match_info["token"]:
             raise DiscordHTTPError(404, 10062, "Unknown interaction")
+        if interaction.endpoint is not None:
+            # Discord: this endpoint "is only valid for Interactions received over the
+            # gateway. Otherwise, respond to the POST request to issue an initial response."
+            # (Discord documents no error for it: the fake answers as for an interaction
+            # it does not know.)
+            raise DiscordHTTPError(404, 10062, "Unknown interaction")
+        answer = await self.respond(interaction, self._body(request),
+                                    self._record(request).files)
+        if not _truthy(request.query.get("with_response")):
+            return self._no_content()
+        return self._ok(request, answer)
+
+    async def respond(self, interaction: FakeInteraction, body: JSON,
+                      files: list[Upload]) -> JSON:
+        """The bot's first answer to `interaction` (the callback endpoint's body, or the
+        response to the POST of an interaction sent over HTTP) takes effect; returns the
+        callback's answer (`with_response`)."""
+        fake = self.fake
         if interaction.callback is not None:
             raise DiscordHTTPError(400, 40060, "Interaction has already been acknowledged.")
         if interaction.expired:
             interaction.too_late = True
             raise DiscordHTTPError(404, 10062, "Unknown interaction")
-        record = self._record(request)
-        body = self._body(request)
         data: JSON = body.get("data") or {}
         kind = int(body.get("type") or 0)
         allowed = ALLOWED_CALLBACKS.get(interaction.kind, frozenset())
@@ -879,7 +895,7 @@ class RestAPI:
         created: Message | None = None
         updated: Message | None = None
         if callback_type == CallbackType.CHANNEL_MESSAGE:
-            created = self._new_bot_message(interaction.channel, data, record.files,
+            created = self._new_bot_message(interaction.channel, data, files,
                                             interaction=interaction, ephemeral_for=viewer)
             interaction.original = created
         elif callback_type == CallbackType.DEFERRED_CHANNEL_MESSAGE:
@@ -895,7 +911,7 @@ class RestAPI:
             interaction.original = created
         elif callback_type == CallbackType.UPDATE_MESSAGE:
             assert interaction.source is not None
-            self._edit(interaction.source, data, record.files)
+            self._edit(interaction.source, data, files)
             updated = interaction.source
         elif callback_type == CallbackType.AUTOCOMPLETE_RESULT:
             interaction.choices_sent = list(data.get("choices") or [])
@@ -907,8 +923,6 @@ class RestAPI:
             await fake.dispatch_message("MESSAGE_CREATE", created)
         if updated is not None:
             await fake.dispatch_message("MESSAGE_UPDATE", updated)
-        if not _truthy(request.query.get("with_response")):
-            return self._no_content()
         shown = created or updated or (interaction.source
                                        if callback_type == CallbackType.DEFERRED_UPDATE_MESSAGE
                                        else None)
@@ -921,10 +935,14 @@ class RestAPI:
             answer["interaction"]["response_message_id"] = str(shown.id)
             resource["message"] = fake.message_payload(shown)
         answer["resource"] = resource
-        return self._ok(request, answer)
+        return answer
 
-    def _webhook_interaction(self, request: web.Request) -> FakeInteraction:
+    async def _webhook_interaction(self, request: web.Request) -> FakeInteraction:
         interaction = self.fake.interactions_by_token.get(request.match_info["token"])
+        if interaction is not None:
+            # Discord has the answer to its POST before the bot, which sent that answer
+            # first, can use the token: the fake reads it before it looks.
+            await interaction.answer_read()
         if interaction is not None and interaction.token_expired:
             raise DiscordHTTPError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
         if (interaction is None
@@ -946,7 +964,7 @@ class RestAPI:
 
     async def followup(self, request: web.Request) -> web.Response:
         fake = self.fake
-        interaction = self._webhook_interaction(request)
+        interaction = await self._webhook_interaction(request)
         record = self._record(request)
         body = self._body(request)
         channel = interaction.channel
@@ -982,12 +1000,12 @@ class RestAPI:
         return self._ok(request, fake.message_payload(message))
 
     async def get_webhook_message(self, request: web.Request) -> web.Response:
-        interaction = self._webhook_interaction(request)
+        interaction = await self._webhook_interaction(request)
         message = self._webhook_message(interaction, request.match_info["message_id"])
         return self._ok(request, self.fake.message_payload(message))
 
     async def edit_webhook_message(self, request: web.Request) -> web.Response:
-        interaction = self._webhook_interaction(request)
+        interaction = await self._webhook_interaction(request)
         message = self._webhook_message(interaction, request.match_info["message_id"])
         if not message.ephemeral:
             await self._may_change(message.channel)
@@ -996,7 +1014,7 @@ class RestAPI:
         return self._ok(request, self.fake.message_payload(message))
 
     async def delete_webhook_message(self, request: web.Request) -> web.Response:
-        interaction = self._webhook_interaction(request)
+        interaction = await self._webhook_interaction(request)
         message = self._webhook_message(interaction, request.match_info["message_id"])
         message.deleted = True
         self.fake.notify()
@@ -1022,7 +1040,7 @@ class RestAPI:
 
 
 def build_app(fake: FakeDiscord) -> web.Application:
-    api = RestAPI(fake)
+    api = fake.rest = RestAPI(fake)
     app = web.Application(middlewares=[api.middleware], client_max_size=256 * 1024 * 1024)
     ws = fake.gateway.handle
     app.router.add_get("/gateway", ws)

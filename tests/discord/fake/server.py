@@ -40,6 +40,7 @@ from aiohttp import web
 
 from .archive import Archiver
 from .clock import Clock
+from .endpoint import Endpoint
 from .faults import Fault, Faults, RecordedRequest, parse_route, rate_limit_fault
 from .gateway import Gateway, Intent, Session
 from .interactions import (
@@ -76,7 +77,7 @@ from .models import (
 )
 from .ratelimits import RateLimiter, RateLimits
 from .remote import Address, point_discord
-from .rest import API_PREFIX, build_app
+from .rest import API_PREFIX, RestAPI, build_app
 from .runner import ClientRun, run_client
 
 T = TypeVar("T")
@@ -190,6 +191,11 @@ class FakeDiscord:
         #: Discord's rate limits (its usual values unless `limits` says otherwise).
         self.limiter = RateLimiter(limits or RateLimits(), self.clock.now)
         self.archiver = Archiver(self)
+        #: The app's Interactions Endpoint URL, once set (`set_interactions_endpoint`):
+        #: interactions then go there as signed POSTs instead of over the gateway.
+        self.endpoint = Endpoint(self)
+        #: The REST API's routes (`build_app`).
+        self.rest: RestAPI
         #: When True, the conftest fails the test if the bot hit unknown routes.
         self.strict = True
         #: One record per `run()`: tasks and threads the client left behind.
@@ -253,6 +259,7 @@ class FakeDiscord:
     async def _shut(self) -> None:
         try:
             await self.gateway.close_all()
+            await self.endpoint.close()
             if self._runner is not None:
                 await self._runner.cleanup()
         finally:
@@ -617,6 +624,22 @@ class FakeDiscord:
         await self.wait_until(lambda: self.gateway.connected, timeout=timeout,
                               what="a bot connected to the gateway")
 
+    # -- the Interactions Endpoint URL ------------------------------------------------------
+
+    @property
+    def public_key(self) -> str:
+        """The app's public key (hex), which checks the signatures of the interactions the
+        fake posts to the Interactions Endpoint URL: the bot's `DISCORD_PUBLIC_KEY`."""
+        return self.endpoint.public_key
+
+    @on_fake_loop
+    async def set_interactions_endpoint(self, *urls: str) -> None:
+        """Set the app's Interactions Endpoint URL, as the Developer Portal does once the
+        URL answers a signed PING with a PONG and a bad signature with 401 (else
+        `EndpointRefused`). From then on interactions are POSTed there (to several URLs in
+        turn, as a proxy in front of workers would), not sent over the gateway."""
+        await self.endpoint.set(urls)
+
     # -- faults -----------------------------------------------------------------------------
 
     @locked
@@ -831,6 +854,10 @@ class FakeDiscord:
         interaction.created = time.monotonic()
         interaction.issued = self.clock.now()
         interaction.deadline = interaction.created + self.interaction_ack_timeout
+        if self.endpoint.urls:
+            self.endpoint.deliver(interaction)
+            self.notify()
+            return interaction
         # Only sessions alive now get it (one reconnecting gets it when it resumes); a bot
         # that is away and comes back with a new IDENTIFY never does, as on Discord.
         sent = await self.gateway.dispatch("INTERACTION_CREATE", interaction.payload,
