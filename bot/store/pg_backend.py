@@ -33,6 +33,7 @@ from functools import lru_cache
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
+from asyncpg.transaction import Transaction
 
 from bot.store.backend import Backend, Found, GameLocks
 from bot.store.errors import (
@@ -64,6 +65,13 @@ _CONNECT_ERRORS = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
 
 #: A connection of ours: a pool's (what transactions get) or a plain one.
 PgConnection = asyncpg.Connection | PoolConnectionProxy
+
+#: What a statement or a pooled connection raises when the server is out of reach: the
+#: network's errors, the connection classes of PostgreSQL's own (08…), and a server shutting
+#: down, crashed, starting up or out of connections.
+_LOST_ERRORS = (OSError, asyncpg.PostgresConnectionError, asyncpg.AdminShutdownError,
+                asyncpg.CrashShutdownError, asyncpg.CannotConnectNowError,
+                asyncpg.TooManyConnectionsError)
 
 # A `?` outside quotes and comments (the topic modules' placeholders).
 _TOKENS = re.compile(r"""('(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|\?)""")
@@ -103,6 +111,27 @@ def _mapped() -> Iterator[None]:
         yield
     except asyncpg.IntegrityConstraintViolationError as error:
         raise ConstraintViolation(str(error)) from error
+
+
+def connection_lost(error: BaseException, conn: PgConnection | None) -> bool:
+    """Whether `error` says the server can't be reached (not that a statement was wrong):
+    one of `_LOST_ERRORS`, or the client library's complaint about a connection `conn`
+    that has closed under it (such as "cannot switch to state …" from a protocol left
+    half way through an operation when the socket dropped)."""
+    if isinstance(error, _LOST_ERRORS):
+        return True
+    client_side = isinstance(error, asyncpg.InterfaceError | asyncpg.InternalClientError)
+    return client_side and conn is not None and conn.is_closed()
+
+
+async def _roll_back(conn: PgConnection, transaction: Transaction) -> None:
+    """Roll a failed transaction back without hiding why it failed: a connection whose
+    rollback fails too (it broke under the transaction) is closed, so the pool replaces it
+    instead of handing it out again half way through."""
+    try:
+        await transaction.rollback()
+    except Exception:
+        conn.terminate()
 
 
 class PgConn:
@@ -209,15 +238,38 @@ class PostgresBackend(Backend):
             f"Can't connect to the PostgreSQL database {self.shown}: {error}. Check "
             "that the server runs and that JONGG_DB names a database you may use.")
 
+    def _lost(self, error: Exception) -> DatabaseUnavailable:
+        return DatabaseUnavailable(
+            f"The PostgreSQL database {self.shown} can't be reached just now: "
+            f"{type(error).__name__}: {error}")
+
+    @asynccontextmanager
+    async def _reaching(self) -> AsyncIterator[list[PgConnection]]:
+        """The block's connection-level failures (`connection_lost`) as the store's
+        `DatabaseUnavailable`; the block puts the connection it uses in the list it is
+        given, so a client-side error can be judged by whether that connection closed."""
+        used: list[PgConnection] = []
+        try:
+            yield used
+        except Exception as error:
+            if connection_lost(error, used[-1] if used else None):
+                raise self._lost(error) from error
+            raise
+
     async def connect(self, migrations: Sequence[Migration]) -> int:
+        # No connection is kept open while idle (min_size=0): asyncpg would otherwise keep
+        # reconnecting in the background while the server is away, logging each failure.
+        pool = await asyncpg.create_pool(self.target, min_size=0, max_size=POOL_SIZE,
+                                         init=_setup)
         try:
-            pool = await asyncpg.create_pool(self.target, min_size=1, max_size=POOL_SIZE,
-                                             init=_setup)
-        except _CONNECT_ERRORS as error:
-            raise self._unavailable(error) from error
-        try:
-            async with pool.acquire() as conn:
+            try:
+                conn = await pool.acquire()
+            except _CONNECT_ERRORS as error:
+                raise self._unavailable(error) from error
+            try:
                 version = await _migrate(conn, migrations, self.shown)
+            finally:
+                await pool.release(conn)
             self._lock_pool = await asyncpg.create_pool(self.target, min_size=0,
                                                         max_size=LOCK_POOL_SIZE)
         except BaseException:
@@ -261,7 +313,8 @@ class PostgresBackend(Backend):
         pool = self._pool
         if pool is None:
             raise StoreClosed(f"The database {self.shown} is closed.")
-        async with pool.acquire() as conn:
+        async with self._reaching() as used, pool.acquire() as conn:
+            used.append(conn)
             transaction = conn.transaction(
                 isolation="read_committed" if writable else "repeatable_read",
                 readonly=not writable)
@@ -270,7 +323,7 @@ class PostgresBackend(Backend):
                 yield PgConn(conn)
             except BaseException:
                 # If this is cancelled too, the pool rolls back as it takes the connection.
-                await transaction.rollback()
+                await _roll_back(conn, transaction)
                 raise
             with _mapped():
                 await transaction.commit()
@@ -289,13 +342,24 @@ class PostgresBackend(Backend):
             pool = self._lock_pool
             if pool is None:
                 raise StoreClosed(f"The database {self.shown} is closed.")
-            async with pool.acquire() as conn:
-                await conn.execute("SELECT pg_advisory_lock($1::bigint)", game_id)
+            async with self._reaching():
+                conn = await pool.acquire()
+            try:
+                async with self._reaching() as used:
+                    used.append(conn)
+                    await conn.execute("SELECT pg_advisory_lock($1::bigint)", game_id)
                 try:
                     yield
                 finally:
                     # If this is cancelled, the pool's reset unlocks all as it takes it back.
-                    await conn.execute("SELECT pg_advisory_unlock($1::bigint)", game_id)
+                    try:
+                        await conn.execute("SELECT pg_advisory_unlock($1::bigint)", game_id)
+                    except Exception as error:
+                        if not connection_lost(error, conn):
+                            raise
+                        # The lock went with the connection; what the block did stands.
+            finally:
+                await pool.release(conn)
 
     async def settle(self) -> None:
         """VACUUM ANALYZE, what autovacuum does in time: fresh statistics, and the
