@@ -52,7 +52,7 @@ from bot.tables.notifier import (
     TableGone,
     TableUpdate,
 )
-from bot.tables.outage import OUTAGE_CAP, Outage
+from bot.tables.outage import Outage
 from bot.tables.reminders import nudge
 from bot.tables.teaching import open_racks
 
@@ -227,7 +227,7 @@ class Sender:
 
     async def _drain(self, game: HeldGame) -> None:
         """Send and record until nothing is left, or until the sender stops. While the
-        database can't be reached, wait (with backoff, up to `OUTAGE_CAP`) and try again:
+        database can't be reached, wait (`Outage.delay`) and try again:
         the entry at the head of the queue is tried again, what was delivered is recorded,
         nothing delivered is sent again."""
         tries = 0
@@ -243,7 +243,7 @@ class Sender:
                     return
                 tries += 1
                 self.outage.failed(error)
-                await self._pause(min(OUTAGE_CAP, self.backoff.delay(tries, None)))
+                await self._pause(self.outage.delay(tries))
                 continue
             tries = 0
             if not sent_all:  # closing: what is left waits for the next start

@@ -372,7 +372,7 @@ class TableService:
         self.now = now
         self.make_bot = make_bot
         #: Whether the database is out of reach, as the sender and the clocks last found.
-        self.outage = Outage()
+        self.outage = Outage(backoff)
         self.sender = Sender(db, notifier, backoff, self._retire, self.outage)
         self._live: dict[int, _Live] = {}
         #: Vacations under way or planned, (user, season) -> (start, end): that user's clocks
@@ -1247,16 +1247,21 @@ class TableService:
         return mine
 
     async def _clock_loop(self) -> None:
+        tries = 0  # rounds in a row that found the database out of reach
         while True:
-            due: float | None = self.now() + OUTAGE_CAP  # after a failure: look again soon
+            due: float | None
             try:
                 await self.run_due_clocks()
                 due = await self.db.clocks.next_due()
                 self.outage.answered()
-            except DatabaseUnavailable as error:
+                tries = 0
+            except DatabaseUnavailable as error:  # the clocks wait in the store meanwhile
                 self.outage.failed(error)
+                tries += 1
+                due = self.now() + self.outage.delay(tries)
             except Exception:
                 log.exception("clock loop error")
+                due = self.now() + OUTAGE_CAP
             # Clocks left due for another process would bring this loop back at once: look
             # again a second later (that process acts on them meanwhile).
             soonest = OTHERS_DUE_RECHECK if self.others_due else 0.05
