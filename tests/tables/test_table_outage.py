@@ -188,8 +188,11 @@ async def test_the_clock_loop_rides_out_the_outage_and_acts_once_it_is_back(
         await eventually(lambda: unplug.refused >= 10, "the clock loop to keep trying")
         clock.now += 7 * 24 * 3600  # meanwhile every clock of the game runs out
         unplug.away = False
+        await eventually(lambda: not service.outage.down, "the clock loop to find it back")
         await eventually(lambda: service.spectator(game_id).action_count > before,
                          "the clock loop to act once the database is back")
+        await service.flush(game_id)
+        assert len(await db.actions.actions(game_id)) > before
         await service.close()
     assert (said(caplog, GONE), said(caplog, BACK)) == (1, 1), caplog.text
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
