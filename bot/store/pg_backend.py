@@ -115,13 +115,24 @@ def _mapped() -> Iterator[None]:
 
 def connection_lost(error: BaseException, conn: PgConnection | None) -> bool:
     """Whether `error` says the server can't be reached (not that a statement was wrong):
-    one of `_LOST_ERRORS`, or the client library's complaint about a connection `conn`
-    that has closed under it (such as "cannot switch to state …" from a protocol left
-    half way through an operation when the socket dropped)."""
+    one of `_LOST_ERRORS`; the client's protocol out of step with the server ("cannot
+    switch to state …"), which a connection cut half way through an operation leaves
+    behind (the store never lets two tasks share a connection, the other way to cause
+    it); or the client library's refusal to use a connection `conn` that has closed."""
     if isinstance(error, _LOST_ERRORS):
         return True
-    client_side = isinstance(error, asyncpg.InterfaceError | asyncpg.InternalClientError)
-    return client_side and conn is not None and conn.is_closed()
+    if isinstance(error, asyncpg.InternalClientError):
+        return not isinstance(error, asyncpg.exceptions.OutdatedSchemaCacheError)
+    return isinstance(error, asyncpg.InterfaceError) and conn is not None and _closed(conn)
+
+
+def _closed(conn: PgConnection) -> bool:
+    """Whether a connection held by the caller has closed. A pooled one the pool took
+    back while it was held (the pool does so the moment it closes) counts as closed."""
+    try:
+        return conn.is_closed()
+    except asyncpg.InterfaceError:  # "connection has been released back to the pool"
+        return True
 
 
 async def _roll_back(conn: PgConnection, transaction: Transaction) -> None:
@@ -244,15 +255,17 @@ class PostgresBackend(Backend):
             f"{type(error).__name__}: {error}")
 
     @asynccontextmanager
-    async def _reaching(self) -> AsyncIterator[list[PgConnection]]:
+    async def _reaching(self, conn: PgConnection | None) -> AsyncIterator[None]:
         """The block's connection-level failures (`connection_lost`) as the store's
-        `DatabaseUnavailable`; the block puts the connection it uses in the list it is
-        given, so a client-side error can be judged by whether that connection closed."""
-        used: list[PgConnection] = []
+        `DatabaseUnavailable`. `conn`: the connection the block uses (None: it gets one),
+        held for the whole block, so a client-side error can be judged by whether it
+        closed (a pooled connection can't be asked once it is back in the pool)."""
         try:
-            yield used
+            yield
         except Exception as error:
-            if connection_lost(error, used[-1] if used else None):
+            if connection_lost(error, conn):
+                if conn is not None and not _closed(conn):
+                    conn.terminate()  # out of step with the server: the pool replaces it
                 raise self._lost(error) from error
             raise
 
@@ -313,8 +326,7 @@ class PostgresBackend(Backend):
         pool = self._pool
         if pool is None:
             raise StoreClosed(f"The database {self.shown} is closed.")
-        async with self._reaching() as used, pool.acquire() as conn:
-            used.append(conn)
+        async with self._reaching(None), pool.acquire() as conn, self._reaching(conn):
             transaction = conn.transaction(
                 isolation="read_committed" if writable else "repeatable_read",
                 readonly=not writable)
@@ -342,11 +354,10 @@ class PostgresBackend(Backend):
             pool = self._lock_pool
             if pool is None:
                 raise StoreClosed(f"The database {self.shown} is closed.")
-            async with self._reaching():
+            async with self._reaching(None):
                 conn = await pool.acquire()
             try:
-                async with self._reaching() as used:
-                    used.append(conn)
+                async with self._reaching(conn):
                     await conn.execute("SELECT pg_advisory_lock($1::bigint)", game_id)
                 try:
                     yield

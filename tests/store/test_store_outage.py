@@ -86,25 +86,28 @@ async def test_a_stopped_postgresql_is_unavailable_to_every_use_and_the_store_go
         assert not isinstance(wrong.value, DatabaseUnavailable)
 
 
-async def test_the_server_cutting_a_transaction_off_is_unavailable_not_a_client_fault(
+async def test_the_server_cutting_a_connection_off_is_unavailable_not_a_client_fault(
         own_server: PgServer) -> None:
-    """A connection cut while in use: asyncpg's complaints about it ("cannot switch to
-    state …" from a protocol left half way) count as the database going away only once the
-    connection has closed; on an open connection they are a fault of ours."""
+    """What asyncpg raises about a connection cut while in use counts as the database
+    going away: the server's word, the protocol left out of step ("cannot switch to state
+    …"), a refusal to use the closed connection. A statement's own fault does not, nor does
+    a bad argument on an open connection."""
     url = await own_server.create_database()
     conn = await asyncpg.connect(url)
-    confused = asyncpg.InternalClientError(
-        "cannot switch to state 15; another operation (2) is in progress")
+    closed = asyncpg.InterfaceError("cannot call Connection.fetchval(): connection is closed")
     try:
-        assert not connection_lost(confused, conn)
-        assert not connection_lost(asyncpg.InterfaceError("bad argument"), conn)
+        assert not connection_lost(closed, conn)
         assert not connection_lost(asyncpg.UndefinedTableError("no such table"), conn)
+        assert not connection_lost(asyncpg.DataError("invalid input for query argument"),
+                                   conn)
+        assert connection_lost(asyncpg.InternalClientError(
+            "cannot switch to state 15; another operation (2) is in progress"), conn)
         own_server.halt()
         try:
             with pytest.raises(asyncpg.PostgresError) as cut:
                 await conn.fetchval("SELECT 1")
             assert connection_lost(cut.value, conn)
-            assert connection_lost(confused, conn)
+            assert connection_lost(closed, conn)
             assert connection_lost(ConnectionRefusedError(111, "refused"), None)
         finally:
             own_server.resume()
