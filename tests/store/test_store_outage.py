@@ -6,7 +6,9 @@ fault is never taken for it."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -113,6 +115,36 @@ async def test_the_server_cutting_a_connection_off_is_unavailable_not_a_client_f
             own_server.resume()
     finally:
         await conn.close()
+
+
+async def test_writers_busy_when_the_server_stops_all_meet_database_unavailable(
+        own_server: PgServer) -> None:
+    """Eight games' writers at work (an outbox entry added, then recorded as sent, again
+    and again) when the server stops: whatever moment of a statement, a commit or a
+    rollback the stop cuts, each of them meets `DatabaseUnavailable` and nothing else."""
+    url = await own_server.create_database()
+    met: Counter[str] = Counter()
+    async with Database(url) as db:
+        games = [await new_game(db, first_user=1000 + 10 * n) for n in range(8)]
+        stopped = asyncio.Event()
+
+        async def write(game_id: int) -> None:
+            while not stopped.is_set():
+                try:
+                    [entry] = await db.outbox.add(game_id, [NewDelivery(DeliveryKind.TABLE, 0)])
+                    await db.outbox.mark_sent([(entry.id, [1])], wait=True)
+                except Exception as error:
+                    met[type(error).__name__] += 1
+                    await asyncio.sleep(0.01)
+
+        writers = [asyncio.create_task(write(game.id)) for game in games]
+        await asyncio.sleep(0.3)
+        await asyncio.to_thread(own_server.halt)
+        await asyncio.sleep(0.3)
+        stopped.set()
+        await asyncio.gather(*writers)
+        await asyncio.to_thread(own_server.resume)
+    assert set(met) == {"DatabaseUnavailable"}, met
 
 
 async def test_an_sqlite_file_locked_by_another_program_is_unavailable(tmp_path: Path) -> None:
