@@ -147,6 +147,22 @@ async def test_writers_busy_when_the_server_stops_all_meet_database_unavailable(
     assert set(met) == {"DatabaseUnavailable"}, met
 
 
+async def test_a_bot_stopping_while_the_server_is_away_closes_all_the_same(
+        own_server: PgServer) -> None:
+    """Closing gives this process's claims up when it can; with the server away their
+    leases lapse on their own, and the connections are closed all the same."""
+    url = await own_server.create_database()
+    db = await Database.open(url)
+    game = await new_game(db)
+    assert await db.outbox.claim(game.id)
+    await asyncio.to_thread(own_server.halt)
+    try:
+        await db.close()
+        assert not db.is_open
+    finally:
+        await asyncio.to_thread(own_server.resume)
+
+
 async def test_an_sqlite_file_locked_by_another_program_is_unavailable(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     database = Database(path)
