@@ -33,7 +33,6 @@ from functools import lru_cache
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
-from asyncpg.transaction import Transaction
 
 from bot.store.backend import Backend, Found, GameLocks
 from bot.store.errors import (
@@ -133,16 +132,6 @@ def _closed(conn: PgConnection) -> bool:
         return conn.is_closed()
     except asyncpg.InterfaceError:  # "connection has been released back to the pool"
         return True
-
-
-async def _roll_back(conn: PgConnection, transaction: Transaction) -> None:
-    """Roll a failed transaction back without hiding why it failed: a connection whose
-    rollback fails too (it broke under the transaction) is closed, so the pool replaces it
-    instead of handing it out again half way through."""
-    try:
-        await transaction.rollback()
-    except Exception:
-        conn.terminate()
 
 
 class PgConn:
@@ -335,7 +324,7 @@ class PostgresBackend(Backend):
                 yield PgConn(conn)
             except BaseException:
                 # If this is cancelled too, the pool rolls back as it takes the connection.
-                await _roll_back(conn, transaction)
+                await transaction.rollback()
                 raise
             with _mapped():
                 await transaction.commit()

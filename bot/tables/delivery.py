@@ -227,9 +227,9 @@ class Sender:
 
     async def _drain(self, game: HeldGame) -> None:
         """Send and record until nothing is left, or until the sender stops. While the
-        database can't be reached, wait (`Outage.delay`) and try again:
-        the entry at the head of the queue is tried again, what was delivered is recorded,
-        nothing delivered is sent again."""
+        database can't be reached, wait (`Outage.delay`) and try again: the entry at the
+        head of the queue is tried again, what was delivered is recorded, nothing delivered
+        is sent again."""
         tries = 0
         while game.mail.queue or game.mail.delivered:
             try:
