@@ -194,11 +194,12 @@ class Actions(Part):
         return await request.written
 
     async def confirm_sent(self, rows: Sequence[tuple[str, float, int]], *,
-                           wait: bool) -> None:
+                           wait: bool) -> asyncio.Future[None]:
         """Record outbox entries as sent with a group transaction (for `Outbox`, which checks
         the rows: message ids as JSON, the time, the entry id). With `wait`, return once
         committed; without, return at once and let them ride with the next group of appends,
-        or go alone after `CONFIRM_DELAY`."""
+        or go alone after `CONFIRM_DELAY`. Returns the future settled when they are
+        committed or refused (its failure needs no retrieving)."""
         if not self._db.is_open:
             raise StoreClosed(f"The database {self._db.path} is closed.")
         request = _Confirm(tuple(rows), asyncio.get_running_loop().create_future())
@@ -213,6 +214,7 @@ class Actions(Part):
         elif self._writer is None and self._confirm_timer is None:
             self._confirm_timer = asyncio.get_running_loop().call_later(
                 CONFIRM_DELAY, self._start_writer)
+        return request.written
 
     async def write_confirmations(self) -> None:
         """Commit the confirmations asked for so far now (before reading the outbox)."""

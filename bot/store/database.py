@@ -13,6 +13,7 @@ An open connection keeps the process alive (aiosqlite's thread, asyncpg's socket
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 import socket
@@ -25,7 +26,7 @@ from typing import Any, Self
 from bot.store.actions import Actions, Clocks
 from bot.store.backend import Backend, database_target, open_backend
 from bot.store.cards import ServerCards
-from bot.store.errors import StoreClosed, StoreError
+from bot.store.errors import DatabaseUnavailable, StoreClosed, StoreError
 from bot.store.games import Games
 from bot.store.guilds import Guilds
 from bot.store.league_games import LeagueGames
@@ -126,9 +127,11 @@ class Database:
         await self.actions.wait_written()
         if self.is_open:
             # What this process claimed is free for the others (or its next start) at once,
-            # instead of when the leases lapse.
-            await self.clocks.release_claims()
-            await self.outbox.release_claims()
+            # instead of when the leases lapse; with the database out of reach, the leases
+            # lapse on their own and the connections are closed all the same.
+            with contextlib.suppress(DatabaseUnavailable):
+                await self.clocks.release_claims()
+                await self.outbox.release_claims()
         self._connected = False
         await self._backend.close()
 

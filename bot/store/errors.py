@@ -96,7 +96,12 @@ class ConstraintViolation(StoreError):
 
 
 class DatabaseUnavailable(StoreError):
-    """The database server can't be reached or refused the connection."""
+    """The database can't be reached right now: the server refused or dropped the
+    connection, is shutting down or starting up, or the file is locked by another program
+    or can't be read or written. Raised when connecting and by any statement after, never
+    for a statement's own fault (a constraint, a bug), so whoever meets it may wait and try
+    again. The failed transaction was rolled back, unless the connection broke during its
+    commit: then the server alone knows whether it was written."""
 
     code = "database_unavailable"
 

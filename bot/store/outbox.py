@@ -15,6 +15,7 @@ so a killed process's entries are taken over.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
@@ -137,14 +138,16 @@ class Outbox(Part):
         return row is not None
 
     async def mark_sent(self, sent: Sequence[tuple[int, Sequence[int]]], *,
-                        wait: bool = True) -> None:
+                        wait: bool = True) -> asyncio.Future[None]:
         """Record that entries were delivered, each an entry id and the ids of the messages
         it posted (none when there was nothing to post after all); an entry no longer pending
         stays as it is. They are written with the next group of appends (see `Actions`), so
         confirmations cost no transaction of their own. Without `wait` this returns at once
         and the rows are written within `CONFIRM_DELAY` (the outbox's own reads see them):
         a crash before that only means they are delivered again, which a sender that uses
-        each entry's id as its key makes harmless."""
+        each entry's id as its key makes harmless. Returns a future settled once the rows
+        are committed, or failed with why they were not (`DatabaseUnavailable`: they may be
+        recorded again later)."""
         rows = []
         now = self._db.now()
         for entry_id, message_ids in sent:
@@ -152,7 +155,10 @@ class Outbox(Part):
                 check_int(message_id, "message_id")
             rows.append((json.dumps(list(message_ids)), now, check_int(entry_id, "entry_id")))
         if rows:
-            await self._db.actions.confirm_sent(rows, wait=wait)
+            return await self._db.actions.confirm_sent(rows, wait=wait)
+        nothing: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        nothing.set_result(None)
+        return nothing
 
     async def mark_failed(self, entry_id: int, error: str) -> bool:
         """Give a pending entry up for good, with the reason; False if it was not pending."""

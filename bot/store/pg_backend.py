@@ -65,6 +65,13 @@ _CONNECT_ERRORS = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
 #: A connection of ours: a pool's (what transactions get) or a plain one.
 PgConnection = asyncpg.Connection | PoolConnectionProxy
 
+#: What a statement or a pooled connection raises when the server is out of reach: the
+#: network's errors, the connection classes of PostgreSQL's own (08…), and a server shutting
+#: down, crashed, starting up or out of connections.
+_LOST_ERRORS = (OSError, asyncpg.PostgresConnectionError, asyncpg.AdminShutdownError,
+                asyncpg.CrashShutdownError, asyncpg.CannotConnectNowError,
+                asyncpg.TooManyConnectionsError)
+
 # A `?` outside quotes and comments (the topic modules' placeholders).
 _TOKENS = re.compile(r"""('(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|\?)""")
 
@@ -103,6 +110,28 @@ def _mapped() -> Iterator[None]:
         yield
     except asyncpg.IntegrityConstraintViolationError as error:
         raise ConstraintViolation(str(error)) from error
+
+
+def connection_lost(error: BaseException, conn: PgConnection | None) -> bool:
+    """Whether `error` says the server can't be reached (not that a statement was wrong):
+    one of `_LOST_ERRORS`; the client's protocol out of step with the server ("cannot
+    switch to state …"), which a connection cut half way through an operation leaves
+    behind (the store never lets two tasks share a connection, the other way to cause
+    it); or the client library's refusal to use a connection `conn` that has closed."""
+    if isinstance(error, _LOST_ERRORS):
+        return True
+    if isinstance(error, asyncpg.InternalClientError):
+        return not isinstance(error, asyncpg.exceptions.OutdatedSchemaCacheError)
+    return isinstance(error, asyncpg.InterfaceError) and conn is not None and _closed(conn)
+
+
+def _closed(conn: PgConnection) -> bool:
+    """Whether a connection held by the caller has closed. A pooled one the pool took
+    back while it was held (the pool does so the moment it closes) counts as closed."""
+    try:
+        return conn.is_closed()
+    except asyncpg.InterfaceError:  # "connection has been released back to the pool"
+        return True
 
 
 class PgConn:
@@ -209,15 +238,40 @@ class PostgresBackend(Backend):
             f"Can't connect to the PostgreSQL database {self.shown}: {error}. Check "
             "that the server runs and that JONGG_DB names a database you may use.")
 
+    def _lost(self, error: Exception) -> DatabaseUnavailable:
+        return DatabaseUnavailable(
+            f"The PostgreSQL database {self.shown} can't be reached just now: "
+            f"{type(error).__name__}: {error}")
+
+    @asynccontextmanager
+    async def _reaching(self, conn: PgConnection | None) -> AsyncIterator[None]:
+        """The block's connection-level failures (`connection_lost`) as the store's
+        `DatabaseUnavailable`. `conn`: the connection the block uses (None: it gets one),
+        held for the whole block, so a client-side error can be judged by whether it
+        closed (a pooled connection can't be asked once it is back in the pool)."""
+        try:
+            yield
+        except Exception as error:
+            if connection_lost(error, conn):
+                if conn is not None and not _closed(conn):
+                    conn.terminate()  # out of step with the server: the pool replaces it
+                raise self._lost(error) from error
+            raise
+
     async def connect(self, migrations: Sequence[Migration]) -> int:
+        # No connection is kept open while idle (min_size=0): asyncpg would otherwise keep
+        # reconnecting in the background while the server is away, logging each failure.
+        pool = await asyncpg.create_pool(self.target, min_size=0, max_size=POOL_SIZE,
+                                         init=_setup)
         try:
-            pool = await asyncpg.create_pool(self.target, min_size=1, max_size=POOL_SIZE,
-                                             init=_setup)
-        except _CONNECT_ERRORS as error:
-            raise self._unavailable(error) from error
-        try:
-            async with pool.acquire() as conn:
+            try:
+                conn = await pool.acquire()
+            except _CONNECT_ERRORS as error:
+                raise self._unavailable(error) from error
+            try:
                 version = await _migrate(conn, migrations, self.shown)
+            finally:
+                await pool.release(conn)
             self._lock_pool = await asyncpg.create_pool(self.target, min_size=0,
                                                         max_size=LOCK_POOL_SIZE)
         except BaseException:
@@ -261,7 +315,7 @@ class PostgresBackend(Backend):
         pool = self._pool
         if pool is None:
             raise StoreClosed(f"The database {self.shown} is closed.")
-        async with pool.acquire() as conn:
+        async with self._reaching(None), pool.acquire() as conn, self._reaching(conn):
             transaction = conn.transaction(
                 isolation="read_committed" if writable else "repeatable_read",
                 readonly=not writable)
@@ -289,13 +343,23 @@ class PostgresBackend(Backend):
             pool = self._lock_pool
             if pool is None:
                 raise StoreClosed(f"The database {self.shown} is closed.")
-            async with pool.acquire() as conn:
-                await conn.execute("SELECT pg_advisory_lock($1::bigint)", game_id)
+            async with self._reaching(None):
+                conn = await pool.acquire()
+            try:
+                async with self._reaching(conn):
+                    await conn.execute("SELECT pg_advisory_lock($1::bigint)", game_id)
                 try:
                     yield
                 finally:
                     # If this is cancelled, the pool's reset unlocks all as it takes it back.
-                    await conn.execute("SELECT pg_advisory_unlock($1::bigint)", game_id)
+                    try:
+                        await conn.execute("SELECT pg_advisory_unlock($1::bigint)", game_id)
+                    except Exception as error:
+                        if not connection_lost(error, conn):
+                            raise
+                        # The lock went with the connection; what the block did stands.
+            finally:
+                await pool.release(conn)
 
     async def settle(self) -> None:
         """VACUUM ANALYZE, what autovacuum does in time: fresh statistics, and the

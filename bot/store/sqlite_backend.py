@@ -29,7 +29,13 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager, context
 import aiosqlite
 
 from bot.store.backend import Backend, Found, GameLocks
-from bot.store.errors import ConstraintViolation, NotAJonggDatabase, StoreClosed, StoreError
+from bot.store.errors import (
+    ConstraintViolation,
+    DatabaseUnavailable,
+    NotAJonggDatabase,
+    StoreClosed,
+    StoreError,
+)
 from bot.store.migrate import Migration, apply_migrations, check_application_id
 from bot.store.tx import Conn, Params, Reference, Row, TableShape
 
@@ -116,13 +122,34 @@ class SqliteConn:
                                (table, last))
 
 
+#: SQLite's result codes (the primary ones, the low byte of an extended code) for a file
+#: out of reach: locked by another connection past the busy timeout, unreadable or
+#: unwritable (an I/O error), or impossible to open.
+_UNREACHABLE = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_IOERR,
+                          sqlite3.SQLITE_CANTOPEN})
+
+
+def file_unreachable(error: BaseException) -> bool:
+    """Whether `error` says the file can't be used just now (not that a statement was
+    wrong): one of `_UNREACHABLE`'s codes."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return (isinstance(error, sqlite3.OperationalError) and code is not None
+            and code & 0xFF in _UNREACHABLE)
+
+
 @contextmanager
 def _mapped() -> Iterator[None]:
-    """Turns SQLite's constraint errors into the store's `ConstraintViolation`."""
+    """Turns SQLite's constraint errors into the store's `ConstraintViolation`, and a file
+    out of reach (`file_unreachable`) into `DatabaseUnavailable`."""
     try:
         yield
     except sqlite3.IntegrityError as error:
         raise ConstraintViolation(str(error)) from error
+    except sqlite3.OperationalError as error:
+        if file_unreachable(error):
+            raise DatabaseUnavailable(
+                f"The database file can't be used just now: {error}") from error
+        raise
 
 
 class SqliteBackend(Backend):
@@ -228,19 +255,22 @@ class SqliteBackend(Backend):
             if conn is None:
                 raise StoreClosed(f"The database {self.shown} is closed.")
             if self._needs_rollback:  # an earlier rollback was cancelled part way
-                await conn.rollback()
+                with _mapped():
+                    await conn.rollback()
                 self._needs_rollback = False
             # Commit after the block, roll back if anything raises — including a
-            # cancellation that lands while BEGIN itself is still running.
-            try:
-                await conn.execute("BEGIN IMMEDIATE" if writable else "BEGIN")
-                yield SqliteConn(conn)
-                await conn.commit()
-            except BaseException:
-                self._needs_rollback = True
-                await conn.rollback()
-                self._needs_rollback = False
-                raise
+            # cancellation that lands while BEGIN itself is still running. A rollback that
+            # fails too (the file is out of reach) is tried again by the next transaction.
+            with _mapped():
+                try:
+                    await conn.execute("BEGIN IMMEDIATE" if writable else "BEGIN")
+                    yield SqliteConn(conn)
+                    await conn.commit()
+                except BaseException:
+                    self._needs_rollback = True
+                    await conn.rollback()
+                    self._needs_rollback = False
+                    raise
 
     def session(self, *, writable: bool) -> AbstractAsyncContextManager[Conn]:
         """`BEGIN IMMEDIATE` to write, `BEGIN` to read, on the one connection."""

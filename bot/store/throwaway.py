@@ -2,7 +2,8 @@
 any server, for the store's tests and `jongg bench --database postgresql|URL`.
 
 `ThrowawayServer` runs `initdb` in a temporary folder and starts the server on a free port of
-127.0.0.1; stopping it removes the folder. The server binaries are looked for on PATH, then
+127.0.0.1; stopping it removes the folder (`halt` and `resume` stop and start it again with
+its data, for tests of a database that goes away). The server binaries are looked for on PATH, then
 in /usr/lib/postgresql/*/bin (Debian's place). PostgreSQL refuses to run as root, so when
 this runs as root the folder is given to the `postgres` user and the binaries run as that
 user (`runuser`). Durability is switched off (fsync, synchronous_commit): the data dies with
@@ -110,13 +111,21 @@ class ThrowawayServer:
 
     def start(self) -> None:
         """initdb and start the server; returns once it accepts connections."""
-        data = self.folder / "data"
-        self._run("initdb", "-D", str(data), "-U", USER, "--auth=trust", "-E", "UTF8",
-                  "--locale=C", "--no-sync")
+        self._run("initdb", "-D", str(self.folder / "data"), "-U", USER, "--auth=trust",
+                  "-E", "UTF8", "--locale=C", "--no-sync")
+        self.resume()
+
+    def halt(self) -> None:
+        """Stop the server as an administrator would (`pg_ctl stop -m fast`: its clients'
+        connections are cut), keeping its data for `resume`."""
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the server (again) on its port; returns once it accepts connections."""
         options = (f"-h 127.0.0.1 -p {self.port} -k {self.folder} -c fsync=off "
                    "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
-        self._run("pg_ctl", "-D", str(data), "-l", str(self.folder / "log"), "-o", options,
-                  "-w", "start")
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-l", str(self.folder / "log"),
+                  "-o", options, "-w", "start")
 
     def stop(self) -> None:
         """Stop the server at once and remove its folder."""

@@ -11,12 +11,17 @@ to the host once while the messages wait; a refusal gives the entry up. Delivere
 are recorded as sent together, riding with a later commit. A sender first claims its game's
 outbox in the store (`Outbox.claim`), renewing the claim when half its lease is gone, so when
 several processes share the database one of them drains each game.
+
+A database out of reach (`DatabaseUnavailable`) stops no sender: it keeps in memory what it
+delivered and could not record, waits (`Outage`) and tries again until the database answers,
+then records it without sending it again; what it has not delivered waits meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections import deque
@@ -29,11 +34,11 @@ from bot.store import (
     OUTBOX_LEASE,
     ClockKind,
     Database,
+    DatabaseUnavailable,
     DeliveryKind,
     NewDelivery,
     OutboxEntry,
     StoreClosed,
-    StoreError,
 )
 from bot.tables.notifier import (
     Answer,
@@ -47,6 +52,7 @@ from bot.tables.notifier import (
     TableGone,
     TableUpdate,
 )
+from bot.tables.outage import Outage
 from bot.tables.reminders import nudge
 from bot.tables.teaching import open_racks
 
@@ -114,7 +120,8 @@ class Mailbox:
     #: Set while nothing is being delivered.
     idle: asyncio.Event = field(default_factory=asyncio.Event)
     host_told: bool = False
-    #: Entries delivered but not yet recorded as sent (entry id, message ids).
+    #: Entries delivered but not yet recorded as sent (entry id, message ids): kept until
+    #: the record is written, however long the database is out of reach.
     delivered: list[tuple[int, list[int]]] = field(default_factory=list)
     #: Until when (the event loop's clock) this process's claim on the outbox needs no
     #: renewing.
@@ -139,13 +146,15 @@ class HeldGame(Protocol):
 
 class Sender:
     """Delivers the outbox entries of the games of one table service. `done` is called when
-    a game that is over has nothing left to send."""
+    a game that is over has nothing left to send; `outage` is told when the database can't
+    be reached and when it answers again."""
 
     def __init__(self, db: Database, notifier: Notifier, backoff: Backoff,
-                 done: Callable[[HeldGame], Awaitable[None]]) -> None:
+                 done: Callable[[HeldGame], Awaitable[None]], outage: Outage) -> None:
         self.db = db
         self.notifier = notifier
         self.backoff = backoff
+        self.outage = outage
         self._done = done
         #: Set by `stop`: senders deliver what goes out at once, and retry nothing.
         self._stopping = asyncio.Event()
@@ -173,11 +182,17 @@ class Sender:
             table.delivery.answer = answer
             answer.take()
         game.mail.queue.extend(pending)
-        # Once stopping, a commit that arrives late leaves its entries to the next start.
-        if game.mail.queue and game.mail.task is None and not self._stopping.is_set():
-            game.mail.idle.clear()
-            game.mail.task = asyncio.create_task(self._deliver(game),
-                                                 name=f"jongg-send-{game.table.game_id}")
+        self._start(game)
+
+    def _start(self, game: HeldGame) -> None:
+        """Start the game's sender if it has something to send or to record and none runs.
+        Once stopping, what arrives late is left to the next start."""
+        mail = game.mail
+        if (mail.queue or mail.delivered) and mail.task is None \
+                and not self._stopping.is_set():
+            mail.idle.clear()
+            mail.task = asyncio.create_task(self._deliver(game),
+                                            name=f"jongg-send-{game.table.game_id}")
 
     def resume(self, game: HeldGame, pending: Sequence[OutboxEntry],
                states: dict[int, GameState]) -> None:
@@ -192,25 +207,52 @@ class Sender:
 
     async def _deliver(self, game: HeldGame) -> None:
         """The game's sender: deliver its entries in order, each until it is sent or given
-        up; ends when none is left (a later commit starts a new one). Entries queued while
-        it lets the claim go are sent before it ends."""
+        up, and record them; ends when nothing is left (a later commit starts a new one).
+        Entries queued while it lets the claim go are sent before it ends. It never ends
+        with an error: what it could not record stays pending in the store, for the next
+        start to send again under the same keys."""
         try:
-            while game.mail.queue:
-                sent_all = await self._send_queued(game)
-                await self._let_go(game)
-                if not sent_all:  # closing: what is left waits for the next start
-                    break
+            await self._drain(game)
         except StoreClosed:
             # Shutting down: the entries stay pending in the store for the next start.
             log.warning("the sender of game %s stopped: the store closed", game.table.game_id)
-        except StoreError:
-            # The entries stay pending in the store: the next start sends them.
+        except Exception:
+            # A refusal or a bug, not an outage: retrying would meet it again.
             log.exception("the sender of game %s stopped", game.table.game_id)
         finally:
             game.mail.task = None
-            if game.closed and not game.mail.queue:
+            if game.closed and not game.mail.queue and not game.mail.delivered:
                 await self._done(game)
             game.mail.idle.set()
+
+    async def _drain(self, game: HeldGame) -> None:
+        """Send and record until nothing is left, or until the sender stops. While the
+        database can't be reached, wait (`Outage.delay`) and try again: the entry at the
+        head of the queue is tried again, what was delivered is recorded, nothing delivered
+        is sent again."""
+        tries = 0
+        while game.mail.queue or game.mail.delivered:
+            try:
+                sent_all = await self._send_queued(game)
+                await self._let_go(game)
+            except DatabaseUnavailable as error:
+                if self._stopping.is_set():
+                    log.warning("the sender of game %s stopped with the database out of "
+                                "reach; what it did not record goes out again after the "
+                                "next start, under the same keys", game.table.game_id)
+                    return
+                tries += 1
+                self.outage.failed(error)
+                await self._pause(self.outage.delay(tries))
+                continue
+            tries = 0
+            if not sent_all:  # closing: what is left waits for the next start
+                return
+
+    async def _pause(self, seconds: float) -> None:
+        """Wait `seconds`, or less if the sender is told to stop meanwhile."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stopping.wait(), seconds)
 
     async def _send_queued(self, game: HeldGame) -> bool:
         """Send the queue's entries in order while this process holds the game's claim,
@@ -220,8 +262,7 @@ class Sender:
             if not await self._claim(game):
                 if self._stopping.is_set():
                     return False
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._stopping.wait(), CLAIM_RETRY)
+                await self._pause(CLAIM_RETRY)
                 continue
             if not game.mail.queue:  # the other process sent them all
                 break
@@ -246,7 +287,9 @@ class Sender:
         if now < game.mail.claimed_until:
             return True
         game_id = game.table.game_id
-        if not await self.db.outbox.claim(game_id):
+        claimed = await self.db.outbox.claim(game_id)
+        self.outage.answered()
+        if not claimed:
             log.info("another process sends the messages of game %s", game_id)
             return False
         game.mail.claimed_until = now + OUTBOX_LEASE / 2
@@ -266,9 +309,10 @@ class Sender:
         """The queue is empty: record what was delivered as sent and, when other processes
         may share the database, give the game's claim up (once the record is written), so
         a process that moves the game next sends its messages at once. A file serves one
-        process: there the claim stays, and the record rides with a later commit."""
+        process: there the claim stays, and the record rides with a later commit (unless
+        the database was out of reach: then the sender waits to see it written)."""
         if not self.db.shared:
-            await self._record_sent(game)
+            await self._record_sent(game, wait=self.outage.down)
             return
         await self._record_sent(game, wait=True)
         await self.db.outbox.release_claims(game.table.game_id)
@@ -282,6 +326,8 @@ class Sender:
             await self._notify(game, pending)
         except DeliveryFailed as failure:
             return await self._failed(game, pending, failure)
+        except DatabaseUnavailable:  # reading what the update needs: `_drain` tries again
+            raise
         except Exception as error:  # a bug, not Discord: retrying would repeat it
             log.exception("delivering %s of game %s failed", entry.kind.value, entry.game_id)
             await self.db.outbox.mark_failed(entry.id, f"{type(error).__name__}: {error}")
@@ -292,9 +338,30 @@ class Sender:
     async def _record_sent(self, game: HeldGame, *, wait: bool = False) -> None:
         """Record the delivered entries as sent, together, riding with a later commit (see
         `Outbox.mark_sent`; with `wait`, once written). Until then a crash only means they
-        are sent again after the restart, with the same keys."""
+        are sent again after the restart, with the same keys. A record the database can't
+        take now, waited for or not, puts them back in the mailbox to record again."""
         delivered, game.mail.delivered = game.mail.delivered, []
-        await self.db.outbox.mark_sent(delivered, wait=wait)
+        if not delivered:
+            return
+        try:
+            written = await self.db.outbox.mark_sent(delivered, wait=wait)
+        except DatabaseUnavailable:
+            game.mail.delivered[:0] = delivered
+            raise
+        if written.done():
+            self.outage.answered()
+        else:
+            written.add_done_callback(functools.partial(self._written, game, delivered))
+
+    def _written(self, game: HeldGame, delivered: list[tuple[int, list[int]]],
+                 written: asyncio.Future[None]) -> None:
+        """A record not waited for is settled: if the database was out of reach, the
+        entries go back in the mailbox and the sender starts again to record them."""
+        error = None if written.cancelled() else written.exception()
+        if isinstance(error, DatabaseUnavailable):
+            self.outage.failed(error)
+            game.mail.delivered[:0] = delivered
+            self._start(game)
 
     async def _failed(self, game: HeldGame, pending: _Pending, failure: DeliveryFailed) -> bool:
         """Deal with a failed try: move a table whose thread is gone, tell the host about a
@@ -317,9 +384,7 @@ class Sender:
                 if isinstance(failure, NotAllowed):
                     await self._tell_host(game, str(failure))
                 asked = failure.after if isinstance(failure, RetryLater) else None
-                with contextlib.suppress(TimeoutError):  # `close` cuts the wait short
-                    await asyncio.wait_for(self._stopping.wait(),
-                                           self.backoff.delay(attempts, asked))
+                await self._pause(self.backoff.delay(attempts, asked))
                 return False
         return await self._give_up(game, pending, failure)
 
@@ -355,10 +420,10 @@ class Sender:
         is about; it is not retried."""
         if game.mail.host_told:
             return
-        game.mail.host_told = True
         [entry] = await self.db.outbox.add(game.table.game_id, [NewDelivery(
             DeliveryKind.HOST, len(game.state.actions), None,
             entry_body(user=game.mail.host_id, problem=problem))])
+        game.mail.host_told = True
         note = _Pending.of(entry, game.state)
         try:
             await self._notify(game, note)
@@ -366,7 +431,7 @@ class Sender:
             log.warning("could not tell the host of game %s: %s", entry.game_id, error)
             await self.db.outbox.mark_failed(entry.id, str(error))
         else:
-            await self.db.outbox.mark_sent([(entry.id, note.delivery.sent)])
+            game.mail.delivered.append((entry.id, note.delivery.sent))
 
     async def _notify(self, game: HeldGame, pending: _Pending) -> None:
         """Rebuild the entry's update from the state it reports, each reader's from their

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.errors import IllegalAction, MahjongError
-from bot.store import StoreClosed
+from bot.store import DatabaseUnavailable, StoreClosed
 
 
 class StalePrompt(IllegalAction):
@@ -40,6 +40,11 @@ RESTARTING = ("Jongg is restarting, so nothing was changed. Please try again in 
               "your game is saved.")
 
 
+#: What a person is told when the database can't be reached under their click or command.
+UNREACHABLE = ("The game's database can't be reached just now, so nothing was changed. "
+               "Please try again in a moment.")
+
+
 class Restarting(IllegalAction):
     """A move asked for while the service is closing (the process is stopping)."""
 
@@ -52,17 +57,21 @@ ERROR_LIMIT = 1900
 
 
 def for_players(error: Exception) -> bool:
-    """Whether the error is an answer for the person (a refusal, a restart), not a fault of
-    ours to log."""
-    return isinstance(error, MahjongError | StoreClosed)
+    """Whether the error is an answer for the person (a refusal, a restart, a database out
+    of reach for a moment), not a fault of ours to log: the table service's own retrying
+    work tells the log when the database goes and comes back."""
+    return isinstance(error, MahjongError | StoreClosed | DatabaseUnavailable)
 
 
 def describe_error(error: Exception) -> str:
     """What to tell a person about an error: its own message if it is meant for players, a
     short apology otherwise (the details go to the log). A store closed under a request
-    (the process is stopping) is a restart, not a fault: nothing of it was saved."""
+    (the process is stopping) is a restart, not a fault: nothing of it was saved. A
+    database out of reach is a moment's wait: the request was rolled back."""
     if isinstance(error, StoreClosed):
         return RESTARTING
+    if isinstance(error, DatabaseUnavailable):
+        return UNREACHABLE
     if isinstance(error, MahjongError):
         text = error.message
         return text if len(text) <= ERROR_LIMIT else text[:ERROR_LIMIT - 1] + "…"

@@ -81,6 +81,7 @@ from bot.store import (
     ClockKind,
     ClockPlan,
     Database,
+    DatabaseUnavailable,
     DeliveryKind,
     FinishReason,
     Game,
@@ -127,6 +128,7 @@ from bot.tables.options import (
     Timeout,
     read_table_options,
 )
+from bot.tables.outage import OUTAGE_CAP, Outage
 from bot.tables.reminders import REMINDER_CLOCKS, reminder_clocks
 from bot.tables.seat_options import SeatOptions
 from bot.tables.series import next_game
@@ -369,7 +371,9 @@ class TableService:
         self.new_seed = new_seed
         self.now = now
         self.make_bot = make_bot
-        self.sender = Sender(db, notifier, backoff, self._retire)
+        #: Whether the database is out of reach, as the sender and the clocks last found.
+        self.outage = Outage(backoff)
+        self.sender = Sender(db, notifier, backoff, self._retire, self.outage)
         self._live: dict[int, _Live] = {}
         #: Vacations under way or planned, (user, season) -> (start, end): that user's clocks
         #: pause in the season's games meanwhile; (user, None) is a personal vacation, which
@@ -1243,12 +1247,21 @@ class TableService:
         return mine
 
     async def _clock_loop(self) -> None:
+        tries = 0  # rounds in a row that found the database out of reach
         while True:
+            due: float | None
             try:
                 await self.run_due_clocks()
+                due = await self.db.clocks.next_due()
+                self.outage.answered()
+                tries = 0
+            except DatabaseUnavailable as error:  # the clocks wait in the store meanwhile
+                self.outage.failed(error)
+                tries += 1
+                due = self.now() + self.outage.delay(tries)
             except Exception:
                 log.exception("clock loop error")
-            due = await self.db.clocks.next_due()
+                due = self.now() + OUTAGE_CAP
             # Clocks left due for another process would bring this loop back at once: look
             # again a second later (that process acts on them meanwhile).
             soonest = OTHERS_DUE_RECHECK if self.others_due else 0.05
