@@ -29,6 +29,7 @@ from bot.discord.series import DYNAMIC_ITEMS as SERIES_ITEMS
 from bot.discord.series import open_bet_menu
 from bot.discord.settings import SETTINGS_ITEMS
 from bot.discord.shards import ONE_SHARD, ShardPlan
+from bot.discord.tokens import Tokens
 from bot.engine.errors import IllegalAction
 from bot.engine.game.bettor import bettor_refusal
 from bot.engine.game.rules import house_options, seat_names
@@ -93,6 +94,7 @@ class JonggClient(discord.Client):
         self.loop_watch = LoopWatch(where=True) if watch_loop else None
         self.tree = _Tree(self)
         self.prompts = PromptBuilder()
+        self.tokens = Tokens(now)
         self.db: Database
         self.service: TableService
 
