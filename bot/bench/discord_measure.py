@@ -33,8 +33,9 @@ GLOBAL_LIMIT = (50, 1.0)
 #: Discord's usual message limit in one channel: messages per this many seconds.
 CHANNEL_LIMIT = (5, 5.0)
 #: The kinds that show a move to the players (the requests "commit -> messages" waits for):
-#: a table post edited in place through a click's answer is one of them.
-MESSAGE_KINDS = frozenset({Kind.POST, Kind.DM, Kind.EDIT, Kind.ANSWER_EDIT})
+#: a table post edited in place through a click's answer is one of them, and so are the
+#: posts and prompts sent as follow-ups on the people's clicks (`bot.discord.tokens`).
+MESSAGE_KINDS = frozenset({Kind.POST, Kind.DM, Kind.EDIT, Kind.ANSWER_EDIT, Kind.FOLLOWUP})
 
 
 class Purpose(Enum):
