@@ -13,10 +13,16 @@ closed DM (403, code 50007) is noticed once and the table is told, without revea
 to use "My rack"; that seat gets no more DMs in that game (each refused request counts
 against the bot's invalid-request limit).
 
-Every message is sent with a nonce made from the delivery's key and enforced (discord.py sets
-`enforce_nonce` with every nonce): when a send is repeated, because its answer was lost or
-the bot restarted before recording it, Discord returns the message it already made instead of
-posting it again. The messages of a delivery already confirmed are not sent again at all.
+A seat's prompt and the table's post go as follow-ups on a fresh click when there is one
+(`bot.discord.tokens`: the holder's latest click in their DM, the latest click in the
+thread), which Discord leaves out of the bot's global rate limit; otherwise (an async
+table, a restart, another process got the click, or Discord refused the token) with the
+bot's token. A message sent with the bot's token carries a nonce made from the delivery's key
+and enforced (discord.py sets `enforce_nonce` with every nonce): when a send is repeated,
+because its answer was lost or the bot restarted before recording it, Discord returns the
+message it already made instead of posting it again. A follow-up has no nonce: when one fails
+in a way that may have made it, its retry first looks for it among the bot's newest messages
+there. The messages of a delivery already confirmed are not sent again at all.
 Discord's errors become the table service's `DeliveryFailed`: rate limits, server errors and
 network trouble are `RetryLater`; a deleted thread or channel (404, code 10003) is
 `TableGone`; a missing permission (403, 50013 or 50001) is `NotAllowed`, naming what is
