@@ -48,6 +48,7 @@ from bot.discord.answers import TableAnswer
 from bot.discord.components import ClaimButton, HintButton, PassButton, RackButton
 from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.discord.series import result_footer
+from bot.discord.tokens import counting
 from bot.engine.game import Phase, View
 from bot.scenes import result_scene, table_scene
 from bot.store import Pace
@@ -244,7 +245,8 @@ class DiscordNotifier:
         key = f"{delivery.key}.{part}"
         began = discord.utils.utcnow()
         try:
-            message = await click.followup.send(wait=True, **fields)
+            with counting() as tries:
+                message = await click.followup.send(wait=True, **fields)
         except discord.HTTPException as error:
             if error.status < 500:
                 log.info("a follow-up on a click was refused (%s, code %s); sending it with "
@@ -259,7 +261,30 @@ class DiscordNotifier:
             self._unsure[key] = (click.channel_id or 0, began)
             _failure(error)
         delivery.sent.append(message.id)
+        if len(tries) > 1:  # discord.py sent it again after a failure that may have made it
+            for repeat in await self._made_since(click.channel_id or 0, began, message.content):
+                if repeat.id != message.id:
+                    await self._drop(repeat)
         return True
+
+    async def _made_since(self, channel_id: int, began: datetime,
+                          content: str | None) -> list[discord.Message]:
+        """The bot's messages in `channel_id` since `began` with `content`, oldest first (a
+        request with the bot's token, only after a follow-up that may have been made)."""
+        place = self.client.get_partial_messageable(channel_id)
+        me = self.client.user
+        return [message async for message in place.history(limit=LOOK_BACK, after=began)
+                if me is not None and message.author.id == me.id
+                and message.content == (content or "")]
+
+    async def _drop(self, repeat: discord.Message) -> None:
+        """Delete a second copy of a message a follow-up made twice; one that cannot be
+        deleted stays (a copy too many, never one too few)."""
+        try:
+            await repeat.delete()
+        except (discord.DiscordException, aiohttp.ClientError, OSError,
+                TimeoutError) as error:
+            log.warning("could not delete a repeated follow-up %s: %r", repeat.id, error)
 
     async def _made_already(self, delivery: Delivery, part: int, content: str | None) -> bool:
         """After a follow-up for part `part` failed in a way that may have made it: whether
@@ -271,18 +296,18 @@ class DiscordNotifier:
         if unsure is None:
             return False
         channel_id, began = unsure
-        place = self.client.get_partial_messageable(channel_id)
         try:
-            async for message in place.history(limit=LOOK_BACK, after=began):
-                if (self.client.user is not None and message.author.id == self.client.user.id
-                        and message.content == (content or "")):
-                    delivery.sent.append(message.id)
-                    return True
+            made = await self._made_since(channel_id, began, content)
         except (discord.DiscordException, aiohttp.ClientError, OSError,
                 TimeoutError) as error:
             self._unsure[key] = unsure
             _failure(error)
-        return False
+        if not made:
+            return False
+        delivery.sent.append(made[0].id)
+        for repeat in made[1:]:  # each of discord.py's own tries may have made one
+            await self._drop(repeat)
+        return True
 
     async def _missing(self, where: int, needed: list[str],
                        thread_permission: str = "send_messages_in_threads") -> str:

@@ -24,10 +24,14 @@ the click (another shard's), messages go out with the bot's token as before.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import discord
 
 #: How long Discord keeps an interaction's token valid, in seconds.
@@ -42,6 +46,36 @@ KEPT = 10_000
 #: and after a "thinking" one the first follow-up would replace the loading message.)
 ANSWERED = frozenset({discord.InteractionResponseType.channel_message,
                       discord.InteractionResponseType.message_update})
+
+
+#: The requests made while `counting` is open in this task (None: not counting).
+_TRIES: ContextVar[list[str] | None] = ContextVar("jongg_tries", default=None)
+
+
+def count_tries(trace: aiohttp.TraceConfig) -> aiohttp.TraceConfig:
+    """`trace` (the client's `http_trace`), also counting the requests made under
+    `counting`: discord.py sends a follow-up again by itself after a server error, and a
+    follow-up has no nonce, so its caller needs to know whether it went out more than once."""
+    trace.on_request_start.append(_counted)
+    return trace
+
+
+async def _counted(session: aiohttp.ClientSession, context: SimpleNamespace,
+                   params: aiohttp.TraceRequestStartParams) -> None:
+    tries = _TRIES.get()
+    if tries is not None:
+        tries.append(params.method)
+
+
+@contextmanager
+def counting() -> Iterator[list[str]]:
+    """The requests this task makes meanwhile (their methods), as they are made."""
+    tries: list[str] = []
+    token = _TRIES.set(tries)
+    try:
+        yield tries
+    finally:
+        _TRIES.reset(token)
 
 
 @dataclass(frozen=True)

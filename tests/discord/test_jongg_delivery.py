@@ -195,6 +195,37 @@ async def test_five_server_errors_in_a_row_then_the_post_arrives_once(
     assert_clean(fake_discord, caplog)
 
 
+async def test_a_follow_up_made_but_answered_500_and_sent_again_shows_once(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture, quick_discord_retries: None) -> None:
+    """Discord makes the table's post sent as a follow-up but answers 500; discord.py sends
+    it again by itself, and that one is answered. A follow-up has no nonce: the bot sees it
+    went out twice and deletes the first copy."""
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", backoff=QUICK)) as client:
+        table = await JonggTable.open(fake_discord, world, client, [world.alice], bots=2,
+                                      size=3)
+        thread = table.thread
+
+        def into_thread(request: RecordedRequest) -> bool:
+            return fake_discord.interactions_by_token[request.params["token"]].channel is thread
+
+        await _up_to_a_discard(table, world.alice)
+        await table.step(world.alice)
+        await _up_to_a_discard(table, world.alice)
+        made = fake_discord.fail(FOLLOW_UPS, status=500, when=into_thread)
+        made.effective = True
+        answer = await table.step(world.alice)
+        kind = answer.content.removeprefix("You chose: **Discard ").removesuffix("**.")
+        assert made.hits == 1
+        assert len(_posts(fake_discord, table, f"Alice discards {kind}.")) == 1
+        copies = [m for m in fake_discord.messages_in(thread, deleted=True)
+                  if f"Alice discards {kind}." in m.content]
+        assert len(copies) == 2 and copies[0].deleted
+        for _ in range(6):
+            await table.step(table.to_move()[0])
+    assert_clean(fake_discord, caplog)
+
+
 async def test_a_deleted_thread_is_replaced_and_the_game_finishes_there(
         fake_discord: FakeDiscord, world: World, tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:
