@@ -54,11 +54,14 @@ import time
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+
+from discord.webhook.async_ import async_context
 
 from bot.bench import BenchResult, Figure, ProgressCallback, Steps, percentile
 from bot.bench.databases import SQLITE, bench_databases
@@ -67,6 +70,9 @@ from bot.bench.discord_measure import (
     GLOBAL_LIMIT,
     Budget,
     Commit,
+    Purpose,
+    Purposes,
+    Request,
     budget,
     latencies,
 )
@@ -88,12 +94,15 @@ from bot.discord.shards import ONE_SHARD, ShardPlan
 from bot.engine.errors import InvalidInput
 from bot.store import OutboxEntry
 from bot.tables.delivery import delivery_key
+from bot.tables.notifier import Delivery, SeatUpdate
 
 #: Goals: p95 in milliseconds (issue 5), live games on one bot token, and the requests a
 #: four-person table's move may cost against the global limit (issue 12).
 LATENCY_GOAL_MS = 100.0
 GAMES_GOAL = 200
 REQUESTS_PER_MOVE_GOAL = 1.0
+#: ... and in live play, once the people's clicks carry the messages (issue 30).
+LIVE_REQUESTS_PER_MOVE_GOAL = 0.1
 #: A person's think time before answering a prompt, in seconds (uniform between the two).
 THINK_SECONDS = (2.0, 8.0)
 #: People who answer at once (the census).
@@ -217,15 +226,30 @@ def _stub_renderers(picture: bytes) -> Iterator[None]:
             setattr(module, name, original)
 
 
+#: What the bot's process is doing, for the requests it makes meanwhile (`_Recorder`).
+_PURPOSE: ContextVar[Purpose] = ContextVar("bench_purpose", default=Purpose.OTHER)
+#: The notifier's calls and what their requests are for (a seat's update: a draw when it
+#: shows the tile drawn).
+_DELIVERIES = {"table_update": Purpose.TABLE, "game_over": Purpose.TABLE,
+               "seat_update": Purpose.PROMPT, "reminder": Purpose.OTHER,
+               "new_thread": Purpose.OTHER, "table_moved": Purpose.OTHER,
+               "tell_host": Purpose.OTHER}
+
+
 class _Recorder:
-    """Stamps the bot's commits and deliveries, by wrapping two of its objects' methods for
-    the run (product code is untouched): the store's `append_actions` (the moves committed,
-    their movers, their outbox entries) and the notifier's calls (when each entry's delivery
-    returned)."""
+    """Stamps the bot's commits, deliveries and requests, by wrapping some of its objects'
+    methods for the run (product code is untouched): the store's `append_actions` (the moves
+    committed, their movers, their outbox entries), the notifier's calls (when each entry's
+    delivery returned, and what the requests made meanwhile are for), the gateway's
+    INTERACTION_CREATE (requests of the tasks a click starts are answers, unless they
+    deliver something), and the two ways discord.py sends a request: with the bot's token
+    (`HTTPClient.request`, global-limited) and with an interaction's (the webhook adapter,
+    exempt). `close` puts them back."""
 
     def __init__(self, client: Any) -> None:
         self.commits: list[Commit] = []
         self.delivered: dict[str, float] = {}
+        self.requests: list[Request] = []
         actions = client.service.db.actions
         append = actions.append_actions
 
@@ -241,14 +265,49 @@ class _Recorder:
 
         actions.append_actions = append_actions
         notifier = client.service.sender.notifier
-        for name in ("table_update", "seat_update", "game_over"):
-            setattr(notifier, name, self._stamped(getattr(notifier, name)))
+        for name, purpose in _DELIVERIES.items():
+            setattr(notifier, name, self._stamped(getattr(notifier, name), purpose))
+        parsers = client._connection.parsers
+        parse = parsers["INTERACTION_CREATE"]
 
-    def _stamped(self, deliver: Callable[..., Awaitable[None]]
-                 ) -> Callable[..., Awaitable[None]]:
-        async def stamped(*args: Any) -> None:
-            await deliver(*args)
-            self.delivered[args[-1].key] = time.monotonic()
+        def clicked(data: Any) -> None:
+            token = _PURPOSE.set(Purpose.ANSWER)
+            try:
+                parse(data)
+            finally:
+                _PURPOSE.reset(token)
+
+        parsers["INTERACTION_CREATE"] = clicked
+        client.http.request = self._counted(client.http.request, global_limited=True)
+        self._adapter = async_context.get()
+        setattr(self._adapter, "request",  # noqa: B010 (the instance's, not the method)
+                self._counted(self._adapter.request, global_limited=False))
+
+    def close(self) -> None:
+        """Stop counting interaction-token requests (the adapter is discord.py's, shared by
+        every client of the process)."""
+        del self._adapter.request
+
+    def _counted(self, send: Callable[..., Awaitable[Any]], *, global_limited: bool
+                 ) -> Callable[..., Awaitable[Any]]:
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            self.requests.append(Request(time.monotonic(), _PURPOSE.get(), global_limited))
+            return await send(*args, **kwargs)
+        return counted
+
+    def _stamped(self, deliver: Callable[..., Awaitable[Any]], purpose: Purpose
+                 ) -> Callable[..., Awaitable[Any]]:
+        async def stamped(*args: Any) -> Any:
+            update = args[2] if purpose is Purpose.PROMPT else None
+            drew = isinstance(update, SeatUpdate) and update.drawn is not None
+            token = _PURPOSE.set(Purpose.DRAW if drew else purpose)
+            try:
+                result = await deliver(*args)
+            finally:
+                _PURPOSE.reset(token)
+            if args and isinstance(args[-1], Delivery):
+                self.delivered[args[-1].key] = time.monotonic()
+            return result
         return stamped
 
 
@@ -323,12 +382,13 @@ class _Report:
 
 @dataclass(frozen=True)
 class _Recorded:
-    """What one bot process recorded since its last report: its commits and deliveries, its
-    share of one core over the measure, and how many requests its pacing held since the
-    mark (the longest wait, in seconds)."""
+    """What one bot process recorded since its last report: its commits, deliveries and
+    requests (what each was for), its share of one core over the measure, and how many
+    requests its pacing held since the mark (the longest wait, in seconds)."""
 
     commits: tuple[Commit, ...]
     delivered: dict[str, float]
+    requests: tuple[Request, ...]
     cpu: float
     held: int
     longest_wait: float
@@ -365,7 +425,10 @@ class _Bot:
         try:
             async with _connected(self.client, token):
                 self.recorder = _Recorder(self.client)
-                yield
+                try:
+                    yield
+                finally:
+                    self.recorder.close()
         finally:
             sampler.cancel()
 
@@ -382,7 +445,9 @@ class _Bot:
         commits = tuple(recorder.commits[self._reported:])
         self._reported += len(commits)
         delivered, recorder.delivered = recorder.delivered, {}
-        return _Recorded(commits, delivered, self.clock.share(request.start, request.end),
+        requests, recorder.requests = tuple(recorder.requests), []
+        return _Recorded(commits, delivered, requests,
+                         self.clock.share(request.start, request.end),
                          self.pace.held - self._held, self.pace.longest_wait)
 
 
@@ -445,6 +510,7 @@ class _Run:
     fake_cpu: float
     budget: Budget
     per_move: dict[Kind, float]
+    purposes: Purposes
     held: int
     longest_wait: float
     over: int
@@ -471,7 +537,7 @@ class _Run:
                 f"people {self.fake_cpu:.0%} of one core; {self.budget.describe()}; "
                 f"{self.held} requests held by the bot's pacing (longest "
                 f"{self.longest_wait:.0f} ms); per move: {per_move} (global-limited "
-                f"{self.global_per_move:.2f})")
+                f"{self.global_per_move:.2f}); {self.purposes.describe()}")
         if self.over:
             text += f"; {self.over} games over"
         if self.problems:
@@ -540,13 +606,15 @@ def _summary(shape: Shape, play: Play, played: Played, recording: _Recording, sc
     measured = played.sent if play.seconds is None else [
         s for s in played.sent if s.at <= played.end]
     spent = budget(measured, seconds, scale)
+    made = [r for report in reports for r in report.requests if played.start <= r.at
+            and (play.seconds is None or r.at <= played.end)]
     return _Run(
         shape, play.active, percentile(found.answer, 95),
         percentile(found.commit, 50), percentile(found.commit, 95),
         percentile(found.messages, 50), percentile(found.messages, 95),
         percentile(found.first, 95), moves, moves / seconds,
         tuple(report.cpu for report in reports), played.cpu / seconds, spent,
-        spent.per_move(moves), sum(report.held for report in reports),
+        spent.per_move(moves), Purposes.of(made, moves), sum(report.held for report in reports),
         max(report.longest_wait for report in reports) * 1000, played.over, problems)
 
 
@@ -606,6 +674,10 @@ def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
         Figure("global requests per move, four people", four.global_per_move, "requests",
                REQUESTS_PER_MOVE_GOAL),
         Figure("global requests per move, one person", one.global_per_move, "requests"),
+        Figure("global requests per move in live play, four people", top.global_per_move,
+               "requests", LIVE_REQUESTS_PER_MOVE_GOAL),
+        *(Figure(f"global requests per move in live play, {purpose.value}", share,
+                 "requests") for purpose, share in top.purposes.global_limited.items()),
         Figure("moves per second, saturated", four.per_second, "moves/s",
                lower_is_better=False),
     ]

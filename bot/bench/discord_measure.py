@@ -24,6 +24,7 @@ import bisect
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from bot.bench.discord_wire import Kind, Played, Sent
 
@@ -32,8 +33,53 @@ GLOBAL_LIMIT = (50, 1.0)
 #: Discord's usual message limit in one channel: messages per this many seconds.
 CHANNEL_LIMIT = (5, 5.0)
 #: The kinds that show a move to the players (the requests "commit -> messages" waits for):
-#: a table post edited in place through a click's answer is one of them.
-MESSAGE_KINDS = frozenset({Kind.POST, Kind.DM, Kind.EDIT, Kind.ANSWER_EDIT})
+#: a table post edited in place through a click's answer is one of them, and so are the
+#: posts and prompts sent as follow-ups on the people's clicks (`bot.discord.tokens`).
+MESSAGE_KINDS = frozenset({Kind.POST, Kind.DM, Kind.EDIT, Kind.ANSWER_EDIT, Kind.FOLLOWUP})
+
+
+class Purpose(Enum):
+    """What a request the bot made was for, as its own process saw it: a table's post (or
+    its result), a seat's prompt (a draw is a prompt that shows the tile drawn), the answer
+    to a click, or anything else (lobbies, threads, reminders, notices)."""
+
+    TABLE = "table posts"
+    PROMPT = "prompts"
+    DRAW = "draws"
+    ANSWER = "answers"
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Request:
+    """One request the bot's process made: when, what for, and whether it was made with the
+    bot's token (global-limited) or an interaction's (exempt)."""
+
+    at: float
+    purpose: Purpose
+    global_limited: bool
+
+
+@dataclass(frozen=True)
+class Purposes:
+    """Requests per move by purpose, global-limited and on interaction tokens apart."""
+
+    global_limited: dict[Purpose, float]
+    tokens: dict[Purpose, float]
+
+    @classmethod
+    def of(cls, requests: Iterable[Request], moves: int) -> Purposes:
+        """The requests (already cut to the measured span) per move."""
+        counted = Counter((r.purpose, r.global_limited) for r in requests)
+        per = max(moves, 1)
+        return cls({p: counted[p, True] / per for p in Purpose},
+                   {p: counted[p, False] / per for p in Purpose})
+
+    def describe(self) -> str:
+        limited = ", ".join(f"{p.value} {n:.3f}" for p, n in self.global_limited.items())
+        exempt = ", ".join(f"{p.value} {n:.3f}" for p, n in self.tokens.items())
+        return (f"per move by purpose, bot's token (global-limited): {limited}; interaction "
+                f"tokens (exempt): {exempt}")
 
 
 @dataclass(frozen=True)

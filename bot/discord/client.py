@@ -29,6 +29,7 @@ from bot.discord.series import DYNAMIC_ITEMS as SERIES_ITEMS
 from bot.discord.series import open_bet_menu
 from bot.discord.settings import SETTINGS_ITEMS
 from bot.discord.shards import ONE_SHARD, ShardPlan
+from bot.discord.tokens import Tokens, count_tries
 from bot.engine.errors import IllegalAction
 from bot.engine.game.bettor import bettor_refusal
 from bot.engine.game.rules import house_options, seat_names
@@ -83,7 +84,8 @@ class JonggClient(discord.Client):
         self.shard_plan = shard_plan
         self.owner = owner or f"jongg {shard_plan.describe()}"
         self.pace = global_limit or GlobalLimit.part(shard_plan.share)
-        super().__init__(intents=discord.Intents(guilds=True), http_trace=self.pace.trace(),
+        super().__init__(intents=discord.Intents(guilds=True),
+                         http_trace=count_tries(self.pace.trace()),
                          **options)
         one_request_per_bucket(self.http, shard_plan.share if shard_plan.shares else None)
         self.database = database
@@ -97,6 +99,7 @@ class JonggClient(discord.Client):
         self.loop_watch = LoopWatch(where=True) if watch_loop else None
         self.tree = _Tree(self)
         self.prompts = PromptBuilder()
+        self.tokens = Tokens(now)
         self.db: Database
         self.service: TableService
 

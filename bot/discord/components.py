@@ -70,9 +70,12 @@ class _OfAGame:
     game: int
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        """Visit the game; True."""
+        """Keep the click (its token may carry the clicker's next prompt, or the table's
+        next post: `bot.discord.tokens`) and visit the game; True."""
+        client = _client(interaction)
+        client.tokens.saw(interaction)
         try:
-            await _client(interaction).service.visit(self.game)
+            await client.service.visit(self.game)
         except Exception as error:
             if not for_players(error):
                 log.exception("visiting game %s for a click failed", self.game)

@@ -13,10 +13,16 @@ closed DM (403, code 50007) is noticed once and the table is told, without revea
 to use "My rack"; that seat gets no more DMs in that game (each refused request counts
 against the bot's invalid-request limit).
 
-Every message is sent with a nonce made from the delivery's key and enforced (discord.py sets
-`enforce_nonce` with every nonce): when a send is repeated, because its answer was lost or
-the bot restarted before recording it, Discord returns the message it already made instead of
-posting it again. The messages of a delivery already confirmed are not sent again at all.
+A seat's prompt and the table's post go as follow-ups on a fresh click when there is one
+(`bot.discord.tokens`: the holder's latest click in their DM, the latest click in the
+thread), which Discord leaves out of the bot's global rate limit; otherwise (an async
+table, a restart, another process got the click, or Discord refused the token) with the
+bot's token. A message sent with the bot's token carries a nonce made from the delivery's key
+and enforced (discord.py sets `enforce_nonce` with every nonce): when a send is repeated,
+because its answer was lost or the bot restarted before recording it, Discord returns the
+message it already made instead of posting it again. A follow-up has no nonce: when one fails
+in a way that may have made it, its retry first looks for it among the bot's newest messages
+there. The messages of a delivery already confirmed are not sent again at all.
 Discord's errors become the table service's `DeliveryFailed`: rate limits, server errors and
 network trouble are `RetryLater`; a deleted thread or channel (404, code 10003) is
 `TableGone`; a missing permission (403, 50013 or 50001) is `NotAllowed`, naming what is
@@ -31,6 +37,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import aiohttp
@@ -41,6 +48,7 @@ from bot.discord.answers import TableAnswer
 from bot.discord.components import ClaimButton, HintButton, PassButton, RackButton
 from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.discord.series import result_footer
+from bot.discord.tokens import counting
 from bot.engine.game import Phase, View
 from bot.scenes import result_scene, table_scene
 from bot.store import Pace
@@ -69,6 +77,8 @@ MISSING_ACCESS = 50001
 CANNOT_DM = 50007
 MISSING_PERMISSIONS = 50013
 MESSAGE_LIMIT = 2000
+#: The bot's newest messages in a place looked at for a follow-up that may have been made.
+LOOK_BACK = 10
 #: DM channels remembered (a few hundred bytes each).
 DM_CHANNELS = 10_000
 #: The permissions a table post may need, with their names in Discord's settings.
@@ -119,6 +129,12 @@ def _failure(error: Exception) -> NoReturn:
     raise error
 
 
+def _files(fields: dict[str, Any]) -> list[discord.File]:
+    """The files among a message's fields."""
+    return [value for value in (fields.get("file"), *fields.get("files", ()))
+            if isinstance(value, discord.File)]
+
+
 def _chunks(lines: tuple[str, ...]) -> list[str]:
     """Lines packed into messages under Discord's length limit."""
     chunks: list[str] = []
@@ -141,6 +157,9 @@ class DiscordNotifier:
         #: user id -> their DM channel's id, newest use last (discord.py keeps only 128 DM
         #: channels, and without it every DM would first look the user up).
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
+        #: Follow-ups that failed in a way that may have made them ("key.part" -> the
+        #: place and when the attempt began), looked for before they are sent again.
+        self._unsure: dict[str, tuple[int, datetime]] = {}
 
     async def _dm_channel(self, user_id: int, *, afresh: bool = False
                           ) -> discord.PartialMessageable:
@@ -191,12 +210,20 @@ class DiscordNotifier:
             _failure(error)
 
     async def _post(self, table: Table, delivery: Delivery, part: int, *,
-                    where: int | None = None, **fields: Any) -> None:
+                    where: int | None = None, by_token: bool = False, **fields: Any) -> None:
         """Post part `part` of a delivery to the table's thread (or `where`), unless it was
-        already posted; its nonce makes a repeat of an unconfirmed post harmless."""
+        already posted; its nonce makes a repeat of an unconfirmed post harmless. With
+        `by_token`, as a follow-up on the latest click in the place while one is fresh
+        (`_follow_up`), with the bot's token otherwise."""
         if part < len(delivery.sent):
             return
         target = where or table.thread_id or table.channel_id
+        if await self._made_already(delivery, part, fields.get("content")):
+            return
+        if by_token:
+            click = self.client.tokens.for_thread(target)
+            if click is not None and await self._follow_up(click, delivery, part, fields):
+                return
         try:
             with self._posting(table, target):
                 channel = self._place(target)
@@ -205,6 +232,82 @@ class DiscordNotifier:
             needed = ["attach_files"] if "file" in fields else []
             raise NotAllowed(await self._missing(target, needed)) from error
         delivery.sent.append(message.id)
+
+    async def _follow_up(self, click: discord.Interaction[Any], delivery: Delivery, part: int,
+                         fields: dict[str, Any]) -> bool:
+        """Send part `part` of a delivery as a follow-up on `click`'s token, a request
+        Discord leaves out of the bot's global rate limit (`bot.discord.tokens`); True once
+        sent. A refusal (the token expired or unknown, a limit discord.py gave up waiting
+        for, a body refused) made nothing: the token is forgotten and False says to send it
+        with the bot's token, now. A failure that may have made the message (a server
+        error, network trouble) is `RetryLater`, and the retry first looks for the message
+        (`_made_already`): a follow-up has no nonce to make its repeat harmless."""
+        key = f"{delivery.key}.{part}"
+        began = discord.utils.utcnow()
+        try:
+            with counting() as tries:
+                message = await click.followup.send(wait=True, **fields)
+        except discord.HTTPException as error:
+            if error.status < 500:
+                log.info("a follow-up on a click was refused (%s, code %s); sending it with "
+                         "the bot's token", error.status, error.code)
+                self.client.tokens.forget(click)
+                for file in _files(fields):
+                    file.reset()
+                return False
+            self._unsure[key] = (click.channel_id or 0, began)
+            _failure(error)
+        except (aiohttp.ClientError, OSError, TimeoutError) as error:
+            self._unsure[key] = (click.channel_id or 0, began)
+            _failure(error)
+        delivery.sent.append(message.id)
+        if len(tries) > 1:  # discord.py sent it again after a failure that may have made it
+            for repeat in await self._made_since(click.channel_id or 0, began, message.content):
+                if repeat.id != message.id:
+                    await self._drop(repeat)
+        return True
+
+    async def _made_since(self, channel_id: int, began: datetime,
+                          content: str | None) -> list[discord.Message]:
+        """The bot's messages in `channel_id` since `began` with `content`, oldest first (a
+        request with the bot's token, only after a follow-up that may have been made)."""
+        place = self.client.get_partial_messageable(channel_id)
+        me = self.client.user
+        return [message async for message in place.history(limit=LOOK_BACK, after=began)
+                if me is not None and message.author.id == me.id
+                and message.content == (content or "")]
+
+    async def _drop(self, repeat: discord.Message) -> None:
+        """Delete a second copy of a message a follow-up made twice; one that cannot be
+        deleted stays (a copy too many, never one too few)."""
+        try:
+            await repeat.delete()
+        except (discord.DiscordException, aiohttp.ClientError, OSError,
+                TimeoutError) as error:
+            log.warning("could not delete a repeated follow-up %s: %r", repeat.id, error)
+
+    async def _made_already(self, delivery: Delivery, part: int, content: str | None) -> bool:
+        """After a follow-up for part `part` failed in a way that may have made it: whether
+        it was made after all (the bot's newest messages in that place since the attempt
+        hold one with its content; then it is recorded as sent). Costs a request with the
+        bot's token, only on such a retry."""
+        key = f"{delivery.key}.{part}"
+        unsure = self._unsure.pop(key, None)
+        if unsure is None:
+            return False
+        channel_id, began = unsure
+        try:
+            made = await self._made_since(channel_id, began, content)
+        except (discord.DiscordException, aiohttp.ClientError, OSError,
+                TimeoutError) as error:
+            self._unsure[key] = unsure
+            _failure(error)
+        if not made:
+            return False
+        delivery.sent.append(made[0].id)
+        for repeat in made[1:]:  # each of discord.py's own tries may have made one
+            await self._drop(repeat)
+        return True
 
     async def _missing(self, where: int, needed: list[str],
                        thread_permission: str = "send_messages_in_threads") -> str:
@@ -232,10 +335,17 @@ class DiscordNotifier:
 
     async def _send_dm(self, user_id: int, delivery: Delivery, text: str, part: int = 0,
                        **extra: Any) -> None:
-        """DM a user as part `part` of a delivery, unless it was already sent (its nonce
-        makes a repeat of an unconfirmed DM harmless). Raises `discord.Forbidden` for closed
-        DMs."""
+        """DM a user as part `part` of a delivery, unless it was already sent: as a
+        follow-up on their latest click in the DM while one is fresh (`_follow_up`), with
+        the bot's token otherwise (its nonce makes a repeat of an unconfirmed DM harmless).
+        Raises `discord.Forbidden` for closed DMs."""
         if part < len(delivery.sent):
+            return
+        if await self._made_already(delivery, part, text):
+            return
+        click = self.client.tokens.for_person(user_id)
+        fields = {"content": text, **extra}
+        if click is not None and await self._follow_up(click, delivery, part, fields):
             return
         nonce = f"{delivery.key}.{part}"
         try:
@@ -287,7 +397,7 @@ class DiscordNotifier:
         chunks = _chunks(lines)
         text = chunks[:-1] if update.new_turn else chunks
         for part, chunk in enumerate(text):
-            await self._post(table, delivery, part, content=chunk)
+            await self._post(table, delivery, part, by_token=True, content=chunk)
         if not update.new_turn or len(delivery.sent) > len(text):
             return
         scene = table_scene(update.view, bots=table.bots, title=f"Table {table.game_id}")
@@ -304,7 +414,7 @@ class DiscordNotifier:
         # A teaching table's post is never an edit of the clicked one, whose racks are old.
         if await self._carried(delivery, text, last, png, buttons, alone=bool(update.racks)):
             return
-        await self._post(table, delivery, len(text), content=last,
+        await self._post(table, delivery, len(text), by_token=True, content=last,
                          file=discord.File(io.BytesIO(png), filename="table.png"),
                          view=buttons)
 
@@ -386,7 +496,7 @@ class DiscordNotifier:
         extra: dict[str, Any] = {"content": text} if text else {}
         if controls is not None:
             extra["view"] = controls
-        await self._post(table, delivery, 0, allowed_mentions=NO_MENTIONS,
+        await self._post(table, delivery, 0, by_token=True, allowed_mentions=NO_MENTIONS,
                          file=discord.File(io.BytesIO(png), filename="result.png"), **extra)
 
     async def reminder(self, table: Table, seat: int, reminder: Reminder,

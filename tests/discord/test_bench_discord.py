@@ -8,7 +8,14 @@ import re
 
 import pytest
 
-from bot.bench.discord import GAMES_GOAL, LATENCY_GOAL_MS, REQUESTS_PER_MOVE_GOAL, run
+from bot.bench.discord import (
+    GAMES_GOAL,
+    LATENCY_GOAL_MS,
+    LIVE_REQUESTS_PER_MOVE_GOAL,
+    REQUESTS_PER_MOVE_GOAL,
+    run,
+)
+from bot.bench.discord_measure import Purpose
 from bot.store.throwaway import INSTALL, NOT_FOUND, find_binaries
 
 NO_POSTGRES = f"{NOT_FOUND}, so the bench ran on SQLite only ({INSTALL})."
@@ -33,10 +40,24 @@ def test_quick_bench_measures_every_figure(database: str) -> None:
     assert figures["global requests per move, four people"].goal == REQUESTS_PER_MOVE_GOAL
     assert figures["global requests per move, four people"].value > 0, report
     assert figures["moves per second, saturated"].value > 0
+    # Live play, by what the requests were for as the bot saw them: together they are what
+    # the fake counted against the global limit.
+    live = figures["global requests per move in live play, four people"]
+    assert live.goal == LIVE_REQUESTS_PER_MOVE_GOAL
+    by_purpose = [figures[f"global requests per move in live play, {purpose.value}"].value
+                  for purpose in Purpose]
+    assert abs(sum(by_purpose) - live.value) < 0.05, report
+    census = result.info["census, four people"]
+    limited = census.split("bot's token (global-limited): ")[1].split(";")[0]
+    counted = sum(float(n) for n in re.findall(r"\d+\.\d+", limited))
+    whole = figures["global requests per move, four people"].value
+    assert whole > 0 and abs(counted - whole) < 0.05, report
     levels = [key for key in result.info if key.endswith(", paced") or "census" in key]
     assert len(levels) == 4, report
     for key in levels:
         assert "requests/s: interaction callbacks" in result.info[key], report
+        assert "per move by purpose, bot's token (global-limited): table posts" in (
+            result.info[key]), report
         assert " 0 answered 429" in result.info[key], report
     assert "PROBLEMS" not in report, report
     assert "stubbed" in result.info["rendering"]

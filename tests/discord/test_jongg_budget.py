@@ -14,7 +14,9 @@ are sorted by kind as the bench sorts them (`people.request_kind`):
 * a Charleston pass, vote or courtesy that completes costs a table post and a DM per person;
 * a Pass under the table post that leads straight to a new picture posts nothing: the post
   moves on in place as the click's answer;
-* on average a move costs at most `REQUESTS_PER_MOVE_GOAL` global-limited requests.
+* on average a move costs at most `REQUESTS_PER_MOVE_GOAL` global-limited requests, and in
+  play, with four people clicking, at most `LIVE_REQUESTS_PER_MOVE_GOAL`: the posts and
+  prompts ride on their clicks' tokens.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from fake import CallbackType, FakeDiscord, World
 from jongg_table import JonggTable, assert_clean, jongg_client
 from people import request_kind, tokens
 
-from bot.bench.discord import REQUESTS_PER_MOVE_GOAL
+from bot.bench.discord import LIVE_REQUESTS_PER_MOVE_GOAL, REQUESTS_PER_MOVE_GOAL
 from bot.bench.discord_wire import Kind
 from bot.engine.game import Phase
 
@@ -103,6 +105,11 @@ async def test_four_people_keep_the_request_budget(fake_discord: FakeDiscord, wo
     check_budget(moves, people=4)
     # Most passes leave the window open for the others; none of them costs anything.
     assert sum(move.waiting for move in moves) > len(moves) / 3
+    # In play everyone clicks every few seconds, so the table's posts and the prompts ride
+    # on their clicks (`bot.discord.tokens`): a move costs next to nothing globally.
+    in_play = [move for move in moves if move.phase not in CHARLESTON]
+    live = sum(move.global_limited for move in in_play) / len(in_play)
+    assert live <= LIVE_REQUESTS_PER_MOVE_GOAL, f"{live:.3f} global-limited per move in play"
     assert_clean(fake_discord, caplog)
 
 

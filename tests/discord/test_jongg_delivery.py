@@ -25,10 +25,12 @@ from jongg_table import (
 
 from bot.discord.client import JonggClient
 from bot.discord.notify import thread_name
+from bot.discord.tokens import TOKEN_LIFETIME
 from bot.engine.game import Phase
 from bot.tables.delivery import Backoff
 
 POSTS = "POST /channels/{channel_id}/messages"
+FOLLOW_UPS = "POST /webhooks/{application_id}/{token}"
 #: Retries a hundred times quicker than the bot's own pacing.
 QUICK = Backoff(first=0.01, cap=0.05, attempts=1000)
 
@@ -54,8 +56,9 @@ class _QuickAsyncio(types.ModuleType):
 
 @pytest.fixture
 def quick_discord_retries(monkeypatch: pytest.MonkeyPatch, fake_discord: FakeDiscord) -> None:
-    monkeypatch.setattr(discord.http, "asyncio",
-                        _QuickAsyncio(fake_discord.limits.time_scale))
+    quick = _QuickAsyncio(fake_discord.limits.time_scale)
+    monkeypatch.setattr(discord.http, "asyncio", quick)
+    monkeypatch.setattr(discord.webhook.async_, "asyncio", quick)
 
 
 def _to(channel_id: int) -> Callable[[RecordedRequest], bool]:
@@ -149,26 +152,77 @@ async def test_five_rate_limits_in_a_row_then_the_post_arrives_once(
     assert_clean(fake_discord, caplog)
 
 
+@pytest.mark.parametrize("by", [POSTS, FOLLOW_UPS], ids=["bot token", "follow-up"])
 async def test_five_server_errors_in_a_row_then_the_post_arrives_once(
         fake_discord: FakeDiscord, world: World, tmp_path: Path,
-        caplog: pytest.LogCaptureFixture, quick_discord_retries: None) -> None:
-    async with fake_discord.run(jongg_client(tmp_path / "j.db", backoff=QUICK)) as client:
+        caplog: pytest.LogCaptureFixture, quick_discord_retries: None, by: str) -> None:
+    """The table's post goes as a follow-up on a click in the thread while one is fresh,
+    with the bot's token once every click there is older than a token's life (here, the
+    bot's clock moved past it before each discard); either way five server errors in a row
+    (the first of them, the second time, having made the message) leave it shown once."""
+    clock = FrozenClock()
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", clock,
+                                             backoff=QUICK)) as client:
         table = await JonggTable.open(fake_discord, world, client, [world.alice], bots=2,
                                       size=3)
+        thread = table.thread
+        into_thread = (_to(thread.id) if by == POSTS else
+                       lambda r: fake_discord.interactions_by_token[r.params["token"]].channel
+                       is thread)
+        # Alice's first discard comes before anyone clicked in the thread; after it she
+        # passes on the bots' discards there.
+        await _up_to_a_discard(table, world.alice)
+        await table.step(world.alice)
         for lost in (False, True):
             await _up_to_a_discard(table, world.alice)
+            if by == POSTS:
+                clock.now += TOKEN_LIFETIME
             # Five 500s; the second time the first of them took effect (Discord made the
             # message and the answer was lost), so a careless retry would show it twice.
-            first = fake_discord.fail(POSTS, status=500, when=_to(table.thread.id))
+            first = fake_discord.fail(by, status=500, when=into_thread)
             first.effective = lost
-            rest = fake_discord.fail(POSTS, status=500, times=4, when=_to(table.thread.id))
+            rest = fake_discord.fail(by, status=500, times=4, when=into_thread)
             answer = await table.step(world.alice)
             kind = answer.content.removeprefix("You chose: **Discard ").removesuffix("**.")
             assert first.hits + rest.hits == 5
             assert len(_posts(fake_discord, table, f"Alice discards {kind}.")) == 1
             statuses = [r.status for r in fake_discord.requests
-                        if r.key == POSTS and _to(table.thread.id)(r)]
-            assert statuses[-6:] == [500] * 5 + [200]
+                        if r.key == by and into_thread(r)]
+            # A follow-up has no nonce: the retry finds the one made in the thread's newest
+            # messages instead of sending it again.
+            expected = [500] * 5 + ([] if lost and by == FOLLOW_UPS else [200])
+            assert statuses[-len(expected):] == expected
+    assert_clean(fake_discord, caplog)
+
+
+async def test_a_follow_up_made_but_answered_500_and_sent_again_shows_once(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture, quick_discord_retries: None) -> None:
+    """Discord makes the table's post sent as a follow-up but answers 500; discord.py sends
+    it again by itself, and that one is answered. A follow-up has no nonce: the bot sees it
+    went out twice and deletes the first copy."""
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", backoff=QUICK)) as client:
+        table = await JonggTable.open(fake_discord, world, client, [world.alice], bots=2,
+                                      size=3)
+        thread = table.thread
+
+        def into_thread(request: RecordedRequest) -> bool:
+            return fake_discord.interactions_by_token[request.params["token"]].channel is thread
+
+        await _up_to_a_discard(table, world.alice)
+        await table.step(world.alice)
+        await _up_to_a_discard(table, world.alice)
+        made = fake_discord.fail(FOLLOW_UPS, status=500, when=into_thread)
+        made.effective = True
+        answer = await table.step(world.alice)
+        kind = answer.content.removeprefix("You chose: **Discard ").removesuffix("**.")
+        assert made.hits == 1
+        assert len(_posts(fake_discord, table, f"Alice discards {kind}.")) == 1
+        copies = [m for m in fake_discord.messages_in(thread, deleted=True)
+                  if f"Alice discards {kind}." in m.content]
+        assert len(copies) == 2 and copies[0].deleted
+        for _ in range(6):
+            await table.step(table.to_move()[0])
     assert_clean(fake_discord, caplog)
 
 

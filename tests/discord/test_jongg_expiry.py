@@ -89,7 +89,8 @@ async def test_prompts_answered_long_after_they_were_shown(
     monkeypatch.setattr(components, "ANSWER_WITHIN", answer_within)
     alice, bob = world.alice, world.bob
     fake_discord.block_dms(bob)
-    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+    clock = FrozenClock()
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)) as client:
         table = await JonggTable.open(fake_discord, world, client, [alice, bob], bots=2)
         table.closed_dms.add(bob.id)
         while table.spectator().phase is not Phase.VOTE:
@@ -98,7 +99,10 @@ async def test_prompts_answered_long_after_they_were_shown(
         prompt = await table.prompt(alice)
         rack = await table.prompt(bob)  # "My rack", answered privately
         [shown_by] = [i for i in fake_discord.interactions.values() if rack in i.messages]
+        # Twenty minutes pass for Discord and for the bot alike (the bot judges its clicks'
+        # tokens by its own clock).
         await fake_discord.advance(20 * MINUTE)
+        clock.now += 20 * MINUTE
         assert shown_by.token_expired
         before = set(fake_discord.interactions)
         await table.first_option(bob, rack)
