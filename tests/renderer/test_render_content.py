@@ -19,6 +19,7 @@ from bot.engine.game.state import finishing
 from bot.engine.tiles import format_tile, tile_name
 from bot.scenes import rack_scene, result_scene, table_scene
 from renderer import (
+    TILE_CODES,
     AnalysisScene,
     LaidGroup,
     NearestHand,
@@ -30,7 +31,7 @@ from renderer import (
 )
 from renderer.measure import Box, Drawing, recording
 from renderer.table import MULTIPLY
-from renderer.tiles import tile_sprite
+from renderer.tiles import index_cap, tile_sprite
 
 #: Each wind differs from every other wind on at least this share of its face, outside the
 #: corner where an index would be. One compass rotated (the old winds) differed on about 5%.
@@ -211,17 +212,17 @@ def test_each_wind_differs_from_the_others_beyond_its_corner(width: int) -> None
 
 
 def _frame_mask(code: str, width: int) -> tuple[set[tuple[int, int]], tuple[int, int, int]]:
-    """The coloured pixels of the band where the dragons' frame lies (round the character
-    inside it), and their mean colour."""
+    """The inked pixels (well off the ivory face) of the band where the dragons' frame lies
+    (under the corner index, round the character inside it), and their mean colour."""
     face = tile_sprite(code, width).convert("RGB")
     pixels = face.load()
     inked: set[tuple[int, int]] = set()
     total = [0, 0, 0]
-    for y in range(round(0.08 * width), round(1.18 * width)):
-        for x in range(round(0.1 * width), round(0.9 * width)):
-            inside = 0.26 * width < x < 0.74 * width and 0.24 * width < y < 1.02 * width
+    for y in range(round(0.5 * width), round(1.22 * width)):
+        for x in range(round(0.12 * width), round(0.88 * width)):
+            inside = 0.26 * width < x < 0.74 * width and 0.63 * width < y < 1.09 * width
             r, g, b = pixels[x, y]
-            if not inside and max(r, g, b) - min(r, g, b) > 80:
+            if not inside and abs(r - 251) + abs(g - 246) + abs(b - 230) > 240:
                 inked.add((x, y))
                 total = [total[0] + r, total[1] + g, total[2] + b]
     count = max(1, len(inked))
@@ -236,6 +237,27 @@ def test_the_three_dragons_share_one_frame_in_three_colours() -> None:
         assert sum(abs(x - y) for x, y in zip(colour_a, colour_b, strict=True)) > 120, (
             f"{one} and {other} differ in colour")
     assert tile_sprite("R", 64).tobytes() != tile_sprite("G", 64).tobytes()
+
+
+def _corner_ink(code: str, width: int) -> frozenset[tuple[int, int]]:
+    """The inked pixels (any colour) in the corner where a tile's index sits."""
+    face = tile_sprite(code, width).convert("RGB")
+    pixels = face.load()
+    return frozenset(
+        (x, y) for y in range(round(0.1 * width), round(0.48 * width))
+        for x in range(round(0.05 * width), round(0.42 * width))
+        if min(pixels[x, y]) < 160)
+
+
+@pytest.mark.parametrize("width", [26, 64])
+def test_dragons_and_soap_carry_a_corner_index_like_every_other_tile(width: int) -> None:
+    corners = {code: _corner_ink(code, width) for code in ("R", "G", "0", "5C", "F")}
+    for code, ink in corners.items():
+        assert len(ink) > 0.02 * width * width, f"{code} has an index in its corner"
+    for one, other in itertools.combinations(("R", "G", "0"), 2):
+        apart = len(corners[one] ^ corners[other]) / len(corners[one] | corners[other])
+        assert apart > 0.3, f"{one} and {other} are told apart by their index, not colour"
+    assert all(index_cap(code, width) for code in TILE_CODES if code != "X")
 
 
 def test_craks_print_one_wan_character_under_their_rank() -> None:
