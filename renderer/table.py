@@ -184,7 +184,7 @@ def _draw_seat(canvas: Canvas, scene: TableScene, index: int, y: int, m: _Metric
     return height
 
 
-def _status(scene: TableScene) -> str:
+def status_line(scene: TableScene) -> str:
     """The header's first line: what the table is waiting for."""
     if scene.charleston is not None:
         return "The Charleston: pass three tiles"
@@ -196,7 +196,7 @@ def _status(scene: TableScene) -> str:
     return f"{name} plays next" if scene.calls_open else f"{name} to play"
 
 
-def _latest_text(scene: TableScene, latest: Latest) -> str:
+def latest_line(scene: TableScene, latest: Latest) -> str:
     """The header's second line: the last tile thrown, who took it if it was called, and
     whether it may still be called."""
     thrower = short(scene.seats[latest.by].name, NAME_IN_LINE)
@@ -262,10 +262,10 @@ def _draw_header(canvas: Canvas, scene: TableScene, m: _Metrics) -> int:
                         radius=m.px(6), meaning="latest")
         text_x = x + row.width + m.px(14)
     room = width - (text_x - x) - (wall_w if scene.latest is None else 0)
-    canvas.text((text_x, y + m.px(2)), _status(scene), m.px(25), LIGHT, max_width=room,
+    canvas.text((text_x, y + m.px(2)), status_line(scene), m.px(25), LIGHT, max_width=room,
                 face=Face.BOLD, min_size=m.text)
     if scene.latest is not None:
-        canvas.text((text_x, y + m.px(36)), _latest_text(scene, scene.latest), m.text,
+        canvas.text((text_x, y + m.px(36)), latest_line(scene, scene.latest), m.text,
                     HIGHLIGHT, max_width=room, min_size=m.text)
     if scene.charleston is not None:
         top = m.margin + _header_height(scene, m) - m.text - m.px(14)
