@@ -81,7 +81,7 @@ def _card_group(group: Group) -> CardGroup:
         slot = FIXED_SUITS[form.suit]
     else:
         slot = None
-    return CardGroup(text, slot)
+    return CardGroup(text, slot, form.suit if slot is not None and form.suit else "")
 
 
 def card_line(hand: Hand) -> tuple[CardGroup, ...]:
@@ -268,10 +268,11 @@ def _played_line(hand: Hand, groups: Sequence[Sequence[int]]) -> tuple[CardGroup
         sizes = [{form.size for form in group.forms} for group in pattern]
         if len(pattern) == len(groups) and all(
                 len(tiles) in size for tiles, size in zip(groups, sizes, strict=True)):
-            return tuple(
-                CardGroup(_card_group(group).text,
-                          group_slot(tiles) if group.forms[0].suit is not None else None)
-                for group, tiles in zip(pattern, groups, strict=True))
+            slots = [group_slot(tiles) if group.forms[0].suit is not None else None
+                     for group, tiles in zip(pattern, groups, strict=True)]
+            return tuple(CardGroup(_card_group(group).text, slot,
+                                   "" if slot is None else "BCD"[slot])
+                         for group, slot in zip(pattern, slots, strict=True))
     return card_line(hand)
 
 

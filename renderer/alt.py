@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from renderer.analysis import away_text
-from renderer.card import card_pages
+from renderer.card import card_pages, suit_key
 from renderer.codes import WIND_CODES, sort_tiles, tile_name
 from renderer.faceup import rack_label
 from renderer.rack import pool_label
@@ -126,7 +126,8 @@ def describe_table(scene: TableScene) -> str:
 
 
 def _card_line(groups: Sequence[CardGroup]) -> str:
-    return " ".join(group.text for group in groups)
+    """A card line as the notation writes it, each group with its suit letter (`2222a`)."""
+    return " ".join(group.text + group.suit for group in groups)
 
 
 def describe_result(scene: ResultScene) -> str:
@@ -173,11 +174,11 @@ def _section_text(section: CardSection) -> str:
 
 def describe_card_pages(sheet: CardSheet, *, scale: float = 1.0) -> tuple[str, ...]:
     """Each page of `render_card_pages` in words (the same pages at the same `scale`): the
-    card's title and each section's hands, line by line."""
+    card's title, its suit key and each section's hands, line by line."""
     pages = card_pages(sheet, scale=scale)
     title = sheet.title + (" (private card)" if sheet.private else "")
     return tuple(_fit([title, f"Page {number} of {len(pages)}" if len(pages) > 1 else "",
-                       *(_section_text(section) for section in sections)])
+                       suit_key(sheet), *(_section_text(section) for section in sections)])
                  for number, sections in enumerate(pages, start=1))
 
 

@@ -17,18 +17,25 @@ from PIL import Image, ImageChops, ImageDraw
 from bot.engine.game import SIAMESE, Phase, RuleSet, spectator_view, view
 from bot.engine.game.state import finishing
 from bot.engine.tiles import format_tile, tile_name
-from bot.scenes import rack_scene, result_scene, table_scene
+from bot.library import shipped_card
+from bot.scenes import card_sheet, rack_scene, result_scene, table_scene
 from renderer import (
     TILE_CODES,
     AnalysisScene,
+    CardGroup,
+    CardHand,
+    CardSection,
+    CardSheet,
     LaidGroup,
     NearestHand,
     RackScene,
     render_analysis,
+    render_card_pages,
     render_rack,
     render_result,
     render_table,
 )
+from renderer.card import suit_key
 from renderer.measure import Box, Drawing, recording
 from renderer.table import MULTIPLY
 from renderer.tiles import index_cap, tile_sprite
@@ -280,3 +287,40 @@ def test_the_analysis_labels_exposures_and_explains_grey_only_when_it_shows_grey
     drawing, _ = _drawn(lambda: render_analysis(AnalysisScene(("3B",), nearest=(near,))))
     assert "Greyed tiles are the ones still needed" in _texts(drawing)
     assert "Exposed" not in _texts(drawing)
+
+
+# -- card sheets -----------------------------------------------------------------------------
+
+def test_card_groups_carry_their_suit_letter_and_every_page_has_the_key() -> None:
+    sheet = card_sheet(shipped_card("jongg-teaching"))
+    first = sheet.sections[0].hands[0].groups
+    assert [(group.text, group.suit) for group in first] == [
+        ("2222", "a"), ("555", "a"), ("8888", "a"), ("FFF", "")]
+    with recording() as drawings:
+        pages = render_card_pages(sheet)
+    assert len(drawings) == len(pages) > 1
+    for drawing in drawings:
+        texts = _texts(drawing)
+        assert any(text.startswith("Key · a, b, c: a suit each") for text in texts), texts
+        assert {"a", "b", "c"} <= set(texts), "the letters printed after the groups"
+
+
+def test_a_fixed_suit_is_named_by_its_letter_not_by_colour_alone() -> None:
+    sheet = CardSheet("Fixed", (CardSection("S", (CardHand(
+        (CardGroup("111", 0, "B"), CardGroup("222", 0, "a")), 25, False),)),))
+    assert suit_key(sheet) == ("Key · a, b, c: a suit each, any suits you pick, all "
+                               "different; B, C, D: Bams, Craks, Dots. Colours only tell "
+                               "the suits apart.")
+    with recording() as drawings:
+        render_card_pages(sheet)
+    assert {"B", "a"} <= set(_texts(drawings[0]))
+
+
+@pytest.mark.parametrize("name", ["jongg-original", "jongg-teaching"])
+def test_card_text_is_at_least_9_px_tall_on_a_phone(name: str) -> None:
+    with recording() as drawings:
+        render_card_pages(card_sheet(shipped_card(name)))
+    for drawing in drawings:
+        smallest = drawing.smallest_text()
+        assert smallest is not None
+        assert smallest.cap * drawing.phone_scale >= 9.0, smallest
