@@ -227,11 +227,16 @@ def _latest(view: View) -> Latest | None:
     """The last tile thrown: the discard just called (it lies on the caller's rack), the
     discard that ended the game with a Mah Jongg, or the last discard."""
     if view.called is not None:
-        return Latest(format_tile(view.called.kind), view.called.discarder, view.called.seat)
+        called = view.called
+        mahjong = any(m.discarder == called.discarder and m.winning is not None
+                      and m.groups[m.winning[0]][m.winning[1]] == called.kind
+                      for m in view.seats[called.seat].mahjongs)
+        return Latest(format_tile(called.kind), called.discarder, called.seat, mahjong)
     won = view.result.mahjongs if view.result is not None else ()
     if won and won[-1].discarder is not None and won[-1].winning is not None:
         group, place = won[-1].winning
-        return Latest(format_tile(won[-1].groups[group][place]), won[-1].discarder, won[-1].seat)
+        return Latest(format_tile(won[-1].groups[group][place]), won[-1].discarder, won[-1].seat,
+                      mahjong=True)
     if view.discards:
         seat, kind = view.discards[-1]
         return Latest(format_tile(kind), seat)

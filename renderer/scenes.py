@@ -129,11 +129,13 @@ class CharlestonStep:
 @dataclass(frozen=True)
 class Latest:
     """The last tile thrown: its code, the seat that threw it, and the seat that called it
-    (`taken_by`; it then lies on that seat's rack, not on the discards)."""
+    (`taken_by`; it then lies on that seat's rack, not on the discards), and whether that
+    call was for Mah Jongg (`mahjong`)."""
 
     code: str
     by: int
     taken_by: int | None = None
+    mahjong: bool = False
 
     def __post_init__(self) -> None:
         check_code(self.code)

@@ -197,12 +197,14 @@ def status_line(scene: TableScene) -> str:
 
 
 def latest_line(scene: TableScene, latest: Latest) -> str:
-    """The header's second line: the last tile thrown, who took it if it was called, and
-    whether it may still be called."""
+    """The header's second line: the last tile thrown, who took it if it was called (and
+    whether for Mah Jongg), and whether it may still be called."""
     thrower = short(scene.seats[latest.by].name, NAME_IN_LINE)
     tile = tile_name(latest.code)
     if latest.taken_by is not None:
         taker = short(scene.seats[latest.taken_by].name, NAME_IN_LINE)
+        if latest.mahjong:
+            return f"{taker} went Mah Jongg on {thrower}'s {tile}"
         return f"{taker} called {thrower}'s {tile}"
     return f"{thrower} discarded {tile}" + (": calls are open" if scene.calls_open else "")
 
