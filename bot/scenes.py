@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from bot.analysis import Analysis
 from bot.engine.cards.model import FIXED_SUITS, SUIT_VARIABLES, Card, Group, Hand
 from bot.engine.game.events import EndReason, PassName
+from bot.engine.game.rules import STANDARD
 from bot.engine.game.state import Phase, finishing
 from bot.engine.game.view import MahjongView, SeatView, View
 from bot.engine.tiles import GREEN, RED, SOAP, format_tile, is_suited, suit_of
@@ -252,7 +253,8 @@ def _next_live(view: View, after: int) -> int:
 
 def table_scene(view: View, *, bots: Sequence[bool], title: str = "") -> TableScene:
     """The public table as `view.seat` sees it (other racks only as counts); a spectator view
-    (seat -1) gives the picture posted to the whole table."""
+    (seat -1) gives the picture posted to the whole table. The heading is `title` followed by
+    the game played, unless it is the standard game ("Table 10 · 4-player Royale-style")."""
     seats = tuple(SeatScene(seat.player, seat.wind[:1] if seat.wind[:1] in "NEWS" else "",
                             seat.concealed_count, _racks(seat), bots[seat.seat])
                   for seat in view.seats)
@@ -263,7 +265,12 @@ def table_scene(view: View, *, bots: Sequence[bool], title: str = "") -> TableSc
     viewer = view.seat if view.seat >= 0 else None
     return TableScene(seats, codes(kind for _, kind in view.discards), view.wall_count, turn,
                       _latest(view), calls_open, _charleston_step(view),
-                      view.phase is Phase.OVER, viewer, title)
+                      view.phase is Phase.OVER, viewer, _heading(view, title))
+
+
+def _heading(view: View, title: str) -> str:
+    game = "" if view.rules == STANDARD.name else view.rules
+    return " · ".join(part for part in (title or "Table", game) if part)
 
 
 def _played_line(hand: Hand, groups: Sequence[Sequence[int]]) -> tuple[CardGroup, ...]:

@@ -43,7 +43,7 @@ def test_the_table_is_said_from_what_it_shows(rules: RuleSet, seed: int) -> None
         seen = spectator_view(moment.state)
         scene = table_scene(seen, bots=(False,) * len(seen.seats), title="Table 3")
         alt = describe_table(scene)
-        assert alt.startswith("Table 3.") and f"{scene.wall} tiles in the wall" in alt
+        assert alt.startswith(f"{scene.title}.") and f"{scene.wall} tiles in the wall" in alt
         for seat in scene.seats:
             assert f"{seat.name} (" in alt
             assert f"{seat.concealed_count} hidden tile" in alt

@@ -15,6 +15,7 @@ from gallery import GAMES, NAMES, Moment, moments
 from PIL import Image, ImageChops, ImageDraw
 
 from bot.engine.game import SIAMESE, Phase, RuleSet, spectator_view, view
+from bot.engine.game.rules import ROYALE
 from bot.engine.game.state import finishing
 from bot.engine.tiles import format_tile, tile_name
 from bot.library import shipped_card
@@ -27,8 +28,11 @@ from renderer import (
     CardSection,
     CardSheet,
     LaidGroup,
+    Latest,
     NearestHand,
     RackScene,
+    SeatScene,
+    TableScene,
     render_analysis,
     render_card_pages,
     render_rack,
@@ -326,3 +330,18 @@ def test_card_text_is_at_least_9_px_tall_on_a_phone(name: str) -> None:
         smallest = drawing.smallest_text()
         assert smallest is not None
         assert smallest.cap * drawing.phone_scale >= 9.0, smallest
+
+
+def test_the_header_names_the_game_and_says_long_names_whole() -> None:
+    royale = _moment(ROYALE, "claim")
+    scene = table_scene(spectator_view(royale.state), bots=(False,) * 4, title="Table 10")
+    assert scene.title == "Table 10 · 4-player Royale-style"
+    standard = _moment(GAMES[0][0], "claim")
+    assert table_scene(spectator_view(standard.state), bots=(False,) * 4,
+                       title="Table 7").title == "Table 7"
+    long_name = "Zoë-Ångström and her very long name"
+    seats = (SeatScene("Ann", "E"), SeatScene(long_name, "S"))
+    drawing, _ = _drawn(lambda: render_table(TableScene(
+        seats, discards=("5C",), turn=1, latest=Latest("5C", 1, 0), calls_open=False)))
+    header = " ".join(_texts(drawing)[:6])
+    assert f"{long_name} to play" in header and f"Ann called {long_name}'s 5 Crak" in header
