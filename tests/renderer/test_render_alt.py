@@ -47,7 +47,7 @@ def test_the_table_is_said_from_what_it_shows(rules: RuleSet, seed: int) -> None
         for seat in scene.seats:
             assert f"{seat.name} (" in alt
             assert f"{seat.concealed_count} hidden tile" in alt
-        if scene.discards and len(alt) < ALT_LIMIT:
+        if scene.discards and not alt.endswith("…"):
             assert alt.endswith(f"Discards ({len(scene.discards)}): "
                                 f"{tiles_text(scene.discards, counted=True)}.")
 
