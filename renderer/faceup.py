@@ -2,7 +2,7 @@
 rack with a gap between its groups. The table picture shows every seat's racks this way and
 the rack picture the player's own, so the two always agree.
 
-Each rack gets a label line: "Exposed", "No exposures", "Mah Jongg with …", with the rack named
+Each rack gets a label line: "Exposed", "No exposures", "Mah Jongg …" (the hand), with the rack named
 ("Rack 1: …") when the seat has two, and "dead" when it is. A Mah Jongg's winning tile is
 ringed, and its label says so.
 """
@@ -20,7 +20,7 @@ from renderer.text import wrap
 def rack_label(rack: Rack, index: int, racks: int) -> str:
     """The line over a rack's face-up tiles."""
     if rack.mahjong:
-        what = f"Mah Jongg with {rack.hand}" if rack.hand else "Mah Jongg"
+        what = f"Mah Jongg {rack.hand}" if rack.hand else "Mah Jongg"
         if any(group.winning is not None for group in rack.mahjong):
             what += ", winning tile ringed"
     elif rack.exposures:
