@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from bot.analysis import Analysis
 from bot.engine.cards.model import FIXED_SUITS, SUIT_VARIABLES, Card, Group, Hand
 from bot.engine.game.events import EndReason, PassName
+from bot.engine.game.rules import STANDARD
 from bot.engine.game.state import Phase, finishing
 from bot.engine.game.view import MahjongView, SeatView, View
 from bot.engine.tiles import GREEN, RED, SOAP, format_tile, is_suited, suit_of
@@ -81,7 +82,7 @@ def _card_group(group: Group) -> CardGroup:
         slot = FIXED_SUITS[form.suit]
     else:
         slot = None
-    return CardGroup(text, slot)
+    return CardGroup(text, slot, form.suit if slot is not None and form.suit else "")
 
 
 def card_line(hand: Hand) -> tuple[CardGroup, ...]:
@@ -227,11 +228,16 @@ def _latest(view: View) -> Latest | None:
     """The last tile thrown: the discard just called (it lies on the caller's rack), the
     discard that ended the game with a Mah Jongg, or the last discard."""
     if view.called is not None:
-        return Latest(format_tile(view.called.kind), view.called.discarder, view.called.seat)
+        called = view.called
+        mahjong = any(m.discarder == called.discarder and m.winning is not None
+                      and m.groups[m.winning[0]][m.winning[1]] == called.kind
+                      for m in view.seats[called.seat].mahjongs)
+        return Latest(format_tile(called.kind), called.discarder, called.seat, mahjong)
     won = view.result.mahjongs if view.result is not None else ()
     if won and won[-1].discarder is not None and won[-1].winning is not None:
         group, place = won[-1].winning
-        return Latest(format_tile(won[-1].groups[group][place]), won[-1].discarder, won[-1].seat)
+        return Latest(format_tile(won[-1].groups[group][place]), won[-1].discarder, won[-1].seat,
+                      mahjong=True)
     if view.discards:
         seat, kind = view.discards[-1]
         return Latest(format_tile(kind), seat)
@@ -247,7 +253,8 @@ def _next_live(view: View, after: int) -> int:
 
 def table_scene(view: View, *, bots: Sequence[bool], title: str = "") -> TableScene:
     """The public table as `view.seat` sees it (other racks only as counts); a spectator view
-    (seat -1) gives the picture posted to the whole table."""
+    (seat -1) gives the picture posted to the whole table. The heading is `title` followed by
+    the game played, unless it is the standard game ("Table 10 · 4-player Royale-style")."""
     seats = tuple(SeatScene(seat.player, seat.wind[:1] if seat.wind[:1] in "NEWS" else "",
                             seat.concealed_count, _racks(seat), bots[seat.seat])
                   for seat in view.seats)
@@ -258,7 +265,12 @@ def table_scene(view: View, *, bots: Sequence[bool], title: str = "") -> TableSc
     viewer = view.seat if view.seat >= 0 else None
     return TableScene(seats, codes(kind for _, kind in view.discards), view.wall_count, turn,
                       _latest(view), calls_open, _charleston_step(view),
-                      view.phase is Phase.OVER, viewer, title)
+                      view.phase is Phase.OVER, viewer, _heading(view, title))
+
+
+def _heading(view: View, title: str) -> str:
+    game = "" if view.rules == STANDARD.name else view.rules
+    return " · ".join(part for part in (title or "Table", game) if part)
 
 
 def _played_line(hand: Hand, groups: Sequence[Sequence[int]]) -> tuple[CardGroup, ...]:
@@ -268,10 +280,11 @@ def _played_line(hand: Hand, groups: Sequence[Sequence[int]]) -> tuple[CardGroup
         sizes = [{form.size for form in group.forms} for group in pattern]
         if len(pattern) == len(groups) and all(
                 len(tiles) in size for tiles, size in zip(groups, sizes, strict=True)):
-            return tuple(
-                CardGroup(_card_group(group).text,
-                          group_slot(tiles) if group.forms[0].suit is not None else None)
-                for group, tiles in zip(pattern, groups, strict=True))
+            slots = [group_slot(tiles) if group.forms[0].suit is not None else None
+                     for group, tiles in zip(pattern, groups, strict=True)]
+            return tuple(CardGroup(_card_group(group).text, slot,
+                                   "" if slot is None else "BCD"[slot])
+                         for group, slot in zip(pattern, slots, strict=True))
     return card_line(hand)
 
 

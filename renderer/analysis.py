@@ -83,7 +83,8 @@ def _near_height(near: NearestHand, m: _Metrics) -> int:
             + laid_lines_height(near.groups, m.near_row, m.room))
 
 
-def _away_text(away: int) -> str:
+def away_text(away: int) -> str:
+    """How far a hand is from Mah Jongg, as its badge says."""
     if away == 0:
         return "Mah Jongg!"
     return f"{away} away"
@@ -96,7 +97,7 @@ def _draw_near(canvas: Canvas, near: NearestHand, y: int, m: _Metrics) -> int:
     x = left + m.pad
     top = y + m.pad
     fill = HIGHLIGHT if near.away <= 1 else "#e4dcc6"
-    badge = canvas.badge(x, top, _away_text(near.away), m.text, fill, PAPER_INK)
+    badge = canvas.badge(x, top, away_text(near.away), m.text, fill, PAPER_INK)
     canvas.text((x + badge + m.px(12), top + m.px(17)), near.label, m.px(24), PAPER_INK,
                 max_width=right - m.pad - x - badge - m.px(12), face=Face.BOLD, anchor="lm",
                 min_size=m.text)

@@ -2,9 +2,12 @@
 pages a phone can read.
 
 Each group of a hand is printed in the colour of its suit variable (green, red, blue for the
-hand's first, second and third suit; black for neutral groups), then the exposed (X) or
-concealed (C) mark and the value at the right, as on a printed card, and the small-print note
-in full under the line. A whole card is too tall to read at a phone's width in one picture,
+hand's first, second and third suit; black for neutral groups) with its suit letter small
+after it (`a` `b` `c`, or `B` `C` `D` for a fixed suit), so suits never rest on colour alone,
+then the exposed (X) or concealed (C) mark and the value at the right, as on a printed card,
+and the small-print note in full under the line. A key under the title says what the letters
+mean and that colours only tell suits apart (a beginner would read fixed colours as fixed
+suits). A whole card is too tall to read at a phone's width in one picture,
 so it is cut into pages of whole sections (`render_card_pages`), each about as tall as a
 phone screen when shown 400 pixels wide; the card's notes end the last page. A server's
 private card is labelled as such on every page.
@@ -31,6 +34,7 @@ from renderer.canvas import (
     slot_color,
 )
 from renderer.fonts import Face, font
+from renderer.measure import cap_height
 from renderer.scenes import CardGroup, CardHand, CardSection, CardSheet
 from renderer.text import clean, fit, wrap
 
@@ -44,6 +48,8 @@ PRIVATE = "PRIVATE CARD"
 GROUP_GAP = 0.7
 #: A card line's height, as a multiple of its text size.
 LINE_HEIGHT = 1.3
+#: Space between a group and its suit letter, as a share of the text size.
+MARK_GAP = 0.08
 
 
 @dataclass(frozen=True)
@@ -66,8 +72,9 @@ class _Metrics:
 
     @property
     def text(self) -> int:
-        """Notes, labels and the smallest text on the page."""
-        return self.px(22)
+        """Notes, labels and the smallest text on the page (9 px tall capitals when a phone
+        shows the page 400 pixels wide)."""
+        return self.px(25)
 
     @property
     def label_width(self) -> int:
@@ -89,26 +96,32 @@ class _Metrics:
             self.value_column)
 
 
+def _group_width(group: CardGroup, size: int, min_size: int) -> float:
+    """A group's width at font `size`, with its suit letter (drawn at `min_size`)."""
+    width = font(size, Face.BOLD).getlength(clean(group.text, Face.BOLD))
+    if group.suit:
+        width += font(min_size, Face.BOLD).getlength(group.suit) + MARK_GAP * size
+    return width
+
+
 def card_line_layout(groups: Sequence[CardGroup], size: int, room: float,
                      min_size: int) -> tuple[int, list[list[CardGroup]]]:
     """The largest font size from `size` down to `min_size` that puts a hand's groups on
     one line of `room` pixels, and the groups by line: at `min_size` a line too long for the
     room is broken between groups (never cut)."""
-    texts = [clean(group.text, Face.BOLD) for group in groups]
     for candidate in range(size, max(1, min_size) - 1, -1):
-        fnt = font(candidate, Face.BOLD)
-        width = sum(fnt.getlength(t) for t in texts) + candidate * GROUP_GAP * max(
-            0, len(texts) - 1)
+        width = sum(_group_width(g, candidate, min_size) for g in groups) + (
+            candidate * GROUP_GAP * max(0, len(groups) - 1))
         if width <= room:
             return candidate, [list(groups)]
-    fnt = font(min_size, Face.BOLD)
     lines: list[list[CardGroup]] = [[]]
     used = 0.0
-    for group, text in zip(groups, texts, strict=True):
-        need = fnt.getlength(text) + (min_size * GROUP_GAP if lines[-1] else 0)
+    for group in groups:
+        need = _group_width(group, min_size, min_size)
+        need += min_size * GROUP_GAP if lines[-1] else 0
         if lines[-1] and used + need > room:
             lines.append([])
-            used, need = 0.0, fnt.getlength(text)
+            used, need = 0.0, _group_width(group, min_size, min_size)
         lines[-1].append(group)
         used += need
     return min_size, lines
@@ -116,17 +129,26 @@ def card_line_layout(groups: Sequence[CardGroup], size: int, room: float,
 
 def draw_card_line(canvas: Canvas, groups: Sequence[CardGroup], x: int, mid: int, size: int,
                    room: float, *, min_size: int) -> int:
-    """Draw a hand's groups as a card prints them, each in its slot colour, left-aligned at
-    `x` with the first line centred on `mid`; shrinks, then breaks between groups, to fit
-    `room`. Returns the number of lines drawn."""
+    """Draw a hand's groups as a card prints them, each in its slot colour with its suit
+    letter small after it (at `min_size`, on the group's baseline), left-aligned at `x` with
+    the first line centred on `mid`; shrinks, then breaks between groups, to fit `room`.
+    Returns the number of lines drawn."""
     size, lines = card_line_layout(groups, size, room, min_size)
     for index, line in enumerate(lines):
         gx = x
+        line_mid = mid + round(index * size * LINE_HEIGHT)
         for group in line:
+            color = slot_color(group.color, PAPER_INK)
             fitted = fit(group.text, size, max(1.0, x + room - gx), face=Face.BOLD)
-            canvas.write((gx, mid + round(index * size * LINE_HEIGHT)), fitted.text,
-                         fitted.font, slot_color(group.color, PAPER_INK), "lm")
-            gx += round(fitted.width + size * GROUP_GAP)
+            canvas.write((gx, line_mid), fitted.text, fitted.font, color, "lm")
+            gx += round(fitted.width)
+            if group.suit:
+                baseline = line_mid + round(cap_height(font(size, Face.BOLD)) / 2)
+                gx += round(MARK_GAP * size)
+                gx += round(canvas.text((gx, baseline), group.suit, min_size, color,
+                                        max_width=room, face=Face.BOLD, anchor="ls",
+                                        min_size=min_size))
+            gx += round(size * GROUP_GAP)
     return len(lines)
 
 
@@ -191,8 +213,28 @@ def _draw_section(canvas: Canvas, section: CardSection, y: int, m: _Metrics) -> 
     return y - top + m.px(14)
 
 
+def suit_key(sheet: CardSheet) -> str:
+    """The key to the suit letters the sheet's groups carry ("" when none do): what a, b, c
+    and B, C, D mean, and that colours only tell suits apart, so no colour reads as a
+    suit."""
+    used = {group.suit for section in sheet.sections for hand in section.hands
+            for group in hand.groups}
+    parts = []
+    if used & set("abc"):
+        parts.append("a, b, c: a suit each, any suits you pick, all different")
+    if used & set("BCD"):
+        parts.append("B, C, D: Bams, Craks, Dots")
+    return f"Key · {'; '.join(parts)}. Colours only tell the suits apart." if parts else ""
+
+
+def _key_lines(sheet: CardSheet, m: _Metrics) -> list[str]:
+    key = suit_key(sheet)
+    return wrap(key, m.text, m.width - 2 * m.margin, max_lines=3) if key else []
+
+
 def _title_height(sheet: CardSheet, m: _Metrics) -> int:
-    return m.margin + m.px(44) + m.px(34)
+    return m.margin + m.px(44) + m.px(34) + len(_key_lines(sheet, m)) * round(
+        m.text * LINE_HEIGHT)
 
 
 def _notes_lines(sheet: CardSheet, m: _Metrics) -> list[str]:
@@ -245,6 +287,11 @@ def _render_page(sheet: CardSheet, sections: Sequence[CardSection], number: int,
         line = f"{sheet.subtitle} · {line}"
     canvas.text((m.margin, m.margin + m.px(44)), line, m.text, MUTED,
                 max_width=m.width - 2 * m.margin, min_size=m.text)
+    key_y = m.margin + m.px(44) + round(m.text * LINE_HEIGHT)
+    for key_line in _key_lines(sheet, m):
+        canvas.text((m.margin, key_y), key_line, m.text, LIGHT,
+                    max_width=m.width - 2 * m.margin, min_size=m.text)
+        key_y += round(m.text * LINE_HEIGHT)
     y = title_height + m.px(8)
     for section in sections:
         y += _draw_section(canvas, section, y, m)

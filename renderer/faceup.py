@@ -2,8 +2,9 @@
 rack with a gap between its groups. The table picture shows every seat's racks this way and
 the rack picture the player's own, so the two always agree.
 
-Each rack gets a label line: "Exposed", "No exposures", "Mah Jongg with …", with the rack named
-("Rack 1: …") when the seat has two, and "dead" when it is.
+Each rack gets a label line: "Exposed", "No exposures", "Mah Jongg …" (the hand), with the
+rack named ("Rack 1: …") when the seat has two, and "dead" when it is. A Mah Jongg's winning
+tile is ringed, and its label says so.
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ from collections.abc import Sequence
 from renderer.canvas import DEAD, MUTED, Canvas, Color, TileRow, laid_lines_height, plain_groups
 from renderer.fonts import Face
 from renderer.scenes import LaidGroup, Rack
+from renderer.text import wrap
 
 
 def rack_label(rack: Rack, index: int, racks: int) -> str:
     """The line over a rack's face-up tiles."""
     if rack.mahjong:
-        what = f"Mah Jongg with {rack.hand}" if rack.hand else "Mah Jongg"
+        what = f"Mah Jongg {rack.hand}" if rack.hand else "Mah Jongg"
+        if any(group.winning is not None for group in rack.mahjong):
+            what += ", winning tile ringed"
     elif rack.exposures:
         what = "Exposed"
     else:
@@ -32,12 +36,22 @@ def _groups(rack: Rack) -> tuple[LaidGroup, ...]:
     return rack.mahjong or plain_groups(rack.exposures)
 
 
+def _label_lines(racks: Sequence[Rack], index: int, label: int, width: int) -> list[str]:
+    """A rack's label wrapped to `width` (two lines at most), so it is never cut short."""
+    return wrap(rack_label(racks[index], index, len(racks)), label, width, face=Face.BOLD,
+                max_lines=2)
+
+
+def _label_height(lines: Sequence[str], label: int) -> int:
+    return len(lines) * label + (len(lines) - 1) * _label_gap(label) + _label_gap(label)
+
+
 def faceup_height(racks: Sequence[Rack], row: TileRow, label: int, width: int) -> int:
     """The height `draw_faceup` uses for these racks."""
     height = 0
-    for rack in racks:
+    for index, rack in enumerate(racks):
         groups = _groups(rack)
-        height += label + _label_gap(label)
+        height += _label_height(_label_lines(racks, index, label, width), label)
         if groups:
             height += laid_lines_height(groups, row, width) + _rack_gap(label)
     return height - (_rack_gap(label) if racks and _groups(racks[-1]) else 0)
@@ -49,9 +63,11 @@ def draw_faceup(canvas: Canvas, racks: Sequence[Rack], x: int, y: int, row: Tile
     top = y
     for index, rack in enumerate(racks):
         colour = DEAD if rack.dead else ink
-        canvas.text((x, y), rack_label(rack, index, len(racks)), label, colour,
-                    max_width=width, face=Face.BOLD, min_size=label)
-        y += label + _label_gap(label)
+        lines = _label_lines(racks, index, label, width)
+        for number, line in enumerate(lines):
+            canvas.text((x, y + number * (label + _label_gap(label))), line, label, colour,
+                        max_width=width, face=Face.BOLD, min_size=label)
+        y += _label_height(lines, label)
         groups = _groups(rack)
         if groups:
             y += canvas.laid_lines(groups, x, y, row, width) + _rack_gap(label)

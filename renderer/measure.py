@@ -51,7 +51,7 @@ class TextRun:
 @dataclass(frozen=True)
 class TileFace:
     """One tile face as drawn: its code, its box, the cap height of its index (None for a
-    face with no index: Soap, Blank) and whether it was greyed."""
+    face with no index: the Blank) and whether it was greyed."""
 
     code: str
     box: Box

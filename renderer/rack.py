@@ -108,7 +108,9 @@ def _caption_lines(scene: RackScene, m: _Metrics) -> list[str]:
     return wrap(scene.caption, m.text, m.inner, max_lines=3) if scene.caption else []
 
 
-def _pool_label(scene: RackScene) -> str:
+def pool_label(scene: RackScene) -> str:
+    """The line that says a Siamese player's concealed tiles serve both racks ("" for one
+    rack)."""
     if len(scene.racks) < 2:
         return ""
     count = len(scene.concealed) + (scene.drawn is not None)
@@ -118,7 +120,7 @@ def _pool_label(scene: RackScene) -> str:
 def _header_height(scene: RackScene, m: _Metrics) -> int:
     height = m.title + m.px(10) if scene.name else 0
     height += len(_caption_lines(scene, m)) * (m.text + m.px(8))
-    height += m.text + m.px(10) if _pool_label(scene) else 0
+    height += m.text + m.px(10) if pool_label(scene) else 0
     return height + m.px(14) if height else 0
 
 
@@ -144,8 +146,8 @@ def render_rack(scene: RackScene, *, scale: float = 1.0) -> bytes:
     for caption in _caption_lines(scene, m):
         canvas.text((x, y), caption, m.text, HIGHLIGHT, max_width=m.inner, min_size=m.text)
         y += m.text + m.px(8)
-    if _pool_label(scene):
-        canvas.text((x, y), _pool_label(scene), m.text, MUTED, max_width=m.inner,
+    if pool_label(scene):
+        canvas.text((x, y), pool_label(scene), m.text, MUTED, max_width=m.inner,
                     face=Face.BOLD, min_size=m.text)
         y += m.text + m.px(10)
     y += m.px(14) if _header_height(scene, m) else 0

@@ -73,7 +73,7 @@ class _Metrics(PageMetrics):
         return self.inner - 2 * self.pad
 
 
-def _winning_tile(scene: ResultScene) -> str:
+def winning_tile_line(scene: ResultScene) -> str:
     """The line under the winning hand that says which tile won (the ringed one)."""
     for group in scene.groups:
         if group.winning is not None:
@@ -89,7 +89,7 @@ def _winning_height(scene: ResultScene, m: _Metrics) -> int:
         height += m.px(44)
     if scene.groups:
         height += m.px(10) + laid_lines_height(scene.groups, m.win_row, m.room)
-    if _winning_tile(scene):
+    if winning_tile_line(scene):
         height += m.px(10) + m.text
     return height + m.px(16)
 
@@ -125,8 +125,8 @@ def _draw_winning(canvas: Canvas, scene: ResultScene, y: int, m: _Metrics) -> in
     if scene.groups:
         top += m.px(10)
         top += canvas.laid_lines(scene.groups, x, top, m.win_row, m.room)
-    if _winning_tile(scene):
-        canvas.text((x, top + m.px(10)), _winning_tile(scene), m.text, PAPER_MUTED,
+    if winning_tile_line(scene):
+        canvas.text((x, top + m.px(10)), winning_tile_line(scene), m.text, PAPER_MUTED,
                     max_width=m.room, face=Face.BOLD, min_size=m.text)
     return height + m.px(16)
 
@@ -188,7 +188,7 @@ def _seats_height(scene: ResultScene, m: _Metrics) -> int:
     return 2 * m.pad + sum(_seat_height(seat, m) + m.px(8) for seat in scene.seats)
 
 
-def _title(scene: ResultScene) -> tuple[str, str]:
+def title_lines(scene: ResultScene) -> tuple[str, str]:
     """The headline and the line under it."""
     if scene.winner is None:
         return scene.title or "Wall game", scene.caption or "Nobody went Mah Jongg."
@@ -197,7 +197,7 @@ def _title(scene: ResultScene) -> tuple[str, str]:
 
 
 def _subtitle_lines(scene: ResultScene, m: _Metrics) -> list[str]:
-    return wrap(_title(scene)[1], m.px(24), m.inner, max_lines=3)
+    return wrap(title_lines(scene)[1], m.px(24), m.inner, max_lines=3)
 
 
 def render_result(scene: ResultScene, *, scale: float = 1.0) -> bytes:
@@ -208,7 +208,7 @@ def render_result(scene: ResultScene, *, scale: float = 1.0) -> bytes:
     height = (m.margin + head + _winning_height(scene, m) + _breakdown_height(scene, m)
               + _seats_height(scene, m) + m.margin)
     canvas = Canvas(m.width, height, FELT)
-    title, _ = _title(scene)
+    title, _ = title_lines(scene)
     y = m.margin
     canvas.text((m.margin, y), title, m.px(40), HIGHLIGHT if scene.winner is not None else
                 LIGHT, max_width=m.inner, face=Face.BOLD, min_size=m.px(26))

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from renderer.codes import WIND_CODES, check_code, check_codes
 
 Tiles = tuple[str, ...]
+#: The suit letters a card group may carry: suits of the player's choice, then fixed suits.
+SUIT_MARKS = ("a", "b", "c", "B", "C", "D")
 
 
 def _count(value: object, what: str) -> None:
@@ -127,11 +129,13 @@ class CharlestonStep:
 @dataclass(frozen=True)
 class Latest:
     """The last tile thrown: its code, the seat that threw it, and the seat that called it
-    (`taken_by`; it then lies on that seat's rack, not on the discards)."""
+    (`taken_by`; it then lies on that seat's rack, not on the discards), and whether that
+    call was for Mah Jongg (`mahjong`)."""
 
     code: str
     by: int
     taken_by: int | None = None
+    mahjong: bool = False
 
     def __post_init__(self) -> None:
         check_code(self.code)
@@ -176,13 +180,20 @@ class TableScene:
 @dataclass(frozen=True)
 class CardGroup:
     """One group of a card line as printed (`2026`, `FFFF`, `NEWS`), with its colour slot:
-    0, 1 or 2 for the hand's first, second and third suit, None for neutral (black)."""
+    0, 1 or 2 for the hand's first, second and third suit, None for neutral (black), and its
+    suit letter (`suit`: `a` `b` `c` for a suit of the player's choice, `B` `C` `D` for Bams,
+    Craks, Dots; "" for none), printed small after the group so suits never rest on colour
+    alone."""
 
     text: str
     color: int | None = None
+    suit: str = ""
 
     def __post_init__(self) -> None:
         _slot(self.color)
+        if self.suit not in ("", *SUIT_MARKS):
+            raise ValueError(f"a group's suit letter is one of {' '.join(SUIT_MARKS)}, "
+                             f"not {self.suit!r}")
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from renderer.codes import DRAGON_CODES, SUITED_CODES, WIND_CODES, tile_name
 from renderer.faceup import draw_faceup, faceup_height
 from renderer.fonts import Face
 from renderer.scenes import CharlestonStep, Latest, SeatScene, TableScene
-from renderer.text import short
+from renderer.text import wrap
 
 #: The picture's width at scale 1.
 BASE_WIDTH = 760
@@ -43,8 +43,6 @@ GRID = (SUITED_CODES[0:9], SUITED_CODES[9:18], SUITED_CODES[18:27],
         (*WIND_CODES, *DRAGON_CODES, "F", "J"))
 #: Face-down tiles per row of a seat's hidden tiles.
 BACKS_PER_ROW = 14
-#: The longest name quoted in the header's sentences.
-NAME_IN_LINE = 16
 MULTIPLY = "\u00d7"
 #: The outline of a discards grid place no tile of its kind has reached: barely there.
 EMPTY_PLACE = "#20503e"
@@ -184,7 +182,7 @@ def _draw_seat(canvas: Canvas, scene: TableScene, index: int, y: int, m: _Metric
     return height
 
 
-def _status(scene: TableScene) -> str:
+def status_line(scene: TableScene) -> str:
     """The header's first line: what the table is waiting for."""
     if scene.charleston is not None:
         return "The Charleston: pass three tiles"
@@ -192,23 +190,37 @@ def _status(scene: TableScene) -> str:
         return "The game is over"
     if scene.turn is None:
         return ""
-    name = short(scene.seats[scene.turn].name, NAME_IN_LINE)
+    name = scene.seats[scene.turn].name
     return f"{name} plays next" if scene.calls_open else f"{name} to play"
 
 
-def _latest_text(scene: TableScene, latest: Latest) -> str:
-    """The header's second line: the last tile thrown, who took it if it was called, and
-    whether it may still be called."""
-    thrower = short(scene.seats[latest.by].name, NAME_IN_LINE)
+def latest_line(scene: TableScene, latest: Latest) -> str:
+    """The header's second line: the last tile thrown, who took it if it was called (and
+    whether for Mah Jongg), and whether it may still be called."""
+    thrower = scene.seats[latest.by].name
     tile = tile_name(latest.code)
     if latest.taken_by is not None:
-        taker = short(scene.seats[latest.taken_by].name, NAME_IN_LINE)
+        taker = scene.seats[latest.taken_by].name
+        if latest.mahjong:
+            return f"{taker} went Mah Jongg on {thrower}'s {tile}"
         return f"{taker} called {thrower}'s {tile}"
     return f"{thrower} discarded {tile}" + (": calls are open" if scene.calls_open else "")
 
 
+def _header_lines(scene: TableScene, m: _Metrics) -> tuple[list[str], list[str]]:
+    """The header's status and latest-tile sentences, each wrapped to the room beside the
+    latest tile (two lines at most), so a long name is never cut short."""
+    room = m.width - 2 * (m.margin + m.px(4))
+    room -= m.latest_tile.width + m.px(14) if scene.latest is not None else m.px(170)
+    status = wrap(status_line(scene), m.px(25), room, face=Face.BOLD, max_lines=2)
+    latest = (wrap(latest_line(scene, scene.latest), m.text, room, max_lines=2)
+              if scene.latest is not None else [])
+    return status, latest
+
+
 def _header_height(scene: TableScene, m: _Metrics) -> int:
-    height = m.px(40) + m.px(34)
+    status, latest = _header_lines(scene, m)
+    height = m.px(40) + max(1, len(status)) * m.px(34) + len(latest) * (m.text + m.px(10))
     if scene.latest is not None:
         height = max(height, m.px(40) + m.latest_tile.height)
         height += m.px(6)
@@ -262,11 +274,16 @@ def _draw_header(canvas: Canvas, scene: TableScene, m: _Metrics) -> int:
                         radius=m.px(6), meaning="latest")
         text_x = x + row.width + m.px(14)
     room = width - (text_x - x) - (wall_w if scene.latest is None else 0)
-    canvas.text((text_x, y + m.px(2)), _status(scene), m.px(25), LIGHT, max_width=room,
-                face=Face.BOLD, min_size=m.text)
-    if scene.latest is not None:
-        canvas.text((text_x, y + m.px(36)), _latest_text(scene, scene.latest), m.text,
-                    HIGHLIGHT, max_width=room, min_size=m.text)
+    status, latest = _header_lines(scene, m)
+    line_y = y + m.px(2)
+    for line in status:
+        canvas.text((text_x, line_y), line, m.px(25), LIGHT, max_width=room, face=Face.BOLD,
+                    min_size=m.text)
+        line_y += m.px(34)
+    for line in latest:
+        canvas.text((text_x, line_y), line, m.text, HIGHLIGHT, max_width=room,
+                    min_size=m.text)
+        line_y += m.text + m.px(10)
     if scene.charleston is not None:
         top = m.margin + _header_height(scene, m) - m.text - m.px(14)
         _draw_charleston(canvas, scene.charleston, x, top, width, m)

@@ -6,6 +6,8 @@ own art, so suits differ by shape as well as colour: Dots are rings, Bams are st
 a bird), Craks the character 萬 under the rank in Chinese. Winds are their letter, large, over
 their Chinese character, so no two winds look alike. The three dragons share one frame in
 three colours, as a set: Red holds 中, Green 發, and Soap, the white dragon, is the empty frame.
+Dragons, flowers and jokers carry a corner index too (R, G, 0, F, J), so every tile is named
+by a letter or digit in the same place, which a phone shows even when the art is small.
 
 The Chinese characters come from a small bundled subset of an open font (`Face.TILE_GLYPHS`).
 Sprites are drawn at four times their size and scaled down, which smooths every edge; they
@@ -116,9 +118,10 @@ INDEX_BASELINE = 0.47
 WIND_SIZE = 0.78
 WIND_BASELINE = 0.68
 WIND_CHAR = (0.46, 0.98)
-#: The dragons' frame (outer box) and the size of the character inside it.
-DRAGON_FRAME = (0.12, 0.1, 0.88, 1.16)
-DRAGON_CHAR = 0.62
+#: The dragons' frame (outer box, under the corner index) and the size of the character
+#: inside it.
+DRAGON_FRAME = (0.14, 0.52, 0.86, 1.2)
+DRAGON_CHAR = 0.44
 
 _CHINESE_NUMERALS = "一二三四五六七八九"
 _WIND_CHARACTERS = {"N": "北", "E": "東", "W": "西", "S": "南"}
@@ -276,9 +279,9 @@ def _blank_face(pen: _Pen) -> None:
 
 #: The corner index (if any), its colour and the art of each tile that has no rank.
 _HONOR_FACES: dict[str, tuple[str, str, Callable[[_Pen], None]]] = {
-    "R": ("", CRAK, _dragon(CRAK, _DRAGON_CHARACTERS["R"])),
-    "G": ("", BAM, _dragon(BAM, _DRAGON_CHARACTERS["G"])),
-    "0": ("", SOAP, _dragon(SOAP, _DRAGON_CHARACTERS["0"])),
+    "R": ("R", CRAK, _dragon(CRAK, _DRAGON_CHARACTERS["R"])),
+    "G": ("G", BAM, _dragon(BAM, _DRAGON_CHARACTERS["G"])),
+    "0": ("0", SOAP, _dragon(SOAP, _DRAGON_CHARACTERS["0"])),
     "F": ("F", FLOWER, _flower),
     "J": ("J", JOKER, _joker),
     "X": ("", INK, _blank_face),
@@ -302,14 +305,12 @@ def _draw_face(pen: _Pen, code: str) -> None:
 
 def index_cap(code: str, width: int) -> float | None:
     """The height in pixels of the glyph that names a tile `width` pixels wide: its corner
-    index, a wind's letter, a dragon's character; None for Soap and the Blank."""
+    index or a wind's letter; None for the Blank, which has neither."""
     check_code(code)
     if code in SUITED_CODES:
         return _ink_height(code[0], INDEX_SIZE, Face.CONDENSED, width)
     if code in _WIND_CHARACTERS:
         return _ink_height(code, WIND_SIZE, Face.CONDENSED, width)
-    if _DRAGON_CHARACTERS.get(code):
-        return _ink_height(_DRAGON_CHARACTERS[code], DRAGON_CHAR, Face.TILE_GLYPHS, width)
     index = _HONOR_FACES[code][0]
     return _ink_height(index, INDEX_SIZE, Face.CONDENSED, width) if index else None
 

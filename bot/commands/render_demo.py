@@ -1,10 +1,12 @@
-"""`jongg render-demo --out DIR`: write one of each picture, from seeded games.
+"""`jongg render-demo --out DIR`: write one of each picture the bot can send, from seeded
+games.
 
 Every picture comes the way the bot makes it: Normal bots play seeded games through the
-engine, and each scene is built by `bot.scenes` from a seat's view (or the spectator view).
-The same seeds give the same pictures on every run, so this is also what `jongg bench render`
-times and what to look at after changing the art. `--measure` also prints, per picture, its
-smallest text and tile at a phone's width (see `renderer.measure`).
+engine, and each scene is built by `bot.scenes` (or `bot.league.standings`) from a seat's
+view, the spectator view, or what those games settled. The same seeds give the same pictures
+on every run, so this is also what `jongg bench render` times and what to look at after
+changing the art. `--measure` also prints, per picture, its size, smallest text and tile as a
+phone shows it, 400 pixels wide (see `renderer.measure`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import functools
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.analysis import analyze
+from bot.analysis import analyze, hint
 from bot.commands.options import output_folder
 from bot.engine.game import (
     SIAMESE,
@@ -31,8 +33,10 @@ from bot.engine.game import (
     view,
 )
 from bot.engine.game.events import Discarded, Drew, EndReason, Exposed
+from bot.engine.game.rules import ROYALE
 from bot.engine.game.state import Took
 from bot.engine.matcher import CardMatcher, PlayerHand
+from bot.league.standings import rank_standings, standings_scene
 from bot.library import shipped_card
 from bot.players import make_player
 from bot.scenes import (
@@ -41,9 +45,13 @@ from bot.scenes import (
     page_names,
     rack_scene,
     result_scene,
+    series_scene,
     table_scene,
 )
+from bot.store import Person
+from bot.store.league_models import PlayerTotals
 from bot.tables.narrate import headline
+from bot.tables.series import SeriesTotals, Settled
 from renderer import (
     AnalysisScene,
     CardSheet,
@@ -57,6 +65,8 @@ from renderer import (
     render_table,
 )
 from renderer.measure import PHONE_WIDTH, Drawing, recording
+from renderer.series import SeriesScene, render_series
+from renderer.standings import StandingsScene, render_standings
 
 SEED = 2026
 #: Names that exercise the fonts: accents, an emoji and a long one.
@@ -165,6 +175,12 @@ def demo_siamese_table() -> TableScene:
     return table_scene(spectator_view(state), bots=(False, True), title="Table 8")
 
 
+def demo_royale_table() -> TableScene:
+    """A Royale-style table: four players with two racks each."""
+    state, _ = _game(ROYALE, SEED, 30)
+    return table_scene(spectator_view(state), bots=BOTS, title="Table 10")
+
+
 def demo_card(private: bool = False) -> CardSheet:
     """Our card's sheet, or the teaching card shown as a server's private card."""
     return card_sheet(shipped_card("jongg-teaching" if private else CARD), private=private)
@@ -175,6 +191,41 @@ def demo_analysis() -> AnalysisScene:
     state, _ = _game(STANDARD, SEED, 21, own_turn=True)
     hand = PlayerHand(view(state, 0).concealed)
     return analysis_scene(analyze(CardMatcher(shipped_card(CARD)), hand, count=3))
+
+
+def demo_hint() -> AnalysisScene:
+    """The Hint button's answer for seat 0 on its turn, from its own view."""
+    state, _ = _game(STANDARD, SEED, 21, own_turn=True)
+    return analysis_scene(hint(state.card, STANDARD.counts, view(state, 0)))
+
+
+def _settled() -> tuple[tuple[int, ...], ...]:
+    """What changed hands in each of three seeded games played to their end."""
+    settled: list[tuple[int, ...]] = []
+    for seed in range(SEED, SEED + 3):
+        state, _ = _game(STANDARD, seed, None)
+        assert state.result is not None
+        settled.append(state.result.settlement)
+    return tuple(settled)
+
+
+def demo_series() -> SeriesScene:
+    """The summary of a series of three seeded games, as End series posts it."""
+    people = tuple(Person(None if bot else 100 + seat, name)
+                   for seat, (name, bot) in enumerate(zip(NAMES, BOTS, strict=True)))
+    rounds = tuple(tuple(Settled(amount) for amount in game) for game in _settled())
+    return series_scene(SeriesTotals(1, people, rounds, ended=True), title="Table 7 · series")
+
+
+def demo_standings() -> StandingsScene:
+    """A league's standings after the same three games, as `/league standings` draws them."""
+    games = _settled()
+    totals = [PlayerTotals(100 + seat, name, len(games),
+                           sum(game[seat] > 0 for game in games),
+                           sum(game[seat] for game in games), None, None)
+              for seat, name in enumerate(NAMES)]
+    return standings_scene("Tuesday Club · Season 1", "4 players · 3 games",
+                           rank_standings(totals))
 
 
 def demo_result() -> ResultScene:
@@ -202,20 +253,24 @@ DEMOS: dict[str, Callable[[], tuple[bytes, ...]]] = {
     "table-charleston": lambda: _one(render_table(demo_charleston_table())),
     "table-3-players": lambda: _one(render_table(demo_three_player_table())),
     "table-siamese": lambda: _one(render_table(demo_siamese_table())),
+    "table-royale": lambda: _one(render_table(demo_royale_table())),
     "card": lambda: render_card_pages(demo_card()),
     "card-private": lambda: render_card_pages(demo_card(private=True)),
     "analysis": lambda: _one(render_analysis(demo_analysis())),
+    "hint": lambda: _one(render_analysis(demo_hint())),
     "result": lambda: _one(render_result(demo_result())),
     "wall-game": lambda: _one(render_result(demo_wall_game())),
+    "series": lambda: _one(render_series(demo_series())),
+    "standings": lambda: _one(render_standings(demo_standings())),
 }
 
 
 def _figures(drawing: Drawing) -> str:
-    """A picture's smallest text and tile when shown `PHONE_WIDTH` pixels wide."""
+    """A picture's size, smallest text and tile when shown `PHONE_WIDTH` pixels wide."""
     scale = drawing.phone_scale
     text, index, tile = (drawing.smallest_text(), drawing.smallest_index(),
                          drawing.narrowest_tile())
-    parts = [f"{drawing.width}x{drawing.height}"]
+    parts = [f"{PHONE_WIDTH}x{round(drawing.height * scale)}"]
     if text is not None:
         parts.append(f"text {text.cap * scale:.1f} px ({text.text[:20]!r})")
     if index is not None and index.index_cap is not None:

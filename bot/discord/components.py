@@ -42,6 +42,7 @@ from bot.tables.levels import level_label
 from bot.tables.narrate import action_label
 from bot.tables.notifier import Table
 from renderer import render_analysis
+from renderer.alt import describe_analysis
 
 if TYPE_CHECKING:
     from bot.discord.client import JonggClient
@@ -540,12 +541,13 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await answer_error(interaction, error)
 
 
-def hint_reply(table: Table, seen: View) -> tuple[str, bytes]:
+def hint_reply(table: Table, seen: View) -> tuple[str, bytes, str]:
     """A Hint for the seat whose view `seen` is, built from that view only: its nearest hands
-    and waits as text and a picture. Runs the matcher and the renderer: call it off the
-    event loop."""
+    and waits as text, a picture and the picture's alt text. Runs the matcher and the
+    renderer: call it off the event loop."""
     found = hint(table.card, table.rules.counts, seen)
-    return format_analysis(found)[:1900], render_analysis(analysis_scene(found))
+    scene = analysis_scene(found)
+    return format_analysis(found)[:1900], render_analysis(scene), describe_analysis(scene)
 
 
 class HintButton(_OfAGame, discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -573,9 +575,10 @@ class HintButton(_OfAGame, discord.ui.DynamicItem[discord.ui.Button[Any]],
             if not table.hints:
                 raise IllegalAction("Hints are off at this table.")
             seen = client.service.view_for(self.game, interaction.user.id)
-            text, png = await asyncio.to_thread(hint_reply, table, seen)
+            text, png, alt = await asyncio.to_thread(hint_reply, table, seen)
             await interaction.followup.send(
-                text, ephemeral=True, file=discord.File(io.BytesIO(png), filename="hint.png"))
+                text, ephemeral=True,
+                file=discord.File(io.BytesIO(png), filename="hint.png", description=alt))
         except Exception as error:
             await answer_error(interaction, error)
 

@@ -61,6 +61,7 @@ from bot.store import (
 from bot.store.cards import MAX_NAME
 from bot.store.league_games import MAX_REASON
 from bot.store.leagues import MAX_LEAGUE_NAME, MAX_SEASON_NAME
+from renderer.alt import describe_standings
 from renderer.standings import render_standings
 
 #: Room left under Discord's 2000-character message limit.
@@ -395,7 +396,8 @@ async def standings(interaction: discord.Interaction[Any],
     await interaction.followup.send(
         f"**{_name(title)}**\n{format_table(rows, limit=TEXT_LIMIT - STAND_IN_ROOM)}\n"
         f"{stand_in_line(chosen)}",
-        file=discord.File(io.BytesIO(png), filename="standings.png"),
+        file=discord.File(io.BytesIO(png), filename="standings.png",
+                          description=describe_standings(scene)),
         allowed_mentions=NO_MENTIONS)
 
 

@@ -54,6 +54,7 @@ from bot.server_cards import (
 from bot.store import Database
 from bot.store.cards import MAX_NAME
 from renderer import render_analysis, render_card_pages
+from renderer.alt import describe_analysis, describe_card_pages
 
 #: Text options, with the longest value Discord lets a person send.
 CardName = app_commands.Range[str, 1, MAX_NAME]
@@ -255,10 +256,11 @@ card_group = app_commands.Group(name="card",
 
 
 @lru_cache(maxsize=8)
-def card_pictures(text: str, private: bool) -> tuple[bytes, ...]:
-    """A card sheet as PNG pages (cached by the card's text). Checks the card and draws it,
-    so call it off the event loop."""
-    return render_card_pages(card_sheet(parse_card(text), private=private))
+def card_pictures(text: str, private: bool) -> tuple[tuple[bytes, ...], tuple[str, ...]]:
+    """A card sheet as PNG pages and each page's alt text (cached by the card's text).
+    Checks the card and draws it, so call it off the event loop."""
+    sheet = card_sheet(parse_card(text), private=private)
+    return render_card_pages(sheet), describe_card_pages(sheet)
 
 
 def _card_line(chosen: ResolvedCard, card: Card) -> str:
@@ -295,9 +297,10 @@ async def card_show(interaction: discord.Interaction[Any], name: CardName | None
     chosen = await resolve_card(_db(interaction), interaction.guild_id, name)
     card = await usable_card(chosen.name, chosen.text)
     await interaction.response.defer(ephemeral=private, thinking=True)
-    pages = await asyncio.to_thread(card_pictures, chosen.text, chosen.is_private)
-    files = [discord.File(io.BytesIO(page), filename=name)
-             for page, name in zip(pages, page_names("card", len(pages)), strict=True)]
+    pages, alts = await asyncio.to_thread(card_pictures, chosen.text, chosen.is_private)
+    files = [discord.File(io.BytesIO(page), filename=name, description=alt)
+             for page, alt, name in zip(pages, alts, page_names("card", len(pages)),
+                                        strict=True)]
     for start in range(0, len(files), MAX_FILES):
         text = _card_line(chosen, card) if not start else f"**{card.name}**, more pages"
         await interaction.followup.send(text, ephemeral=private,
@@ -436,9 +439,9 @@ async def _delete_names(interaction: discord.Interaction[Any],
 # -- /analyze ----------------------------------------------------------------------------
 
 def analysis_reply(matcher: CardMatcher, hand: PlayerHand,
-                   chosen: ResolvedCard) -> tuple[str, bytes]:
-    """The analysis as a message (fitting Discord's limit) and a picture. Runs the matcher
-    and the renderer, so call it off the event loop."""
+                   chosen: ResolvedCard) -> tuple[str, bytes, str]:
+    """The analysis as a message (fitting Discord's limit), a picture and its alt text.
+    Runs the matcher and the renderer, so call it off the event loop."""
     result = analyze(matcher, hand)
     where = " (this server's card)" if chosen.is_private else ""
     head = f"**Hand analysis** against **{result.card_name}**{where}"
@@ -446,7 +449,8 @@ def analysis_reply(matcher: CardMatcher, hand: PlayerHand,
     room = MESSAGE_LIMIT - len(head) - len("\n```\n\n```") - 2
     if len(body) > room:
         body = body[:room - 1].rsplit("\n", 1)[0] + "\n…"
-    return f"{head}\n```\n{body}\n```", render_analysis(analysis_scene(result))
+    scene = analysis_scene(result)
+    return f"{head}\n```\n{body}\n```", render_analysis(scene), describe_analysis(scene)
 
 
 @app_commands.command(name="analyze", description="What your tiles complete, or how far they "
@@ -464,10 +468,11 @@ async def analyze_command(interaction: discord.Interaction[Any], tiles: TilesTex
     await usable_card(chosen.name, chosen.text)  # a refusal is answered privately
     await interaction.response.defer(ephemeral=not public, thinking=True)
     matcher = await playable_matcher(chosen.name, chosen.text)
-    text, picture = await asyncio.to_thread(analysis_reply, matcher, hand, chosen)
+    text, picture, alt = await asyncio.to_thread(analysis_reply, matcher, hand, chosen)
     await interaction.followup.send(text, ephemeral=not public,
                                     file=discord.File(io.BytesIO(picture),
-                                                      filename="analysis.png"),
+                                                      filename="analysis.png",
+                                                      description=alt),
                                     allowed_mentions=NO_MENTIONS)
 
 

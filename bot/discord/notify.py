@@ -65,6 +65,7 @@ from bot.tables.notifier import (
 from bot.tables.reminders import Reminder
 from bot.tables.teaching import BANNER, racks_text, wants_hints
 from renderer import render_result, render_table
+from renderer.alt import describe_result, describe_table
 
 if TYPE_CHECKING:
     from discord.types.threads import ThreadArchiveDuration
@@ -402,6 +403,7 @@ class DiscordNotifier:
             return
         scene = table_scene(update.view, bots=table.bots, title=f"Table {table.game_id}")
         png = await asyncio.to_thread(render_table, scene)
+        alt = describe_table(scene)
         buttons = discord.ui.View(timeout=None)
         if update.view.phase is Phase.CLAIM:
             buttons.add_item(ClaimButton(table.game_id, update.view.action_count))
@@ -412,14 +414,17 @@ class DiscordNotifier:
                 buttons.add_item(HintButton(table.game_id))
         last = chunks[-1] if chunks else None
         # A teaching table's post is never an edit of the clicked one, whose racks are old.
-        if await self._carried(delivery, text, last, png, buttons, alone=bool(update.racks)):
+        if await self._carried(delivery, text, last, png, alt, buttons,
+                               alone=bool(update.racks)):
             return
         await self._post(table, delivery, len(text), by_token=True, content=last,
-                         file=discord.File(io.BytesIO(png), filename="table.png"),
+                         file=discord.File(io.BytesIO(png), filename="table.png",
+                                           description=alt),
                          view=buttons)
 
     async def _carried(self, delivery: Delivery, before: list[str], lines: str | None,
-                       png: bytes, buttons: discord.ui.View, *, alone: bool = False) -> bool:
+                       png: bytes, alt: str, buttons: discord.ui.View, *,
+                       alone: bool = False) -> bool:
         """Deliver a new table picture as the answer to the click that made it, if the
         delivery has one (`bot.discord.answers`): the clicked post shows the new picture
         and buttons, its lines followed by this update's. False when it cannot (no answer;
@@ -437,7 +442,8 @@ class DiscordNotifier:
             return False
         message = await answer.carry(
             content=content or None, view=buttons,
-            attachments=[discord.File(io.BytesIO(png), filename="table.png")])
+            attachments=[discord.File(io.BytesIO(png), filename="table.png",
+                                      description=alt)])
         if message is None:
             return False
         delivery.sent.append(message.id)
@@ -497,7 +503,8 @@ class DiscordNotifier:
         if controls is not None:
             extra["view"] = controls
         await self._post(table, delivery, 0, by_token=True, allowed_mentions=NO_MENTIONS,
-                         file=discord.File(io.BytesIO(png), filename="result.png"), **extra)
+                         file=discord.File(io.BytesIO(png), filename="result.png",
+                                           description=describe_result(scene)), **extra)
 
     async def reminder(self, table: Table, seat: int, reminder: Reminder,
                        delivery: Delivery) -> None:

@@ -49,6 +49,7 @@ from bot.tables.menu import (
 from bot.tables.narrate import action_label, headline
 from bot.tables.notifier import Table
 from renderer import render_rack
+from renderer.alt import describe_rack
 
 #: Discord allows 25 entries in a menu, 5 rows of controls, 5 buttons to a row; a menu
 #: takes a row of its own.
@@ -59,15 +60,18 @@ PER_ROW = 5
 
 @dataclass(frozen=True)
 class Prompt:
-    """A ready message: its text, the rack PNG and the controls."""
+    """A ready message: its text, the rack PNG, the controls and the picture's alt text
+    (built from the same seat's view, so it goes only where the rack goes)."""
 
     text: str
     png: bytes
     view: discord.ui.View
+    alt: str
 
     def file(self) -> discord.File:
-        """The rack picture as an attachment (a fresh file object each send)."""
-        return discord.File(io.BytesIO(self.png), filename="rack.png")
+        """The rack picture as an attachment with its alt text (a fresh file object each
+        send)."""
+        return discord.File(io.BytesIO(self.png), filename="rack.png", description=self.alt)
 
 
 def _style(action: object) -> discord.ButtonStyle:
@@ -111,7 +115,7 @@ class PromptBuilder:
             for extra in (SettingsButton(), GamesButton()):
                 with contextlib.suppress(ValueError):
                     controls.add_item(extra)
-        return Prompt(text, png, controls)
+        return Prompt(text, png, controls, describe_rack(scene))
 
     def controls(self, table: Table, view: View) -> discord.ui.View:
         """The seat's options as menus and buttons, every one of them offered: directly, or

@@ -27,6 +27,7 @@ from bot.tables.notifier import Table
 from bot.tables.series import SeriesTotals, league_table, series_totals
 from bot.tables.series import end_series as end_the_series
 from renderer import render_series
+from renderer.alt import describe_series
 
 if TYPE_CHECKING:
     from bot.discord.client import JonggClient
@@ -73,9 +74,10 @@ def series_controls(game_id: int) -> discord.ui.View:
     return view
 
 
-def series_picture(totals: SeriesTotals, game_id: int) -> bytes:
-    """The series summary as PNG bytes (render it off the event loop)."""
-    return render_series(series_scene(totals, title=f"Table {game_id} · series"))
+def series_picture(totals: SeriesTotals, game_id: int) -> tuple[bytes, str]:
+    """The series summary as PNG bytes and its alt text (render it off the event loop)."""
+    scene = series_scene(totals, title=f"Table {game_id} · series")
+    return render_series(scene), describe_series(scene)
 
 
 class SeriesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -134,10 +136,10 @@ class SeriesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def _end(self, interaction: discord.Interaction[Any], client: JonggClient) -> None:
         totals = await end_the_series(client.db, self.game, interaction.user.id)
-        png = await asyncio.to_thread(series_picture, totals, self.game)
+        png, alt = await asyncio.to_thread(series_picture, totals, self.game)
         await interaction.followup.send(
             f"The series is over. {totals_line(totals)}", allowed_mentions=NO_MENTIONS,
-            file=discord.File(io.BytesIO(png), filename="series.png"))
+            file=discord.File(io.BytesIO(png), filename="series.png", description=alt))
 
 
 def bet_controls(game_id: int) -> discord.ui.View:

@@ -26,6 +26,8 @@ attachments decoded) and every autocomplete answer:
 * pictures: a table picture must be the spectator's, a result picture the spectator's
   result, a rack or hint picture the one drawn from the reader's own view (and the hint's
   text too), an analysis the one of the tiles the reader typed; any other picture fails;
+  every picture carries alt text (its attachment description), and a game's picture the
+  words said from that same scene, so they tell no more than the picture;
 * `/mj replay` while the game is played: no seed, and every line an event in the form anyone
   at the table sees; once it is over, exactly the stored log with its seed.
 
@@ -64,6 +66,7 @@ from bot.tables.narrate import headline
 from bot.tables.notifier import Table
 from bot.tables.replay import replay_stored
 from renderer import render_rack, render_result, render_table
+from renderer.alt import describe_rack, describe_result, describe_table
 
 if TYPE_CHECKING:
     from jongg_table import JonggTable
@@ -147,6 +150,7 @@ class Shown:
     texts: list[str] = field(default_factory=list)
     menus: list[Counter[int]] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)
+    alts: dict[str, str | None] = field(default_factory=dict)
 
 
 _DISCARD_MENU = "Discard a tile…"
@@ -182,6 +186,7 @@ def shown(version: Any) -> Shown:
     for attachment in version.attachments:
         seen.texts.append(attachment.filename)
         seen.files[attachment.filename] = attachment.data
+        seen.alts[attachment.filename] = attachment.description
     return seen
 
 
@@ -420,6 +425,8 @@ class LeakWatch:
         texts = [seen.content, *seen.texts]
         for name, data in seen.files.items():
             if name.endswith(".png"):
+                if not seen.alts.get(name):
+                    problems.append(f"sent {name} without alt text")
                 problem, with_text = await self._picture(message, name, data, seen, reader)
                 problems += [problem] if problem else []
                 if with_text:  # the content was compared whole with the reader's own
@@ -465,14 +472,16 @@ class LeakWatch:
 
     async def _picture(self, message: Message, name: str, data: bytes, seen: Shown,
                        reader: User | None) -> tuple[str | None, bool]:
-        """A problem with a picture (None when it is the one its reader may see), and whether
-        the message's text was checked with it (a hint's or an analysis's)."""
+        """A problem with a picture (None when it and its alt text are the ones its reader
+        may see), and whether the message's text was checked with it (a hint's or an
+        analysis's)."""
         self.pictures[name] += 1
         seat = self._seat(reader)
+        alt = seen.alts.get(name)
         if name == "table.png":
-            return await self._any_moment(data, self._table_picture, recent=3), False
+            return await self._any_moment((data, alt), self._table_picture, recent=3), False
         if name == "result.png":
-            return await self._any_moment(data, self._result_picture, recent=3), False
+            return await self._any_moment((data, alt), self._result_picture, recent=3), False
         if name in ("rack.png", "hint.png") and seat is None:
             return f"shows {name} to someone at no seat", False
         if name == "rack.png":
@@ -480,14 +489,14 @@ class LeakWatch:
             drawn = _DREW.search(seen.content)
             kind = _BY_NAME.get(drawn[1]) if drawn else None
             return await self._any_moment(
-                data, lambda m: self._rack_picture(m.seats[seat], kind)), False
+                (data, alt), lambda m: self._rack_picture(m.seats[seat], kind)), False
         if name == "hint.png":
             assert seat is not None
             problem = await self._any_moment(
-                (seen.content, data), lambda m: self._hint(m.seats[seat]))
+                (seen.content, data, alt), lambda m: self._hint(m.seats[seat]))
             return problem and "shows a hint that is not its reader's own", True
         if name == "analysis.png":
-            if await self._analysis(message) != (seen.content, data):
+            if await self._analysis(message) != (seen.content, data, alt):
                 return "shows an analysis of tiles its reader did not type", True
             return None, True
         return f"shows a picture nobody checks: {name}", False
@@ -502,27 +511,28 @@ class LeakWatch:
                 return None
         return "shows a picture that is not the one its reader may see"
 
-    async def _table_picture(self, moment: Moment) -> bytes:
+    async def _table_picture(self, moment: Moment) -> tuple[bytes, str]:
         scene = table_scene(moment.spectator, bots=self.live.bots,
                             title=f"Table {self.game.id}")
-        return await self.drawn.get(scene, lambda: render_table(scene))
+        return await self.drawn.get(scene, lambda: (render_table(scene), describe_table(scene)))
 
-    async def _result_picture(self, moment: Moment) -> bytes | None:
+    async def _result_picture(self, moment: Moment) -> tuple[bytes, str] | None:
         if moment.spectator.result is None:
             return None
         scene = result_scene(moment.spectator, self.live.card, bots=self.live.bots)
-        return await self.drawn.get(scene, lambda: render_result(scene))
+        return await self.drawn.get(scene,
+                                    lambda: (render_result(scene), describe_result(scene)))
 
-    async def _hint(self, seen: View) -> tuple[str, bytes]:
+    async def _hint(self, seen: View) -> tuple[str, bytes, str]:
         return await self.drawn.get(("hint", seen), lambda: hint_reply(self.live, seen))
 
-    async def _rack_picture(self, seen: View, drawn: int | None) -> bytes:
+    async def _rack_picture(self, seen: View, drawn: int | None) -> tuple[bytes, str]:
         scene = seat_rack_scene(seen, self.live.options_of(seen.seat),
                                 name=self.live.names[seen.seat], drawn=drawn,
                                 said=headline(seen, self.live.names, drawn))
-        return await self.drawn.get(scene, lambda: render_rack(scene))
+        return await self.drawn.get(scene, lambda: (render_rack(scene), describe_rack(scene)))
 
-    async def _analysis(self, message: Message) -> tuple[str, bytes] | None:
+    async def _analysis(self, message: Message) -> tuple[str, bytes, str] | None:
         """What `/analyze` answers for what the reader typed."""
         interaction = self.table.fake.interactions.get(message.interaction_id or 0)
         if interaction is None:

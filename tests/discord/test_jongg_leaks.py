@@ -33,6 +33,7 @@ from bot.scenes import rack_scene, table_scene
 from bot.tables import replay
 from bot.tables.replay import LogKind
 from renderer import render_rack, render_table
+from renderer.alt import describe_rack, describe_table
 
 #: Every game here is dealt from this seed: a number no other figure in a log looks like.
 SEED = 7_340_271_989_313
@@ -215,6 +216,22 @@ async def test_the_watch_fails_on_a_planted_leak(fake_discord: FakeDiscord, worl
         await thread.send(file=discord.File(io.BytesIO(seat_picture), filename="table.png"))
         with pytest.raises(AssertionError, match=r"#Mah Jongg table .*: shows a picture"):
             await watch(table)
+        # Alt text: the thread's own table picture passes with its own words, and fails
+        # said with Alice's rack, or unsaid.
+        scene = table_scene(spectator_view(watch.state), title=f"Table {table.game_id}",
+                            bots=client.service.table(table.game_id).bots)
+        picture = render_table(scene)
+        alice_words = describe_rack(rack_scene(table.view(alice), name="Alice"))
+        for alt, problem in ((describe_table(scene), None),
+                             (alice_words, "shows a picture that is not"),
+                             (None, "sent table.png without alt text")):
+            await thread.send(file=discord.File(io.BytesIO(picture), filename="table.png",
+                                                description=alt))
+            if problem is None:
+                await watch(table)
+                continue
+            with pytest.raises(AssertionError, match=rf"#Mah Jongg table .*: {problem}"):
+                await watch(table)
         # An attachment: a text file for the outsider naming Alice's tile by its code.
         await _dm(client, dave, "notes", file=("notes.txt",
                                                f"East holds {format_tile(secret)}".encode()))

@@ -76,6 +76,8 @@ async def test_play_again_rotates_and_end_series_posts_the_picture(
         end = await fake_discord.click(world.bob, result2, f"jg:s:{second_id}:end")
         summary = await end.followup()
         assert "series.png" in summary.files and not summary.ephemeral
+        alt = summary.attachments[0].description or ""
+        assert alt.startswith(f"Table {second_id} · series.") and "Bob: total" in alt, alt
         assert summary.content.startswith("The series is over. Series after 2 games:")
         series = await client.db.series.series_of(second_id)
         assert series is not None and series.ended_at is not None

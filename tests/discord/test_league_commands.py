@@ -116,6 +116,8 @@ async def test_a_season_through_discord(fake_discord: FakeDiscord, world: World,
     lines = table.content.splitlines()
     ranked = [line.split()[:2] for line in lines if line.strip()[:1].isdigit()]
     assert ranked[:2] == [["1", "Bob"], ["2", "Alice"]]
+    alt = table.attachments[0].description or ""
+    assert "1. Bob: 3 games, 1 wins" in alt and "Dave (not ranked yet): 2 games" in alt, alt
     assert any(line.strip().startswith("-") and "Dave" in line for line in lines)
 
     stats = await say(fake, dave, world.tables, "league stats", {"player": alice})

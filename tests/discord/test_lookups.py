@@ -247,6 +247,11 @@ async def test_card_show_draws_a_shipped_card(
     # In pages a phone can read, all in the one reply.
     assert sorted(reply.files) == ["card-1.png", "card-2.png"]
     assert all(page.startswith(PNG) for page in reply.files.values())
+    # Each page says its hands in words, for screen readers.
+    for number, page in enumerate(reply.attachments, start=1):
+        alt = page.description or ""
+        assert alt.startswith(f"Jongg Teaching. Page {number} of 2."), alt
+        assert "exposed, 30 points" in alt
 
 
 async def test_only_server_managers_upload_cards(

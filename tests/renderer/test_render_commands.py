@@ -27,9 +27,13 @@ def test_render_demo_writes_every_picture_and_page_with_its_phone_figures(
     for name in written:
         with Image.open(tmp_path / "demo" / name) as image:
             assert image.format == "PNG"
+    # Every picture the bot can send, the Royale table, hint, series and standings too.
+    assert {"table-royale", "hint", "series", "standings"} <= render_demo.DEMOS.keys()
     figures = [line for line in capsys.readouterr().out.splitlines() if "at 400 px" in line]
     assert len(figures) == len(written)
     assert all(line.endswith("legible") for line in figures), figures
+    # Sizes as the phone shows them, 400 px wide, not the picture's own.
+    assert all(re.search(r"at 400 px: 400x\d+,", line) for line in figures), figures
 
 
 def test_bench_render_reports_time_and_size_figures() -> None:

@@ -15,22 +15,34 @@ from gallery import GAMES, NAMES, Moment, moments
 from PIL import Image, ImageChops, ImageDraw
 
 from bot.engine.game import SIAMESE, Phase, RuleSet, spectator_view, view
+from bot.engine.game.rules import ROYALE
 from bot.engine.game.state import finishing
 from bot.engine.tiles import format_tile, tile_name
-from bot.scenes import rack_scene, result_scene, table_scene
+from bot.library import shipped_card
+from bot.scenes import card_sheet, rack_scene, result_scene, table_scene
 from renderer import (
+    TILE_CODES,
     AnalysisScene,
+    CardGroup,
+    CardHand,
+    CardSection,
+    CardSheet,
     LaidGroup,
+    Latest,
     NearestHand,
     RackScene,
+    SeatScene,
+    TableScene,
     render_analysis,
+    render_card_pages,
     render_rack,
     render_result,
     render_table,
 )
+from renderer.card import suit_key
 from renderer.measure import Box, Drawing, recording
 from renderer.table import MULTIPLY
-from renderer.tiles import tile_sprite
+from renderer.tiles import index_cap, tile_sprite
 
 #: Each wind differs from every other wind on at least this share of its face, outside the
 #: corner where an index would be. One compass rotated (the old winds) differed on about 5%.
@@ -115,11 +127,13 @@ def test_the_winning_tile_is_ringed_where_it_lies(rules: RuleSet, moment: Moment
     ringed = sorted(_face_in(table, ring) for ring in table.marked("winning"))
     assert ringed == sorted(format_tile(m.groups[m.winning[0]][m.winning[1]])
                             for m in seen.result.mahjongs if m.winning is not None)
+    explained = " ".join(_texts(table)).count("winning tile ringed")
+    assert explained == len(ringed), "each ring is explained by its rack's label"
     last = seen.result.mahjongs[-1]
     if last.discarder is not None and last.winning is not None:
         tile = tile_name(last.groups[last.winning[0]][last.winning[1]])
-        assert f"{NAMES[last.seat]} called {NAMES[last.discarder]}'s {tile}" in _texts(table), (
-            "the discard that won is the last tile thrown")
+        said = f"{NAMES[last.seat]} went Mah Jongg on {NAMES[last.discarder]}'s {tile}"
+        assert said in _texts(table), "the discard that won is the last tile thrown"
 
 
 # -- the table -------------------------------------------------------------------------------
@@ -181,7 +195,7 @@ def test_siamese_racks_are_shown_as_the_game_holds_them() -> None:
     assert texts.count("both racks") == 2, "each player's hidden tiles serve both racks"
     assert sum(1 for text in texts if text.startswith("Rack 1: ")) == 2
     assert sum(1 for text in texts if text.startswith("Rack 2: ")) == 2
-    assert any(text.endswith("points") and "Mah Jongg" in text for text in texts)
+    assert any("points" in text and "Mah Jongg" in text for text in texts)
     wall_back = 1
     assert len(table.backs) == sum(s.concealed_count for s in seen.seats) + wall_back, (
         "one back per hidden tile, however many")
@@ -211,17 +225,17 @@ def test_each_wind_differs_from_the_others_beyond_its_corner(width: int) -> None
 
 
 def _frame_mask(code: str, width: int) -> tuple[set[tuple[int, int]], tuple[int, int, int]]:
-    """The coloured pixels of the band where the dragons' frame lies (round the character
-    inside it), and their mean colour."""
+    """The inked pixels (well off the ivory face) of the band where the dragons' frame lies
+    (under the corner index, round the character inside it), and their mean colour."""
     face = tile_sprite(code, width).convert("RGB")
     pixels = face.load()
     inked: set[tuple[int, int]] = set()
     total = [0, 0, 0]
-    for y in range(round(0.08 * width), round(1.18 * width)):
-        for x in range(round(0.1 * width), round(0.9 * width)):
-            inside = 0.26 * width < x < 0.74 * width and 0.24 * width < y < 1.02 * width
+    for y in range(round(0.5 * width), round(1.22 * width)):
+        for x in range(round(0.12 * width), round(0.88 * width)):
+            inside = 0.26 * width < x < 0.74 * width and 0.63 * width < y < 1.09 * width
             r, g, b = pixels[x, y]
-            if not inside and max(r, g, b) - min(r, g, b) > 80:
+            if not inside and abs(r - 251) + abs(g - 246) + abs(b - 230) > 240:
                 inked.add((x, y))
                 total = [total[0] + r, total[1] + g, total[2] + b]
     count = max(1, len(inked))
@@ -236,6 +250,27 @@ def test_the_three_dragons_share_one_frame_in_three_colours() -> None:
         assert sum(abs(x - y) for x, y in zip(colour_a, colour_b, strict=True)) > 120, (
             f"{one} and {other} differ in colour")
     assert tile_sprite("R", 64).tobytes() != tile_sprite("G", 64).tobytes()
+
+
+def _corner_ink(code: str, width: int) -> frozenset[tuple[int, int]]:
+    """The inked pixels (any colour) in the corner where a tile's index sits."""
+    face = tile_sprite(code, width).convert("RGB")
+    pixels = face.load()
+    return frozenset(
+        (x, y) for y in range(round(0.1 * width), round(0.48 * width))
+        for x in range(round(0.05 * width), round(0.42 * width))
+        if min(pixels[x, y]) < 160)
+
+
+@pytest.mark.parametrize("width", [26, 64])
+def test_dragons_and_soap_carry_a_corner_index_like_every_other_tile(width: int) -> None:
+    corners = {code: _corner_ink(code, width) for code in ("R", "G", "0", "5C", "F")}
+    for code, ink in corners.items():
+        assert len(ink) > 0.02 * width * width, f"{code} has an index in its corner"
+    for one, other in itertools.combinations(("R", "G", "0"), 2):
+        apart = len(corners[one] ^ corners[other]) / len(corners[one] | corners[other])
+        assert apart > 0.3, f"{one} and {other} are told apart by their index, not colour"
+    assert all(index_cap(code, width) for code in TILE_CODES if code != "X")
 
 
 def test_craks_print_one_wan_character_under_their_rank() -> None:
@@ -258,3 +293,55 @@ def test_the_analysis_labels_exposures_and_explains_grey_only_when_it_shows_grey
     drawing, _ = _drawn(lambda: render_analysis(AnalysisScene(("3B",), nearest=(near,))))
     assert "Greyed tiles are the ones still needed" in _texts(drawing)
     assert "Exposed" not in _texts(drawing)
+
+
+# -- card sheets -----------------------------------------------------------------------------
+
+def test_card_groups_carry_their_suit_letter_and_every_page_has_the_key() -> None:
+    sheet = card_sheet(shipped_card("jongg-teaching"))
+    first = sheet.sections[0].hands[0].groups
+    assert [(group.text, group.suit) for group in first] == [
+        ("2222", "a"), ("555", "a"), ("8888", "a"), ("FFF", "")]
+    with recording() as drawings:
+        pages = render_card_pages(sheet)
+    assert len(drawings) == len(pages) > 1
+    for drawing in drawings:
+        texts = _texts(drawing)
+        assert any(text.startswith("Key · a, b, c: a suit each") for text in texts), texts
+        assert {"a", "b", "c"} <= set(texts), "the letters printed after the groups"
+
+
+def test_a_fixed_suit_is_named_by_its_letter_not_by_colour_alone() -> None:
+    sheet = CardSheet("Fixed", (CardSection("S", (CardHand(
+        (CardGroup("111", 0, "B"), CardGroup("222", 0, "a")), 25, False),)),))
+    assert suit_key(sheet) == ("Key · a, b, c: a suit each, any suits you pick, all "
+                               "different; B, C, D: Bams, Craks, Dots. Colours only tell "
+                               "the suits apart.")
+    with recording() as drawings:
+        render_card_pages(sheet)
+    assert {"B", "a"} <= set(_texts(drawings[0]))
+
+
+@pytest.mark.parametrize("name", ["jongg-original", "jongg-teaching"])
+def test_card_text_is_at_least_9_px_tall_on_a_phone(name: str) -> None:
+    with recording() as drawings:
+        render_card_pages(card_sheet(shipped_card(name)))
+    for drawing in drawings:
+        smallest = drawing.smallest_text()
+        assert smallest is not None
+        assert smallest.cap * drawing.phone_scale >= 9.0, smallest
+
+
+def test_the_header_names_the_game_and_says_long_names_whole() -> None:
+    royale = _moment(ROYALE, "claim")
+    scene = table_scene(spectator_view(royale.state), bots=(False,) * 4, title="Table 10")
+    assert scene.title == "Table 10 · 4-player Royale-style"
+    standard = _moment(GAMES[0][0], "claim")
+    assert table_scene(spectator_view(standard.state), bots=(False,) * 4,
+                       title="Table 7").title == "Table 7"
+    long_name = "Zoë-Ångström and her very long name"
+    seats = (SeatScene("Ann", "E"), SeatScene(long_name, "S"))
+    drawing, _ = _drawn(lambda: render_table(TableScene(
+        seats, discards=("5C",), turn=1, latest=Latest("5C", 1, 0), calls_open=False)))
+    header = " ".join(_texts(drawing)[:6])
+    assert f"{long_name} to play" in header and f"Ann called {long_name}'s 5 Crak" in header
