@@ -2,11 +2,13 @@
 
 A task sleeps `interval` (20 ms) over and over and records how much later than asked it woke.
 That delay is time the loop spent in something that did not yield (a blocking call, a long
-computation): meanwhile no interaction was answered, no message sent, in any server. The watch
+computation), or was not run at all: meanwhile no interaction was answered, no message sent, in
+any server. The watch
 keeps the worst lag and a histogram (1 ms buckets, so memory stays small however long it runs)
 for percentiles, and reports stalls over `threshold` (250 ms) to `on_stall` at most once every
 `report_every` seconds, with the worst lag since the last report. `jongg run` logs them as
-warnings; the end-to-end tests fail a test whose worst lag passes the threshold.
+warnings; the end-to-end tests fail a test whose code held the loop past the threshold (the
+code's share of a lag, below).
 
 A lag is made of two shares. The machine's: time the loop's thread was runnable but waited for
 a CPU because the machine ran something else (a busy CI runner). Linux counts it per thread
@@ -111,7 +113,7 @@ class RunQueue:
             return None
         run_queue = cls(fd)
         try:
-            on_cpu, _, _ = run_queue._read()
+            on_cpu, _ = run_queue._read()
         except (OSError, ValueError):
             on_cpu = 0
         if on_cpu == 0:  # a thread that has run has been on a CPU
@@ -126,9 +128,10 @@ class RunQueue:
     def close(self) -> None:
         os.close(self._fd)
 
-    def _read(self) -> tuple[int, int, int]:
-        on_cpu, waiting, slices = os.pread(self._fd, 128, 0).split()
-        return int(on_cpu), int(waiting), int(slices)
+    def _read(self) -> tuple[int, int]:
+        """Nanoseconds on a CPU and waiting for one (the file's first two fields)."""
+        on_cpu, waiting = os.pread(self._fd, 128, 0).split()[:2]
+        return int(on_cpu), int(waiting)
 
 
 def place(frame: FrameType) -> str:
