@@ -2,20 +2,30 @@
 
 A task sleeps `interval` (20 ms) over and over and records how much later than asked it woke.
 That delay is time the loop spent in something that did not yield (a blocking call, a long
-computation): meanwhile no interaction was answered, no message sent, in any server. The watch
+computation), or was not run at all: meanwhile no interaction was answered, no message sent, in
+any server. The watch
 keeps the worst lag and a histogram (1 ms buckets, so memory stays small however long it runs)
 for percentiles, and reports stalls over `threshold` (250 ms) to `on_stall` at most once every
 `report_every` seconds, with the worst lag since the last report. `jongg run` logs them as
-warnings; the end-to-end tests fail a test whose worst lag passes the threshold.
+warnings; the end-to-end tests fail a test whose code held the loop past the threshold (the
+code's share of a lag, below).
+
+A lag is made of two shares. The machine's: time the loop's thread was runnable but waited for
+a CPU because the machine ran something else (a busy CI runner). Linux counts it per thread
+(`RunQueue`: the second field of /proc/self/task/<tid>/schedstat), and the watch reads it when
+each sleep starts and when it wakes, so a late wake-up knows how much of its lag was spent
+waiting for a CPU. The code's share is the rest: running our callbacks, or blocking in them (a
+thread asleep in `time.sleep`, or waiting for a lock, is not waiting for a CPU). `worst_held`
+is the worst code's share, what the end-to-end tests hold to the threshold: code is judged,
+not the machine it runs on. Where the kernel keeps no such count (not Linux), the watch judges
+by the wall clock, and leaves out only a stall the sampler (below) found `idle`.
 
 A lag says that the loop was held, not by what. With `where=True` a thread (`Sampler`) looks at
 the loop's thread whenever the watch is overdue by half the threshold, and a stall carries where
 the loop was most often while it was held: a line of the bot's code (the culprit), or, when
 every look found it in the selector's `select`, that it was idle: nothing of its own held it,
 the process was not given the CPU. So is a stall the sampler could not look into while the
-process used next to no CPU (all of it was stopped). Such a stall is `idle`,
-and `worst_held` leaves it out: the end-to-end tests hold code to the threshold, not the
-machine they run on.
+process used next to no CPU (all of it was stopped).
 """
 
 from __future__ import annotations
@@ -24,13 +34,14 @@ import asyncio
 import contextlib
 import logging
 import math
+import os
 import sys
 import threading
 import time
 import traceback
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
 
@@ -45,17 +56,20 @@ REPORT_EVERY = 5.0
 DEPTH = 4
 #: Paths under this (the project's root) are shown from it.
 ROOT = Path(__file__).resolve().parent.parent
+#: Where Linux keeps a thread's scheduling counts: ns on a CPU, ns waiting for one, time slices.
+SCHEDSTAT = "/proc/self/task/{tid}/schedstat"
 
 
 @dataclass(frozen=True)
 class Stall:
-    """Stalls seen since the last report: how many lags passed the threshold, the worst, and
-    (from a watch with `where=True`) where the loop was during the worst."""
+    """Stalls seen since the last report: how many lags passed the threshold, the worst, how
+    much of the worst was the machine's share (see the module docstring), and (from a watch
+    with `where=True`) where the loop was during the worst."""
 
     worst: float
     count: int
     where: str | None = None
-    idle: bool = False
+    machine: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -69,15 +83,55 @@ class Seen:
 
 def log_stall(stall: Stall) -> None:
     """The default report: a warning in the log."""
-    if stall.idle:
-        cause = ("it was idle, waiting in select: the machine did not run the process in time "
-                 "(or another thread held the GIL)")
-    else:
-        cause = "something ran on it without yielding" + (
-            "" if stall.where is None else f"; it was held at {stall.where}")
+    held = stall.worst - stall.machine
+    cause = (f"{held * 1000:.0f} ms of it something ran on it without yielding, "
+             f"{stall.machine * 1000:.0f} ms the machine did not run it (its thread was not "
+             "given a CPU)")
+    if stall.where is not None:
+        cause += f"; it was held at {stall.where}"
     log.warning("the event loop was blocked for up to %.0f ms (%d time%s over %.0f ms since "
                 "the last warning): %s", stall.worst * 1000, stall.count,
                 "" if stall.count == 1 else "s", THRESHOLD * 1000, cause)
+
+
+class RunQueue:
+    """How long one thread of this process has waited for a CPU: runnable, but not run because
+    the machine ran something else. A blocked thread (asleep, waiting for a lock or in
+    `select`) is not waiting for a CPU. Reads the kernel's count afresh each time, from a file
+    kept open (a read costs about a microsecond)."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    @classmethod
+    def open(cls, tid: int) -> RunQueue | None:
+        """The count of the thread whose native id is `tid`, or None where the kernel keeps
+        none (not Linux, or a kernel built without it: its counts read zero)."""
+        try:
+            fd = os.open(SCHEDSTAT.format(tid=tid), os.O_RDONLY)
+        except OSError:
+            return None
+        run_queue = cls(fd)
+        try:
+            on_cpu, _ = run_queue._read()
+        except (OSError, ValueError):
+            on_cpu = 0
+        if on_cpu == 0:  # a thread that has run has been on a CPU
+            run_queue.close()
+            return None
+        return run_queue
+
+    def waited(self) -> float:
+        """Seconds the thread has waited for a CPU since it started."""
+        return self._read()[1] / 1e9
+
+    def close(self) -> None:
+        os.close(self._fd)
+
+    def _read(self) -> tuple[int, int]:
+        """Nanoseconds on a CPU and waiting for one (the file's first two fields)."""
+        on_cpu, waiting = os.pread(self._fd, 128, 0).split()[:2]
+        return int(on_cpu), int(waiting)
 
 
 def place(frame: FrameType) -> str:
@@ -154,14 +208,20 @@ class LoopWatch:
         self.on_stall = on_stall
         self.where = where
         self.worst = 0.0
-        #: The worst lag but those the sampler saw idle: the longest that code held the loop,
-        #: and where (if it passed the threshold and the sampler looked).
+        #: The machine's share of the worst lag (see the module docstring).
+        self.worst_machine = 0.0
+        #: The worst code's share of a lag: the longest that code held the loop, and where
+        #: (if that lag passed the threshold and the sampler looked).
         self.worst_held = 0.0
         self.worst_where: str | None = None
         #: When (`time.monotonic()`) the watch should next wake; None while it is not asleep.
         self.due_at: float | None = None
         self._sampler: Sampler | None = None
         self._cpu = 0.0
+        #: The loop's thread's wait for a CPU: its count (None where there is none), and what
+        #: the count was when the sleep in flight started.
+        self._run_queue: RunQueue | None = None
+        self._waited = 0.0
         self.samples = 0
         self._histogram: Counter[int] = Counter()
         self._epoch = 0
@@ -174,6 +234,7 @@ class LoopWatch:
     def start(self) -> None:
         """Start watching the running loop (call it on that loop)."""
         if self._task is None:
+            self._run_queue = RunQueue.open(threading.get_native_id())
             self._task = asyncio.get_running_loop().create_task(self._watch(),
                                                                 name="loop-watch")
             if self.where:
@@ -191,12 +252,16 @@ class LoopWatch:
         if sampler is not None:
             sampler.halt.set()
             await asyncio.to_thread(sampler.join)
+        run_queue, self._run_queue = self._run_queue, None
+        if run_queue is not None:
+            run_queue.close()
         self._report()
 
     def reset(self) -> None:
         """Count afresh from now: figures are cleared and the sleep in flight, which may have
         started before (say, while the loop was not running at all), is not counted."""
         self.worst = 0.0
+        self.worst_machine = 0.0
         self.worst_where = None
         self.worst_held = 0.0
         self.samples = 0
@@ -215,7 +280,7 @@ class LoopWatch:
         now = self._clock()
         self._epoch += 1  # when it does wake, it is not counted twice
         lag = max(0.0, now - self._due)
-        self.record(lag, now, self._where(lag))
+        self.record(lag, now, self._where(lag), self._waited_since())
 
     def percentile(self, q: float) -> float:
         """The `q`-th percentile of the lags seen (seconds, to the millisecond above, but
@@ -228,23 +293,30 @@ class LoopWatch:
                 return min(millis / 1000, self.worst)
         return 0.0
 
-    def record(self, lag: float, now: float, seen: Seen | None = None) -> None:
+    def record(self, lag: float, now: float, seen: Seen | None = None,
+               waited: float | None = None) -> None:
         """Count one wake-up `lag` seconds late, seen at loop time `now`, with what the sampler
-        saw of the loop meanwhile (if it looked)."""
+        saw of the loop meanwhile (if it looked) and how long the loop's thread waited for a
+        CPU meanwhile (None where that is not counted: the lag is then the code's, unless the
+        sampler found the loop idle)."""
         self.samples += 1
         over = lag > self.threshold
         where = seen.where if seen is not None and over else None
-        idle = seen is not None and seen.idle and over
-        self.worst = max(self.worst, lag)
-        if not idle and lag > self.worst_held:
-            self.worst_held, self.worst_where = lag, where
+        if waited is not None:
+            machine = min(lag, waited)
+        else:
+            machine = lag if seen is not None and seen.idle and over else 0.0
+        if lag > self.worst:
+            self.worst, self.worst_machine = lag, machine
+        if lag - machine > self.worst_held:
+            self.worst_held, self.worst_where = lag - machine, where
         self._histogram[math.ceil(lag * 1000)] += 1
         if over:
             pending = self._pending
-            count = 1 if pending is None else pending.count + 1
-            self._pending = (Stall(lag, count, where, idle)
+            self._pending = (Stall(lag, 1 if pending is None else pending.count + 1, where,
+                                   machine)
                              if pending is None or lag > pending.worst
-                             else Stall(pending.worst, count, pending.where, pending.idle))
+                             else replace(pending, count=pending.count + 1))
         if now - self._reported_at >= self.report_every:
             self._report(now)
 
@@ -265,12 +337,21 @@ class LoopWatch:
             self._due = due = loop.time() + self.interval
             self.due_at = time.monotonic() + self.interval
             self._cpu = time.process_time()
+            if self._run_queue is not None:
+                self._waited = self._run_queue.waited()
             await asyncio.sleep(self.interval)
             now = loop.time()
             lag = max(0.0, now - due)
             seen = self._where(lag)
             if epoch == self._epoch:
-                self.record(lag, now, seen)
+                self.record(lag, now, seen, self._waited_since())
+
+    def _waited_since(self) -> float | None:
+        """How long the loop's thread has waited for a CPU since the sleep in flight started
+        (None where that is not counted)."""
+        if self._run_queue is None:
+            return None
+        return self._run_queue.waited() - self._waited
 
     def _where(self, lag: float) -> Seen | None:
         """What the sampler saw during the sleep that ended `lag` seconds late. If it had no

@@ -1,19 +1,28 @@
 """The loop-lag watchdog: it sees a blocked loop, reports stalls at most once a period with the
-worst since the last report, and gives percentiles."""
+worst since the last report, gives percentiles, and judges the code's share of a lag, not the
+machine's (time the loop's thread waited for a CPU)."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import selectors
 import sys
 import threading
 import time
 from collections.abc import Callable
 
-from bot.loopwatch import LoopWatch, Sampler, Seen, Stall
+import pytest
+
+from bot import loopwatch
+from bot.loopwatch import LoopWatch, RunQueue, Sampler, Seen, Stall
+from tests.cpu_hogs import needs_schedstat, sharing_one_core, spin, threads
 
 #: Longer than the watchdog's 250 ms threshold.
 STALL = 0.4
+#: CPU time a callback takes while the machine is busy: well under the threshold, although
+#: the lag it makes (waiting for a CPU as well) is well over it.
+CONTENDED = 0.1
 
 
 async def test_a_blocked_loop_is_seen_and_reported() -> None:
@@ -25,7 +34,7 @@ async def test_a_blocked_loop_is_seen_and_reported() -> None:
     await asyncio.sleep(0.05)
     await watch.stop()
     assert watch.worst > watch.threshold
-    assert reports == [Stall(watch.worst, 1)]
+    assert reports == [Stall(watch.worst, 1, machine=watch.worst_machine)]
 
 
 async def test_reset_does_not_count_the_sleep_in_flight() -> None:
@@ -55,7 +64,7 @@ async def test_a_stall_just_before_the_loop_stops_is_counted_once() -> None:
     assert watch.worst > watch.threshold
     await asyncio.sleep(0.01)  # the late sleep wakes now: not counted again
     await watch.stop()
-    assert reports == [Stall(watch.worst, 1)]
+    assert reports == [Stall(watch.worst, 1, machine=watch.worst_machine)]
 
 
 def test_stalls_are_reported_at_most_once_a_period_with_the_worst_since() -> None:
@@ -96,10 +105,10 @@ async def test_a_stall_says_where_the_loop_was_held() -> None:
     _hold_the_loop()
     await asyncio.sleep(0.05)
     await watch.stop()
-    assert len(reports) == 1 and reports[0].where is not None and not reports[0].idle
+    assert len(reports) == 1 and reports[0].where is not None
     held = reports[0].where
     assert held.startswith("tests/test_loopwatch.py:") and "in _hold_the_loop <" in held
-    assert watch.worst_where == held and watch.worst_held == watch.worst
+    assert watch.worst_where == held and watch.worst_held > watch.threshold
 
 
 def _looks_at(wait: Callable[[], object]) -> Seen | None:
@@ -131,14 +140,83 @@ def test_a_loop_seen_only_in_select_is_idle_and_one_seen_elsewhere_is_not() -> N
     assert held is not None and not held.idle and "in _hold_the_loop" in held.where
 
 
-def test_an_idle_stall_is_reported_as_idle_and_left_out_of_worst_held() -> None:
+def test_without_a_count_of_the_wait_for_a_cpu_an_idle_stall_is_the_machines() -> None:
+    """Where the wait for a CPU is not counted (`waited` None), a stall the sampler found idle
+    is all the machine's share, and one it found elsewhere all the code's."""
     reports: list[Stall] = []
     watch = LoopWatch(on_stall=reports.append)
     watch.record(0.4, now=100.0, seen=Seen("selectors.py:1 in select (3 of 3 looks)", True))
     watch.record(0.3, now=106.0, seen=Seen("bot/x.py:1 in f (3 of 3 looks)", False))
-    assert watch.worst == 0.4 and watch.worst_held == 0.3
+    assert watch.worst == 0.4 and watch.worst_machine == 0.4 and watch.worst_held == 0.3
     assert watch.worst_where == "bot/x.py:1 in f (3 of 3 looks)"
-    assert [report.idle for report in reports] == [True, False]
+    assert [report.machine for report in reports] == [0.4, 0.0]
+
+
+def test_the_machines_share_is_the_wait_for_a_cpu_and_the_rest_is_the_codes() -> None:
+    """Counted, the wait for a CPU is the machine's share (never more than the lag) and
+    decides alone: a loop found idle in `select` that did not wait for a CPU was held."""
+    reports: list[Stall] = []
+    watch = LoopWatch(on_stall=reports.append, report_every=0.0)
+    watch.record(0.4, now=100.0, waited=0.3)
+    assert watch.worst_machine == 0.3 and round(watch.worst_held, 9) == 0.1
+    watch.record(0.5, now=101.0, waited=0.7)
+    assert watch.worst == 0.5 and watch.worst_machine == 0.5
+    assert round(watch.worst_held, 9) == 0.1
+    watch.record(0.45, now=102.0, seen=Seen("selectors.py:1 in select (3 of 3 looks)", True),
+                 waited=0.0)
+    assert watch.worst_held == 0.45
+    assert [report.machine for report in reports] == [0.3, 0.5, 0.0]
+
+
+async def _judged(hold: Callable[[], object]) -> LoopWatch:
+    """A watch (with `where`, as the end-to-end tests run it) over a loop that `hold` holds."""
+    watch = LoopWatch(on_stall=None, where=True)
+    watch.start()
+    await asyncio.sleep(0.05)
+    hold()
+    await asyncio.sleep(0.05)
+    await watch.stop()
+    return watch
+
+
+@pytest.mark.parametrize("hold", [lambda: spin(STALL), lambda: time.sleep(STALL)],
+                         ids=["busy", "asleep"])
+async def test_code_that_holds_the_loop_is_judged_whether_it_runs_or_blocks(
+        hold: Callable[[], object]) -> None:
+    """Running on a CPU or blocked (asleep, waiting for a lock), the loop's thread is not
+    waiting for a CPU: all of it is the code's share."""
+    watch = await _judged(hold)
+    assert watch.worst_held > watch.threshold
+
+
+@needs_schedstat
+async def test_a_lag_of_waiting_for_a_cpu_is_the_machines_share() -> None:
+    """A callback of 100 ms of CPU, while CPU-bound processes share the one core this process
+    may use: the loop is late far past the threshold, yet the code held it 100 ms."""
+    with sharing_one_core(hogs=4):
+        watch = await _judged(lambda: spin(CONTENDED))
+    assert watch.worst > watch.threshold, "the hogs did not make the loop wait for a CPU"
+    assert watch.worst_held < watch.threshold
+    assert watch.worst_machine > watch.worst - watch.threshold
+
+
+async def test_without_schedstat_the_wall_clock_judges(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(loopwatch, "SCHEDSTAT", "/nonexistent/{tid}/schedstat")
+    assert RunQueue.open(threading.get_native_id()) is None
+    watch = await _judged(lambda: time.sleep(STALL))
+    assert watch.worst > watch.threshold
+    assert watch.worst_held == watch.worst and watch.worst_machine == 0.0
+
+
+@needs_schedstat
+def test_the_hogs_end_and_the_cpus_come_back_however_the_test_ends() -> None:
+    cpus = {tid: os.sched_getaffinity(tid) for tid in threads()}
+    with pytest.raises(RuntimeError), sharing_one_core(hogs=2) as hogs:
+        assert all(len(os.sched_getaffinity(tid)) == 1 for tid in threads())
+        raise RuntimeError("the test failed")
+    assert [hog.poll() for hog in hogs] == [-9, -9]
+    assert {tid: os.sched_getaffinity(tid) for tid in threads() if tid in cpus} == cpus
 
 
 async def test_a_watch_without_where_does_not_look() -> None:
@@ -149,4 +227,5 @@ async def test_a_watch_without_where_does_not_look() -> None:
     _hold_the_loop()
     await asyncio.sleep(0.05)
     await watch.stop()
-    assert reports == [Stall(watch.worst, 1)] and watch.worst_where is None
+    assert reports == [Stall(watch.worst, 1, machine=watch.worst_machine)]
+    assert watch.worst_where is None

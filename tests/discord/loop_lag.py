@@ -6,10 +6,11 @@ Discord has a loop of its own), and counts
 the lags of the test's call only: pytest-asyncio stops that loop between fixtures and the
 test, so the sleep in flight when the call starts is not counted (`LoopWatch.reset`), and the
 one in flight when it ends is counted up to then (`LoopWatch.count_in_flight`). A test
-whose worst lag passes `LIMIT` (250 ms) fails, with the lag in the message and where the loop
-was held (the watch's `where`). A lag during which the loop was idle in `select` is not the
-code's (the machine did not run the process: CI's two cores under a parallel suite) and fails
-nothing; the summary lists it apart. Each test's worst
+whose code held the loop over `LIMIT` (250 ms) fails, with the lag in the message and where
+the loop was held (the watch's `where`). The machine's share of a lag is not the code's: on
+Linux, the time the loop's thread waited for a CPU (CI's two cores under a parallel suite);
+elsewhere, a lag during which the loop was idle in `select`. It fails nothing; the summary
+lists a lag over the limit that its machine's share took there. Each test's worst
 lag and p99 go with the test's report (its `user_properties`, which pytest-xdist carries from
 a worker to the controller), and pytest's terminal summary gives the largest over the run and
 where, for a run in one process or in several.
@@ -41,13 +42,15 @@ FAKE = "fake_discord"
 @dataclass(frozen=True)
 class Lag:
     """One test's loop lag: the worst and the 99th percentile (seconds), where the loop was
-    held during the worst (if that passed the limit), and the worst that code held it."""
+    held during the worst (if that passed the limit), the worst that code held it, and the
+    machine's share of the worst lag."""
 
     worst: float
     p99: float
     on_purpose: bool
     where: str | None
     held: float
+    machine: float
 
 
 WATCH = pytest.StashKey[LoopWatch]()
@@ -68,10 +71,10 @@ class _Collector:
             return
         for name, value in report.user_properties:
             if name == PROPERTY:
-                worst, p99, on_purpose, where, held = value
+                worst, p99, on_purpose, where, held, machine = value
                 self.lags[report.nodeid] = Lag(float(worst), float(p99), bool(on_purpose),
                                                None if where is None else str(where),
-                                               float(held))
+                                               float(held), float(machine))
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -129,7 +132,7 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
         watch.count_in_flight()  # a stall that ended the test
         item.user_properties.append((PROPERTY, (watch.worst, watch.percentile(99),
                                                 on_purpose, watch.worst_where,
-                                                watch.worst_held)))
+                                                watch.worst_held, watch.worst_machine)))
     failure = None if on_purpose else verdict(watch)
     if failure is not None:
         pytest.fail(failure, pytrace=False)
@@ -142,8 +145,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         return
     write = terminalreporter.write_line
     terminalreporter.section("event loop lag (end-to-end tests)")
-    # Ranked by how long code held the loop; a test's lags while its loop was idle (the
-    # machine did not run the process) are listed after.
+    # Ranked by how long code held the loop; a lag the machine's share took over the limit
+    # is listed after.
     held = {test: lag for test, lag in lags.items() if not lag.on_purpose}
     if held:
         ranked = sorted(held, key=lambda test: held[test].held, reverse=True)
@@ -157,9 +160,9 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         for test in ranked[:SHOWN]:
             write(f"  {held[test].held * 1000:4.0f} ms  {test}")
     for test, lag in lags.items():
-        if not lag.on_purpose and lag.held < lag.worst and lag.worst > LIMIT:
-            write(f"the machine held the process (its loop idle): {lag.worst * 1000:.0f} ms "
-                  f"in {test}")
+        if not lag.on_purpose and lag.worst > LIMIT >= lag.worst - lag.machine:
+            write(f"the machine's share (the loop not given a CPU, not failed): "
+                  f"{lag.machine * 1000:.0f} ms of a {lag.worst * 1000:.0f} ms lag in {test}")
         if lag.on_purpose:
             write(f"stalls on purpose (not held to the limit): {lag.worst * 1000:.0f} ms in "
                   f"{test}" + ("" if lag.where is None else f", held at {lag.where}"))

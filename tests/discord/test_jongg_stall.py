@@ -83,7 +83,7 @@ async def test_a_costly_card_opening_and_starting_delays_no_other_server(
     assert len(during) >= 3, "the compile was over before another server asked anything"
     trips = [h.callback.at - h.created for h in handles if h.callback is not None]
     assert max(trips) < LAG_LIMIT, f"/rules took {max(trips):.3f} s in another server"
-    assert loop_lag.worst < LAG_LIMIT, f"the loop lagged {loop_lag.worst:.3f} s"
+    assert loop_lag.worst_held < LAG_LIMIT, f"code held the loop {loop_lag.worst_held:.3f} s"
     assert_clean(fake_discord, caplog)
 
 
@@ -136,7 +136,7 @@ async def test_restoring_games_with_costly_cards_does_not_stall(
         assert client.service.spectator(logged).action_count >= LOGGED_ACTIONS
         assert client.service.spectator(fresh).action_count == 0
         assert too_costly not in client.service._live
-    assert loop_lag.worst < LAG_LIMIT, f"the loop lagged {loop_lag.worst:.3f} s"
+    assert loop_lag.worst_held < LAG_LIMIT, f"code held the loop {loop_lag.worst_held:.3f} s"
     skipped = [r.getMessage() for r in caplog.records if "not restored" in r.getMessage()]
     assert skipped == [f"game {too_costly} not restored: The card `{card_name(old)}` can't be "
                        f"used: line 4: the card spans {MAX_CARD_COMBINATIONS + 1:,} "

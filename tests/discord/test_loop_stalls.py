@@ -22,8 +22,10 @@ from discord.ext import commands
 from fake import CLIENT_OPTIONS, FakeDiscord, InteractionFailed, World
 from loop_lag import LIMIT, verdict
 
+from bot import loopwatch
 from bot.discord.client import JonggClient
 from bot.loopwatch import LoopWatch
+from tests.cpu_hogs import needs_schedstat
 
 pytestmark = pytest.mark.stalls_loop
 pytest_plugins = ["pytester"]
@@ -31,6 +33,8 @@ pytest_plugins = ["pytester"]
 MakeBot = Callable[..., commands.Bot]
 #: How long a stall lasts: past the watchdog's limit.
 STALL = 0.4
+#: CPU time of work that, sharing a core with CPU-bound processes, lags the loop past it.
+CONTENDED = 0.1
 
 
 def stalling_bot(make_bot: MakeBot, errors: list[Exception]) -> commands.Bot:
@@ -69,7 +73,7 @@ async def test_the_watchdog_catches_a_handler_that_blocks_the_loop(
         await watch.stop()
     assert watch.worst > LIMIT
     failure = verdict(watch)  # what the `loop_lag` fixture fails a test with
-    assert failure is not None and f"stalled for {watch.worst * 1000:.0f} ms" in failure
+    assert failure is not None and f"stalled for {watch.worst_held * 1000:.0f} ms" in failure
     assert not errors
 
 
@@ -124,12 +128,9 @@ async def test_jongg_run_warns_when_the_loop_stalls(
     assert client.loop_watch is not None and client.loop_watch.worst > LIMIT
 
 
-def test_the_loop_lag_fixture_fails_a_test_that_stalls(pytester: pytest.Pytester) -> None:
-    """The `loop_lag` fixture, in a pytest run of its own: an end-to-end test that blocks its
-    loop over the limit fails, naming the lag and the line that held the loop; one that
-    yields passes, and so do one whose process is stopped (SIGSTOP: the machine held it, not
-    its code), one marked `stalls_loop` and one without the fake; the summary gives the
-    largest lag and where, and the stopped one apart."""
+def _inner_run(pytester: pytest.Pytester, tests: str) -> pytest.RunResult:
+    """A pytest run of its own, of `tests` (source) under the `loop_lag` fixture, with a
+    stand-in for the fake: the tests using it are the watched ones."""
     pytester.makeini("[pytest]\nasyncio_mode = auto\n"
                      "asyncio_default_fixture_loop_scope = function\n")
     pytester.makeconftest("""
@@ -140,13 +141,29 @@ def test_the_loop_lag_fixture_fails_a_test_that_stalls(pytester: pytest.Pytester
         def fake_discord() -> None:
             "Stands for the fake: the tests using it are the watched ones."
         """)
-    pytester.makepyfile(test_inner=f"""
+    pytester.makepyfile(test_inner=tests)
+    return pytester.runpytest_inprocess("-p", "no:cacheprovider")
+
+
+@needs_schedstat
+def test_the_loop_lag_fixture_fails_code_that_stalls_and_not_the_machine(
+        pytester: pytest.Pytester) -> None:
+    """The `loop_lag` fixture fails an end-to-end test that blocks its loop over the limit,
+    naming the lag and the line that held the loop; one that yields passes, and so do one
+    whose 100 ms of work take far longer because CPU-bound processes share its one core (the
+    machine's share, which the summary gives), one marked `stalls_loop` and one without the
+    fake. The summary gives the largest lag and where."""
+    result = _inner_run(pytester, f"""
         import asyncio
-        import os
-        import subprocess
         import time
 
         import pytest
+        from tests.cpu_hogs import sharing_one_core, spin
+
+        @pytest.fixture
+        def one_core():
+            with sharing_one_core(hogs=4):
+                yield
 
         async def test_blocks(fake_discord: None) -> None:
             await asyncio.sleep(0.05)
@@ -155,13 +172,10 @@ def test_the_loop_lag_fixture_fails_a_test_that_stalls(pytester: pytest.Pytester
         async def test_yields(fake_discord: None) -> None:
             await asyncio.sleep(0.05)
 
-        async def test_stopped(fake_discord: None) -> None:
+        async def test_contended(fake_discord: None, one_core: None) -> None:
             await asyncio.sleep(0.05)
-            pid = os.getpid()
-            stop = subprocess.Popen(["sh", "-c", f"kill -STOP {{pid}}; sleep {STALL}; "
-                                                 f"kill -CONT {{pid}}"])
-            await asyncio.sleep({STALL} * 2)
-            await asyncio.to_thread(stop.wait)
+            spin({CONTENDED})
+            await asyncio.sleep(0.05)
 
         @pytest.mark.stalls_loop
         async def test_blocks_on_purpose(fake_discord: None) -> None:
@@ -170,12 +184,44 @@ def test_the_loop_lag_fixture_fails_a_test_that_stalls(pytester: pytest.Pytester
         async def test_without_the_fake() -> None:
             time.sleep({STALL})  # no bot runs here: not watched
         """)
-    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=4, failed=1)
     result.stdout.re_match_lines([r"the event loop stalled for \d+ ms \(limit 250 ms.*the loop "
                                   r"was held at test_inner.py:\d+ in test_blocks <",
                                   r"largest loop lag: \d+ ms in test_inner.py::test_blocks$",
-                                  r"the machine held the process \(its loop idle\): \d+ ms in "
-                                  r"test_inner.py::test_stopped$",
+                                  r"the machine's share \(the loop not given a CPU, not "
+                                  r"failed\): \d+ ms of a \d+ ms lag in "
+                                  r"test_inner.py::test_contended$",
                                   r"stalls on purpose .* test_inner.py::test_blocks_on_purpose",
+                                  r"FAILED test_inner.py::test_blocks - "])
+
+
+def test_without_schedstat_a_stall_while_the_process_is_stopped_is_the_machines(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the kernel does not count the wait for a CPU, the wall clock judges: a test that
+    blocks its loop fails, and one whose process is stopped (SIGSTOP: its loop idle, the
+    machine held it) passes, its lag given as the machine's share."""
+    monkeypatch.setattr(loopwatch, "SCHEDSTAT", "/nonexistent/{tid}/schedstat")
+    result = _inner_run(pytester, f"""
+        import asyncio
+        import os
+        import subprocess
+        import time
+
+        async def test_blocks(fake_discord: None) -> None:
+            await asyncio.sleep(0.05)
+            time.sleep({STALL})
+
+        async def test_stopped(fake_discord: None) -> None:
+            await asyncio.sleep(0.05)
+            pid = os.getpid()
+            stop = subprocess.Popen(["sh", "-c", f"kill -STOP {{pid}}; sleep {STALL}; "
+                                                 f"kill -CONT {{pid}}"])
+            await asyncio.sleep({STALL} * 2)
+            await asyncio.to_thread(stop.wait)
+        """)
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.re_match_lines([r"largest loop lag: \d+ ms in test_inner.py::test_blocks$",
+                                  r"the machine's share \(the loop not given a CPU, not "
+                                  r"failed\): (\d+) ms of a \1 ms lag in "
+                                  r"test_inner.py::test_stopped$",
                                   r"FAILED test_inner.py::test_blocks - "])
