@@ -47,6 +47,7 @@ import asyncio
 import contextlib
 import importlib
 import itertools
+import os
 import socket
 import subprocess
 import sys
@@ -55,13 +56,13 @@ import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from discord.webhook.async_ import async_context
+from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.bench import BenchResult, Figure, ProgressCallback, Steps, percentile
 from bot.bench.databases import SQLITE, bench_databases
@@ -78,6 +79,7 @@ from bot.bench.discord_measure import (
 )
 from bot.bench.discord_wire import (
     Close,
+    Endpoint,
     Failed,
     Halt,
     Kind,
@@ -89,6 +91,7 @@ from bot.bench.discord_wire import (
     World,
 )
 from bot.commands.run import tune_process
+from bot.discord.endpoint import InteractionsEndpoint, parse_public_key, serve
 from bot.discord.pacing import GlobalLimit
 from bot.discord.shards import ONE_SHARD, ShardPlan
 from bot.engine.errors import InvalidInput
@@ -135,7 +138,8 @@ class _Plan:
     @property
     def steps(self) -> int:
         """Progress steps: each census, each paced world's start, each level."""
-        return 2 + 2 + len(self.levels) + len(self.ones)
+        return (2 * bool(self.census) + 1 + bool(self.ones) + len(self.levels)
+                + len(self.ones))
 
 
 FULL = _Plan(levels=(50, 100, 150, 200, 250, 300), ones=(200,), seconds=45.0, settle=10.0,
@@ -144,6 +148,12 @@ FULL = _Plan(levels=(50, 100, 150, 200, 250, 300), ones=(200,), seconds=45.0, se
 #: rate limits alike), census games cut short; seconds.
 QUICK = _Plan(levels=(4,), ones=(2,), seconds=1.5, settle=0.3, think=(0.2, 0.8),
               warmup=(0, 2), census=2, census_moves=60, scale=0.1)
+
+#: `--http-workers`: the paced four-person world alone (the live tables carried), sized to
+#: run in minutes for each worker count on a 2-core machine.
+HTTP = _Plan(levels=(25, 50, 100, 150), ones=(), seconds=20.0, settle=5.0,
+             think=THINK_SECONDS, warmup=(0, 12), census=0, census_moves=None, scale=1.0)
+HTTP_QUICK = replace(QUICK, ones=(), census=0)
 
 CHECKOUT_TESTS = Path(__file__).resolve().parents[2] / "tests" / "discord"
 
@@ -226,6 +236,8 @@ def _stub_renderers(picture: bytes) -> Iterator[None]:
             setattr(module, name, original)
 
 
+#: How discord.py sends a request with an interaction's token (`_Recorder` counts them).
+_WEBHOOK_REQUEST = AsyncWebhookAdapter.request
 #: What the bot's process is doing, for the requests it makes meanwhile (`_Recorder`).
 _PURPOSE: ContextVar[Purpose] = ContextVar("bench_purpose", default=Purpose.OTHER)
 #: The notifier's calls and what their requests are for (a seat's update: a draw when it
@@ -267,8 +279,8 @@ class _Recorder:
         notifier = client.service.sender.notifier
         for name, purpose in _DELIVERIES.items():
             setattr(notifier, name, self._stamped(getattr(notifier, name), purpose))
-        parsers = client._connection.parsers
-        parse = parsers["INTERACTION_CREATE"]
+        state = client._connection
+        parse = state.parse_interaction_create
 
         def clicked(data: Any) -> None:
             token = _PURPOSE.set(Purpose.ANSWER)
@@ -277,16 +289,18 @@ class _Recorder:
             finally:
                 _PURPOSE.reset(token)
 
-        parsers["INTERACTION_CREATE"] = clicked
+        # The gateway's dispatch finds it in `parsers`; an HTTP worker's endpoint calls the
+        # method itself.
+        state.parsers["INTERACTION_CREATE"] = state.parse_interaction_create = clicked
         client.http.request = self._counted(client.http.request, global_limited=True)
-        self._adapter = async_context.get()
-        setattr(self._adapter, "request",  # noqa: B010 (the instance's, not the method)
-                self._counted(self._adapter.request, global_limited=False))
+        # Every webhook adapter's: discord.py's own, and an HTTP worker's `InlineAnswer`s.
+        setattr(AsyncWebhookAdapter, "request",  # noqa: B010 (mypy: assigning a method)
+                self._counted(_WEBHOOK_REQUEST, global_limited=False))
 
     def close(self) -> None:
-        """Stop counting interaction-token requests (the adapter is discord.py's, shared by
-        every client of the process)."""
-        del self._adapter.request
+        """Stop counting interaction-token requests (the adapter class is discord.py's,
+        shared by every client of the process)."""
+        setattr(AsyncWebhookAdapter, "request", _WEBHOOK_REQUEST)  # noqa: B010
 
     def _counted(self, send: Callable[..., Awaitable[Any]], *, global_limited: bool
                  ) -> Callable[..., Awaitable[Any]]:
@@ -356,15 +370,33 @@ async def _connected(client: Any, token: str) -> AsyncIterator[None]:
         await asyncio.gather(connect, return_exceptions=True)
 
 
+@asynccontextmanager
+async def _serving(client: Any, address: Any) -> AsyncIterator[str]:
+    """The client logged in to the fake (REST only) and serving its interactions on a free
+    port of 127.0.0.1, as `jongg run --http` runs a worker; yields its URL; closed after."""
+    async with client:
+        await client.login(address.token)
+        endpoint = InteractionsEndpoint(client, parse_public_key(address.public_key))
+        runner = await serve(endpoint, "127.0.0.1", 0)
+        try:
+            host, port = runner.addresses[0][:2]
+            yield f"http://{host}:{port}/interactions"
+        finally:
+            await runner.cleanup()
+
+
 @dataclass(frozen=True)
 class _Connect:
     """A bot process's first request: connect as `plan`'s shards to the fake Discord at
-    `address`, the games in `database`, the rate limits on the clock `scale`."""
+    `address`, the games in `database`, the rate limits on the clock `scale`; or, with
+    `worker` (its number, from 1), serve the interactions as an HTTP worker (answered with
+    its URL)."""
 
     address: Any
     database: str
     plan: ShardPlan
     scale: float
+    worker: int | None = None
 
 
 @dataclass(frozen=True)
@@ -396,37 +428,48 @@ class _Recorded:
 
 class _Bot:
     """One bot process's client, as `jongg run` runs it for `plan`'s shards (its part of the
-    global limit too, `ShardPlan.share`), and what the bench records of it: its commits and
-    deliveries (`_Recorder`), its CPU time and its pacing's holds. The bench's own process
-    runs shard 0's; `serve_bot` runs each other shard's in a process of its own, answering
-    the same requests (`ask`)."""
+    global limit too, `ShardPlan.share`), or as `jongg run --http` runs worker `worker`
+    (commands left to the gateway's process), and what the bench records of it: its commits
+    and deliveries (`_Recorder`), its CPU time and its pacing's holds. The bench's own
+    process runs shard 0's; `serve_bot` runs each other shard's, and each HTTP worker, in a
+    process of its own, answering the same requests (`ask`)."""
 
-    def __init__(self, database: str, plan: ShardPlan, scale: float) -> None:
+    def __init__(self, database: str, plan: ShardPlan, scale: float,
+                 worker: int | None = None) -> None:
         fake_mod, table_mod = _checkout()
         from bot.discord.client import make_client
 
-        seeds = itertools.count(SEED + SEEDS_PER_PROCESS * plan.ids[0])
+        seeds = itertools.count(SEED + SEEDS_PER_PROCESS * (plan.ids[0] + (worker or 0)))
         usual = GlobalLimit.part(plan.share)
         self.pace = GlobalLimit(usual.limit, usual.per * scale, usual.margin * scale)
+        self.worker = worker
+        as_worker: dict[str, Any] = {} if worker is None else {
+            "sync_commands": False, "owner": f"jongg bench http worker {worker}"}
         self.client = make_client(database, shard_plan=plan,
                                   make_bot=table_mod.first_option_bot,
                                   new_seed=lambda: next(seeds), now=table_mod.FrozenClock(),
                                   run_clocks=False, global_limit=self.pace,
-                                  **fake_mod.CLIENT_OPTIONS)
+                                  **fake_mod.CLIENT_OPTIONS, **as_worker)
         self.clock = _CpuClock()
         self.recorder: _Recorder | None = None
         self._reported = 0
         self._held = 0
 
     @asynccontextmanager
-    async def running(self, token: str) -> AsyncIterator[None]:
-        """The client logged in to the fake and ready, recorded; closed after."""
+    async def running(self, address: Any) -> AsyncIterator[str | None]:
+        """The client logged in to the fake at `address` and ready (an HTTP worker: serving,
+        its URL yielded), recorded; closed after."""
         sampler = asyncio.create_task(self.clock.sample(), name="bench: cpu")
         try:
-            async with _connected(self.client, token):
+            async with contextlib.AsyncExitStack() as stack:
+                url = None
+                if self.worker is None:
+                    await stack.enter_async_context(_connected(self.client, address.token))
+                else:
+                    url = await stack.enter_async_context(_serving(self.client, address))
                 self.recorder = _Recorder(self.client)
                 try:
-                    yield
+                    yield url
                 finally:
                     self.recorder.close()
         finally:
@@ -452,10 +495,11 @@ class _Bot:
 
 
 def serve_bot(handle: int) -> None:
-    """A bot process's entry (`python -c`), for each shard past the first: one client, as
-    `jongg run --shards N --shard-ids K` runs it, answering the bench on the socket `handle`
-    it inherited: `_Connect` first (answered None once ready), then `_Mark` and `_Report`
-    until None. A failure is answered `Failed`, with its traceback."""
+    """A bot process's entry (`python -c`), for each shard past the first and each HTTP
+    worker: one client, as `jongg run --shards N --shard-ids K` (or `jongg run --http`) runs
+    it, answering the bench on the socket `handle` it inherited: `_Connect` first (answered
+    once ready: None, or the worker's URL), then `_Mark` and `_Report` until None. A failure
+    is answered `Failed`, with its traceback."""
     fake_mod, _ = _checkout()
     tune_process()
     connection = Connection(handle)
@@ -470,9 +514,9 @@ def serve_bot(handle: int) -> None:
 async def _serve_bot(connection: Connection, fake_mod: Any) -> None:
     setup: _Connect = await asyncio.to_thread(connection.recv)
     fake_mod.point_discord(setup.address)
-    bot = _Bot(setup.database, setup.plan, setup.scale)
-    async with bot.running(setup.address.token):
-        connection.send(None)
+    bot = _Bot(setup.database, setup.plan, setup.scale, setup.worker)
+    async with bot.running(setup.address) as url:
+        connection.send(url)
         while (request := await asyncio.to_thread(connection.recv)) is not None:
             connection.send(await bot.ask(request))
 
@@ -492,9 +536,9 @@ class _Recording:
 @dataclass(frozen=True)
 class _Run:
     """One measure's figures: latency percentiles (ms), moves and their rate, each process's
-    share of one core, the requests against Discord's budgets over the measured span and per
-    move, the requests the bot's own pacing held back (and the longest wait, ms), and what
-    went wrong."""
+    share of one core (and the whole machine's busy cores), the requests against Discord's
+    budgets over the measured span and per move, the requests the bot's own pacing held back
+    (and the longest wait, ms), and what went wrong."""
 
     shape: Shape
     tables: int
@@ -508,6 +552,7 @@ class _Run:
     per_second: float
     bot_cpu: tuple[float, ...]
     fake_cpu: float
+    machine_cpu: float
     budget: Budget
     per_move: dict[Kind, float]
     purposes: Purposes
@@ -519,6 +564,16 @@ class _Run:
     @property
     def global_per_move(self) -> float:
         return sum(n for kind, n in self.per_move.items() if kind.global_limited)
+
+    @property
+    def cpu_per_move(self) -> float:
+        """The bot's CPU per move, every bot process together, in milliseconds."""
+        return sum(self.bot_cpu) / max(self.per_second, 1e-9) * 1000
+
+    @property
+    def cpu_per_table(self) -> float:
+        """The bot's CPU per table at this pace, every process together, in cores."""
+        return sum(self.bot_cpu) / max(self.tables, 1)
 
     @property
     def meets_goal(self) -> bool:
@@ -534,7 +589,10 @@ class _Run:
                 f"p50 {self.messages_p50:.1f} / p95 {self.messages_p95:.1f} ms (first "
                 f"message p95 {self.first_p95:.1f} ms); {self.moves} moves, "
                 f"{self.per_second:.1f} moves/s; CPU bot {cpu}, fake and "
-                f"people {self.fake_cpu:.0%} of one core; {self.budget.describe()}; "
+                f"people {self.fake_cpu:.0%} of one core (bot {self.cpu_per_move:.2f} ms "
+                f"a move, {self.cpu_per_table:.2%} of a core a table; the machine's "
+                f"{os.cpu_count()} cores {self.machine_cpu:.2f} busy, all processes); "
+                f"{self.budget.describe()}; "
                 f"{self.held} requests held by the bot's pacing (longest "
                 f"{self.longest_wait:.0f} ms); per move: {per_move} (global-limited "
                 f"{self.global_per_move:.2f}); {self.purposes.describe()}")
@@ -553,11 +611,14 @@ def _shard(index: int, shards: int) -> ShardPlan:
 
 async def _world(child: _Child, shape: Shape, tables: int, database: str, scale: float,
                  processes: int, start: Start | None, plays: Sequence[Play],
-                 tick: Callable[[], None]) -> list[_Run]:
+                 tick: Callable[[], None], workers: int = 0) -> list[_Run]:
     """One world: a fresh fake Discord (in the child) with `tables` tables of `shape` over
     one server per shard, a bot process per shard (this one runs shard 0's, children the
     others', see `_Bot`) and a database; the tables opened and (with `start`) started, then
-    each of `plays` measured in turn."""
+    each of `plays` measured in turn. With `workers`, that many HTTP workers besides, each a
+    child process, take every interaction (the fake's endpoint posts to them in turn, as a
+    reverse proxy would), and this process is only the gateway's (it registers the
+    commands), as `jongg run` beside `jongg run --http` workers."""
     fake_mod, _ = _checkout()
     address = await child.ask(World(tables, shape, scale, processes))
     saved = fake_mod.point_discord(address)
@@ -566,12 +627,17 @@ async def _world(child: _Child, shape: Shape, tables: int, database: str, scale:
     try:
         with contextlib.ExitStack() as others:
             here = _Bot(database, _shard(0, processes), scale)
-            async with here.running(address.token):
+            async with here.running(address):
                 there = [others.enter_context(_Child("serve_bot"))
-                         for _ in range(1, processes)]
-                for index, bot in enumerate(there, 1):
+                         for _ in range(1, processes + workers)]
+                for index, bot in enumerate(there[:processes - 1], 1):
                     await bot.ask(_Connect(address, database, _shard(index, processes),
                                            scale))
+                urls = await asyncio.gather(*(
+                    bot.ask(_Connect(address, database, ONE_SHARD, scale, worker))
+                    for worker, bot in enumerate(there[processes - 1:], 1)))
+                if urls:
+                    await child.ask(Endpoint(tuple(urls)))
                 bots: list[_Bot | _Child] = [here, *there]
                 await child.ask(Open())
                 if start is not None:
@@ -613,7 +679,8 @@ def _summary(shape: Shape, play: Play, played: Played, recording: _Recording, sc
         percentile(found.commit, 50), percentile(found.commit, 95),
         percentile(found.messages, 50), percentile(found.messages, 95),
         percentile(found.first, 95), moves, moves / seconds,
-        tuple(report.cpu for report in reports), played.cpu / seconds, spent,
+        tuple(report.cpu for report in reports), played.cpu / seconds,
+        played.machine / seconds, spent,
         spent.per_move(moves), Purposes.of(made, moves), sum(report.held for report in reports),
         max(report.longest_wait for report in reports) * 1000, played.over, problems)
 
@@ -643,8 +710,16 @@ def _arithmetic(census: _Run, paced: dict[int, _Run], scale: float) -> str:
             "see the peaks per level)")
 
 
-def _bot_processes(processes: int) -> str:
+def _bot_processes(processes: int, workers: int) -> str:
     """How the bot runs, in the report's words, when it is not one process."""
+    if workers:
+        return (f"; the bot as {workers} HTTP worker"
+                + (" process" if workers == 1 else "s, each a process of its own") +
+                " (as `jongg run --http`, children of this one, one database shared) taking "
+                "every interaction, the fake's Interactions Endpoint posting to them in "
+                "turn as a reverse proxy would; this process is only the gateway's (as a "
+                "plain `jongg run` beside the workers: it registers the commands and no "
+                "interaction reaches it), its CPU share the first of the bot's")
     if processes == 1:
         return ""
     part = ShardPlan(processes, (0,)).share(GLOBAL_LIMIT[0])
@@ -654,13 +729,27 @@ def _bot_processes(processes: int) -> str:
             "second (its part of the token's limit); DM clicks all reach shard 0's process")
 
 
+def _cpu_figures(run: _Run) -> list[Figure]:
+    """The bot's CPU at one paced level (every bot process together): per move, per table,
+    and the tables one core of it would carry at that cost."""
+    return [
+        Figure("bot CPU per move", run.cpu_per_move, "ms"),
+        Figure("bot CPU per table", run.cpu_per_table * 100, "% of a core"),
+        Figure("tables per core of bot CPU", 1 / max(run.cpu_per_table, 1e-9), "tables",
+               lower_is_better=False),
+        Figure("machine cores busy", run.machine_cpu, "cores"),
+    ]
+
+
 def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
-            ones: dict[int, _Run], database: str, processes: int
+            ones: dict[int, _Run], database: str, processes: int, workers: int = 0
             ) -> tuple[list[Figure], dict[str, Any]]:
+    """Figures and info; without a census (`--http-workers`' plans) only the paced ones."""
     shown = GAMES_GOAL if GAMES_GOAL in paced else max(paced)
     top = paced[shown]
     sustained = max((level for level, run in paced.items() if run.meets_goal), default=0)
-    four, one = census[Shape.FOUR], census[Shape.ONE]
+    # CPU at the most tables carried within the goals (beyond, it is queueing's too).
+    costed = sustained or shown
     figures = [
         Figure("click to answer p95", top.answer_p95, "ms"),
         Figure("click to commit p50", top.commit_p50, "ms"),
@@ -671,21 +760,29 @@ def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
                float(GLOBAL_LIMIT[0])),
         Figure("concurrent games", float(sustained), "games", float(GAMES_GOAL),
                lower_is_better=False),
-        Figure("global requests per move, four people", four.global_per_move, "requests",
-               REQUESTS_PER_MOVE_GOAL),
-        Figure("global requests per move, one person", one.global_per_move, "requests"),
+    ]
+    if census:
+        four, one = census[Shape.FOUR], census[Shape.ONE]
+        figures += [
+            Figure("global requests per move, four people", four.global_per_move,
+                   "requests", REQUESTS_PER_MOVE_GOAL),
+            Figure("global requests per move, one person", one.global_per_move, "requests"),
+        ]
+    figures += [
         Figure("global requests per move in live play, four people", top.global_per_move,
                "requests", LIVE_REQUESTS_PER_MOVE_GOAL),
         *(Figure(f"global requests per move in live play, {purpose.value}", share,
                  "requests") for purpose, share in top.purposes.global_limited.items()),
-        Figure("moves per second, saturated", four.per_second, "moves/s",
-               lower_is_better=False),
     ]
+    if census:
+        figures.append(Figure("moves per second, saturated", census[Shape.FOUR].per_second,
+                              "moves/s", lower_is_better=False))
+    figures += _cpu_figures(paced[costed])
     low, high = plan.think
     info: dict[str, Any] = {
         "processes": "this one: the bot (client, table service, store); a child: the fake "
                      "Discord (REST + gateway on 127.0.0.1) and the people, who act only on "
-                     "what Discord shows them" + _bot_processes(processes),
+                     "what Discord shows them" + _bot_processes(processes, workers),
         "database": f"{database}, a fresh one per world",
         "limits": "Discord's rate limits in the fake (per-route buckets, 50 a second in all "
                   "but interaction answers, the invalid-request counter)"
@@ -699,7 +796,9 @@ def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
         "bots": "first-option bots fill the empty seats of one-person tables",
         "rendering": "stubbed (render_table, render_result, render_rack return a 1x1 PNG)",
         "figures": f"latencies and requests/s at {shown} four-person tables, paced; "
-                   "requests per move over whole games (census)",
+                   f"CPU at {costed} (the most carried within the goals, else the most "
+                   "measured); requests per move over whole games (census"
+                   + (")" if census else ": not run with --http-workers)"),
     }
     played = ("to the end" if plan.census_moves is None
               else f"for {plan.census_moves} moves each")
@@ -716,25 +815,36 @@ def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
         f"global-limited requests in any {GLOBAL_LIMIT[1] * plan.scale:g} s and "
         f"{CHANNEL_LIMIT[0]} messages in a channel in any {CHANNEL_LIMIT[1] * plan.scale:g} s, "
         f"of {', '.join(map(str, plan.levels))}")
-    info["budget"] = _arithmetic(four, paced, plan.scale)
+    if census:
+        info["budget"] = _arithmetic(census[Shape.FOUR], paced, plan.scale)
     return figures, info
 
 
 def run(quick: bool = False, progress: ProgressCallback | None = None,
-        database: str = SQLITE, processes: int = 1) -> BenchResult:
+        database: str = SQLITE, processes: int = 1, http_workers: int | None = None
+        ) -> BenchResult:
     """The census of each table shape, then the paced levels; figures at the goal's load
-    (or the largest level), the largest level meeting the goal, requests per move and the
-    saturated throughput. Each world's database is a fresh one of `database` (see
-    `bot.bench.databases`). With `processes` above 1 the bot has a shard per process, each
-    run by a process of its own with a server of tables on it, all sharing the one
-    database, which must then be PostgreSQL (as for `jongg run --processes`)."""
-    if processes < 1:
-        raise InvalidInput(f"--processes must be at least 1 (got {processes}).")
-    if processes > 1 and database == SQLITE:
+    (or the largest level), the largest level meeting the goal, requests per move, the
+    saturated throughput and the bot's CPU. Each world's database is a fresh one of
+    `database` (see `bot.bench.databases`). With `processes` above 1 the bot has a shard
+    per process, each run by a process of its own with a server of tables on it, all
+    sharing the one database, which must then be PostgreSQL (as for `jongg run
+    --processes`). With `http_workers` the bot takes its interactions as that many HTTP
+    workers (see `_world`), on PostgreSQL too, and only the paced four-person tables are
+    measured (`HTTP`): what N workers carry, and at what CPU."""
+    if processes < 1 or (http_workers is not None and http_workers < 1):
+        raise InvalidInput(f"--processes and --http-workers must be at least 1 (got "
+                           f"{http_workers if processes >= 1 else processes}).")
+    if http_workers is not None and processes > 1:
+        raise InvalidInput("--http-workers runs one gateway process beside the workers: "
+                           "give it no --processes.")
+    if (processes > 1 or http_workers is not None) and database == SQLITE:
         raise InvalidInput("several bot processes share their games in PostgreSQL, as "
-                           "`jongg run --processes` does: add --database postgresql (a "
-                           "throw-away server) or a postgresql:// URL.")
-    plan = QUICK if quick else FULL
+                           "`jongg run --processes` and `jongg run --http` workers do: add "
+                           "--database postgresql (a throw-away server) or a "
+                           "postgresql:// URL.")
+    workers = http_workers or 0
+    plan = ((HTTP_QUICK if quick else HTTP) if workers else (QUICK if quick else FULL))
     fake_mod, _ = _checkout()
     tick = Steps(progress, plan.steps)
     census: dict[Shape, _Run] = {}
@@ -746,9 +856,9 @@ def run(quick: bool = False, progress: ProgressCallback | None = None,
             target = databases.new(f"{shape.name.lower()}_{len(census)}_{tables}")
             tune_process()  # as `jongg run` does (the last world's garbage collected first)
             return asyncio.run(_world(child, shape, tables, target, plan.scale, processes,
-                                      start, plays, tick))
+                                      start, plays, tick, workers))
 
-        for shape in Shape:
+        for shape in Shape if plan.census else ():
             [census[shape]] = world(shape, plan.census, None, [Play(
                 plan.census, AT_ONCE, None, moves=plan.census_moves, seed=SEED)])
         start = Start(plan.warmup, SEED)
@@ -757,7 +867,7 @@ def run(quick: bool = False, progress: ProgressCallback | None = None,
             for level in plan.levels]), strict=True))
         ones = dict(zip(plan.ones, world(Shape.ONE, max(plan.ones), start, [
             Play(level, plan.think, plan.seconds, plan.settle, seed=SEED + level)
-            for level in plan.ones]), strict=True))
+            for level in plan.ones]), strict=True)) if plan.ones else {}
         shown = databases.shown
-    figures, info = _report(plan, census, paced, ones, shown, processes)
+    figures, info = _report(plan, census, paced, ones, shown, processes, workers)
     return BenchResult("discord", tuple(figures), {"quick": quick, **info})

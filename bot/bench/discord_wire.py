@@ -7,6 +7,9 @@ waits for its answer:
     World(tables, shape, scale) -> Address  a fresh fake Discord (Discord's rate limits, on
                                             a clock `scale` times Discord's) with a guild, a
                                             channel and the people; the bot logs in to it
+    Endpoint(urls)              -> None     interactions are POSTed to these URLs in turn
+                                            (HTTP workers, `--http-workers`), not sent over
+                                            the gateway
     Open()                      -> Opened   the people open their tables: /mj new, Join
     Start(warmup)               -> Started  Start at every table, played fast to a point in
                                             the game; then the tables wait
@@ -27,6 +30,7 @@ clicks and requests line up with the bot's commits.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -95,6 +99,14 @@ class World:
     shape: Shape
     scale: float = 1.0
     shards: int = 1
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Set the app's Interactions Endpoint URL to `urls`, taken in turn as a reverse proxy
+    in front of several workers would take them (once each answers Discord's checks)."""
+
+    urls: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -198,8 +210,10 @@ class Sent:
 class Played:
     """What the child saw while it measured: the span (`start`, `end`), the clicks made in
     it, the bot's requests from `start` until the messages about those clicks were out, the
-    child's CPU seconds over the span, how many games are over, and what went wrong (refused
-    requests and late acknowledgements, in words)."""
+    child's CPU seconds over the span, how many games are over, what went wrong (refused
+    requests and late acknowledgements, in words), and the CPU seconds the whole machine
+    was busy over the span (every process: the bot's, the database's, the child's, and
+    whatever else runs there), to tell whether the cores bound what was measured."""
 
     start: float
     end: float
@@ -208,3 +222,17 @@ class Played:
     cpu: float
     over: int
     problems: tuple[str, ...] = field(default_factory=tuple)
+    machine: float = 0.0
+
+
+def machine_busy() -> float:
+    """CPU seconds every core of this machine has been busy since boot, all processes
+    together (Linux's /proc/stat: everything but idle and I/O wait; 0 where it is
+    missing)."""
+    try:
+        with open("/proc/stat") as stat:
+            ticks = [int(n) for n in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0.0
+    idle = sum(ticks[3:5])
+    return (sum(ticks) - idle) / os.sysconf("SC_CLK_TCK")

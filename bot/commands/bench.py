@@ -1,7 +1,8 @@
-"""`jongg bench TARGET [--json] [--quick] [--games N] [--database WHERE] [--processes N]`:
-run a benchmark and print figures and ratios (`--games`: how many games `prompts` plays per
-set of options; `--database`: where the store's benchmarks keep their data, see
-`bot.bench.databases`; `--processes`: how many processes `discord` runs the bot as)."""
+"""`jongg bench TARGET [--json] [--quick] [--games N] [--database WHERE] [--processes N]
+[--http-workers N]`: run a benchmark and print figures and ratios (`--games`: how many games
+`prompts` plays per set of options; `--database`: where the store's benchmarks keep their
+data, see `bot.bench.databases`; `--processes`: how many processes `discord` runs the bot
+as; `--http-workers`: how many HTTP workers take its interactions instead)."""
 
 from __future__ import annotations
 
@@ -40,19 +41,27 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
              "database (as jongg run --processes N; the database is then postgresql unless "
              "--database names a postgresql:// URL); two counts, e.g. 1,2, run the bench "
              "once with each, side by side with the ratio")
+    parser.add_argument(
+        "--http-workers", default=None, metavar="N",
+        help="for discord: run the bot as N HTTP workers (as jongg run --http, each a "
+             "process of its own, sharing one PostgreSQL database) taking every interaction "
+             "in turn, beside one gateway process, and measure only the paced four-person "
+             "tables: the most carried within the goals and the bot's CPU per move and per "
+             "table; two counts, e.g. 1,2, side by side with the ratio")
     parser.set_defaults(handler=run)
 
 
-def _process_counts(text: str | None, target: str) -> tuple[int | None, ...]:
-    """The bot process counts `--processes` asks for (None: the option was not given), or
-    `InvalidInput` saying what is wrong."""
+def _process_counts(text: str | None, target: str, option: str = "--processes"
+                    ) -> tuple[int | None, ...]:
+    """The bot process counts `option` (`--processes`, `--http-workers`) asks for (None: the
+    option was not given), or `InvalidInput` saying what is wrong."""
     if text is None:
         return (None,)
     if target != "discord":
-        raise InvalidInput("--processes is for `jongg bench discord` only.")
+        raise InvalidInput(f"{option} is for `jongg bench discord` only.")
     parts = [part.strip() for part in text.split(",")]
     if not all(part.isdigit() and int(part) >= 1 for part in parts) or len(parts) > 2:
-        raise InvalidInput(f"--processes takes a count of 1 or more, or two of them "
+        raise InvalidInput(f"{option} takes a count of 1 or more, or two of them "
                            f"(e.g. 1,2), not {text!r}.")
     return tuple(int(part) for part in parts)
 
@@ -66,8 +75,14 @@ def run(args: argparse.Namespace) -> int:
             raise SystemExit("--games N (1 or more) is for `jongg bench prompts` only.")
         extra["games"] = args.games
     counts = _process_counts(args.processes, args.target)
+    workers = _process_counts(args.http_workers, args.target, "--http-workers")
+    if counts != (None,) and workers != (None,):
+        raise InvalidInput("--http-workers runs one gateway process beside the workers: "
+                           "give it no --processes.")
+    # One count varies at most: the processes', or the workers'.
+    key, counts = ("http_workers", workers) if workers != (None,) else ("processes", counts)
     database = args.database
-    if database is None and any((count or 1) > 1 for count in counts):
+    if database is None and (key == "http_workers" or any((c or 1) > 1 for c in counts)):
         database = POSTGRESQL  # several processes share their games in PostgreSQL
     if database is None:
         choices: tuple[str | None, ...] = (None,)
@@ -84,12 +99,14 @@ def run(args: argparse.Namespace) -> int:
         for count in counts:
             where: dict[str, Any] = {} if choice is None else {"database": choice}
             if count is not None:
-                where["processes"] = count
+                where[key] = count
             label, name = f"bench {args.target}", LABELS.get(choice or SQLITE, "PostgreSQL")
             if len(choices) > 1:
                 label += f" ({choice})"
             if len(counts) > 1:
-                name = f"{count} process" + ("" if count == 1 else "es")
+                nouns = ("worker", "workers") if key == "http_workers" else (
+                    "process", "processes")
+                name = f"{count} {nouns[count != 1]}"
                 label += f" ({name})"
             runs.append((name, module.run(quick=args.quick, progress=Progress(label, 1),
                                           **extra, **where)))

@@ -47,6 +47,7 @@ from bot.bench.discord_wire import (
     MESSAGES_ROUTE,
     Click,
     Close,
+    Endpoint,
     Failed,
     Halt,
     Kind,
@@ -60,6 +61,7 @@ from bot.bench.discord_wire import (
     Started,
     World,
     kind_of,
+    machine_busy,
 )
 
 #: The fake's waits (Discord's 3 s acknowledgement window included) are stretched so that a
@@ -359,8 +361,12 @@ class Crowd:
     # -- the bench's requests ---------------------------------------------------------------
 
     async def handle(self, request: object) -> object:
-        """Answer `Open`, `Start`, `Play` or `Halt` (on the fake's loop, with the people)."""
+        """Answer `Endpoint`, `Open`, `Start`, `Play` or `Halt` (on the fake's loop, with the
+        people)."""
         match request:
+            case Endpoint():
+                return await self.fake.loop_thread.run(
+                    self.fake.set_interactions_endpoint(*request.urls))
             case Halt():
                 return await self.fake.loop_thread.run(self._stop_people())
             case Open():
@@ -463,14 +469,14 @@ class Crowd:
             await asyncio.sleep(plan.settle)
             start = time.monotonic()
         first = len(self.clicks)
-        cpu = time.process_time()
+        cpu, machine = time.process_time(), machine_busy()
         self.check()
         if plan.seconds is None:
             await asyncio.wait_for(self.finished.wait(), GAMES_PATIENCE)
         else:
             await asyncio.sleep(plan.seconds)
         end = time.monotonic()
-        cpu = time.process_time() - cpu
+        cpu, machine = time.process_time() - cpu, machine_busy() - machine
         if plan.seconds is None:
             await fake.wait_quiet(SETTLED_SECONDS, timeout=PATIENCE)
         else:  # the messages about the last moves measured
@@ -478,7 +484,7 @@ class Crowd:
         clicks = tuple(c for c in self.clicks[first:] if start <= c.created <= end)
         return Played(start, end, clicks, self.sent(start), cpu,
                       sum(table.over for table in self.tables),
-                      self.troubles(clicks, start, end))
+                      self.troubles(clicks, start, end), machine)
 
     async def close(self) -> None:
         """The people stop where they are; the fake stops."""

@@ -18,13 +18,16 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Address:
-    """Where discord.py finds Discord: the REST base, the gateway and the CDN, and the bot
-    token the fake accepts. Plain strings, so it crosses a process boundary."""
+    """Where discord.py finds Discord: the REST base, the gateway and the CDN, the bot
+    token the fake accepts, and the app's public key (hex) that signs the interactions it
+    posts to an Interactions Endpoint URL (for a worker in another process). Plain strings,
+    so it crosses a process boundary."""
 
     api_base: str
     gateway_url: str
     cdn_base: str
     token: str = ""
+    public_key: str = ""
 
 
 def discord_address() -> Address:

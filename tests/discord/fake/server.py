@@ -309,7 +309,8 @@ class FakeDiscord:
     def address(self) -> Address:
         """Where a client finds this fake, and the token it accepts: what a bot in another
         process points discord.py at (`remote.point_discord`)."""
-        return Address(self.api_base, self.gateway_url, self.cdn_base, self.token)
+        return Address(self.api_base, self.gateway_url, self.cdn_base, self.token,
+                       self.public_key)
 
     @property
     def gateway_url(self) -> str:
