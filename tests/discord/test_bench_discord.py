@@ -85,3 +85,32 @@ def test_quick_bench_runs_the_bot_as_two_processes() -> None:
     figures = {f.name: f for f in result.figures}
     per_move = figures["global requests per move, four people"].value
     assert 0 < per_move < 1.1 * REQUESTS_PER_MOVE_GOAL, report
+
+
+@pytest.mark.skipif(find_binaries() is None, reason=NO_POSTGRES)
+def test_quick_bench_runs_the_bot_as_http_workers() -> None:
+    """With `http_workers=2` every interaction goes over HTTP to two worker processes in
+    turn, beside the gateway's (this one): the paced tables are measured (no census), both
+    workers do their part (a CPU share each besides the gateway's), nothing is refused, and
+    the bot's CPU per move and per table are there and agree with each other."""
+    result = run(quick=True, database="postgresql", http_workers=2)
+    report = result.as_text()
+    assert "PROBLEMS" not in report, report
+    assert "the bot as 2 HTTP workers" in result.info["processes"], report
+    assert not any("census" in key for key in result.info), report
+    [level] = [key for key in result.info if key.endswith(", paced")]
+    assert " 0 answered 429" in result.info[level], report
+    shares = re.search(r"CPU bot (\d+)% \+ (\d+)% \+ (\d+)%", result.info[level])
+    assert shares, report
+    assert all(int(share) > 0 for share in shares.groups()[1:]), report
+    # The interactions reached the workers only: their answers rode in the HTTP responses.
+    assert "interaction callbacks 0.0," in result.info[level], report
+    figures = {f.name: f for f in result.figures}
+    for name in ("click to commit p95", "commit to messages p95"):
+        assert 0 < figures[name].value < 60_000, report
+    assert figures["concurrent games"].value in (0, 4), report  # the quick plan's one level
+    per_move, per_table = figures["bot CPU per move"], figures["bot CPU per table"]
+    assert 0 < per_move.value < 1000 and 0 < per_table.value < 100, report
+    assert figures["tables per core of bot CPU"].value == pytest.approx(
+        100 / per_table.value), report
+    assert figures["machine cores busy"].value > 0, report
