@@ -66,6 +66,9 @@ class Databases(ABC):
         self.backend = backend
         #: Where they are, for the bench's info.
         self.shown = shown
+        #: The server's main process when it is the bench's own (a throw-away server), so
+        #: that its CPU can be read; None otherwise.
+        self.server_pid: int | None = None
 
     @abstractmethod
     def new(self, name: str) -> str:
@@ -124,9 +127,11 @@ def bench_databases(choice: str) -> Iterator[Databases]:
         if binaries is None:
             raise InvalidInput(NO_SERVER)
         with ThrowawayServer(binaries) as server:
-            yield _Server(server.url("postgres"),
-                          f"PostgreSQL: a throw-away server on 127.0.0.1:{server.port} "
-                          f"({binaries}; fsync and synchronous_commit off)")
+            databases = _Server(server.url("postgres"),
+                                f"PostgreSQL: a throw-away server on 127.0.0.1:{server.port} "
+                                f"({binaries}; fsync and synchronous_commit off)")
+            databases.server_pid = server.pid()
+            yield databases
         return
     databases = _Server(choice, f"PostgreSQL: new databases on {shown_target(choice)}")
     try:

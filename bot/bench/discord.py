@@ -553,6 +553,7 @@ class _Run:
     bot_cpu: tuple[float, ...]
     fake_cpu: float
     machine_cpu: float
+    database_cpu: float
     budget: Budget
     per_move: dict[Kind, float]
     purposes: Purposes
@@ -569,6 +570,11 @@ class _Run:
     def cpu_per_move(self) -> float:
         """The bot's CPU per move, every bot process together, in milliseconds."""
         return sum(self.bot_cpu) / max(self.per_second, 1e-9) * 1000
+
+    @property
+    def database_per_move(self) -> float:
+        """The database server's CPU per move, in milliseconds (0: not measured)."""
+        return self.database_cpu / max(self.per_second, 1e-9) * 1000
 
     @property
     def cpu_per_table(self) -> float:
@@ -589,8 +595,10 @@ class _Run:
                 f"p50 {self.messages_p50:.1f} / p95 {self.messages_p95:.1f} ms (first "
                 f"message p95 {self.first_p95:.1f} ms); {self.moves} moves, "
                 f"{self.per_second:.1f} moves/s; CPU bot {cpu}, fake and "
-                f"people {self.fake_cpu:.0%} of one core (bot {self.cpu_per_move:.2f} ms "
-                f"a move, {self.cpu_per_table:.2%} of a core a table; the machine's "
+                f"people {self.fake_cpu:.0%}, database server {self.database_cpu:.0%} of "
+                f"one core (bot {self.cpu_per_move:.2f} ms a move, database "
+                f"{self.database_per_move:.2f} ms; bot {self.cpu_per_table:.2%} of a core a "
+                f"table; the machine's "
                 f"{os.cpu_count()} cores {self.machine_cpu:.2f} busy, all processes); "
                 f"{self.budget.describe()}; "
                 f"{self.held} requests held by the bot's pacing (longest "
@@ -611,16 +619,18 @@ def _shard(index: int, shards: int) -> ShardPlan:
 
 async def _world(child: _Child, shape: Shape, tables: int, database: str, scale: float,
                  processes: int, start: Start | None, plays: Sequence[Play],
-                 tick: Callable[[], None], workers: int = 0) -> list[_Run]:
+                 tick: Callable[[], None], workers: int = 0,
+                 database_pid: int | None = None) -> list[_Run]:
     """One world: a fresh fake Discord (in the child) with `tables` tables of `shape` over
     one server per shard, a bot process per shard (this one runs shard 0's, children the
     others', see `_Bot`) and a database; the tables opened and (with `start`) started, then
     each of `plays` measured in turn. With `workers`, that many HTTP workers besides, each a
     child process, take every interaction (the fake's endpoint posts to them in turn, as a
     reverse proxy would), and this process is only the gateway's (it registers the
-    commands), as `jongg run` beside `jongg run --http` workers."""
+    commands), as `jongg run` beside `jongg run --http` workers. `database_pid`: the
+    database server's process, whose CPU is measured too (None: not measured)."""
     fake_mod, _ = _checkout()
-    address = await child.ask(World(tables, shape, scale, processes))
+    address = await child.ask(World(tables, shape, scale, processes, database_pid))
     saved = fake_mod.point_discord(address)
     recording = _Recording()
     runs: list[_Run] = []
@@ -680,7 +690,7 @@ def _summary(shape: Shape, play: Play, played: Played, recording: _Recording, sc
         percentile(found.messages, 50), percentile(found.messages, 95),
         percentile(found.first, 95), moves, moves / seconds,
         tuple(report.cpu for report in reports), played.cpu / seconds,
-        played.machine / seconds, spent,
+        played.machine / seconds, played.database / seconds, spent,
         spent.per_move(moves), Purposes.of(made, moves), sum(report.held for report in reports),
         max(report.longest_wait for report in reports) * 1000, played.over, problems)
 
@@ -731,12 +741,17 @@ def _bot_processes(processes: int, workers: int) -> str:
 
 def _cpu_figures(run: _Run) -> list[Figure]:
     """The bot's CPU at one paced level (every bot process together): per move, per table,
-    and the tables one core of it would carry at that cost."""
+    and the tables one core of it would carry at that cost; the database server's per move
+    (0 when it is not the bench's own), and the tables a core carries counting both."""
+    with_database = run.cpu_per_table + run.database_cpu / max(run.tables, 1)
     return [
         Figure("bot CPU per move", run.cpu_per_move, "ms"),
+        Figure("database CPU per move", run.database_per_move, "ms"),
         Figure("bot CPU per table", run.cpu_per_table * 100, "% of a core"),
         Figure("tables per core of bot CPU", 1 / max(run.cpu_per_table, 1e-9), "tables",
                lower_is_better=False),
+        Figure("tables per core of bot and database CPU", 1 / max(with_database, 1e-9),
+               "tables", lower_is_better=False),
         Figure("machine cores busy", run.machine_cpu, "cores"),
     ]
 
@@ -856,7 +871,7 @@ def run(quick: bool = False, progress: ProgressCallback | None = None,
             target = databases.new(f"{shape.name.lower()}_{len(census)}_{tables}")
             tune_process()  # as `jongg run` does (the last world's garbage collected first)
             return asyncio.run(_world(child, shape, tables, target, plan.scale, processes,
-                                      start, plays, tick, workers))
+                                      start, plays, tick, workers, databases.server_pid))
 
         for shape in Shape if plan.census else ():
             [census[shape]] = world(shape, plan.census, None, [Play(

@@ -33,6 +33,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from enum import Enum
+from pathlib import Path
 
 
 class Shape(Enum):
@@ -99,6 +100,9 @@ class World:
     shape: Shape
     scale: float = 1.0
     shards: int = 1
+    #: The database server's main process, whose CPU (its children's included) is read
+    #: over each measure (`Played.database`); None: not on this machine, or not the bench's.
+    database_pid: int | None = None
 
 
 @dataclass(frozen=True)
@@ -223,6 +227,7 @@ class Played:
     over: int
     problems: tuple[str, ...] = field(default_factory=tuple)
     machine: float = 0.0
+    database: float = 0.0
 
 
 def machine_busy() -> float:
@@ -236,3 +241,23 @@ def machine_busy() -> float:
         return 0.0
     idle = sum(ticks[3:5])
     return (sum(ticks) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu(pid: int | None) -> float:
+    """CPU seconds used by process `pid` and its children, those alive and those gone
+    (Linux's /proc; 0 with None, or where it is missing): a database server's, whose
+    connections each have a process."""
+    if pid is None:
+        return 0.0
+    used = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # The command may hold spaces: the fields that follow it are counted from ")".
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:  # gone meanwhile
+            continue
+        parent, mine = int(fields[1]), int(stat.parent.name) == pid
+        if mine or parent == pid:
+            # utime, stime; for the server itself its children's gone too (cutime, cstime).
+            used += sum(int(n) for n in fields[11:15 if mine else 13])
+    return used / os.sysconf("SC_CLK_TCK")

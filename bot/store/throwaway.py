@@ -146,6 +146,10 @@ class ThrowawayServer:
                  trace: TracebackType | None) -> None:
         self.stop()
 
+    def pid(self) -> int:
+        """The server's main process (the postmaster), from its data folder."""
+        return int((self.folder / "data" / "postmaster.pid").read_text().split()[0])
+
     def url(self, database: str) -> str:
         """The URL of `database` on this server."""
         return f"postgresql://{USER}@127.0.0.1:{self.port}/{database}"

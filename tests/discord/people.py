@@ -62,6 +62,7 @@ from bot.bench.discord_wire import (
     World,
     kind_of,
     machine_busy,
+    tree_cpu,
 )
 
 #: The fake's waits (Discord's 3 s acknowledgement window included) are stretched so that a
@@ -318,6 +319,8 @@ class Crowd:
         self.stop = asyncio.Event()
         self.warm = asyncio.Event()
         self.finished = asyncio.Event()
+        #: The database server's process, whose CPU each measure reads (`World`).
+        self.database_pid: int | None = None
 
     @classmethod
     async def start(cls, world: World) -> Crowd:
@@ -330,6 +333,7 @@ class Crowd:
                   for shard in range(world.shards)]
         crowd = cls(fake, world.shape,
                     [fake.add_channel(guild, "mahjong-tables") for guild in guilds])
+        crowd.database_pid = world.database_pid
         for number in range(world.tables * world.shape.people):
             user = fake.add_user(f"player{number}", global_name=f"Player {number}")
             fake.add_member(guilds[number // world.shape.people % world.shards], user)
@@ -470,6 +474,7 @@ class Crowd:
             start = time.monotonic()
         first = len(self.clicks)
         cpu, machine = time.process_time(), machine_busy()
+        database = tree_cpu(self.database_pid)
         self.check()
         if plan.seconds is None:
             await asyncio.wait_for(self.finished.wait(), GAMES_PATIENCE)
@@ -477,6 +482,7 @@ class Crowd:
             await asyncio.sleep(plan.seconds)
         end = time.monotonic()
         cpu, machine = time.process_time() - cpu, machine_busy() - machine
+        database = tree_cpu(self.database_pid) - database
         if plan.seconds is None:
             await fake.wait_quiet(SETTLED_SECONDS, timeout=PATIENCE)
         else:  # the messages about the last moves measured
@@ -484,7 +490,7 @@ class Crowd:
         clicks = tuple(c for c in self.clicks[first:] if start <= c.created <= end)
         return Played(start, end, clicks, self.sent(start), cpu,
                       sum(table.over for table in self.tables),
-                      self.troubles(clicks, start, end), machine)
+                      self.troubles(clicks, start, end), machine, database)
 
     async def close(self) -> None:
         """The people stop where they are; the fake stops."""

@@ -113,4 +113,7 @@ def test_quick_bench_runs_the_bot_as_http_workers() -> None:
     assert 0 < per_move.value < 1000 and 0 < per_table.value < 100, report
     assert figures["tables per core of bot CPU"].value == pytest.approx(
         100 / per_table.value), report
+    assert figures["database CPU per move"].value > 0, report
+    both = figures["tables per core of bot and database CPU"].value
+    assert 0 < both < figures["tables per core of bot CPU"].value, report
     assert figures["machine cores busy"].value > 0, report
