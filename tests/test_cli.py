@@ -162,11 +162,16 @@ def test_a_game_of_people_with_every_option_on_asks_no_claim_and_every_turn_by_d
     (["bench", "discord", "--processes", "1,2,3"], "a count of 1 or more"),
     (["bench", "discord", "--processes", "2", "--database", "sqlite"], "PostgreSQL"),
     (["bench", "discord", "--processes", "1,2", "--database", "both"], "not both at once"),
+    (["bench", "store", "--http-workers", "2"], "for `jongg bench discord` only"),
+    (["bench", "discord", "--http-workers", "0"], "a count of 1 or more"),
+    (["bench", "discord", "--http-workers", "1", "--database", "sqlite"], "PostgreSQL"),
+    (["bench", "discord", "--http-workers", "2", "--processes", "2"], "no --processes"),
 ])
 def test_bench_processes_refuses_what_cannot_run(argv: list[str], said: str,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    """`--processes` is refused, before anything starts, where it makes no sense: another
-    target, a count below 1 or more than two counts, several processes on SQLite (they share
-    their games in PostgreSQL), and both databases and two counts at once."""
+    """`--processes` (and `--http-workers`) is refused, before anything starts, where it
+    makes no sense: another target, a count below 1 or more than two counts, several
+    processes on SQLite (they share their games in PostgreSQL), both databases and two
+    counts at once, and workers with shard processes."""
     assert main(argv) == EXIT_BAD_INPUT
     assert said in capsys.readouterr().err

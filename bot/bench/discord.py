@@ -36,6 +36,13 @@ bot's requests its own pacing held back (`bot.discord.pacing`) and each process'
 "budget" gives the arithmetic: requests per move x moves per second per table x tables
 against the global limit.
 
+`--http-workers N` runs the bot as N `jongg run --http` workers instead, each a process of its
+own, taking every interaction from the fake's Interactions Endpoint in turn (as a reverse proxy
+in front of them would), beside one gateway process (this one: it registers the commands);
+only the paced four-person world is measured (`HTTP`): the most tables carried within the
+goals, and the bot's CPU per move and per table (every bot process's, and the throw-away
+database server's apart), so that N workers can be set against one.
+
 `--quick` runs a few tables on a clock ten times as fast as Discord's (think times and every
 rate-limit window alike), its census games cut short, so it takes seconds. Run from a
 checkout: the fake and the people live in `tests/discord`, put on `sys.path`.
@@ -808,7 +815,8 @@ def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
                 f"{plan.warmup[1]} moves more, then level by level more of them play at "
                 f"that pace, each level measured for {plan.seconds:g} s after "
                 f"{plan.settle:g} s",
-        "bots": "first-option bots fill the empty seats of one-person tables",
+        **({"bots": "first-option bots fill the empty seats of one-person tables"}
+           if ones else {}),
         "rendering": "stubbed (render_table, render_result, render_rack return a 1x1 PNG)",
         "figures": f"latencies and requests/s at {shown} four-person tables, paced; "
                    f"CPU at {costed} (the most carried within the goals, else the most "
