@@ -52,42 +52,36 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
-import itertools
 import os
-import socket
-import subprocess
-import sys
-import time
-import traceback
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from multiprocessing.connection import Connection
-from pathlib import Path
-from types import TracebackType
 from typing import Any
-
-from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.bench import BenchResult, Figure, ProgressCallback, Steps, percentile
 from bot.bench.databases import SQLITE, bench_databases
+from bot.bench.discord_bot import (
+    SEED,
+    Bot,
+    Child,
+    Connect,
+    Mark,
+    Recorded,
+    Recording,
+    Report,
+    checkout,
+    stub_renderers,
+)
 from bot.bench.discord_measure import (
     CHANNEL_LIMIT,
     GLOBAL_LIMIT,
     Budget,
-    Commit,
-    Purpose,
     Purposes,
-    Request,
     budget,
     latencies,
 )
 from bot.bench.discord_wire import (
     Close,
     Endpoint,
-    Failed,
     Halt,
     Kind,
     Open,
@@ -98,13 +92,9 @@ from bot.bench.discord_wire import (
     World,
 )
 from bot.commands.run import tune_process
-from bot.discord.endpoint import InteractionsEndpoint, parse_public_key, serve
 from bot.discord.pacing import GlobalLimit
 from bot.discord.shards import ONE_SHARD, ShardPlan
 from bot.engine.errors import InvalidInput
-from bot.store import OutboxEntry
-from bot.tables.delivery import delivery_key
-from bot.tables.notifier import Delivery, SeatUpdate
 
 #: Goals: p95 in milliseconds (issue 5), live games on one bot token, and the requests a
 #: four-person table's move may cost against the global limit (issue 12).
@@ -117,11 +107,6 @@ LIVE_REQUESTS_PER_MOVE_GOAL = 0.1
 THINK_SECONDS = (2.0, 8.0)
 #: People who answer at once (the census).
 AT_ONCE = (0.0, 0.0)
-SEED = 20261205
-#: Apart between the seeds of each bot process's games (each deals its own server's).
-SEEDS_PER_PROCESS = 1_000_000
-#: How often this process's CPU time is sampled (to take its share over the child's span).
-CPU_SAMPLE_SECONDS = 0.1
 
 
 @dataclass(frozen=True)
@@ -161,384 +146,6 @@ QUICK = _Plan(levels=(4,), ones=(2,), seconds=1.5, settle=0.3, think=(0.2, 0.8),
 HTTP = _Plan(levels=(25, 50, 100, 150), ones=(), seconds=20.0, settle=5.0,
              think=THINK_SECONDS, warmup=(0, 12), census=0, census_moves=None, scale=1.0)
 HTTP_QUICK = replace(QUICK, ones=(), census=0)
-
-CHECKOUT_TESTS = Path(__file__).resolve().parents[2] / "tests" / "discord"
-
-
-def _checkout() -> tuple[Any, Any]:
-    """The fake Discord package and the test table helpers, from the checkout."""
-    if not (CHECKOUT_TESTS / "fake" / "__init__.py").is_file():
-        raise InvalidInput(f"jongg bench discord needs the fake Discord in {CHECKOUT_TESTS}: "
-                           "run it from a checkout of Jongg.")
-    if str(CHECKOUT_TESTS) not in sys.path:
-        sys.path.insert(0, str(CHECKOUT_TESTS))
-    try:
-        return importlib.import_module("fake"), importlib.import_module("jongg_table")
-    except ImportError as missing:
-        raise InvalidInput(f"jongg bench discord needs the test tools ({missing.name} is "
-                           "missing): pip install -e '.[test]'.") from None
-
-
-def serve_child(handle: int) -> None:
-    """The fake Discord's process entry (`python -c`): the fake and the people
-    (`people.serve`), answering on the socket `handle` it inherited."""
-    _checkout()
-    importlib.import_module("people").serve(Connection(handle))
-
-
-class _Child:
-    """A child process (a fresh interpreter, sharing nothing with this one but a socket)
-    running `entry` of this module (`serve_child`, `serve_bot`), and the one request at a
-    time the bench asks of it."""
-
-    def __init__(self, entry: str) -> None:
-        self.entry = entry
-
-    def __enter__(self) -> _Child:
-        ours, theirs = socket.socketpair()
-        with theirs:
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", f"from {__name__} import {self.entry}; "
-                                       f"{self.entry}({theirs.fileno()})"],
-                pass_fds=[theirs.fileno()])
-        self.connection = Connection(ours.detach())
-        return self
-
-    async def ask(self, request: object) -> Any:
-        """Send `request`; its answer, once the child has done it."""
-        self.connection.send(request)
-        reply = await asyncio.to_thread(self.connection.recv)
-        if isinstance(reply, Failed):
-            raise RuntimeError(f"the {self.entry} process failed:\n{reply.traceback}")
-        return reply
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
-        with contextlib.suppress(OSError):  # it may be gone already
-            self.connection.send(None)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.connection.close()
-
-
-@contextmanager
-def _stub_renderers(picture: bytes) -> Iterator[None]:
-    """Every picture the bot draws is `picture` for the duration."""
-    from bot.discord import notify, prompts
-
-    def stub(*_: object, **__: object) -> bytes:
-        return picture
-
-    saved = [(notify, "render_table"), (notify, "render_result"), (prompts, "render_rack")]
-    originals = [getattr(module, name) for module, name in saved]
-    try:
-        for module, name in saved:
-            setattr(module, name, stub)
-        yield
-    finally:
-        for (module, name), original in zip(saved, originals, strict=True):
-            setattr(module, name, original)
-
-
-#: How discord.py sends a request with an interaction's token (`_Recorder` counts them).
-_WEBHOOK_REQUEST = AsyncWebhookAdapter.request
-#: What the bot's process is doing, for the requests it makes meanwhile (`_Recorder`).
-_PURPOSE: ContextVar[Purpose] = ContextVar("bench_purpose", default=Purpose.OTHER)
-#: The notifier's calls and what their requests are for (a seat's update: a draw when it
-#: shows the tile drawn).
-_DELIVERIES = {"table_update": Purpose.TABLE, "game_over": Purpose.TABLE,
-               "seat_update": Purpose.PROMPT, "reminder": Purpose.OTHER,
-               "new_thread": Purpose.OTHER, "table_moved": Purpose.OTHER,
-               "tell_host": Purpose.OTHER}
-
-
-class _Recorder:
-    """Stamps the bot's commits, deliveries and requests, by wrapping some of its objects'
-    methods for the run (product code is untouched): the store's `append_actions` (the moves
-    committed, their movers, their outbox entries), the notifier's calls (when each entry's
-    delivery returned, and what the requests made meanwhile are for), the gateway's
-    INTERACTION_CREATE (requests of the tasks a click starts are answers, unless they
-    deliver something), and the two ways discord.py sends a request: with the bot's token
-    (`HTTPClient.request`, global-limited) and with an interaction's (the webhook adapter,
-    exempt). `close` puts them back."""
-
-    def __init__(self, client: Any) -> None:
-        self.commits: list[Commit] = []
-        self.delivered: dict[str, float] = {}
-        self.requests: list[Request] = []
-        actions = client.service.db.actions
-        append = actions.append_actions
-
-        async def append_actions(game_id: int, expected_seq: int,
-                                 moves: list[tuple[str, int | None]],
-                                 **kwargs: Any) -> tuple[OutboxEntry, ...]:
-            entries: tuple[OutboxEntry, ...] = await append(game_id, expected_seq, moves,
-                                                            **kwargs)
-            self.commits.append(Commit(
-                game_id, frozenset(actor for _, actor in moves if actor is not None),
-                time.monotonic(), tuple(delivery_key(entry) for entry in entries)))
-            return entries
-
-        actions.append_actions = append_actions
-        notifier = client.service.sender.notifier
-        for name, purpose in _DELIVERIES.items():
-            setattr(notifier, name, self._stamped(getattr(notifier, name), purpose))
-        state = client._connection
-        parse = state.parse_interaction_create
-
-        def clicked(data: Any) -> None:
-            token = _PURPOSE.set(Purpose.ANSWER)
-            try:
-                parse(data)
-            finally:
-                _PURPOSE.reset(token)
-
-        # The gateway's dispatch finds it in `parsers`; an HTTP worker's endpoint calls the
-        # method itself.
-        state.parsers["INTERACTION_CREATE"] = state.parse_interaction_create = clicked
-        client.http.request = self._counted(client.http.request, global_limited=True)
-        # Every webhook adapter's: discord.py's own, and an HTTP worker's `InlineAnswer`s.
-        setattr(AsyncWebhookAdapter, "request",  # noqa: B010 (mypy: assigning a method)
-                self._counted(_WEBHOOK_REQUEST, global_limited=False))
-
-    def close(self) -> None:
-        """Stop counting interaction-token requests (the adapter class is discord.py's,
-        shared by every client of the process)."""
-        setattr(AsyncWebhookAdapter, "request", _WEBHOOK_REQUEST)  # noqa: B010
-
-    def _counted(self, send: Callable[..., Awaitable[Any]], *, global_limited: bool
-                 ) -> Callable[..., Awaitable[Any]]:
-        async def counted(*args: Any, **kwargs: Any) -> Any:
-            self.requests.append(Request(time.monotonic(), _PURPOSE.get(), global_limited))
-            return await send(*args, **kwargs)
-        return counted
-
-    def _stamped(self, deliver: Callable[..., Awaitable[Any]], purpose: Purpose
-                 ) -> Callable[..., Awaitable[Any]]:
-        async def stamped(*args: Any) -> Any:
-            update = args[2] if purpose is Purpose.PROMPT else None
-            drew = isinstance(update, SeatUpdate) and update.drawn is not None
-            token = _PURPOSE.set(Purpose.DRAW if drew else purpose)
-            try:
-                result = await deliver(*args)
-            finally:
-                _PURPOSE.reset(token)
-            if args and isinstance(args[-1], Delivery):
-                self.delivered[args[-1].key] = time.monotonic()
-            return result
-        return stamped
-
-
-class _CpuClock:
-    """This process's CPU time, sampled in the background, so its share of one core over a
-    span the child names afterwards can be read."""
-
-    def __init__(self) -> None:
-        self.samples: list[tuple[float, float]] = []
-
-    async def sample(self) -> None:
-        while True:
-            self.samples.append((time.monotonic(), time.process_time()))
-            await asyncio.sleep(CPU_SAMPLE_SECONDS)
-
-    def at(self, moment: float) -> float:
-        """CPU seconds used by `moment` (interpolated between samples)."""
-        before = max((s for s in self.samples if s[0] <= moment), default=self.samples[0])
-        after = min((s for s in self.samples if s[0] >= moment), default=self.samples[-1])
-        if after[0] == before[0]:
-            return before[1]
-        share = (moment - before[0]) / (after[0] - before[0])
-        return before[1] + share * (after[1] - before[1])
-
-    def share(self, start: float, end: float) -> float:
-        return (self.at(end) - self.at(start)) / max(end - start, 1e-9)
-
-
-@asynccontextmanager
-async def _connected(client: Any, token: str) -> AsyncIterator[None]:
-    """The client logged in to the fake and ready; closed after."""
-    await client.login(token)
-    connect = asyncio.create_task(client.connect(reconnect=False), name="bench: connect")
-    ready = asyncio.create_task(client.wait_until_ready(), name="bench: ready")
-    try:
-        done, _ = await asyncio.wait({connect, ready}, timeout=60,
-                                     return_when=asyncio.FIRST_COMPLETED)
-        if ready not in done:
-            ready.cancel()
-            if connect in done:
-                connect.result()
-            raise RuntimeError("the bot was not ready after 60 s")
-        yield
-    finally:
-        await client.close()
-        await asyncio.gather(connect, return_exceptions=True)
-
-
-@asynccontextmanager
-async def _serving(client: Any, address: Any) -> AsyncIterator[str]:
-    """The client logged in to the fake (REST only) and serving its interactions on a free
-    port of 127.0.0.1, as `jongg run --http` runs a worker; yields its URL; closed after."""
-    async with client:
-        await client.login(address.token)
-        endpoint = InteractionsEndpoint(client, parse_public_key(address.public_key))
-        runner = await serve(endpoint, "127.0.0.1", 0)
-        try:
-            host, port = runner.addresses[0][:2]
-            yield f"http://{host}:{port}/interactions"
-        finally:
-            await runner.cleanup()
-
-
-@dataclass(frozen=True)
-class _Connect:
-    """A bot process's first request: connect as `plan`'s shards to the fake Discord at
-    `address`, the games in `database`, the rate limits on the clock `scale`; or, with
-    `worker` (its number, from 1), serve the interactions as an HTTP worker (answered with
-    its URL)."""
-
-    address: Any
-    database: str
-    plan: ShardPlan
-    scale: float
-    worker: int | None = None
-
-
-@dataclass(frozen=True)
-class _Mark:
-    """A measure begins: count the pacing's holds and longest wait afresh."""
-
-
-@dataclass(frozen=True)
-class _Report:
-    """A measure over `start`..`end` has ended: what was recorded since the last report."""
-
-    start: float
-    end: float
-
-
-@dataclass(frozen=True)
-class _Recorded:
-    """What one bot process recorded since its last report: its commits, deliveries and
-    requests (what each was for), its share of one core over the measure, and how many
-    requests its pacing held since the mark (the longest wait, in seconds)."""
-
-    commits: tuple[Commit, ...]
-    delivered: dict[str, float]
-    requests: tuple[Request, ...]
-    cpu: float
-    held: int
-    longest_wait: float
-
-
-class _Bot:
-    """One bot process's client, as `jongg run` runs it for `plan`'s shards (its part of the
-    global limit too, `ShardPlan.share`), or as `jongg run --http` runs worker `worker`
-    (commands left to the gateway's process), and what the bench records of it: its commits
-    and deliveries (`_Recorder`), its CPU time and its pacing's holds. The bench's own
-    process runs shard 0's; `serve_bot` runs each other shard's, and each HTTP worker, in a
-    process of its own, answering the same requests (`ask`)."""
-
-    def __init__(self, database: str, plan: ShardPlan, scale: float,
-                 worker: int | None = None) -> None:
-        fake_mod, table_mod = _checkout()
-        from bot.discord.client import make_client
-
-        seeds = itertools.count(SEED + SEEDS_PER_PROCESS * (plan.ids[0] + (worker or 0)))
-        usual = GlobalLimit.part(plan.share)
-        self.pace = GlobalLimit(usual.limit, usual.per * scale, usual.margin * scale)
-        self.worker = worker
-        as_worker: dict[str, Any] = {} if worker is None else {
-            "sync_commands": False, "owner": f"jongg bench http worker {worker}"}
-        self.client = make_client(database, shard_plan=plan,
-                                  make_bot=table_mod.first_option_bot,
-                                  new_seed=lambda: next(seeds), now=table_mod.FrozenClock(),
-                                  run_clocks=False, global_limit=self.pace,
-                                  **fake_mod.CLIENT_OPTIONS, **as_worker)
-        self.clock = _CpuClock()
-        self.recorder: _Recorder | None = None
-        self._reported = 0
-        self._held = 0
-
-    @asynccontextmanager
-    async def running(self, address: Any) -> AsyncIterator[str | None]:
-        """The client logged in to the fake at `address` and ready (an HTTP worker: serving,
-        its URL yielded), recorded; closed after."""
-        sampler = asyncio.create_task(self.clock.sample(), name="bench: cpu")
-        try:
-            async with contextlib.AsyncExitStack() as stack:
-                url = None
-                if self.worker is None:
-                    await stack.enter_async_context(_connected(self.client, address.token))
-                else:
-                    url = await stack.enter_async_context(_serving(self.client, address))
-                self.recorder = _Recorder(self.client)
-                try:
-                    yield url
-                finally:
-                    self.recorder.close()
-        finally:
-            sampler.cancel()
-
-    async def ask(self, request: object) -> _Recorded | None:
-        """Answer `_Mark` (None) or `_Report` (what was recorded since the last one)."""
-        recorder = self.recorder
-        assert recorder is not None, "asked before the bot was running"
-        if isinstance(request, _Mark):
-            self._held = self.pace.held
-            self.pace.longest_wait = 0.0
-            return None
-        if not isinstance(request, _Report):
-            raise TypeError(f"unknown request {request!r}")
-        commits = tuple(recorder.commits[self._reported:])
-        self._reported += len(commits)
-        delivered, recorder.delivered = recorder.delivered, {}
-        requests, recorder.requests = tuple(recorder.requests), []
-        return _Recorded(commits, delivered, requests,
-                         self.clock.share(request.start, request.end),
-                         self.pace.held - self._held, self.pace.longest_wait)
-
-
-def serve_bot(handle: int) -> None:
-    """A bot process's entry (`python -c`), for each shard past the first and each HTTP
-    worker: one client, as `jongg run --shards N --shard-ids K` (or `jongg run --http`) runs
-    it, answering the bench on the socket `handle` it inherited: `_Connect` first (answered
-    once ready: None, or the worker's URL), then `_Mark` and `_Report` until None. A failure
-    is answered `Failed`, with its traceback."""
-    fake_mod, _ = _checkout()
-    tune_process()
-    connection = Connection(handle)
-    try:
-        with _stub_renderers(fake_mod.png(1, 1)):
-            asyncio.run(_serve_bot(connection, fake_mod))
-    except Exception:
-        with contextlib.suppress(OSError):  # the bench may be gone
-            connection.send(Failed(traceback.format_exc()))
-
-
-async def _serve_bot(connection: Connection, fake_mod: Any) -> None:
-    setup: _Connect = await asyncio.to_thread(connection.recv)
-    fake_mod.point_discord(setup.address)
-    bot = _Bot(setup.database, setup.plan, setup.scale, setup.worker)
-    async with bot.running(setup.address) as url:
-        connection.send(url)
-        while (request := await asyncio.to_thread(connection.recv)) is not None:
-            connection.send(await bot.ask(request))
-
-
-class _Recording:
-    """Every bot process's commits and deliveries in a world, as they are reported."""
-
-    def __init__(self) -> None:
-        self.commits: list[Commit] = []
-        self.delivered: dict[str, float] = {}
-
-    def add(self, recorded: _Recorded) -> None:
-        self.commits += recorded.commits
-        self.delivered.update(recorded.delivered)
-
 
 @dataclass(frozen=True)
 class _Run:
@@ -624,46 +231,46 @@ def _shard(index: int, shards: int) -> ShardPlan:
     return ONE_SHARD if shards == 1 else ShardPlan(shards, (index,))
 
 
-async def _world(child: _Child, shape: Shape, tables: int, database: str, scale: float,
+async def _world(child: Child, shape: Shape, tables: int, database: str, scale: float,
                  processes: int, start: Start | None, plays: Sequence[Play],
                  tick: Callable[[], None], workers: int = 0,
                  database_pid: int | None = None) -> list[_Run]:
     """One world: a fresh fake Discord (in the child) with `tables` tables of `shape` over
     one server per shard, a bot process per shard (this one runs shard 0's, children the
-    others', see `_Bot`) and a database; the tables opened and (with `start`) started, then
+    others', see `Bot`) and a database; the tables opened and (with `start`) started, then
     each of `plays` measured in turn. With `workers`, that many HTTP workers besides, each a
     child process, take every interaction (the fake's endpoint posts to them in turn, as a
     reverse proxy would), and this process is only the gateway's (it registers the
     commands), as `jongg run` beside `jongg run --http` workers. `database_pid`: the
     database server's process, whose CPU is measured too (None: not measured)."""
-    fake_mod, _ = _checkout()
+    fake_mod, _ = checkout()
     address = await child.ask(World(tables, shape, scale, processes, database_pid))
     saved = fake_mod.point_discord(address)
-    recording = _Recording()
+    recording = Recording()
     runs: list[_Run] = []
     try:
         with contextlib.ExitStack() as others:
-            here = _Bot(database, _shard(0, processes), scale)
+            here = Bot(database, _shard(0, processes), scale)
             async with here.running(address):
-                there = [others.enter_context(_Child("serve_bot"))
+                there = [others.enter_context(Child("serve_bot"))
                          for _ in range(1, processes + workers)]
                 for index, bot in enumerate(there[:processes - 1], 1):
-                    await bot.ask(_Connect(address, database, _shard(index, processes),
+                    await bot.ask(Connect(address, database, _shard(index, processes),
                                            scale))
                 urls = await asyncio.gather(*(
-                    bot.ask(_Connect(address, database, ONE_SHARD, scale, worker))
+                    bot.ask(Connect(address, database, ONE_SHARD, scale, worker))
                     for worker, bot in enumerate(there[processes - 1:], 1)))
                 if urls:
                     await child.ask(Endpoint(tuple(urls)))
-                bots: list[_Bot | _Child] = [here, *there]
+                bots: list[Bot | Child] = [here, *there]
                 await child.ask(Open())
                 if start is not None:
                     await child.ask(start)
                     tick()
                 for play in plays:
-                    await asyncio.gather(*(bot.ask(_Mark()) for bot in bots))
+                    await asyncio.gather(*(bot.ask(Mark()) for bot in bots))
                     played: Played = await child.ask(play)
-                    reports = await asyncio.gather(*(bot.ask(_Report(played.start,
+                    reports = await asyncio.gather(*(bot.ask(Report(played.start,
                                                                      played.end))
                                                      for bot in bots))
                     for report in reports:
@@ -677,8 +284,8 @@ async def _world(child: _Child, shape: Shape, tables: int, database: str, scale:
     return runs
 
 
-def _summary(shape: Shape, play: Play, played: Played, recording: _Recording, scale: float,
-             reports: Sequence[_Recorded]) -> _Run:
+def _summary(shape: Shape, play: Play, played: Played, recording: Recording, scale: float,
+             reports: Sequence[Recorded]) -> _Run:
     found = latencies(played, recording.commits, recording.delivered)
     seconds = max(played.end - played.start, 1e-9)
     moves = sum(c.move and not c.refused for c in played.clicks)
@@ -868,11 +475,11 @@ def run(quick: bool = False, progress: ProgressCallback | None = None,
                            "postgresql:// URL.")
     workers = http_workers or 0
     plan = ((HTTP_QUICK if quick else HTTP) if workers else (QUICK if quick else FULL))
-    fake_mod, _ = _checkout()
+    fake_mod, _ = checkout()
     tick = Steps(progress, plan.steps)
     census: dict[Shape, _Run] = {}
-    with bench_databases(database) as databases, _stub_renderers(fake_mod.png(1, 1)), \
-            _Child("serve_child") as child:
+    with bench_databases(database) as databases, stub_renderers(fake_mod.png(1, 1)), \
+            Child("serve_child") as child:
 
         def world(shape: Shape, tables: int, start: Start | None, plays: list[Play]
                   ) -> list[_Run]:
