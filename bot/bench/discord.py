@@ -11,7 +11,8 @@ simulated people of `tests/discord/people.py`, who act only on what Discord show
 DM prompts, the Claim…/Pass buttons under the table's posts (now and then Claim… and the first
 choice it shows them). The two talk through a pipe (`discord_wire`); both clocks are
 CLOCK_MONOTONIC, so the child's timestamps (clicks, answers, requests) line up with this
-process's (commits, deliveries); `discord_measure` does the arithmetic.
+process's (commits, deliveries); `discord_bot` runs and records the bot's processes,
+`discord_measure` does the arithmetic.
 
 Worlds, each a fresh fake Discord, client and database:
 
