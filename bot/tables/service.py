@@ -25,7 +25,7 @@ log, which is all a restart needs to count again.
 A seat's turn clock and its reminders (`bot.tables.reminders`) pause while its holder is
 away: in their quiet hours at a table that pauses for them, and on vacation: a league
 season's in that season's games, a personal one at a casual table opened to pause for them
-(a game's vacation scope, `_Live.away_key`). The deadlines are worked out when a clock is
+(a game's vacation scope, `LiveGame.away_key`). The deadlines are worked out when a clock is
 set, with the pauses known then (`bot.tables.timekeeping`); when the pauses change (new
 quiet hours, a vacation begun or ended) the running clocks are moved, keeping the time they
 had left (`_retime`). A claim window is the whole table's and never pauses.
@@ -44,7 +44,7 @@ import logging
 import random
 import time
 from collections.abc import AsyncIterator, Callable, Collection, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import replace
 
 from bot.engine.cards import Card
 from bot.engine.errors import IllegalAction, InvalidInput, NotYourTurn
@@ -52,14 +52,12 @@ from bot.engine.game import (
     Action,
     Event,
     GameState,
-    Option,
     Pass,
     Phase,
     RuleSet,
     View,
     apply,
     for_seat,
-    format_action,
     legal_actions,
     new_game,
     parse_action,
@@ -90,21 +88,18 @@ from bot.store import (
     NewDelivery,
     OutboxEntry,
     Outcome,
-    Pace,
     PlayedFor,
     Season,
     SeatScore,
     SeqConflict,
     ServerCardChoice,
     ShippedCardChoice,
-    StoreError,
     Vacation,
 )
 from bot.tables.auto import automatic, drawn_tile
 from bot.tables.delivery import (
     DEFAULT_BACKOFF,
     Backoff,
-    HeldGame,
     Mailbox,
     Sender,
     entry_body,
@@ -119,6 +114,7 @@ from bot.tables.errors import (
     StalePrompt,
 )
 from bot.tables.levels import read_level, server_level
+from bot.tables.live import AwayKey, LiveGame, PromptOptions, moment_of
 from bot.tables.narrate import action_label, private_line, public_line
 from bot.tables.notifier import Answer, Notifier, Table
 from bot.tables.options import (
@@ -127,6 +123,7 @@ from bot.tables.options import (
     Timeout,
     read_table_options,
 )
+from bot.tables.registry import BotFactory, Registry
 from bot.tables.reminders import REMINDER_CLOCKS, reminder_clocks
 from bot.tables.seat_options import SeatOptions
 from bot.tables.series import next_game
@@ -152,8 +149,6 @@ _MOVE_CLOCKS = (ClockKind.TURN, ClockKind.CLAIM, ClockKind.AUTO, *REMINDER_CLOCK
 #: its reminders. A claim window is short and the whole table's, so it never pauses.
 _SEAT_CLOCKS = (ClockKind.TURN, *REMINDER_CLOCKS)
 _NO_PAUSES = Pauses()
-#: Whose vacation, in which scope: (user, season id), or (user, None) for a personal one.
-_AwayKey = tuple[int, int | None]
 #: What a table is told was played for a seat whose clock ran out, by the phase it ran out
 #: in (anything else: "the bot made their move", followed by the move's own line).
 _TIMED_OUT_LINES = {Phase.CLAIM: "a pass was made for them",
@@ -169,143 +164,15 @@ _TIMED_OUT_LINES = {Phase.CLAIM: "a pass was made for them",
 DEFAULT_AUTO_DELAY = 3.0
 
 
-#: Builds the bot for a seat: its level (`bot.players.LEVELS`), the card, the rules and a
-#: seed of its own.
-BotFactory = Callable[[str, Card, RuleSet, int], Player]
-
-
-@dataclass
-class _Options:
-    """Each seat's legal options and the action count since which they have been the same:
-    a prompt made at any count from then on still shows the seat's options, so it stays
-    good while other seats answer the same Charleston pass or claim window."""
-
-    options: list[tuple[Option, ...]]
-    since: list[int]
-    #: Seats whose options changed since the outside was last told.
-    changed: set[int] = field(default_factory=set)
-
-    @classmethod
-    def of(cls, state: GameState) -> _Options:
-        """The options at `state`, as if they had always been so."""
-        count = len(state.actions)
-        return cls([legal_actions(state, s) for s in range(state.size)],
-                   [count] * state.size, set(range(state.size)))
-
-    def copy(self) -> _Options:
-        """A copy to change while a commit is pending (the original stays as it was if the
-        commit fails)."""
-        return _Options(list(self.options), list(self.since), set(self.changed))
-
-    def update(self, state: GameState) -> None:
-        """Note whose options `state` changed."""
-        for seat in range(state.size):
-            now = legal_actions(state, seat)
-            if now != self.options[seat]:
-                self.options[seat] = now
-                self.since[seat] = len(state.actions)
-                self.changed.add(seat)
-
-    def current(self, seat: int, counter: int, count: int) -> bool:
-        """Whether a prompt made for `seat` at action count `counter` still shows its
-        options (`count` is the action count now)."""
-        return self.since[seat] <= counter <= count
-
-
-@dataclass
-class _Live:
-    """A game the service holds in memory: in play, or over and still delivering."""
-
-    table: Table
-    state: GameState
-    #: The state as the store has it: what `state` returns to if a commit fails.
-    saved: GameState
-    timeout: Timeout
-    pace: Pace
-    remind_at: float | None
-    #: Seconds every automatic answer waits: the table's own, kept from its opening.
-    auto_delay: float
-    bots: dict[int, Player]
-    #: The level of each bot seat's bot (the same keys as `bots`).
-    levels: dict[int, str]
-    options: _Options
-    mail: Mailbox
-    dm_closed: set[int] = field(default_factory=set)
-    #: Actions applied since `saved` (text, actor, the state after it, whether the table
-    #: played it for a person's seat), not yet committed.
-    unsaved: list[tuple[str, int | None, GameState, PlayedFor | None]] = field(
-        default_factory=list)
-    #: The move clocks as the store has them, (kind, seat) -> due time, and the moment
-    #: (phase, turn, discards, Charleston step) they were set for.
-    clocks: dict[tuple[ClockKind, int | None], float] = field(default_factory=dict)
-    clock_moment: tuple[object, ...] = ()
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: Over (finished, timed out or aborted): takes no more moves, leaves once delivered.
-    closed: bool = False
-    #: What seats' options played for them since the outside was last told, by seat.
-    told: dict[int, list[str]] = field(default_factory=dict)
-    #: Lines for the whole table since it was last told (beyond what the events say).
-    said: list[str] = field(default_factory=list)
-    #: Seats a move was made for when their clock ran out, since the outside was last
-    #: told: their old prompt is to lose its controls.
-    expired: set[int] = field(default_factory=set)
-    #: Each seat's timeouts in a row (`bot.tables.standins`), and as the store has them
-    #: (counted from the log when the game is restored).
-    stand_ins: StandIns = field(default_factory=lambda: StandIns(0, ()))
-    saved_stand_ins: StandIns = field(default_factory=lambda: StandIns(0, ()))
-    #: The bots standing in for people, by seat (used while `stand_ins` says so).
-    stand_in_bots: dict[int, Player] = field(default_factory=dict)
-    #: Whether the seats' turn clocks pause in their holders' quiet hours.
-    quiet: bool = False
-    #: The league season the game counts for (None: not a league's game): its players'
-    #: vacations pause their clocks.
-    season_id: int | None = None
-    #: Whether a casual table's clocks pause for its players' personal vacations (its
-    #: `vacations` option; a league's game pauses for its season's, whatever this says).
-    vacations: bool = False
-    #: The game's revision in the store when this copy was last made the store's (see
-    #: `TableService._current`).
-    revision: int = -1
-
-    @property
-    def pauses_for_vacations(self) -> bool:
-        """Whether vacations pause the seats' clocks here: in a league's game always (its
-        season's, `season_id`), at a casual table when it was opened to (personal ones,
-        of the scope None)."""
-        return self.season_id is not None or self.vacations
-
-    def away_key(self, user: int | None) -> _AwayKey | None:
-        """Where `TableService._away` keeps the vacation that would pause `user`'s seat
-        here: (user, the game's season), (user, None) for a personal one at a casual table
-        that pauses for them; None for a bot, or a game no vacation pauses."""
-        if user is None or not self.pauses_for_vacations:
-            return None
-        return (user, self.season_id)
-
-    def become(self, fresh: _Live) -> None:
-        """Take every field of `fresh` (the game rebuilt from the store) but the lock and
-        the mailbox, which a move and the sender may be holding."""
-        for name in (f.name for f in fields(self)):
-            if name not in ("lock", "mail"):
-                setattr(self, name, getattr(fresh, name))
-
-
-def _moment(state: GameState) -> tuple[object, ...]:
-    """One moment of play, as the clocks see it: a claim window, a seat's turn, a
-    Charleston pass. Its clocks keep their deadlines while it lasts."""
-    return (state.phase, state.turn.seat if state.turn else None, len(state.discards),
-            state.charleston.step if state.charleston else None)
-
-
 def _replayed(rules: RuleSet, card: Card, seed: int, players: Sequence[str],
               actions: Sequence[Action], kept: Collection[int] = (), pot: int = 0,
-              bet: int | None = None) -> tuple[GameState, _Options, dict[int, GameState]]:
+              bet: int | None = None) -> tuple[GameState, PromptOptions, dict[int, GameState]]:
     """A game rebuilt from its inputs (seed, pot, bet) and its log, move by move, so each
     seat's prompts from before a restart stay as good as they were; with the states after
     the action counts in `kept` (and the first), which undelivered messages report. A long
     game takes tens of milliseconds: run it in a worker."""
     state = new_game(rules, card, seed, players, pot, bet)
-    options = _Options.of(state)
+    options = PromptOptions.of(state)
     states = {0: state}
     for action in actions:
         state, _ = apply(state, action)
@@ -356,36 +223,55 @@ class TableService:
                  backoff: Backoff = DEFAULT_BACKOFF,
                  auto_delay: float = DEFAULT_AUTO_DELAY,
                  owns: Callable[[int], bool] = every_guild) -> None:
-        self.db = db
-        #: Whether a server's games are this process's to resume and to time (the bot's
-        #: processes each run some of its Discord shards: `bot.discord.shards`).
-        self.owns = owns
-        #: Seconds every automatic answer waits at a table opened without a delay of its
-        #: own (a server's, `bot.tables.server_config`), kept with the table: by default
-        #: `DEFAULT_AUTO_DELAY`; 0 answers at once, as bots do (the terminal, where nobody
-        #: reads the timing). A game stored before tables kept theirs plays with it too.
-        self.auto_delay = auto_delay
-        self.notifier = notifier
-        self.new_seed = new_seed
-        self.now = now
-        self.make_bot = make_bot
-        self.sender = Sender(db, notifier, backoff, self._retire)
-        self._live: dict[int, _Live] = {}
-        #: Vacations under way or planned, (user, season) -> (start, end): that user's clocks
-        #: pause in the season's games meanwhile; (user, None) is a personal vacation, which
-        #: pauses their casual tables opened to pause for vacations.
-        self._away: dict[_AwayKey, tuple[float, float]] = {}
+        self.registry = Registry(db, notifier, now=now, make_bot=make_bot,
+                                 new_seed=new_seed, backoff=backoff, auto_delay=auto_delay,
+                                 owns=owns)
         self._clock_task: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
-        #: Set by `close`: moves are refused from then on (`Restarting`).
-        self._closing = False
-        #: Moves begun and not yet done (`_moving`), and set while there are none: `close`
-        #: lets them finish.
-        self._moves = 0
-        self._no_moves = asyncio.Event()
-        self._no_moves.set()
-        #: Games of servers it does not own that the last `run_due_clocks` found clocks due in.
-        self.others_due = 0
+
+    @property
+    def db(self) -> Database:
+        """The store the games are kept in."""
+        return self.registry.db
+
+    @property
+    def notifier(self) -> Notifier:
+        """How the outside is told."""
+        return self.registry.notifier
+
+    @property
+    def sender(self) -> Sender:
+        """Delivers the games' outboxes."""
+        return self.registry.sender
+
+    @property
+    def now(self) -> Callable[[], float]:
+        """The service's clock."""
+        return self.registry.now
+
+    @property
+    def auto_delay(self) -> float:
+        """Seconds an automatic answer waits at a table opened without a delay of its own."""
+        return self.registry.auto_delay
+
+    @property
+    def new_seed(self) -> Callable[[], int]:
+        """Where new games' seeds come from."""
+        return self.registry.new_seed
+
+    @new_seed.setter
+    def new_seed(self, new_seed: Callable[[], int]) -> None:
+        self.registry.new_seed = new_seed
+
+    @property
+    def others_due(self) -> int:
+        """Games of servers this process does not own that the last `run_due_clocks` found
+        clocks due in."""
+        return self.registry.others_due
+
+    @property
+    def _live(self) -> dict[int, LiveGame]:
+        """The games held in memory (for tests that look inside)."""
+        return self.registry.games
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -396,15 +282,15 @@ class TableService:
         process runs the others."""
         restored = 0
         for vacation in await self.db.vacations.under_way(self.now()):
-            self._away[(vacation.user_id, vacation.season_id)] = (vacation.started_at,
+            self.registry.away[(vacation.user_id, vacation.season_id)] = (vacation.started_at,
                                                                   vacation.end())
         started = [game.id for game in await self.db.games.unfinished_games()
-                   if game.started_at is not None and self.owns(game.guild_id)]
+                   if game.started_at is not None and self.registry.owns(game.guild_id)]
         for game_id in started:
             restored += await self._try_restore(game_id)
         for game_id in await self.db.outbox.games_with_pending():
-            if (game_id not in self._live and game_id not in started
-                    and await self._owned(game_id)):
+            if (game_id not in self.registry.games and game_id not in started
+                    and await self.registry.owned(game_id)):
                 await self._try_restore(game_id)
         if run_clocks:
             self._clock_task = asyncio.create_task(self._clock_loop(), name="jongg-clocks")
@@ -416,23 +302,23 @@ class TableService:
         seconds what goes out without a retry, and stop them. Nothing is lost: a move
         refused here was never applied, and what is not confirmed stays in the outbox for
         the next start (sent with the same keys, so what did go out is not shown twice)."""
-        self._closing = True
+        self.registry.closing = True
         if self._clock_task is not None:
             self._clock_task.cancel()
             await asyncio.gather(self._clock_task, return_exceptions=True)
             self._clock_task = None
-        await self._no_moves.wait()  # a move is done once its entries are queued
-        await self.sender.stop(list(self._live.values()), grace)
+        await self.registry.no_moves.wait()  # a move is done once its entries are queued
+        await self.registry.sender.stop(list(self.registry.games.values()), grace)
 
     async def flush(self, game_id: int) -> None:
         """Wait until the game's sender has nothing left to deliver (after retries)."""
-        live = self._live.get(game_id)
+        live = self.registry.games.get(game_id)
         if live is not None:
             await live.mail.idle.wait()
 
     def in_play(self, game_id: int) -> bool:
         """Whether the game is being played (not over, aborted or unknown)."""
-        live = self._live.get(game_id)
+        live = self.registry.games.get(game_id)
         return live is not None and not live.closed
 
     # -- lobby -----------------------------------------------------------------------------
@@ -601,18 +487,18 @@ class TableService:
 
     def table(self, game_id: int) -> Table:
         """The table of a game in play."""
-        return self._get(game_id).table
+        return self.registry.get(game_id).table
 
     def seat_of(self, game_id: int, user_id: int) -> int:
         """The seat this user holds in a game in play; `NotSeated` if none."""
-        seat = self._get(game_id).table.seat_of(user_id)
+        seat = self.registry.get(game_id).table.seat_of(user_id)
         if seat is None:
             raise NotSeated("You're not playing at this table.")
         return seat
 
     def view_for(self, game_id: int, user_id: int) -> View:
         """The view of the seat this user holds (for "My rack" and slash commands)."""
-        return view(self._get(game_id).state, self.seat_of(game_id, user_id))
+        return view(self.registry.get(game_id).state, self.seat_of(game_id, user_id))
 
     def seat_moment(self, game_id: int, user_id: int) -> SeatMoment:
         """Where the seat this user holds in a game in play stands now (after `visit`), for
@@ -620,10 +506,10 @@ class TableService:
         (they must act, and neither a bot nor their own options answer for them), when that
         move falls due by the clocks the store keeps (this copy holds them as they are
         stored), and since when their options have been what they are."""
-        live = self._get(game_id)
+        live = self.registry.get(game_id)
         seat = self.seat_of(game_id, user_id)
         state = live.state
-        asked = (seat in seats_to_act(state) and not self._played_by_bot(live, seat)
+        asked = (seat in seats_to_act(state) and not live.played_by_bot(seat)
                  and self._automatic(live, seat) is None)
         clocks = [(ClockKind.CLAIM, None)] if state.phase is Phase.CLAIM else []
         due = next((live.clocks[key] for key in [*clocks, (ClockKind.TURN, seat)]
@@ -635,21 +521,12 @@ class TableService:
     def prompt_view(self, game_id: int, user_id: int, counter: int) -> View:
         """The view behind a prompt made for this user at action count `counter`, after
         checking it still shows their options (for a control that opens more of a prompt)."""
-        live = self._get(game_id)
-        return view(live.state, self._check_prompt(live, user_id, counter))
+        live = self.registry.get(game_id)
+        return view(live.state, live.prompt_seat(user_id, counter))
 
     def spectator(self, game_id: int) -> View:
         """What anyone may see of a game in play."""
-        return spectator_view(self._get(game_id).state)
-
-    def _get(self, game_id: int) -> _Live:
-        """The game in play as this process holds it (after `visit`, for reads)."""
-        if self._closing:
-            raise Restarting(RESTARTING)
-        live = self._live.get(game_id)
-        if live is None or live.closed:
-            raise NotRunning(NOT_RUNNING)
-        return live
+        return spectator_view(self.registry.get(game_id).state)
 
     async def visit(self, game_id: int) -> None:
         """Make this process's copy of a game in play the store's before the outside reads
@@ -661,7 +538,7 @@ class TableService:
             await self._current(game_id)
 
     @contextlib.asynccontextmanager
-    async def _moving(self, game_id: int) -> AsyncIterator[_Live]:
+    async def _moving(self, game_id: int) -> AsyncIterator[LiveGame]:
         """Hold a game in play for a move: its lock in every process sharing the database
         (`Database.game_lock`), this process's copy made the store's (`_current`), then the
         copy's own lock. Once the move is made, the revision it left the game at is noted,
@@ -670,10 +547,10 @@ class TableService:
         refuses because the log grew under it (`SeqConflict`: a write that did not wait
         for the game's lock) changes nothing, is answered as stale, and the next move
         starts from the game rebuilt."""
-        if self._closing:
+        if self.registry.closing:
             raise Restarting(RESTARTING)
-        self._moves += 1
-        self._no_moves.clear()
+        self.registry.moves += 1
+        self.registry.no_moves.clear()
         try:
             async with self.db.game_lock(game_id):
                 live = await self._current(game_id)
@@ -685,18 +562,18 @@ class TableService:
                         raise StalePrompt(MOVED_ON) from conflict
                     live.revision = await self.db.games.revision(game_id)
         finally:
-            self._moves -= 1
-            if not self._moves:
-                self._no_moves.set()
+            self.registry.moves -= 1
+            if not self.registry.moves:
+                self.registry.no_moves.set()
 
-    async def _current(self, game_id: int) -> _Live:
+    async def _current(self, game_id: int) -> LiveGame:
         """This process's copy of a game in play, as the store has it (the caller holds the
         game's lock): the copy held, if nobody changed the game since it was last the
-        store's (`_Live.revision`); else the game rebuilt from the store, into the same
+        store's (`LiveGame.revision`); else the game rebuilt from the store, into the same
         copy if one is held. Raises `IllegalAction` if the game is not in play."""
-        if self._closing:
+        if self.registry.closing:
             raise Restarting(RESTARTING)
-        live = self._live.get(game_id)
+        live = self.registry.games.get(game_id)
         if live is not None and live.closed:
             raise NotRunning(NOT_RUNNING)
         try:
@@ -715,7 +592,7 @@ class TableService:
         await self._away_in(live)
         return live
 
-    async def _away_in(self, live: _Live) -> None:
+    async def _away_in(self, live: LiveGame) -> None:
         """Read again who is on vacation in the game's vacation scope (its league season,
         or the personal vacations at a casual table that pauses for them) before a move in
         it, when other processes share the database: one of them may have begun or ended a
@@ -725,10 +602,10 @@ class TableService:
         if not live.pauses_for_vacations or not self.db.shared:
             return
         scope = live.season_id
-        for key in [key for key in self._away if key[1] == scope]:
-            del self._away[key]
+        for key in [key for key in self.registry.away if key[1] == scope]:
+            del self.registry.away[key]
         for vacation in await self.db.vacations.under_way_in(scope, self.now()):
-            self._away[(vacation.user_id, scope)] = (vacation.started_at, vacation.end())
+            self.registry.away[(vacation.user_id, scope)] = (vacation.started_at, vacation.end())
 
     async def act(self, game_id: int, user_id: int,
                   action: Action | str | Callable[[int], Action],
@@ -739,14 +616,14 @@ class TableService:
         be text, or a function of the seat (for prompts that do not know it). `answer`: the
         click, if its answer may carry the new table picture the move leads to."""
         async with self._moving(game_id) as live:
-            seat = self._check_prompt(live, user_id, counter)
+            seat = live.prompt_seat(user_id, counter)
             if isinstance(action, str):
                 action = parse_action(action, live.table.rules.players)
             elif callable(action):
                 action = action(seat)
             if action.seat != seat:
                 raise NotYourTurn("You can only act for your own seat.")
-            events = self._apply(live, action, user_id)
+            events = live.apply(action, user_id)
             was = await self._back_by_moving(live, seat)
             await self._settle(live, events, answer=answer)
         await self._back_elsewhere(live, user_id, was)
@@ -757,12 +634,12 @@ class TableService:
         """Apply the option at `index` of the user's legal options at action count `counter`
         (what a button carries); returns the action and its events."""
         async with self._moving(game_id) as live:
-            seat = self._check_prompt(live, user_id, counter)
+            seat = live.prompt_seat(user_id, counter)
             options = legal_actions(live.state, seat)
             if not 0 <= index < len(options):
                 raise StalePrompt("That choice is no longer there; use the newest prompt.")
             action = options[index].action
-            events = self._apply(live, action, user_id)
+            events = live.apply(action, user_id)
             was = await self._back_by_moving(live, seat)
             await self._settle(live, events)
         await self._back_elsewhere(live, user_id, was)
@@ -772,38 +649,9 @@ class TableService:
         """Whether a prompt made for this user at action count `counter` still shows their
         options (other seats' answers in the same Charleston pass or claim window do not
         change them)."""
-        live = self._get(game_id)
-        seat = live.table.seat_of(user_id)
-        return seat is not None and live.options.current(seat, counter,
-                                                         len(live.state.actions))
+        return self.registry.get(game_id).is_current(user_id, counter)
 
-    def _check_prompt(self, live: _Live, user_id: int, counter: int | None) -> int:
-        """The user's seat, after checking the prompt is current (the caller holds the lock)."""
-        seat = live.table.seat_of(user_id)
-        if seat is None:
-            raise NotSeated("You're not playing at this table, so you can't act here.")
-        if counter is not None and not live.options.current(seat, counter,
-                                                            len(live.state.actions)):
-            raise StalePrompt("This prompt is out of date; nothing was changed. Use the "
-                              "newest one (or My rack).")
-        return seat
-
-    def _apply(self, live: _Live, action: Action, actor: int | None,
-               played_for: PlayedFor | None = None) -> tuple[Event, ...]:
-        """Apply one action in memory (the caller holds the lock); `_settle` commits it.
-        `played_for`: the table made the move for a person's seat; a move the person made
-        (`actor`) starts their count of timeouts in a row again."""
-        state, events = apply(live.state, action)
-        live.unsaved.append((format_action(action, live.table.rules.players), actor, state,
-                             played_for))
-        live.state = state
-        if actor is not None:
-            live.stand_ins = live.stand_ins.back(action.seat)
-        elif played_for is PlayedFor.TIMEOUT:
-            live.stand_ins = live.stand_ins.timed_out(action.seat)
-        return tuple(events)
-
-    async def _settle(self, live: _Live, events: Sequence[Event], *,
+    async def _settle(self, live: LiveGame, events: Sequence[Event], *,
                       new_turn: bool = False, answer: Answer | None = None) -> None:
         """After actions applied in memory: let the bots answer, commit it all with the
         clocks and the outbox entries that report it (and the lines in `live.said` for the
@@ -829,11 +677,11 @@ class TableService:
             live.expired.clear()
             raise
         live.options = options
-        self.sender.queue(live, entries, live.state, answer=answer if new_turn else None)
+        self.registry.sender.queue(live, entries, live.state, answer=answer if new_turn else None)
         if live.state.phase is Phase.OVER:
             await self._finish(live)
 
-    async def _run_bots(self, live: _Live, options: _Options) -> list[Event]:
+    async def _run_bots(self, live: LiveGame, options: PromptOptions) -> list[Event]:
         """The bots' moves until a person must act or the game is over, noting in `options`
         whose options each changes; with no `auto_delay`, the moves people's options make
         for them too (otherwise those wait for the AUTO clock). Before each bot's move the
@@ -842,12 +690,12 @@ class TableService:
         events: list[Event] = []
         while live.state.phase is not Phase.OVER:
             waiting = seats_to_act(live.state)
-            bot_seats = [s for s in waiting if self._played_by_bot(live, s)]
+            bot_seats = [s for s in waiting if live.played_by_bot(s)]
             if bot_seats:
                 await asyncio.sleep(0)
                 seat = bot_seats[0]
                 bot = live.bots.get(seat) or live.stand_in_bots[seat]
-                events.extend(self._apply(live, bot.choose(
+                events.extend(live.apply(bot.choose(
                     view(live.state, seat), legal_actions(live.state, seat)), None,
                     None if seat in live.bots else PlayedFor.STAND_IN))
             else:
@@ -859,7 +707,7 @@ class TableService:
             options.update(live.state)
         return events
 
-    async def _commit(self, live: _Live, outbox: Sequence[NewDelivery]
+    async def _commit(self, live: LiveGame, outbox: Sequence[NewDelivery]
                       ) -> tuple[OutboxEntry, ...]:
         """Write the unsaved actions, the clocks of the moment they lead to and `outbox` in
         one transaction (nothing when none changed), then take them as saved; returns the
@@ -880,10 +728,10 @@ class TableService:
         if plan is not None:
             live.clocks = {(kind, seat): due for kind, seat, due in plan.clocks}
             live.clock_moment = moment
-            self._wake.set()
+            self.registry.wake.set()
         return entries
 
-    def _reports(self, live: _Live, events: Sequence[Event], changed: set[int], *,
+    def _reports(self, live: LiveGame, events: Sequence[Event], changed: set[int], *,
                  new_turn: bool) -> list[NewDelivery]:
         """The outbox entries that report `events` (the state is `live.state`): the lines
         for the table, each human seat's own lines when it learned something, its options
@@ -921,7 +769,7 @@ class TableService:
             reports.append(NewDelivery(DeliveryKind.GAME_OVER, at))
         return reports
 
-    def _deadline(self, live: _Live, seat: int) -> float | None:
+    def _deadline(self, live: LiveGame, seat: int) -> float | None:
         """When a move the seat is asked for now falls due (quiet hours and vacation
         counted on a turn; a claim window never pauses)."""
         if live.state.phase is Phase.CLAIM:
@@ -931,7 +779,7 @@ class TableService:
         return None if seconds is None else deadline(self.now(), seconds,
                                                      self._pauses(live, seat))
 
-    async def _finish(self, live: _Live) -> None:
+    async def _finish(self, live: LiveGame) -> None:
         result = live.state.result
         assert result is not None
         won = finishing(result.reason, result.declared)
@@ -956,65 +804,48 @@ class TableService:
         except Exception:
             # The result is safe in the store; the league catches up on the next start.
             log.exception("league record of game %s failed", live.table.game_id)
-        await self._close(live)
+        await self.registry.close(live)
 
     # -- the end of a game -----------------------------------------------------------------
 
-    async def _close(self, live: _Live) -> None:
-        """The game is over (finished, timed out or aborted, as the store has it): it takes
-        no more moves, and leaves memory once its messages are out."""
-        live.closed = True
-        if live.mail.task is None:
-            await self._retire(live)
-
-    async def _retire(self, done: HeldGame) -> None:
-        """A game that is over and delivered leaves memory; the store forgets what was sent."""
-        game_id = done.table.game_id
-        if self._live.get(game_id) is done:
-            del self._live[game_id]
-        try:
-            await self.db.outbox.forget_sent(game_id)
-        except StoreError:
-            log.exception("could not tidy the outbox of game %s", game_id)
-
     # -- clocks ----------------------------------------------------------------------------
 
-    def _away_of(self, live: _Live, user: int | None) -> tuple[float, float] | None:
+    def _away_of(self, live: LiveGame, user: int | None) -> tuple[float, float] | None:
         """The vacation under way or planned that pauses `user`'s seat in this game (of
-        its vacation scope, see `_Live.away_key`), if any."""
+        its vacation scope, see `LiveGame.away_key`), if any."""
         key = live.away_key(user)
-        return None if key is None else self._away.get(key)
+        return None if key is None else self.registry.away.get(key)
 
-    def _vacations(self, live: _Live) -> dict[int, tuple[float, float]]:
+    def _vacations(self, live: LiveGame) -> dict[int, tuple[float, float]]:
         """The vacations under way or planned of the game's seat holders that pause their
         seats here (none at a game no vacation pauses), by seat."""
         return {seat: away for seat, user in enumerate(live.table.user_ids)
                 if (away := self._away_of(live, user)) and self.now() < away[1]}
 
-    def _pauses(self, live: _Live, seat: int) -> Pauses:
+    def _pauses(self, live: LiveGame, seat: int) -> Pauses:
         """When `seat`'s clocks pause: its holder's quiet hours (at a table that pauses for
         them) and their vacation (of the game's vacation scope); never while a bot plays
         the seat (a bot's own, or one standing in for its person)."""
         return self._pauses_away(live, seat, self._away_of(live, live.table.user_ids[seat]))
 
-    def _pauses_away(self, live: _Live, seat: int,
+    def _pauses_away(self, live: LiveGame, seat: int,
                      away: tuple[float, float] | None) -> Pauses:
         """`_pauses` with the holder away for the stretch `away` (None: not away)."""
-        if live.table.user_ids[seat] is None or self._played_by_bot(live, seat):
+        if live.table.user_ids[seat] is None or live.played_by_bot(seat):
             return _NO_PAUSES
         pauses = live.table.options_of(seat).pauses(() if away is None else (away,))
         return pauses if live.quiet else replace(pauses, quiet=None)
 
-    def _clock_plan(self, live: _Live) -> tuple[ClockPlan | None, tuple[object, ...]]:
+    def _clock_plan(self, live: LiveGame) -> tuple[ClockPlan | None, tuple[object, ...]]:
         """The clocks the moment now needs (None: the pace has none, or the game is over),
         and the moment. Within one moment (a claim window, a Charleston pass) a seat's
         deadline stays where it was while others answer; every clock is re-tied to the new
         action count so it stays valid."""
         state = live.state
-        moment = _moment(state)
+        moment = moment_of(state)
         if state.phase is Phase.OVER:
             return None, moment
-        humans = [s for s in seats_to_act(state) if not self._played_by_bot(live, s)]
+        humans = [s for s in seats_to_act(state) if not live.played_by_bot(s)]
         # Seats whose options will answer for them once the delay has passed.
         answered = {seat for seat in humans if self._automatic(live, seat) is not None
                     } if live.auto_delay > 0 else set()
@@ -1052,14 +883,14 @@ class TableService:
         return ClockPlan((*_MOVE_CLOCKS, ClockKind.AWAY), tuple(wanted),
                          len(state.actions)), moment
 
-    def _away_edges(self, live: _Live, now: float) -> list[tuple[int, float]]:
+    def _away_edges(self, live: LiveGame, now: float) -> list[tuple[int, float]]:
         """The next moment each seat's holder goes away or comes back (a vacation planned
         ahead beginning, one under way ending by itself), by seat: when the table is told
         (an AWAY clock, `_away_edge`)."""
         return [(seat, start if now < start else end)
                 for seat, (start, end) in self._vacations(live).items()]
 
-    async def _away_edge(self, live: _Live, clock: Clock) -> None:
+    async def _away_edge(self, live: LiveGame, clock: Clock) -> None:
         """A seat's AWAY clock ran out (the caller holds the game): its holder's vacation
         began (planned ahead) or ended by itself (its days ran out), and the table is told
         as `/mj vacation start` and `end` tell it; the next such moment is set again."""
@@ -1069,13 +900,13 @@ class TableService:
         key = live.away_key(live.table.user_ids[seat])
         if key is None:
             return
-        away = self._away.get(key)
+        away = self.registry.away.get(key)
         now = self.now()
         name = live.table.names[seat]
         if away is not None and away[0] <= now < away[1]:
             live.said.append(away_note(away[1]).format(name=name))
         elif away is None or now >= away[1]:
-            self._away.pop(key, None)
+            self.registry.away.pop(key, None)
             live.said.append(BACK_NOTE.format(name=name))
         await self._settle(live, ())
 
@@ -1088,8 +919,8 @@ class TableService:
         when = self.now() if now is None else now
         due = {clock.game_id for clock in await self.db.clocks.due_clocks(when)}
         mine = {game_id for game_id in due
-                if game_id in self._live or await self._owned(game_id)}
-        self.others_due = len(due - mine)
+                if game_id in self.registry.games or await self.registry.owned(game_id)}
+        self.registry.others_due = len(due - mine)
         for clock in await self.db.clocks.claim_due(when, games=mine):
             if clock.kind is ClockKind.GAME_LIMIT:
                 acted += await self._time_up(clock.game_id)
@@ -1104,7 +935,7 @@ class TableService:
                             clock.game_id)
         return acted
 
-    async def _ran_out(self, live: _Live, clock: Clock) -> int:
+    async def _ran_out(self, live: LiveGame, clock: Clock) -> int:
         """Act on a move clock that ran out (the caller holds the game for a move): one of
         an earlier moment is stopped, a reminder rings, an AUTO clock plays the seats'
         automatic answers, a turn or claim clock moves for the seats it ran out on.
@@ -1129,7 +960,7 @@ class TableService:
         await self._settle(live, events)
         return 1
 
-    async def _remind(self, live: _Live, clock: Clock) -> None:
+    async def _remind(self, live: LiveGame, clock: Clock) -> None:
         """A reminder clock ran out: stop it and owe its seat a nudge naming when the move
         is due, in one transaction (so a reminder goes out once)."""
         seat = clock.seat
@@ -1140,7 +971,7 @@ class TableService:
                         entry_body(user=live.table.user_ids[seat], due_at=due_at,
                                    clock=clock.kind.value))])
         live.clocks.pop((clock.kind, seat), None)
-        self.sender.queue(live, entries, live.state)
+        self.registry.sender.queue(live, entries, live.state)
 
     async def _time_up(self, game_id: int) -> int:
         """The tournament time limit ran out: the game stops and every seat scores 0.
@@ -1153,8 +984,8 @@ class TableService:
                     game_id, timeout_outcome(live.table.rules.players), outbox=[NewDelivery(
                         DeliveryKind.TABLE, len(live.state.actions), None,
                         entry_body(lines=[TIME_UP], new_turn=False))])
-                self.sender.resume(live, await self.db.outbox.pending(game_id), {})
-                await self._close(live)
+                self.registry.sender.resume(live, await self.db.outbox.pending(game_id), {})
+                await self.registry.close(live)
         except NotRunning:
             await self.db.clocks.clear_clocks(game_id)
             return 0
@@ -1164,7 +995,7 @@ class TableService:
             log.exception("league record of game %s failed", game_id)
         return 1
 
-    async def _time_out(self, live: _Live, seat: int | None) -> list[Event]:
+    async def _time_out(self, live: LiveGame, seat: int | None) -> list[Event]:
         """Move for the seats a clock ran out on: pass in a claim window (unless the table
         lets the bot play everything), a bot of the server's level elsewhere. A seat whose
         holder is away (asleep or on vacation) when a claim window closes is answered as
@@ -1173,7 +1004,7 @@ class TableService:
         events: list[Event] = []
         level = await self.server_level(live.table.guild_id)
         seats = [seat] if seat is not None else [
-            s for s in seats_to_act(live.state) if not self._played_by_bot(live, s)]
+            s for s in seats_to_act(live.state) if not live.played_by_bot(s)]
         for waiting in seats:
             if waiting not in seats_to_act(live.state):
                 continue
@@ -1186,20 +1017,20 @@ class TableService:
             if claim and live.timeout is Timeout.PASS:
                 action: Action = Pass(waiting)
             else:
-                action = self._bot(level, live.table, live.state.seed, waiting).choose(
+                action = self.registry.bot(level, live.table, live.state.seed, waiting).choose(
                     view(live.state, waiting), legal_actions(live.state, waiting))
             phase = live.state.phase
-            events.extend(self._apply(live, action, None, PlayedFor.TIMEOUT))
+            events.extend(live.apply(action, None, PlayedFor.TIMEOUT))
             self._timed_out(live, waiting, action, phase)
             if live.stand_ins.stood_in(waiting):
                 self._stand_in(live, waiting, level)
         return events
 
-    def _timed_out(self, live: _Live, seat: int, action: Action, phase: Phase) -> None:
+    def _timed_out(self, live: LiveGame, seat: int, action: Action, phase: Phase) -> None:
         """Tell a seat whose clock ran out, and its table, that a move was made for it
         (`phase`: when). The seat hears the move itself; the table only what it may know
         (a pass in the Charleston names no tile; a discard is told by its own line). Off
-        a claim window, the seat's old prompt loses its controls (`_Live.expired`)."""
+        a claim window, the seat's old prompt loses its controls (`LiveGame.expired`)."""
         label = action_label(action, live.table.names, racks=live.table.rules.racks)
         live.told.setdefault(seat, []).append(
             f"Your time ran out, so this was played for you: {label}.")
@@ -1208,15 +1039,11 @@ class TableService:
         if phase is not Phase.CLAIM:
             live.expired.add(seat)
 
-    def _played_by_bot(self, live: _Live, seat: int) -> bool:
-        """Whether a bot makes `seat`'s moves: a bot's seat, or a person's the bot keeps."""
-        return seat in live.bots or live.stand_ins.stood_in(seat)
-
-    def _stand_in(self, live: _Live, seat: int, level: str) -> None:
+    def _stand_in(self, live: LiveGame, seat: int, level: str) -> None:
         """The bot of `level` keeps a person's seat (they timed out too often in a row): it
         plays their moves from now on, and they and the table are told how to take it
         back."""
-        live.stand_in_bots[seat] = self._bot(level, live.table, live.state.seed, seat)
+        live.stand_in_bots[seat] = self.registry.bot(level, live.table, live.state.seed, seat)
         name = live.table.names[seat]
         missed = live.stand_ins.after
         live.told.setdefault(seat, []).append(
@@ -1251,15 +1078,11 @@ class TableService:
             due = await self.db.clocks.next_due()
             # Clocks left due for another process would bring this loop back at once: look
             # again a second later (that process acts on them meanwhile).
-            soonest = OTHERS_DUE_RECHECK if self.others_due else 0.05
+            soonest = OTHERS_DUE_RECHECK if self.registry.others_due else 0.05
             wait = 30.0 if due is None else max(soonest, min(30.0, due - self.now()))
-            self._wake.clear()
+            self.registry.wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), wait)
-
-    async def _owned(self, game_id: int) -> bool:
-        """Whether a game not held in memory is of a server this process `owns`."""
-        return self.owns((await self.db.games.game(game_id)).guild_id)
+                await asyncio.wait_for(self.registry.wake.wait(), wait)
 
     # -- restoring -------------------------------------------------------------------------
 
@@ -1274,7 +1097,7 @@ class TableService:
             return False
         return True
 
-    async def _restore(self, game_id: int, *, into: _Live | None = None) -> _Live:
+    async def _restore(self, game_id: int, *, into: LiveGame | None = None) -> LiveGame:
         """Rebuild a game from the store (the caller holds the game's lock): rules, card,
         seed, first holders' names, then every logged action replayed; then resume its
         undelivered messages. A game that is over is rebuilt only to deliver them. `into`:
@@ -1309,10 +1132,10 @@ class TableService:
                       None if bettor is None else bettor.display_name,
                       teaching=stored.teaching)
         levels = await self.stored_levels(game_id)
-        bots = {s: self._bot(level, table, game.seed, s) for s, level in levels.items()}
+        bots = {s: self.registry.bot(level, table, game.seed, s) for s, level in levels.items()}
         season = await season_for_channel(self.db, game.guild_id, game.channel_id)
         delay = stored.auto_delay
-        live = _Live(table, state, state, stored.timeout, game.pace,
+        live = LiveGame(table, state, state, stored.timeout, game.pace,
                      PACES.get(stored.pace, (game.pace, None))[1],
                      self.auto_delay if delay is None else delay, bots, levels, options,
                      Mailbox(game.host_user_id), quiet=stored.quiet,
@@ -1328,11 +1151,11 @@ class TableService:
         # they are tied to the log's length.
         live.clocks = {(c.kind, c.seat): c.due_at for c in await self.db.clocks.clocks(game_id)
                        if c.kind in _MOVE_CLOCKS and c.at_seq == len(actions)}
-        live.clock_moment = _moment(state)
-        self._live[game_id] = live
-        self.sender.resume(live, pending, states)
+        live.clock_moment = moment_of(state)
+        self.registry.games[game_id] = live
+        self.registry.sender.resume(live, pending, states)
         if game.status.is_over:
-            await self._close(live)
+            await self.registry.close(live)
         elif actions and state.phase is not Phase.OVER:
             # The seats' old prompts still work (they carry the action counter), so nobody
             # is told anything new unless a bot moves (a game whose bot seats changed hands
@@ -1345,7 +1168,7 @@ class TableService:
         live.revision = await self.db.games.revision(game_id)
         return live
 
-    async def _restore_stand_ins(self, live: _Live, record: GameRecord,
+    async def _restore_stand_ins(self, live: LiveGame, record: GameRecord,
                                  actions: Sequence[Action], after: int) -> None:
         """Count each seat's timeouts in a row (the bot keeps a seat `after` of them) from
         the log as a restart finds it (from when its holder took it, or last took it back),
@@ -1360,7 +1183,8 @@ class TableService:
         if live.stand_ins.seats:
             level = await self.server_level(live.table.guild_id)
             for seat in live.stand_ins.seats:
-                live.stand_in_bots[seat] = self._bot(level, live.table, live.state.seed, seat)
+                live.stand_in_bots[seat] = self.registry.bot(level, live.table,
+                                                             live.state.seed, seat)
 
     # -- seats changing hands ----------------------------------------------------------------
 
@@ -1386,7 +1210,7 @@ class TableService:
                                 "people can. To have one of the table's own bots play it "
                                 "(at the server's level), name me in `/mj sub` instead.")
         await self.visit(game_id)
-        live = self._get(game_id)
+        live = self.registry.get(game_id)
         if not 0 <= seat < live.table.rules.players:
             raise InvalidInput(f"There is no seat {seat + 1} at this table.")
         if user_id is None:
@@ -1420,7 +1244,7 @@ class TableService:
             live.table = replace(table, names=tuple(names), user_ids=tuple(users)
                                  ).with_options(seat, await self.player_options(user_id))
             if level is not None:
-                live.bots[seat] = self._bot(level, live.table, live.state.seed, seat)
+                live.bots[seat] = self.registry.bot(level, live.table, live.state.seed, seat)
                 live.levels[seat] = level
             else:
                 live.bots.pop(seat, None)
@@ -1433,18 +1257,14 @@ class TableService:
         try:
             async with self._moving(game_id) as live:
                 await self.db.games.abort_game(game_id)
-                await self._close(live)  # what it owes still goes out
+                await self.registry.close(live)  # what it owes still goes out
         except NotRunning:  # a lobby (or a game over, which the store refuses to abort)
             await self.db.games.abort_game(game_id)
-
-    def _bot(self, level: str, table: Table, seed: int, seat: int) -> Player:
-        """The bot of `level` for a seat, with a seed of the seat's own."""
-        return self.make_bot(level, table.card, table.rules, (seed * 8 + seat) % 2**63)
 
     async def mark_dm_closed(self, game_id: int, seat: int) -> bool:
         """Record that a seat's DMs are closed; True the first time (so the table is told
         once)."""
-        live = self._live.get(game_id)
+        live = self.registry.games.get(game_id)
         if live is None or seat in live.dm_closed:
             return False
         live.dm_closed.add(seat)
@@ -1453,7 +1273,7 @@ class TableService:
 
     async def seat_options(self, game_id: int, user_id: int) -> SeatOptions:
         """The options of the seat this user holds (in the lobby or in play)."""
-        live = self._live.get(game_id)
+        live = self.registry.games.get(game_id)
         if live is not None and not live.closed:
             return live.table.options_of(self.seat_of(game_id, user_id))
         seat = await self._stored_seat(game_id, user_id)
@@ -1494,7 +1314,7 @@ class TableService:
                                         options.to_json())
         return options
 
-    def _retime(self, live: _Live, seat: int, before: Pauses) -> None:
+    def _retime(self, live: LiveGame, seat: int, before: Pauses) -> None:
         """The seat's pauses were `before` and are now what `_pauses` says: its running
         clocks (turn and reminders) keep the active time they had left, counted from now.
         The caller holds the lock and settles, which stores them."""
@@ -1585,7 +1405,7 @@ class TableService:
                 await self._repause(vacation.user_id, season.id, None, BACK_NOTE)
         return season, changed
 
-    async def _back_by_moving(self, live: _Live, seat: int) -> tuple[float, float] | None:
+    async def _back_by_moving(self, live: LiveGame, seat: int) -> tuple[float, float] | None:
         """A person who makes a move while on a vacation that pauses them in this game (its
         season's, or a personal one at a casual table that pauses for them) is back (as on
         correspondence servers): the vacation ends now, this game's clocks run again and
@@ -1596,7 +1416,7 @@ class TableService:
         if key is None:
             return None
         user, scope = key
-        was = self._away.get(key)
+        was = self.registry.away.get(key)
         now = self.now()
         if was is None or not was[0] <= now < was[1]:
             return None
@@ -1604,13 +1424,13 @@ class TableService:
             if vacation.under_way(now):
                 await self.db.vacations.end(vacation.id, at=now)
         before = self._pauses(live, seat)
-        del self._away[key]
+        del self.registry.away[key]
         self._retime(live, seat, before)
         live.said.append(BACK_NOTE.format(name=live.table.names[seat]))
         live.told.setdefault(seat, []).append(moved_back(personal=scope is None))
         return was
 
-    async def _back_elsewhere(self, live: _Live, user_id: int,
+    async def _back_elsewhere(self, live: LiveGame, user_id: int,
                               was: tuple[float, float] | None) -> None:
         """After a move that ended the mover's vacation (`was`: the stretch it had; None:
         it ended nothing), their other games of its scope run again too."""
@@ -1627,13 +1447,13 @@ class TableService:
         `skip`, retimed already), and tell those tables `note` (formatted with the seat
         holder's name; None: nothing to tell). `was`: the stretch they were away for, when
         it is no longer the one kept."""
-        key: _AwayKey = (user_id, season_id)
-        was = self._away.get(key, was)
+        key: AwayKey = (user_id, season_id)
+        was = self.registry.away.get(key, was)
         if away is None:
-            self._away.pop(key, None)
+            self.registry.away.pop(key, None)
         else:
-            self._away[key] = away
-        games = [game_id for game_id, live in self._live.items() if not live.closed
+            self.registry.away[key] = away
+        games = [game_id for game_id, live in self.registry.games.items() if not live.closed
                  and live.away_key(user_id) == key and live.table.seat_of(user_id) is not None
                  and game_id != skip]
         for game_id in games:
@@ -1682,7 +1502,7 @@ class TableService:
             kept[seat] if seat in kept else people.get(user, "{}") if user is not None else "{}")
             for seat, user in enumerate(holders))
 
-    def _automatic(self, live: _Live, seat: int) -> Action | None:
+    def _automatic(self, live: LiveGame, seat: int) -> Action | None:
         """The move a person's options make for their seat now (`bot.tables.auto`), if any;
         None for a bot's seat (bots decide for themselves) and whenever the seat is asked.
         In a claim window a seat whose holder is away now (in their quiet hours at a table
@@ -1690,7 +1510,7 @@ class TableService:
         where they would ask, the seat passes. So a sleeping player is neither timed out
         nor stood in for, and the answer waits the same delay as every automatic one, so
         the window's length tells nobody who is away."""
-        if self._played_by_bot(live, seat) or live.table.user_ids[seat] is None:
+        if live.played_by_bot(seat) or live.table.user_ids[seat] is None:
             return None
         table = live.table
         answer = automatic(view(live.state, seat), table.options_of(seat), table.card,
@@ -1699,21 +1519,21 @@ class TableService:
             return Pass(seat)
         return answer
 
-    def _is_away(self, live: _Live, seat: int) -> bool:
+    def _is_away(self, live: LiveGame, seat: int) -> bool:
         """Whether the seat's holder is away now: their clocks are paused (quiet hours at a
         table that pauses for them, or a vacation)."""
         return self._pauses(live, seat).paused_at(self.now()) is not None
 
-    def _play_automatic(self, live: _Live, seat: int, action: Action) -> tuple[Event, ...]:
+    def _play_automatic(self, live: LiveGame, seat: int, action: Action) -> tuple[Event, ...]:
         """Apply a move a seat's options made for it; the seat is told what was played
         (apart from a pass, which is what the seat had no choice but to do, or was made
         while they were away, which `_automatic` says they are not asked about)."""
         if not isinstance(action, Pass):
             label = action_label(action, live.table.names, racks=live.table.rules.racks)
             live.told.setdefault(seat, []).append(f"Played for you (your settings): {label}.")
-        return self._apply(live, action, None)
+        return live.apply(action, None)
 
-    def _answer_automatically(self, live: _Live) -> list[Event]:
+    def _answer_automatically(self, live: LiveGame) -> list[Event]:
         """The `auto_delay` ran out: every seat to act whose options answer for it does."""
         events: list[Event] = []
         for seat in seats_to_act(live.state):
@@ -1726,17 +1546,17 @@ class TableService:
 
     def dm_closed(self, game_id: int, seat: int) -> bool:
         """Whether the seat's holder is known to refuse DMs (they play through "My rack")."""
-        live = self._live.get(game_id)
+        live = self.registry.games.get(game_id)
         return live is not None and seat in live.dm_closed
 
     def stand_ins(self, game_id: int) -> StandIns:
         """Each seat's timeouts in a row in a running game, and which seats a bot keeps."""
-        return self._get(game_id).stand_ins
+        return self.registry.get(game_id).stand_ins
 
     def bot_seats(self, game_id: int) -> tuple[int, ...]:
         """Seats played by bots in a running game."""
-        return tuple(sorted(self._get(game_id).bots))
+        return tuple(sorted(self.registry.get(game_id).bots))
 
     def bot_levels(self, game_id: int) -> dict[int, str]:
         """The level of each bot seat's bot in a running game, by seat."""
-        return dict(self._get(game_id).levels)
+        return dict(self.registry.get(game_id).levels)
