@@ -96,7 +96,7 @@ from bot.store import (
     ShippedCardChoice,
     Vacation,
 )
-from bot.tables.auto import automatic, drawn_tile
+from bot.tables.attendance import NO_PAUSES, Attendance, CameBack
 from bot.tables.delivery import (
     DEFAULT_BACKOFF,
     Backoff,
@@ -130,13 +130,12 @@ from bot.tables.series import next_game
 from bot.tables.server_config import ConfigChange, change_settings
 from bot.tables.standins import StandIns, count_from_log, reclaim_hint
 from bot.tables.teaching import teaching_refusal
-from bot.tables.timekeeping import Pauses, active_seconds, deadline
+from bot.tables.timekeeping import Pauses, deadline
 from bot.tables.vacation import (
     BACK_NOTE,
     VacationStatus,
     away_note,
     budget_until,
-    moved_back,
     vacation_status,
 )
 from bot.tables.waiting import SeatMoment
@@ -145,10 +144,6 @@ log = logging.getLogger(__name__)
 
 #: The clocks that belong to one moment of play (re-set after every move).
 _MOVE_CLOCKS = (ClockKind.TURN, ClockKind.CLAIM, ClockKind.AUTO, *REMINDER_CLOCKS)
-#: The clocks of one seat that pause with it (quiet hours, a vacation): its turn clock and
-#: its reminders. A claim window is short and the whole table's, so it never pauses.
-_SEAT_CLOCKS = (ClockKind.TURN, *REMINDER_CLOCKS)
-_NO_PAUSES = Pauses()
 #: What a table is told was played for a seat whose clock ran out, by the phase it ran out
 #: in (anything else: "the bot made their move", followed by the move's own line).
 _TIMED_OUT_LINES = {Phase.CLAIM: "a pass was made for them",
@@ -226,6 +221,7 @@ class TableService:
         self.registry = Registry(db, notifier, now=now, make_bot=make_bot,
                                  new_seed=new_seed, backoff=backoff, auto_delay=auto_delay,
                                  owns=owns)
+        self.attendance = Attendance(self.registry)
         self._clock_task: asyncio.Task[None] | None = None
 
     @property
@@ -426,7 +422,7 @@ class TableService:
         async with self._moving(game_id) as live:
             now = self.now()
             live.said.extend(away_note(away[1]).format(name=live.table.names[seat])
-                             for seat, away in self._vacations(live).items()
+                             for seat, away in self.attendance.vacations(live).items()
                              if away[0] <= now)
             await self._settle(live, live.state.opening, new_turn=True)
         return live.table
@@ -510,7 +506,7 @@ class TableService:
         seat = self.seat_of(game_id, user_id)
         state = live.state
         asked = (seat in seats_to_act(state) and not live.played_by_bot(seat)
-                 and self._automatic(live, seat) is None)
+                 and self.attendance.automatic(live, seat) is None)
         clocks = [(ClockKind.CLAIM, None)] if state.phase is Phase.CLAIM else []
         due = next((live.clocks[key] for key in [*clocks, (ClockKind.TURN, seat)]
                     if key in live.clocks), None)
@@ -579,7 +575,7 @@ class TableService:
         try:
             revision = await self.db.games.revision(game_id)
             if live is not None and live.revision == revision:
-                await self._away_in(live)
+                await self.attendance.away_in(live)
                 return live
             if live is None and (await self.db.games.game(game_id)).status is not \
                     GameStatus.PLAYING:
@@ -589,23 +585,8 @@ class TableService:
         live = await self._restore(game_id, into=live)
         if live.closed:
             raise NotRunning(NOT_RUNNING)
-        await self._away_in(live)
+        await self.attendance.away_in(live)
         return live
-
-    async def _away_in(self, live: LiveGame) -> None:
-        """Read again who is on vacation in the game's vacation scope (its league season,
-        or the personal vacations at a casual table that pauses for them) before a move in
-        it, when other processes share the database: one of them may have begun or ended a
-        vacation since (its own games' clocks it moved itself; this process's next move
-        sets the clocks with the pauses as they are now). A process alone on its database
-        made every change itself, so it knows already."""
-        if not live.pauses_for_vacations or not self.db.shared:
-            return
-        scope = live.season_id
-        for key in [key for key in self.registry.away if key[1] == scope]:
-            del self.registry.away[key]
-        for vacation in await self.db.vacations.under_way_in(scope, self.now()):
-            self.registry.away[(vacation.user_id, scope)] = (vacation.started_at, vacation.end())
 
     async def act(self, game_id: int, user_id: int,
                   action: Action | str | Callable[[int], Action],
@@ -624,9 +605,9 @@ class TableService:
             if action.seat != seat:
                 raise NotYourTurn("You can only act for your own seat.")
             events = live.apply(action, user_id)
-            was = await self._back_by_moving(live, seat)
+            back = await self.attendance.back_by_moving(live, seat)
             await self._settle(live, events, answer=answer)
-        await self._back_elsewhere(live, user_id, was)
+        await self._back_elsewhere(back)
         return events
 
     async def act_option(self, game_id: int, user_id: int, counter: int,
@@ -640,9 +621,9 @@ class TableService:
                 raise StalePrompt("That choice is no longer there; use the newest prompt.")
             action = options[index].action
             events = live.apply(action, user_id)
-            was = await self._back_by_moving(live, seat)
+            back = await self.attendance.back_by_moving(live, seat)
             await self._settle(live, events)
-        await self._back_elsewhere(live, user_id, was)
+        await self._back_elsewhere(back)
         return action, events
 
     def is_current(self, game_id: int, user_id: int, counter: int) -> bool:
@@ -700,10 +681,10 @@ class TableService:
                     None if seat in live.bots else PlayedFor.STAND_IN))
             else:
                 answered = next(((s, a) for s in waiting if live.auto_delay <= 0
-                                 and (a := self._automatic(live, s)) is not None), None)
+                                 and (a := self.attendance.automatic(live, s)) is not None), None)
                 if answered is None:
                     break
-                events.extend(self._play_automatic(live, *answered))
+                events.extend(self.attendance.play_automatic(live, *answered))
             options.update(live.state)
         return events
 
@@ -777,7 +758,7 @@ class TableService:
             return None if seconds is None else self.now() + seconds
         seconds = live.pace.turn_seconds
         return None if seconds is None else deadline(self.now(), seconds,
-                                                     self._pauses(live, seat))
+                                                     self.attendance.pauses(live, seat))
 
     async def _finish(self, live: LiveGame) -> None:
         result = live.state.result
@@ -810,32 +791,6 @@ class TableService:
 
     # -- clocks ----------------------------------------------------------------------------
 
-    def _away_of(self, live: LiveGame, user: int | None) -> tuple[float, float] | None:
-        """The vacation under way or planned that pauses `user`'s seat in this game (of
-        its vacation scope, see `LiveGame.away_key`), if any."""
-        key = live.away_key(user)
-        return None if key is None else self.registry.away.get(key)
-
-    def _vacations(self, live: LiveGame) -> dict[int, tuple[float, float]]:
-        """The vacations under way or planned of the game's seat holders that pause their
-        seats here (none at a game no vacation pauses), by seat."""
-        return {seat: away for seat, user in enumerate(live.table.user_ids)
-                if (away := self._away_of(live, user)) and self.now() < away[1]}
-
-    def _pauses(self, live: LiveGame, seat: int) -> Pauses:
-        """When `seat`'s clocks pause: its holder's quiet hours (at a table that pauses for
-        them) and their vacation (of the game's vacation scope); never while a bot plays
-        the seat (a bot's own, or one standing in for its person)."""
-        return self._pauses_away(live, seat, self._away_of(live, live.table.user_ids[seat]))
-
-    def _pauses_away(self, live: LiveGame, seat: int,
-                     away: tuple[float, float] | None) -> Pauses:
-        """`_pauses` with the holder away for the stretch `away` (None: not away)."""
-        if live.table.user_ids[seat] is None or live.played_by_bot(seat):
-            return _NO_PAUSES
-        pauses = live.table.options_of(seat).pauses(() if away is None else (away,))
-        return pauses if live.quiet else replace(pauses, quiet=None)
-
     def _clock_plan(self, live: LiveGame) -> tuple[ClockPlan | None, tuple[object, ...]]:
         """The clocks the moment now needs (None: the pace has none, or the game is over),
         and the moment. Within one moment (a claim window, a Charleston pass) a seat's
@@ -847,11 +802,11 @@ class TableService:
             return None, moment
         humans = [s for s in seats_to_act(state) if not live.played_by_bot(s)]
         # Seats whose options will answer for them once the delay has passed.
-        answered = {seat for seat in humans if self._automatic(live, seat) is not None
+        answered = {seat for seat in humans if self.attendance.automatic(live, seat) is not None
                     } if live.auto_delay > 0 else set()
         answering = bool(answered)
         now = self.now()
-        edges = self._away_edges(live, now)
+        edges = self.attendance.away_edges(live, now)
         if not (live.pace.turn_seconds or live.pace.claim_seconds or answering or edges):
             return None, moment
         earlier = live.clocks if moment == live.clock_moment else {}
@@ -859,7 +814,7 @@ class TableService:
             (ClockKind.AWAY, seat, due) for seat, due in edges]
 
         def arm(kind: ClockKind, seat: int | None, seconds: float,
-                pauses: Pauses = _NO_PAUSES) -> None:
+                pauses: Pauses = NO_PAUSES) -> None:
             wanted.append((kind, seat, earlier.get((kind, seat),
                                                    deadline(now, seconds, pauses))))
 
@@ -869,7 +824,7 @@ class TableService:
             arm(ClockKind.CLAIM, None, live.pace.claim_seconds)
         elif live.pace.turn_seconds:
             for seat in humans:
-                pauses = self._pauses(live, seat)
+                pauses = self.attendance.pauses(live, seat)
                 arm(ClockKind.TURN, seat, live.pace.turn_seconds, pauses)
                 if seat in answered:
                     continue  # no nudge for a move the seat's options are about to make
@@ -882,13 +837,6 @@ class TableService:
         # A league game's time limit is not among the kinds replaced, so it stays.
         return ClockPlan((*_MOVE_CLOCKS, ClockKind.AWAY), tuple(wanted),
                          len(state.actions)), moment
-
-    def _away_edges(self, live: LiveGame, now: float) -> list[tuple[int, float]]:
-        """The next moment each seat's holder goes away or comes back (a vacation planned
-        ahead beginning, one under way ending by itself), by seat: when the table is told
-        (an AWAY clock, `_away_edge`)."""
-        return [(seat, start if now < start else end)
-                for seat, (start, end) in self._vacations(live).items()]
 
     async def _away_edge(self, live: LiveGame, clock: Clock) -> None:
         """A seat's AWAY clock ran out (the caller holds the game): its holder's vacation
@@ -954,7 +902,7 @@ class TableService:
             await self._remind(live, clock)
             return 0
         if clock.kind is ClockKind.AUTO:
-            events = self._answer_automatically(live)
+            events = self.attendance.answer_automatically(live)
         else:
             events = await self._time_out(live, clock.seat)
         await self._settle(live, events)
@@ -1009,10 +957,10 @@ class TableService:
             if waiting not in seats_to_act(live.state):
                 continue
             claim = live.state.phase is Phase.CLAIM
-            answer = (self._automatic(live, waiting) if claim and self._is_away(live, waiting)
-                      else None)
+            answer = (self.attendance.automatic(live, waiting)
+                      if claim and self.attendance.is_away(live, waiting) else None)
             if answer is not None:
-                events.extend(self._play_automatic(live, waiting, answer))
+                events.extend(self.attendance.play_automatic(live, waiting, answer))
                 continue
             if claim and live.timeout is Timeout.PASS:
                 action: Action = Pass(waiting)
@@ -1296,11 +1244,11 @@ class TableService:
             async with self._moving(game_id) as live:
                 seat = self.seat_of(game_id, user_id)
                 await self.db.seats.set_options(game_id, seat, options.to_json())
-                before = self._pauses(live, seat)
+                before = self.attendance.pauses(live, seat)
                 live.table = live.table.with_options(seat, options)
                 # New quiet hours (or zone) move a clock already running: it keeps the
                 # time it had left.
-                self._retime(live, seat, before)
+                self.attendance.retime(live, seat, before)
                 await self._settle(live, ())
             return options
         except NotRunning:  # a lobby: the options wait in the store for the start
@@ -1313,20 +1261,6 @@ class TableService:
         await self.db.seats.set_options(game_id, await self._stored_seat(game_id, user_id),
                                         options.to_json())
         return options
-
-    def _retime(self, live: LiveGame, seat: int, before: Pauses) -> None:
-        """The seat's pauses were `before` and are now what `_pauses` says: its running
-        clocks (turn and reminders) keep the active time they had left, counted from now.
-        The caller holds the lock and settles, which stores them."""
-        after = self._pauses(live, seat)
-        if after == before:
-            return
-        now = self.now()
-        for kind in _SEAT_CLOCKS:
-            due = live.clocks.get((kind, seat))
-            if due is not None:
-                live.clocks[(kind, seat)] = deadline(now, active_seconds(now, due, before),
-                                                     after)
 
     # -- vacations --------------------------------------------------------------------------
 
@@ -1405,38 +1339,12 @@ class TableService:
                 await self._repause(vacation.user_id, season.id, None, BACK_NOTE)
         return season, changed
 
-    async def _back_by_moving(self, live: LiveGame, seat: int) -> tuple[float, float] | None:
-        """A person who makes a move while on a vacation that pauses them in this game (its
-        season's, or a personal one at a casual table that pauses for them) is back (as on
-        correspondence servers): the vacation ends now, this game's clocks run again and
-        its table and the person are told, all with the move (the caller holds the game and
-        settles). Returns the stretch they were away for (None: they were not away), which
-        `_back_elsewhere` needs once the game is let go."""
-        key = live.away_key(live.table.user_ids[seat])
-        if key is None:
-            return None
-        user, scope = key
-        was = self.registry.away.get(key)
-        now = self.now()
-        if was is None or not was[0] <= now < was[1]:
-            return None
-        for vacation in await self.db.vacations.of(scope, user):
-            if vacation.under_way(now):
-                await self.db.vacations.end(vacation.id, at=now)
-        before = self._pauses(live, seat)
-        del self.registry.away[key]
-        self._retime(live, seat, before)
-        live.said.append(BACK_NOTE.format(name=live.table.names[seat]))
-        live.told.setdefault(seat, []).append(moved_back(personal=scope is None))
-        return was
-
-    async def _back_elsewhere(self, live: LiveGame, user_id: int,
-                              was: tuple[float, float] | None) -> None:
-        """After a move that ended the mover's vacation (`was`: the stretch it had; None:
-        it ended nothing), their other games of its scope run again too."""
-        if was is not None and live.pauses_for_vacations:
-            await self._repause(user_id, live.season_id, None, BACK_NOTE, was=was,
-                                skip=live.table.game_id)
+    async def _back_elsewhere(self, back: CameBack | None) -> None:
+        """After a move that ended the mover's vacation (`back`; None: it ended nothing),
+        their other games of its scope run again too."""
+        if back is not None and back.game.pauses_for_vacations:
+            await self._repause(back.user_id, back.game.season_id, None, BACK_NOTE,
+                                was=back.was, skip=back.game.table.game_id)
 
     async def _repause(self, user_id: int, season_id: int | None,
                        away: tuple[float, float] | None, note: str | None, *,
@@ -1467,7 +1375,7 @@ class TableService:
         async with self._moving(game_id) as live:
             seat = live.table.seat_of(user_id)
             if seat is not None:
-                self._retime(live, seat, self._pauses_away(live, seat, was))
+                self.attendance.retime(live, seat, self.attendance.pauses_away(live, seat, was))
                 if note is not None:
                     live.said.append(note.format(name=live.table.names[seat]))
                 await self._settle(live, ())
@@ -1501,48 +1409,6 @@ class TableService:
         return tuple(SeatOptions.from_json(
             kept[seat] if seat in kept else people.get(user, "{}") if user is not None else "{}")
             for seat, user in enumerate(holders))
-
-    def _automatic(self, live: LiveGame, seat: int) -> Action | None:
-        """The move a person's options make for their seat now (`bot.tables.auto`), if any;
-        None for a bot's seat (bots decide for themselves) and whenever the seat is asked.
-        In a claim window a seat whose holder is away now (in their quiet hours at a table
-        that pauses for them, or on vacation) is never asked: their options answer, and
-        where they would ask, the seat passes. So a sleeping player is neither timed out
-        nor stood in for, and the answer waits the same delay as every automatic one, so
-        the window's length tells nobody who is away."""
-        if live.played_by_bot(seat) or live.table.user_ids[seat] is None:
-            return None
-        table = live.table
-        answer = automatic(view(live.state, seat), table.options_of(seat), table.card,
-                           table.rules.counts, drawn_tile(live.state, seat))
-        if answer is None and live.state.phase is Phase.CLAIM and self._is_away(live, seat):
-            return Pass(seat)
-        return answer
-
-    def _is_away(self, live: LiveGame, seat: int) -> bool:
-        """Whether the seat's holder is away now: their clocks are paused (quiet hours at a
-        table that pauses for them, or a vacation)."""
-        return self._pauses(live, seat).paused_at(self.now()) is not None
-
-    def _play_automatic(self, live: LiveGame, seat: int, action: Action) -> tuple[Event, ...]:
-        """Apply a move a seat's options made for it; the seat is told what was played
-        (apart from a pass, which is what the seat had no choice but to do, or was made
-        while they were away, which `_automatic` says they are not asked about)."""
-        if not isinstance(action, Pass):
-            label = action_label(action, live.table.names, racks=live.table.rules.racks)
-            live.told.setdefault(seat, []).append(f"Played for you (your settings): {label}.")
-        return live.apply(action, None)
-
-    def _answer_automatically(self, live: LiveGame) -> list[Event]:
-        """The `auto_delay` ran out: every seat to act whose options answer for it does."""
-        events: list[Event] = []
-        for seat in seats_to_act(live.state):
-            if seat not in seats_to_act(live.state):
-                continue  # the window closed on an earlier answer (a Mah Jongg)
-            action = self._automatic(live, seat)
-            if action is not None:
-                events.extend(self._play_automatic(live, seat, action))
-        return events
 
     def dm_closed(self, game_id: int, seat: int) -> bool:
         """Whether the seat's holder is known to refuse DMs (they play through "My rack")."""

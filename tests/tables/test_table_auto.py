@@ -239,7 +239,8 @@ async def _claim_window(service: TableService, clock: Clock,
 def _answered_for(service: TableService, game_id: int) -> list[int]:
     """The seats waiting in the claim window whose options answer for them."""
     live = service._live[game_id]
-    return [s for s in seats_to_act(live.state) if service._automatic(live, s) is not None]
+    return [s for s in seats_to_act(live.state)
+            if service.attendance.automatic(live, s) is not None]
 
 
 async def test_an_automatic_answer_waits_the_tables_delay(tmp_path: Path) -> None:
