@@ -77,7 +77,6 @@ from bot.store import (
     Bettor,
     Clock,
     ClockKind,
-    ClockPlan,
     Database,
     DeliveryKind,
     FinishReason,
@@ -96,7 +95,8 @@ from bot.store import (
     ShippedCardChoice,
     Vacation,
 )
-from bot.tables.attendance import NO_PAUSES, Attendance, CameBack
+from bot.tables.attendance import Attendance, CameBack
+from bot.tables.clock_plan import MOVE_CLOCKS, clock_plan, seat_deadline
 from bot.tables.delivery import (
     DEFAULT_BACKOFF,
     Backoff,
@@ -124,13 +124,12 @@ from bot.tables.options import (
     read_table_options,
 )
 from bot.tables.registry import BotFactory, Registry
-from bot.tables.reminders import REMINDER_CLOCKS, reminder_clocks
+from bot.tables.reminders import REMINDER_CLOCKS
 from bot.tables.seat_options import SeatOptions
 from bot.tables.series import next_game
 from bot.tables.server_config import ConfigChange, change_settings
 from bot.tables.standins import StandIns, count_from_log, reclaim_hint
 from bot.tables.teaching import teaching_refusal
-from bot.tables.timekeeping import Pauses, deadline
 from bot.tables.vacation import (
     BACK_NOTE,
     VacationStatus,
@@ -142,8 +141,6 @@ from bot.tables.waiting import SeatMoment
 
 log = logging.getLogger(__name__)
 
-#: The clocks that belong to one moment of play (re-set after every move).
-_MOVE_CLOCKS = (ClockKind.TURN, ClockKind.CLAIM, ClockKind.AUTO, *REMINDER_CLOCKS)
 #: What a table is told was played for a seat whose clock ran out, by the phase it ran out
 #: in (anything else: "the bot made their move", followed by the move's own line).
 _TIMED_OUT_LINES = {Phase.CLAIM: "a pass was made for them",
@@ -693,7 +690,7 @@ class TableService:
         """Write the unsaved actions, the clocks of the moment they lead to and `outbox` in
         one transaction (nothing when none changed), then take them as saved; returns the
         outbox entries as stored."""
-        plan, moment = self._clock_plan(live)
+        plan, moment = clock_plan(live, self.attendance)
         unsaved = live.unsaved
         entries: tuple[OutboxEntry, ...] = ()
         if unsaved or plan is not None or outbox:
@@ -743,22 +740,12 @@ class TableService:
             if private or seat in changed or new_turn or state.phase is Phase.OVER:
                 reports.append(NewDelivery(DeliveryKind.SEAT, at, seat, entry_body(
                     user=user, lines=private, drawn=drawn, must_act=seat in acting,
-                    deadline=self._deadline(live, seat),
+                    deadline=seat_deadline(live, seat, self.attendance),
                     stood_in=live.stand_ins.stood_in(seat), expired=seat in live.expired)))
         live.expired.clear()
         if state.phase is Phase.OVER:
             reports.append(NewDelivery(DeliveryKind.GAME_OVER, at))
         return reports
-
-    def _deadline(self, live: LiveGame, seat: int) -> float | None:
-        """When a move the seat is asked for now falls due (quiet hours and vacation
-        counted on a turn; a claim window never pauses)."""
-        if live.state.phase is Phase.CLAIM:
-            seconds = live.pace.claim_seconds
-            return None if seconds is None else self.now() + seconds
-        seconds = live.pace.turn_seconds
-        return None if seconds is None else deadline(self.now(), seconds,
-                                                     self.attendance.pauses(live, seat))
 
     async def _finish(self, live: LiveGame) -> None:
         result = live.state.result
@@ -790,53 +777,6 @@ class TableService:
     # -- the end of a game -----------------------------------------------------------------
 
     # -- clocks ----------------------------------------------------------------------------
-
-    def _clock_plan(self, live: LiveGame) -> tuple[ClockPlan | None, tuple[object, ...]]:
-        """The clocks the moment now needs (None: the pace has none, or the game is over),
-        and the moment. Within one moment (a claim window, a Charleston pass) a seat's
-        deadline stays where it was while others answer; every clock is re-tied to the new
-        action count so it stays valid."""
-        state = live.state
-        moment = moment_of(state)
-        if state.phase is Phase.OVER:
-            return None, moment
-        humans = [s for s in seats_to_act(state) if not live.played_by_bot(s)]
-        # Seats whose options will answer for them once the delay has passed.
-        answered = {seat for seat in humans if self.attendance.automatic(live, seat) is not None
-                    } if live.auto_delay > 0 else set()
-        answering = bool(answered)
-        now = self.now()
-        edges = self.attendance.away_edges(live, now)
-        if not (live.pace.turn_seconds or live.pace.claim_seconds or answering or edges):
-            return None, moment
-        earlier = live.clocks if moment == live.clock_moment else {}
-        wanted: list[tuple[ClockKind, int | None, float]] = [
-            (ClockKind.AWAY, seat, due) for seat, due in edges]
-
-        def arm(kind: ClockKind, seat: int | None, seconds: float,
-                pauses: Pauses = NO_PAUSES) -> None:
-            wanted.append((kind, seat, earlier.get((kind, seat),
-                                                   deadline(now, seconds, pauses))))
-
-        if answering:
-            arm(ClockKind.AUTO, None, live.auto_delay)
-        if state.phase is Phase.CLAIM and live.pace.claim_seconds:
-            arm(ClockKind.CLAIM, None, live.pace.claim_seconds)
-        elif live.pace.turn_seconds:
-            for seat in humans:
-                pauses = self.attendance.pauses(live, seat)
-                arm(ClockKind.TURN, seat, live.pace.turn_seconds, pauses)
-                if seat in answered:
-                    continue  # no nudge for a move the seat's options are about to make
-                # Each reminder rings once a moment: one that is gone while its turn clock
-                # runs has rung.
-                for kind, share in reminder_clocks(
-                        live.table.options_of(seat).reminder_points(), live.remind_at):
-                    if not ((ClockKind.TURN, seat) in earlier and (kind, seat) not in earlier):
-                        arm(kind, seat, live.pace.turn_seconds * share, pauses)
-        # A league game's time limit is not among the kinds replaced, so it stays.
-        return ClockPlan((*_MOVE_CLOCKS, ClockKind.AWAY), tuple(wanted),
-                         len(state.actions)), moment
 
     async def _away_edge(self, live: LiveGame, clock: Clock) -> None:
         """A seat's AWAY clock ran out (the caller holds the game): its holder's vacation
@@ -1098,7 +1038,7 @@ class TableService:
         # The clocks keep their deadlines across a restart: they belong to this moment if
         # they are tied to the log's length.
         live.clocks = {(c.kind, c.seat): c.due_at for c in await self.db.clocks.clocks(game_id)
-                       if c.kind in _MOVE_CLOCKS and c.at_seq == len(actions)}
+                       if c.kind in MOVE_CLOCKS and c.at_seq == len(actions)}
         live.clock_moment = moment_of(state)
         self.registry.games[game_id] = live
         self.registry.sender.resume(live, pending, states)
