@@ -19,6 +19,7 @@ from bot.players import Player
 from bot.store import Database, StoreError
 from bot.tables.delivery import Backoff, HeldGame, Sender
 from bot.tables.errors import NOT_RUNNING, RESTARTING, NotRunning, Restarting
+from bot.tables.levels import server_level
 from bot.tables.live import AwayKey, LiveGame
 from bot.tables.notifier import Notifier, Table
 
@@ -80,6 +81,11 @@ class Registry:
     def bot(self, level: str, table: Table, seed: int, seat: int) -> Player:
         """The bot of `level` for a seat, with a seed of the seat's own."""
         return self.make_bot(level, table.card, table.rules, (seed * 8 + seat) % 2**63)
+
+    async def server_level(self, guild_id: int) -> str:
+        """The level of a server's bots: those that fill empty seats at Start and those that
+        stand in for absent players (a timeout, a player who leaves)."""
+        return server_level(await self.db.guilds.settings(guild_id))
 
     async def owned(self, game_id: int) -> bool:
         """Whether a game not held in memory is of a server this process `owns`."""

@@ -51,15 +51,12 @@ from bot.engine.errors import IllegalAction, InvalidInput, NotYourTurn
 from bot.engine.game import (
     Action,
     Event,
-    GameState,
     Pass,
     Phase,
     RuleSet,
     View,
-    apply,
     for_seat,
     legal_actions,
-    new_game,
     parse_action,
     seats_to_act,
     spectator_view,
@@ -71,7 +68,7 @@ from bot.engine.game.state import finishing
 from bot.league.record import record_finished_game
 from bot.league.seasons import season_for_channel
 from bot.league.tournament import TIME_UP, game_deadline, timeout_outcome
-from bot.players import DEFAULT_LEVEL, Player, make_player
+from bot.players import Player, make_player
 from bot.server_cards import playable_matcher
 from bot.store import (
     Bettor,
@@ -82,7 +79,6 @@ from bot.store import (
     FinishReason,
     Game,
     GameNotFound,
-    GameRecord,
     GameStatus,
     NewDelivery,
     OutboxEntry,
@@ -96,11 +92,10 @@ from bot.store import (
     Vacation,
 )
 from bot.tables.attendance import Attendance, CameBack
-from bot.tables.clock_plan import MOVE_CLOCKS, clock_plan, seat_deadline
+from bot.tables.clock_plan import clock_plan, seat_deadline
 from bot.tables.delivery import (
     DEFAULT_BACKOFF,
     Backoff,
-    Mailbox,
     Sender,
     entry_body,
 )
@@ -113,22 +108,22 @@ from bot.tables.errors import (
     Restarting,
     StalePrompt,
 )
-from bot.tables.levels import read_level, server_level
-from bot.tables.live import AwayKey, LiveGame, PromptOptions, moment_of
+from bot.tables.levels import read_level, server_level, stored_levels
+from bot.tables.live import AwayKey, LiveGame, PromptOptions
 from bot.tables.narrate import action_label, private_line, public_line
 from bot.tables.notifier import Answer, Notifier, Table
 from bot.tables.options import (
-    PACES,
     TableOptions,
     Timeout,
     read_table_options,
 )
 from bot.tables.registry import BotFactory, Registry
 from bot.tables.reminders import REMINDER_CLOCKS
+from bot.tables.restore import Restorer
 from bot.tables.seat_options import SeatOptions
 from bot.tables.series import next_game
 from bot.tables.server_config import ConfigChange, change_settings
-from bot.tables.standins import StandIns, count_from_log, reclaim_hint
+from bot.tables.standins import StandIns, reclaim_hint
 from bot.tables.teaching import teaching_refusal
 from bot.tables.vacation import (
     BACK_NOTE,
@@ -154,25 +149,6 @@ _TIMED_OUT_LINES = {Phase.CLAIM: "a pass was made for them",
 #: the same for every seat, so how long a claim window stays open reveals nothing about who
 #: could call. About the time a person takes to glance and pass.
 DEFAULT_AUTO_DELAY = 3.0
-
-
-def _replayed(rules: RuleSet, card: Card, seed: int, players: Sequence[str],
-              actions: Sequence[Action], kept: Collection[int] = (), pot: int = 0,
-              bet: int | None = None) -> tuple[GameState, PromptOptions, dict[int, GameState]]:
-    """A game rebuilt from its inputs (seed, pot, bet) and its log, move by move, so each
-    seat's prompts from before a restart stay as good as they were; with the states after
-    the action counts in `kept` (and the first), which undelivered messages report. A long
-    game takes tens of milliseconds: run it in a worker."""
-    state = new_game(rules, card, seed, players, pot, bet)
-    options = PromptOptions.of(state)
-    states = {0: state}
-    for action in actions:
-        state, _ = apply(state, action)
-        options.update(state)
-        if len(state.actions) in kept:
-            states[len(state.actions)] = state
-    options.changed.clear()
-    return state, options, states
 
 
 def random_seed() -> int:
@@ -219,6 +195,7 @@ class TableService:
                                  new_seed=new_seed, backoff=backoff, auto_delay=auto_delay,
                                  owns=owns)
         self.attendance = Attendance(self.registry)
+        self.restorer = Restorer(self.registry)
         self._clock_task: asyncio.Task[None] | None = None
 
     @property
@@ -381,16 +358,14 @@ class TableService:
         """The level of each bot seat's bot as the store has it, by seat (a bot seated
         before levels existed plays at the default level): what the lobby shows and what a
         restart resumes."""
-        kept = await self.db.seats.bot_levels(game_id)
-        return {seat.seat: kept.get(seat.seat, DEFAULT_LEVEL)
-                for seat in await self.db.seats.seats(game_id) if seat.is_bot}
+        return await stored_levels(self.db, game_id)
 
     # -- the server's bot level ------------------------------------------------------------
 
     async def server_level(self, guild_id: int) -> str:
         """The level of a server's bots: those that fill empty seats at Start and those that
         stand in for absent players (a timeout, a player who leaves)."""
-        return server_level(await self.db.guilds.settings(guild_id))
+        return await self.registry.server_level(guild_id)
 
     async def set_server_level(self, guild_id: int, level: str, by_user: int, *,
                                manager: bool) -> str:
@@ -991,57 +966,11 @@ class TableService:
         undelivered messages. A game that is over is rebuilt only to deliver them. `into`:
         this process's older copy of the game, which becomes the store's (a move or the
         sender may hold it)."""
-        record = await self.db.games.load_game(game_id)
-        pending = await self.db.outbox.pending(game_id)
-        reported = {entry.at_seq for entry in pending}
-        game = record.game
-        stored = read_table_options(game.rules)
-        rules = stored.rules
-        # Checked and compiled in a worker. Held while the game is rebuilt, so the engine
-        # finds it again from its card instead of compiling; the game holds it after.
-        matcher = await playable_matcher(game.card.name, game.card.text, rules.counts)
-        first: dict[int, str] = {}
-        for holder in record.history:
-            first.setdefault(holder.seat, holder.display_name)
-        players = tuple(first[s] for s in range(rules.players))
-        actions = [parse_action(a.text, rules.players) for a in record.actions]
-        bettor = record.bettor
-        state, options, states = await asyncio.to_thread(
-            _replayed, rules, matcher.card, game.seed, players, actions, reported, record.pot,
-            None if bettor is None else bettor.seat)
-        current = {seat.seat: seat for seat in record.seats}
-        table = Table(game.id, game.guild_id, game.channel_id, game.thread_id,
-                      tuple(current[s].display_name for s in range(rules.players)),
-                      tuple(current[s].user_id for s in range(rules.players)),
-                      rules, matcher.card, game.hints,
-                      await self._seats_options(game_id, [current[s].user_id
-                                                          for s in range(rules.players)]),
-                      None if bettor is None else bettor.user_id,
-                      None if bettor is None else bettor.display_name,
-                      teaching=stored.teaching)
-        levels = await self.stored_levels(game_id)
-        bots = {s: self.registry.bot(level, table, game.seed, s) for s, level in levels.items()}
-        season = await season_for_channel(self.db, game.guild_id, game.channel_id)
-        delay = stored.auto_delay
-        live = LiveGame(table, state, state, stored.timeout, game.pace,
-                     PACES.get(stored.pace, (game.pace, None))[1],
-                     self.auto_delay if delay is None else delay, bots, levels, options,
-                     Mailbox(game.host_user_id), quiet=stored.quiet,
-                     season_id=None if season is None else season.id,
-                     vacations=stored.vacations)
-        if into is not None:
-            into.become(live)
-            live = into
-        live.dm_closed.update(s for s in current if current[s].dm_closed)
-        await self._restore_stand_ins(live, record, actions, stored.stand_in_after)
-        live.mail.host_told = await self.db.outbox.has(game_id, DeliveryKind.HOST)
-        # The clocks keep their deadlines across a restart: they belong to this moment if
-        # they are tied to the log's length.
-        live.clocks = {(c.kind, c.seat): c.due_at for c in await self.db.clocks.clocks(game_id)
-                       if c.kind in MOVE_CLOCKS and c.at_seq == len(actions)}
-        live.clock_moment = moment_of(state)
+        rebuilt = await self.restorer.rebuild(game_id, into=into)
+        live, game = rebuilt.live, rebuilt.game
+        state, actions = live.state, live.state.actions
         self.registry.games[game_id] = live
-        self.registry.sender.resume(live, pending, states)
+        self.registry.sender.resume(live, rebuilt.pending, rebuilt.states)
         if game.status.is_over:
             await self.registry.close(live)
         elif actions and state.phase is not Phase.OVER:
@@ -1055,24 +984,6 @@ class TableService:
                 await self._finish(live)
         live.revision = await self.db.games.revision(game_id)
         return live
-
-    async def _restore_stand_ins(self, live: LiveGame, record: GameRecord,
-                                 actions: Sequence[Action], after: int) -> None:
-        """Count each seat's timeouts in a row (the bot keeps a seat `after` of them) from
-        the log as a restart finds it (from when its holder took it, or last took it back),
-        and seat the bots that keep seats."""
-        reclaims = await self.db.seats.reclaims(record.game.id)
-        starts = {seat.seat: max(seat.from_seq, reclaims.get(seat.seat, 0))
-                  for seat in record.seats}
-        live.stand_ins = live.saved_stand_ins = count_from_log(
-            after, live.table.rules.players,
-            ((stored.seq, action.seat, stored.actor_user_id, stored.played_for)
-             for stored, action in zip(record.actions, actions, strict=True)), starts)
-        if live.stand_ins.seats:
-            level = await self.server_level(live.table.guild_id)
-            for seat in live.stand_ins.seats:
-                live.stand_in_bots[seat] = self.registry.bot(level, live.table,
-                                                             live.state.seed, seat)
 
     # -- seats changing hands ----------------------------------------------------------------
 
@@ -1337,18 +1248,6 @@ class TableService:
             with contextlib.suppress(NotRunning, NotSeated):  # over, or left, meanwhile
                 await self.set_seat_options(game_id, user_id, options)
         return options
-
-    async def _seats_options(self, game_id: int, holders: Sequence[int | None]
-                             ) -> tuple[SeatOptions, ...]:
-        """Each seat's options as a game resumes: the seat's own where it has them (set for
-        this game, or kept by a game stored before people had options), otherwise its
-        holder's (a bot's are the defaults)."""
-        kept = await self.db.seats.options(game_id)
-        people = await self.db.players.options_of(
-            {user for user in holders if user is not None})
-        return tuple(SeatOptions.from_json(
-            kept[seat] if seat in kept else people.get(user, "{}") if user is not None else "{}")
-            for seat, user in enumerate(holders))
 
     def dm_closed(self, game_id: int, seat: int) -> bool:
         """Whether the seat's holder is known to refuse DMs (they play through "My rack")."""
