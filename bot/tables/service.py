@@ -39,15 +39,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import replace
 
 from bot.engine.cards import Card
-from bot.engine.errors import IllegalAction, InvalidInput, NotYourTurn
+from bot.engine.errors import IllegalAction, InvalidInput
 from bot.engine.game import (
     Action,
     Event,
@@ -55,16 +54,12 @@ from bot.engine.game import (
     Phase,
     RuleSet,
     View,
-    for_seat,
     legal_actions,
-    parse_action,
     seats_to_act,
     spectator_view,
     view,
 )
 from bot.engine.game.bettor import bettor_refusal, check_bet
-from bot.engine.game.events import Discarded, Drew, EndReason, Exposed, MahjongShown
-from bot.engine.game.state import finishing
 from bot.league.record import record_finished_game
 from bot.league.seasons import season_for_channel
 from bot.league.tournament import TIME_UP, game_deadline, timeout_outcome
@@ -76,23 +71,16 @@ from bot.store import (
     ClockKind,
     Database,
     DeliveryKind,
-    FinishReason,
     Game,
-    GameNotFound,
     GameStatus,
     NewDelivery,
-    OutboxEntry,
-    Outcome,
     PlayedFor,
     Season,
-    SeatScore,
-    SeqConflict,
     ServerCardChoice,
     ShippedCardChoice,
     Vacation,
 )
 from bot.tables.attendance import Attendance, CameBack
-from bot.tables.clock_plan import clock_plan, seat_deadline
 from bot.tables.delivery import (
     DEFAULT_BACKOFF,
     Backoff,
@@ -100,17 +88,14 @@ from bot.tables.delivery import (
     entry_body,
 )
 from bot.tables.errors import (
-    MOVED_ON,
-    NOT_RUNNING,
-    RESTARTING,
     NotRunning,
     NotSeated,
-    Restarting,
     StalePrompt,
 )
 from bot.tables.levels import read_level, server_level, stored_levels
-from bot.tables.live import AwayKey, LiveGame, PromptOptions
-from bot.tables.narrate import action_label, private_line, public_line
+from bot.tables.live import AwayKey, LiveGame
+from bot.tables.moves import Moves
+from bot.tables.narrate import action_label
 from bot.tables.notifier import Answer, Notifier, Table
 from bot.tables.options import (
     TableOptions,
@@ -195,7 +180,7 @@ class TableService:
                                  new_seed=new_seed, backoff=backoff, auto_delay=auto_delay,
                                  owns=owns)
         self.attendance = Attendance(self.registry)
-        self.restorer = Restorer(self.registry)
+        self.moves = Moves(self.registry, self.attendance, Restorer(self.registry))
         self._clock_task: asyncio.Task[None] | None = None
 
     @property
@@ -257,11 +242,11 @@ class TableService:
         started = [game.id for game in await self.db.games.unfinished_games()
                    if game.started_at is not None and self.registry.owns(game.guild_id)]
         for game_id in started:
-            restored += await self._try_restore(game_id)
+            restored += await self.moves.try_restore(game_id)
         for game_id in await self.db.outbox.games_with_pending():
             if (game_id not in self.registry.games and game_id not in started
                     and await self.registry.owned(game_id)):
-                await self._try_restore(game_id)
+                await self.moves.try_restore(game_id)
         if run_clocks:
             self._clock_task = asyncio.create_task(self._clock_loop(), name="jongg-clocks")
         return restored
@@ -391,12 +376,12 @@ class TableService:
         if limit is not None:
             await self.db.clocks.set_clock(game_id, ClockKind.GAME_LIMIT, seat=None,
                                            due_at=limit, at_seq=0)
-        async with self._moving(game_id) as live:
+        async with self.moves.moving(game_id) as live:
             now = self.now()
             live.said.extend(away_note(away[1]).format(name=live.table.names[seat])
                              for seat, away in self.attendance.vacations(live).items()
                              if away[0] <= now)
-            await self._settle(live, live.state.opening, new_turn=True)
+            await self.moves.settle(live, live.state.opening, new_turn=True)
         return live.table
 
     # -- the bettor and series -------------------------------------------------------------
@@ -498,87 +483,16 @@ class TableService:
 
     async def visit(self, game_id: int) -> None:
         """Make this process's copy of a game in play the store's before the outside reads
-        it (its table, a seat's view, whether a prompt is current): load the game when this
-        process does not hold it (a DM's click reaches the process of shard 0, whatever
-        server the game is of), rebuild it when another process changed it since. Raises
-        as a move would when the game is not in play."""
-        async with self.db.game_lock(game_id):
-            await self._current(game_id)
-
-    @contextlib.asynccontextmanager
-    async def _moving(self, game_id: int) -> AsyncIterator[LiveGame]:
-        """Hold a game in play for a move: its lock in every process sharing the database
-        (`Database.game_lock`), this process's copy made the store's (`_current`), then the
-        copy's own lock. Once the move is made, the revision it left the game at is noted,
-        so only someone else's change makes the next move rebuild the game. A move begun
-        before `close` is let finish; one asked for after is refused. A move the store
-        refuses because the log grew under it (`SeqConflict`: a write that did not wait
-        for the game's lock) changes nothing, is answered as stale, and the next move
-        starts from the game rebuilt."""
-        if self.registry.closing:
-            raise Restarting(RESTARTING)
-        self.registry.moves += 1
-        self.registry.no_moves.clear()
-        try:
-            async with self.db.game_lock(game_id):
-                live = await self._current(game_id)
-                async with live.lock:
-                    try:
-                        yield live
-                    except SeqConflict as conflict:
-                        live.revision = -1
-                        raise StalePrompt(MOVED_ON) from conflict
-                    live.revision = await self.db.games.revision(game_id)
-        finally:
-            self.registry.moves -= 1
-            if not self.registry.moves:
-                self.registry.no_moves.set()
-
-    async def _current(self, game_id: int) -> LiveGame:
-        """This process's copy of a game in play, as the store has it (the caller holds the
-        game's lock): the copy held, if nobody changed the game since it was last the
-        store's (`LiveGame.revision`); else the game rebuilt from the store, into the same
-        copy if one is held. Raises `IllegalAction` if the game is not in play."""
-        if self.registry.closing:
-            raise Restarting(RESTARTING)
-        live = self.registry.games.get(game_id)
-        if live is not None and live.closed:
-            raise NotRunning(NOT_RUNNING)
-        try:
-            revision = await self.db.games.revision(game_id)
-            if live is not None and live.revision == revision:
-                await self.attendance.away_in(live)
-                return live
-            if live is None and (await self.db.games.game(game_id)).status is not \
-                    GameStatus.PLAYING:
-                raise NotRunning(NOT_RUNNING)
-        except GameNotFound:
-            raise NotRunning(NOT_RUNNING) from None
-        live = await self._restore(game_id, into=live)
-        if live.closed:
-            raise NotRunning(NOT_RUNNING)
-        await self.attendance.away_in(live)
-        return live
+        it (`Moves.visit`)."""
+        await self.moves.visit(game_id)
 
     async def act(self, game_id: int, user_id: int,
                   action: Action | str | Callable[[int], Action],
                   counter: int | None = None, *,
                   answer: Answer | None = None) -> tuple[Event, ...]:
-        """Apply a player's action. `counter` is the action count the prompt was made at; a
-        prompt from an earlier moment is refused as stale and changes nothing. `action` may
-        be text, or a function of the seat (for prompts that do not know it). `answer`: the
-        click, if its answer may carry the new table picture the move leads to."""
-        async with self._moving(game_id) as live:
-            seat = live.prompt_seat(user_id, counter)
-            if isinstance(action, str):
-                action = parse_action(action, live.table.rules.players)
-            elif callable(action):
-                action = action(seat)
-            if action.seat != seat:
-                raise NotYourTurn("You can only act for your own seat.")
-            events = live.apply(action, user_id)
-            back = await self.attendance.back_by_moving(live, seat)
-            await self._settle(live, events, answer=answer)
+        """Apply a player's action (`Moves.act`); a move that ends their vacation lets
+        their other games run again too."""
+        events, back = await self.moves.act(game_id, user_id, action, counter, answer=answer)
         await self._back_elsewhere(back)
         return events
 
@@ -586,15 +500,7 @@ class TableService:
                          index: int) -> tuple[Action, tuple[Event, ...]]:
         """Apply the option at `index` of the user's legal options at action count `counter`
         (what a button carries); returns the action and its events."""
-        async with self._moving(game_id) as live:
-            seat = live.prompt_seat(user_id, counter)
-            options = legal_actions(live.state, seat)
-            if not 0 <= index < len(options):
-                raise StalePrompt("That choice is no longer there; use the newest prompt.")
-            action = options[index].action
-            events = live.apply(action, user_id)
-            back = await self.attendance.back_by_moving(live, seat)
-            await self._settle(live, events)
+        action, events, back = await self.moves.act_option(game_id, user_id, counter, index)
         await self._back_elsewhere(back)
         return action, events
 
@@ -603,151 +509,6 @@ class TableService:
         options (other seats' answers in the same Charleston pass or claim window do not
         change them)."""
         return self.registry.get(game_id).is_current(user_id, counter)
-
-    async def _settle(self, live: LiveGame, events: Sequence[Event], *,
-                      new_turn: bool = False, answer: Answer | None = None) -> None:
-        """After actions applied in memory: let the bots answer, commit it all with the
-        clocks and the outbox entries that report it (and the lines in `live.said` for the
-        table) in one transaction, then finish a game that ended and hand the entries to the
-        sender (a new table picture offered to `answer`). If anything fails before the
-        commit is done, the game is left as the store has it."""
-        try:
-            options = live.options.copy()
-            for _, _, state, _ in live.unsaved:
-                options.update(state)
-            collected = [*events, *await self._run_bots(live, options)]
-            new_turn = new_turn or any(isinstance(e, Discarded | Exposed | MahjongShown)
-                                       for e in collected)
-            outbox = self._reports(live, collected, options.changed, new_turn=new_turn)
-            options.changed.clear()
-            entries = await self._commit(live, outbox)
-        except BaseException:
-            live.state = live.saved
-            live.stand_ins = live.saved_stand_ins
-            live.unsaved.clear()
-            live.told.clear()
-            live.said.clear()
-            live.expired.clear()
-            raise
-        live.options = options
-        self.registry.sender.queue(live, entries, live.state, answer=answer if new_turn else None)
-        if live.state.phase is Phase.OVER:
-            await self._finish(live)
-
-    async def _run_bots(self, live: LiveGame, options: PromptOptions) -> list[Event]:
-        """The bots' moves until a person must act or the game is over, noting in `options`
-        whose options each changes; with no `auto_delay`, the moves people's options make
-        for them too (otherwise those wait for the AUTO clock). Before each bot's move the
-        event loop gets its turn: once no person is left to act (a hand declared dead), the
-        bots play out the rest of the game here, hundreds of moves."""
-        events: list[Event] = []
-        while live.state.phase is not Phase.OVER:
-            waiting = seats_to_act(live.state)
-            bot_seats = [s for s in waiting if live.played_by_bot(s)]
-            if bot_seats:
-                await asyncio.sleep(0)
-                seat = bot_seats[0]
-                bot = live.bots.get(seat) or live.stand_in_bots[seat]
-                events.extend(live.apply(bot.choose(
-                    view(live.state, seat), legal_actions(live.state, seat)), None,
-                    None if seat in live.bots else PlayedFor.STAND_IN))
-            else:
-                answered = next(((s, a) for s in waiting if live.auto_delay <= 0
-                                 and (a := self.attendance.automatic(live, s)) is not None), None)
-                if answered is None:
-                    break
-                events.extend(self.attendance.play_automatic(live, *answered))
-            options.update(live.state)
-        return events
-
-    async def _commit(self, live: LiveGame, outbox: Sequence[NewDelivery]
-                      ) -> tuple[OutboxEntry, ...]:
-        """Write the unsaved actions, the clocks of the moment they lead to and `outbox` in
-        one transaction (nothing when none changed), then take them as saved; returns the
-        outbox entries as stored."""
-        plan, moment = clock_plan(live, self.attendance)
-        unsaved = live.unsaved
-        entries: tuple[OutboxEntry, ...] = ()
-        if unsaved or plan is not None or outbox:
-            entries = await self.db.actions.append_actions(
-                live.table.game_id, len(live.saved.actions),
-                [(text, actor) for text, actor, _, _ in unsaved], clocks=plan, outbox=outbox,
-                played_for={index: played_for
-                            for index, (_, _, _, played_for) in enumerate(unsaved)
-                            if played_for is not None})
-        live.saved = live.state
-        live.saved_stand_ins = live.stand_ins
-        live.unsaved = []
-        if plan is not None:
-            live.clocks = {(kind, seat): due for kind, seat, due in plan.clocks}
-            live.clock_moment = moment
-            self.registry.wake.set()
-        return entries
-
-    def _reports(self, live: LiveGame, events: Sequence[Event], changed: set[int], *,
-                 new_turn: bool) -> list[NewDelivery]:
-        """The outbox entries that report `events` (the state is `live.state`): the lines
-        for the table, each human seat's own lines when it learned something, its options
-        changed (`changed`) or the turn moved, and the result when the game is over."""
-        state = live.state
-        at = len(state.actions)
-        names = live.table.names
-        shown = state.result.declared if state.result is not None else ()
-        lines = [line for e in events if (line := public_line(
-            e, names, racks=live.table.rules.racks, shown=shown)) is not None]
-        lines += live.said
-        live.said = []
-        acting = set(seats_to_act(state))
-        reports: list[NewDelivery] = []
-        if lines or new_turn:
-            reports.append(NewDelivery(DeliveryKind.TABLE, at, None,
-                                       entry_body(lines=lines, new_turn=new_turn)))
-        for seat, user in enumerate(live.table.user_ids):
-            if user is None:
-                continue
-            own = [for_seat(e, seat) for e in events]
-            private = [line for e in own if (line := private_line(e, seat, names))]
-            private += live.told.pop(seat, [])
-            drawn = next((e.kind for e in reversed(own)
-                          if isinstance(e, Drew) and e.seat == seat), None)
-            # A seat whose options are what it was last shown keeps its prompt (prompts stay
-            # good until the seat's own options change): no new message for it.
-            if private or seat in changed or new_turn or state.phase is Phase.OVER:
-                reports.append(NewDelivery(DeliveryKind.SEAT, at, seat, entry_body(
-                    user=user, lines=private, drawn=drawn, must_act=seat in acting,
-                    deadline=seat_deadline(live, seat, self.attendance),
-                    stood_in=live.stand_ins.stood_in(seat), expired=seat in live.expired)))
-        live.expired.clear()
-        if state.phase is Phase.OVER:
-            reports.append(NewDelivery(DeliveryKind.GAME_OVER, at))
-        return reports
-
-    async def _finish(self, live: LiveGame) -> None:
-        result = live.state.result
-        assert result is not None
-        won = finishing(result.reason, result.declared)
-        reason = {EndReason.MAHJONG: FinishReason.MAHJONG}.get(result.reason, FinishReason.WALL)
-        scores = tuple(
-            SeatScore(seat, result.totals[seat], json.dumps({
-                "lines": [{"text": line.text, "points": line.points[seat]}
-                          for line in result.lines if line.points[seat]],
-                "settlement": result.settlement[seat]}))
-            for seat in range(live.table.rules.players))
-        # The winner's hand first: a result read without its log names it (see
-        # `bot.league.record`).
-        hands = [d.hand_id for d in result.declared if d is won]
-        hands += [d.hand_id for d in result.declared if d is not won]
-        # With the pot the next game of a series starts with, and the bettor's settlement.
-        details = json.dumps({"reason": result.reason.value, "hands": hands,
-                              "pot": result.pot, "bettor": result.bettor})
-        await self.db.games.finish_game(live.table.game_id, Outcome(
-            reason, won.seat if won is not None else None, scores, details))
-        try:
-            await record_finished_game(self.db, live.table.game_id, state=live.state)
-        except Exception:
-            # The result is safe in the store; the league catches up on the next start.
-            log.exception("league record of game %s failed", live.table.game_id)
-        await self.registry.close(live)
 
     # -- the end of a game -----------------------------------------------------------------
 
@@ -771,7 +532,7 @@ class TableService:
         elif away is None or now >= away[1]:
             self.registry.away.pop(key, None)
             live.said.append(BACK_NOTE.format(name=name))
-        await self._settle(live, ())
+        await self.moves.settle(live, ())
 
     async def run_due_clocks(self, now: float | None = None) -> int:
         """Act on every clock of this process's games that has run out (claimed first, so
@@ -789,7 +550,7 @@ class TableService:
                 acted += await self._time_up(clock.game_id)
                 continue
             try:
-                async with self._moving(clock.game_id) as live:
+                async with self.moves.moving(clock.game_id) as live:
                     acted += await self._ran_out(live, clock)
             except NotRunning:  # the game is over: its clocks are of no more use
                 await self.db.clocks.clear_clocks(clock.game_id)
@@ -820,7 +581,7 @@ class TableService:
             events = self.attendance.answer_automatically(live)
         else:
             events = await self._time_out(live, clock.seat)
-        await self._settle(live, events)
+        await self.moves.settle(live, events)
         return 1
 
     async def _remind(self, live: LiveGame, clock: Clock) -> None:
@@ -840,7 +601,7 @@ class TableService:
         """The tournament time limit ran out: the game stops and every seat scores 0.
         Returns 1 if it stopped the game (0: it was over already)."""
         try:
-            async with self._moving(game_id) as live:
+            async with self.moves.moving(game_id) as live:
                 if live.state.phase is Phase.OVER:
                     return 0
                 await self.db.games.finish_game(
@@ -919,7 +680,7 @@ class TableService:
         """A person takes back their seat from the bot standing in for them, at once: they
         move next time it is their move, with their own options. `seat`: the seat a button
         was for (refused unless it is theirs). Returns the seat."""
-        async with self._moving(game_id) as live:
+        async with self.moves.moving(game_id) as live:
             mine = live.table.seat_of(user_id)
             if mine is None or (seat is not None and seat != mine):
                 raise NotSeated("Only the player whose seat this is can take it back.")
@@ -929,7 +690,7 @@ class TableService:
             # Durable already: the count starts again even if what follows fails.
             live.stand_ins = live.saved_stand_ins = live.stand_ins.back(mine)
             live.said.append(f"{live.table.names[mine]} is back and plays their own seat.")
-            await self._settle(live, (), new_turn=True)
+            await self.moves.settle(live, (), new_turn=True)
         return mine
 
     async def _clock_loop(self) -> None:
@@ -948,42 +709,6 @@ class TableService:
                 await asyncio.wait_for(self.registry.wake.wait(), wait)
 
     # -- restoring -------------------------------------------------------------------------
-
-    async def _try_restore(self, game_id: int) -> bool:
-        """Restore a game at start-up; a game whose stored card the checker now refuses is
-        left as it is, with a warning (the bot goes on with the others)."""
-        try:
-            async with self.db.game_lock(game_id):
-                await self._restore(game_id)
-        except InvalidInput as error:
-            log.warning("game %s not restored: %s", game_id, error.message)
-            return False
-        return True
-
-    async def _restore(self, game_id: int, *, into: LiveGame | None = None) -> LiveGame:
-        """Rebuild a game from the store (the caller holds the game's lock): rules, card,
-        seed, first holders' names, then every logged action replayed; then resume its
-        undelivered messages. A game that is over is rebuilt only to deliver them. `into`:
-        this process's older copy of the game, which becomes the store's (a move or the
-        sender may hold it)."""
-        rebuilt = await self.restorer.rebuild(game_id, into=into)
-        live, game = rebuilt.live, rebuilt.game
-        state, actions = live.state, live.state.actions
-        self.registry.games[game_id] = live
-        self.registry.sender.resume(live, rebuilt.pending, rebuilt.states)
-        if game.status.is_over:
-            await self.registry.close(live)
-        elif actions and state.phase is not Phase.OVER:
-            # The seats' old prompts still work (they carry the action counter), so nobody
-            # is told anything new unless a bot moves (a game whose bot seats changed hands
-            # in the store, or an older version's log).
-            async with live.lock:
-                await self._settle(live, ())
-        elif state.phase is Phase.OVER and game.finished_at is None:
-            async with live.lock:
-                await self._finish(live)
-        live.revision = await self.db.games.revision(game_id)
-        return live
 
     # -- seats changing hands ----------------------------------------------------------------
 
@@ -1027,7 +752,7 @@ class TableService:
                          name: str) -> None:
         """Give a seat in play to a person, or (`user_id` None) to a bot of the server's
         level, kept with the seat so a restart resumes the same bot."""
-        async with self._moving(game_id) as live:
+        async with self.moves.moving(game_id) as live:
             level = (None if user_id is not None
                      else await self.server_level(live.table.guild_id))
             await self.db.seats.replace_seat(live.table.game_id, seat, user_id=user_id,
@@ -1048,13 +773,13 @@ class TableService:
             else:
                 live.bots.pop(seat, None)
                 live.levels.pop(seat, None)
-            await self._settle(live, (), new_turn=True)
+            await self.moves.settle(live, (), new_turn=True)
 
     async def abort(self, game_id: int, by_user: int, *, manager: bool = False) -> None:
         """End a game without a result (the host, or a server manager)."""
         await self.check_manages(game_id, by_user, manager=manager)
         try:
-            async with self._moving(game_id) as live:
+            async with self.moves.moving(game_id) as live:
                 await self.db.games.abort_game(game_id)
                 await self.registry.close(live)  # what it owes still goes out
         except NotRunning:  # a lobby (or a game over, which the store refuses to abort)
@@ -1092,7 +817,7 @@ class TableService:
         the moment it is at. Returns them. A game that is over (finished or aborted) has no
         next prompt, so it is refused (`IllegalAction`) and nothing is kept."""
         try:
-            async with self._moving(game_id) as live:
+            async with self.moves.moving(game_id) as live:
                 seat = self.seat_of(game_id, user_id)
                 await self.db.seats.set_options(game_id, seat, options.to_json())
                 before = self.attendance.pauses(live, seat)
@@ -1100,7 +825,7 @@ class TableService:
                 # New quiet hours (or zone) move a clock already running: it keeps the
                 # time it had left.
                 self.attendance.retime(live, seat, before)
-                await self._settle(live, ())
+                await self.moves.settle(live, ())
             return options
         except NotRunning:  # a lobby: the options wait in the store for the start
             pass
@@ -1223,13 +948,13 @@ class TableService:
                            was: tuple[float, float] | None, note: str | None) -> None:
         """`_repause` for one game: the user's seat's clocks retimed (they were away for
         `was`), and the table told `note` (if any)."""
-        async with self._moving(game_id) as live:
+        async with self.moves.moving(game_id) as live:
             seat = live.table.seat_of(user_id)
             if seat is not None:
                 self.attendance.retime(live, seat, self.attendance.pauses_away(live, seat, was))
                 if note is not None:
                     live.said.append(note.format(name=live.table.names[seat]))
-                await self._settle(live, ())
+                await self.moves.settle(live, ())
 
     async def player_options(self, user_id: int | None) -> SeatOptions:
         """A person's own options (`/mj settings`), kept across games and servers; the
