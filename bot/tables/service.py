@@ -61,7 +61,6 @@ from bot.engine.game import (
 )
 from bot.engine.game.bettor import bettor_refusal, check_bet
 from bot.league.record import record_finished_game
-from bot.league.seasons import season_for_channel
 from bot.league.tournament import TIME_UP, game_deadline, timeout_outcome
 from bot.players import Player, make_player
 from bot.server_cards import playable_matcher
@@ -80,7 +79,7 @@ from bot.store import (
     ShippedCardChoice,
     Vacation,
 )
-from bot.tables.attendance import Attendance, CameBack
+from bot.tables.attendance import Attendance
 from bot.tables.delivery import (
     DEFAULT_BACKOFF,
     Backoff,
@@ -93,7 +92,7 @@ from bot.tables.errors import (
     StalePrompt,
 )
 from bot.tables.levels import read_level, server_level, stored_levels
-from bot.tables.live import AwayKey, LiveGame
+from bot.tables.live import LiveGame
 from bot.tables.moves import Moves
 from bot.tables.narrate import action_label
 from bot.tables.notifier import Answer, Notifier, Table
@@ -102,20 +101,18 @@ from bot.tables.options import (
     Timeout,
     read_table_options,
 )
+from bot.tables.presence import Presence
 from bot.tables.registry import BotFactory, Registry
 from bot.tables.reminders import REMINDER_CLOCKS
 from bot.tables.restore import Restorer
 from bot.tables.seat_options import SeatOptions
 from bot.tables.series import next_game
 from bot.tables.server_config import ConfigChange, change_settings
-from bot.tables.standins import StandIns, reclaim_hint
+from bot.tables.standins import StandIns
 from bot.tables.teaching import teaching_refusal
 from bot.tables.vacation import (
-    BACK_NOTE,
     VacationStatus,
     away_note,
-    budget_until,
-    vacation_status,
 )
 from bot.tables.waiting import SeatMoment
 
@@ -181,6 +178,7 @@ class TableService:
                                  owns=owns)
         self.attendance = Attendance(self.registry)
         self.moves = Moves(self.registry, self.attendance, Restorer(self.registry))
+        self.presence = Presence(self.registry, self.moves, self.attendance)
         self._clock_task: asyncio.Task[None] | None = None
 
     @property
@@ -493,7 +491,7 @@ class TableService:
         """Apply a player's action (`Moves.act`); a move that ends their vacation lets
         their other games run again too."""
         events, back = await self.moves.act(game_id, user_id, action, counter, answer=answer)
-        await self._back_elsewhere(back)
+        await self.presence.back_elsewhere(back)
         return events
 
     async def act_option(self, game_id: int, user_id: int, counter: int,
@@ -501,7 +499,7 @@ class TableService:
         """Apply the option at `index` of the user's legal options at action count `counter`
         (what a button carries); returns the action and its events."""
         action, events, back = await self.moves.act_option(game_id, user_id, counter, index)
-        await self._back_elsewhere(back)
+        await self.presence.back_elsewhere(back)
         return action, events
 
     def is_current(self, game_id: int, user_id: int, counter: int) -> bool:
@@ -513,26 +511,6 @@ class TableService:
     # -- the end of a game -----------------------------------------------------------------
 
     # -- clocks ----------------------------------------------------------------------------
-
-    async def _away_edge(self, live: LiveGame, clock: Clock) -> None:
-        """A seat's AWAY clock ran out (the caller holds the game): its holder's vacation
-        began (planned ahead) or ended by itself (its days ran out), and the table is told
-        as `/mj vacation start` and `end` tell it; the next such moment is set again."""
-        seat = clock.seat
-        assert seat is not None
-        await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=seat)
-        key = live.away_key(live.table.user_ids[seat])
-        if key is None:
-            return
-        away = self.registry.away.get(key)
-        now = self.now()
-        name = live.table.names[seat]
-        if away is not None and away[0] <= now < away[1]:
-            live.said.append(away_note(away[1]).format(name=name))
-        elif away is None or now >= away[1]:
-            self.registry.away.pop(key, None)
-            live.said.append(BACK_NOTE.format(name=name))
-        await self.moves.settle(live, ())
 
     async def run_due_clocks(self, now: float | None = None) -> int:
         """Act on every clock of this process's games that has run out (claimed first, so
@@ -565,7 +543,7 @@ class TableService:
         automatic answers, a turn or claim clock moves for the seats it ran out on.
         Returns 1 if a move was made."""
         if clock.kind is ClockKind.AWAY:  # a vacation's edge, of no one moment
-            await self._away_edge(live, clock)
+            await self.presence.away_edge(live, clock)
             return 0
         if clock.at_seq != len(live.state.actions):
             # Set for an earlier moment: a move since set this moment's clocks (an
@@ -647,7 +625,7 @@ class TableService:
             events.extend(live.apply(action, None, PlayedFor.TIMEOUT))
             self._timed_out(live, waiting, action, phase)
             if live.stand_ins.stood_in(waiting):
-                self._stand_in(live, waiting, level)
+                self.presence.stand_in(live, waiting, level)
         return events
 
     def _timed_out(self, live: LiveGame, seat: int, action: Action, phase: Phase) -> None:
@@ -662,36 +640,6 @@ class TableService:
         live.said.append(f"Time ran out for {live.table.names[seat]}: {public}.")
         if phase is not Phase.CLAIM:
             live.expired.add(seat)
-
-    def _stand_in(self, live: LiveGame, seat: int, level: str) -> None:
-        """The bot of `level` keeps a person's seat (they timed out too often in a row): it
-        plays their moves from now on, and they and the table are told how to take it
-        back."""
-        live.stand_in_bots[seat] = self.registry.bot(level, live.table, live.state.seed, seat)
-        name = live.table.names[seat]
-        missed = live.stand_ins.after
-        live.told.setdefault(seat, []).append(
-            f"You missed {missed} moves in a row, so a bot plays your seat for now. To take "
-            f"it back, {reclaim_hint(live.table.game_id)}.")
-        live.said.append(f"{name} missed {missed} moves in a row: a bot plays for them until "
-                         "they take the seat back.")
-
-    async def reclaim(self, game_id: int, user_id: int, seat: int | None = None) -> int:
-        """A person takes back their seat from the bot standing in for them, at once: they
-        move next time it is their move, with their own options. `seat`: the seat a button
-        was for (refused unless it is theirs). Returns the seat."""
-        async with self.moves.moving(game_id) as live:
-            mine = live.table.seat_of(user_id)
-            if mine is None or (seat is not None and seat != mine):
-                raise NotSeated("Only the player whose seat this is can take it back.")
-            if not live.stand_ins.stood_in(mine):
-                raise IllegalAction("Your seat is yours already: no bot is playing it.")
-            await self.db.seats.record_reclaim(game_id, mine, user_id)
-            # Durable already: the count starts again even if what follows fails.
-            live.stand_ins = live.saved_stand_ins = live.stand_ins.back(mine)
-            live.said.append(f"{live.table.names[mine]} is back and plays their own seat.")
-            await self.moves.settle(live, (), new_turn=True)
-        return mine
 
     async def _clock_loop(self) -> None:
         while True:
@@ -840,122 +788,6 @@ class TableService:
 
     # -- vacations --------------------------------------------------------------------------
 
-    async def away_at_table(self, guild_id: int, channel_id: int, users: Collection[int],
-                            *, personal: bool = False) -> dict[int, float]:
-        """Which of `users` (a lobby's people) are on vacation now, and until when: in the
-        season of the league of this channel, or elsewhere on a personal vacation when the
-        table pauses for those (`personal`). A table about to start waits for them, so the
-        lobby says so."""
-        season = await season_for_channel(self.db, guild_id, channel_id)
-        if not users or (season is None and not personal):
-            return {}
-        return {v.user_id: v.until
-                for v in await self.db.vacations.under_way_in(
-                    None if season is None else season.id, self.now())
-                if v.user_id in users and v.started_at <= self.now()}
-
-    async def vacation(self, user_id: int, season: Season | None) -> VacationStatus:
-        """The player's vacation budget in the season (None: their personal vacations, each
-        capped instead): days used, and any vacation under way or planned."""
-        return vacation_status(season, await self.db.vacations.of(
-            None if season is None else season.id, user_id), self.now())
-
-    async def start_vacation(self, user_id: int, season: Season | None, *,
-                             start: float | None = None, days: int | None = None
-                             ) -> VacationStatus:
-        """Start the player's vacation in the season (None: a personal one), now or planned
-        from `start`, for `days` (None: until they end it, or the budget or a personal
-        vacation's cap runs out): their clocks in the season's games (a personal one: at
-        casual tables that pause for vacations) pause meanwhile, claim windows pass for
-        them, and those tables are told until when (a planned vacation when it begins, by
-        its AWAY clock). Refused (`IllegalAction`) while one is under way or planned, or
-        beyond the days left."""
-        if season is not None and not season.is_open:
-            raise IllegalAction("This league's season is over, so there are no games to "
-                                "pause.")
-        status = await self.vacation(user_id, season)
-        now = self.now()
-        begins = now if start is None else max(start, now)
-        until = status.start_until(begins, days)  # refuses when none may start
-        scope = None if season is None else season.id
-        vacation = await self.db.vacations.start(scope, user_id, at=begins, until=until)
-        await self._repause(user_id, scope, (vacation.started_at, vacation.until),
-                            away_note(vacation.until) if begins <= now else None)
-        return await self.vacation(user_id, season)
-
-    async def end_vacation(self, user_id: int, season: Season | None) -> VacationStatus:
-        """End the player's vacation in the season (None: their personal one) now (their
-        clocks run again with the time they had left, and their tables are told), or
-        cancel one planned (nobody was told of it). Refused (`IllegalAction`) when there is
-        neither."""
-        status = await self.vacation(user_id, season)
-        vacation = status.current or status.planned
-        if vacation is None:
-            raise IllegalAction(f"You're not on vacation{status.where}, and have none "
-                                "planned.")
-        await self.db.vacations.end(vacation.id, at=self.now())
-        await self._repause(user_id, vacation.season_id, None,
-                            BACK_NOTE if status.current is not None else None)
-        return await self.vacation(user_id, season)
-
-    async def change_vacation_budget(self, league_id: int, days: int, *, by: int,
-                                     reason: str) -> tuple[Season, list[Vacation]]:
-        """A director changes the open season's vacation budget (audited, with `reason`):
-        each vacation under way ends when the new budget ends it (`budget_until`), at once
-        if that has passed; the clocks of those players move with it and their tables are
-        told. Returns the season and the vacations under way as they now are."""
-        season, changed = await self.db.vacations.change_budget(
-            league_id, days, by=by, reason=reason, at=self.now(), limit=budget_until)
-        for vacation in changed:
-            if vacation.ended_at is None:
-                await self._repause(vacation.user_id, season.id,
-                                    (vacation.started_at, vacation.until),
-                                    away_note(vacation.until))
-            else:
-                await self._repause(vacation.user_id, season.id, None, BACK_NOTE)
-        return season, changed
-
-    async def _back_elsewhere(self, back: CameBack | None) -> None:
-        """After a move that ended the mover's vacation (`back`; None: it ended nothing),
-        their other games of its scope run again too."""
-        if back is not None and back.game.pauses_for_vacations:
-            await self._repause(back.user_id, back.game.season_id, None, BACK_NOTE,
-                                was=back.was, skip=back.game.table.game_id)
-
-    async def _repause(self, user_id: int, season_id: int | None,
-                       away: tuple[float, float] | None, note: str | None, *,
-                       was: tuple[float, float] | None = None, skip: int | None = None
-                       ) -> None:
-        """The user's vacation in the season (None: their personal one) is now `away`
-        (None: over): retime their clocks in every game it pauses that they play (but
-        `skip`, retimed already), and tell those tables `note` (formatted with the seat
-        holder's name; None: nothing to tell). `was`: the stretch they were away for, when
-        it is no longer the one kept."""
-        key: AwayKey = (user_id, season_id)
-        was = self.registry.away.get(key, was)
-        if away is None:
-            self.registry.away.pop(key, None)
-        else:
-            self.registry.away[key] = away
-        games = [game_id for game_id, live in self.registry.games.items() if not live.closed
-                 and live.away_key(user_id) == key and live.table.seat_of(user_id) is not None
-                 and game_id != skip]
-        for game_id in games:
-            with contextlib.suppress(NotRunning):
-                await self._retime_away(game_id, user_id, was, note)
-
-    async def _retime_away(self, game_id: int, user_id: int,
-                           was: tuple[float, float] | None, note: str | None) -> None:
-        """`_repause` for one game: the user's seat's clocks retimed (they were away for
-        `was`), and the table told `note` (if any)."""
-        async with self.moves.moving(game_id) as live:
-            seat = live.table.seat_of(user_id)
-            if seat is not None:
-                self.attendance.retime(live, seat, self.attendance.pauses_away(live, seat, was))
-                if note is not None:
-                    live.said.append(note.format(name=live.table.names[seat]))
-                await self.moves.settle(live, ())
-
     async def player_options(self, user_id: int | None) -> SeatOptions:
         """A person's own options (`/mj settings`), kept across games and servers; the
         defaults for a person who never set them, and for a bot (`user_id` None)."""
@@ -973,6 +805,42 @@ class TableService:
             with contextlib.suppress(NotRunning, NotSeated):  # over, or left, meanwhile
                 await self.set_seat_options(game_id, user_id, options)
         return options
+
+    async def reclaim(self, game_id: int, user_id: int, seat: int | None = None) -> int:
+        """A person takes back their seat from the bot standing in for them
+        (`Presence.reclaim`). Returns the seat."""
+        return await self.presence.reclaim(game_id, user_id, seat)
+
+    # -- vacations (`bot.tables.presence`) --------------------------------------------------
+
+    async def away_at_table(self, guild_id: int, channel_id: int, users: Collection[int],
+                            *, personal: bool = False) -> dict[int, float]:
+        """Which of a lobby's people are on vacation now, and until when
+        (`Presence.away_at_table`)."""
+        return await self.presence.away_at_table(guild_id, channel_id, users,
+                                                 personal=personal)
+
+    async def vacation(self, user_id: int, season: Season | None) -> VacationStatus:
+        """The player's vacation budget in the season, or their personal vacations (None)."""
+        return await self.presence.vacation(user_id, season)
+
+    async def start_vacation(self, user_id: int, season: Season | None, *,
+                             start: float | None = None, days: int | None = None
+                             ) -> VacationStatus:
+        """Start the player's vacation in the season (None: a personal one), now or planned
+        (`Presence.start_vacation`)."""
+        return await self.presence.start_vacation(user_id, season, start=start, days=days)
+
+    async def end_vacation(self, user_id: int, season: Season | None) -> VacationStatus:
+        """End the player's vacation now, or cancel one planned (`Presence.end_vacation`)."""
+        return await self.presence.end_vacation(user_id, season)
+
+    async def change_vacation_budget(self, league_id: int, days: int, *, by: int,
+                                     reason: str) -> tuple[Season, list[Vacation]]:
+        """A director changes the open season's vacation budget
+        (`Presence.change_vacation_budget`)."""
+        return await self.presence.change_vacation_budget(league_id, days, by=by,
+                                                          reason=reason)
 
     def dm_closed(self, game_id: int, seat: int) -> bool:
         """Whether the seat's holder is known to refuse DMs (they play through "My rack")."""
