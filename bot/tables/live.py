@@ -152,6 +152,13 @@ class LiveGame:
         """Whether a bot makes `seat`'s moves: a bot's seat, or a person's the bot keeps."""
         return seat in self.bots or self.stand_ins.stood_in(seat)
 
+    def held_seat(self, user_id: int) -> int:
+        """The seat this user holds here; `NotSeated` if none."""
+        seat = self.table.seat_of(user_id)
+        if seat is None:
+            raise NotSeated("You're not playing at this table.")
+        return seat
+
     def prompt_seat(self, user_id: int, counter: int | None) -> int:
         """The user's seat, after checking a prompt made at action count `counter` (None:
         no prompt) is current (the caller holds the lock)."""

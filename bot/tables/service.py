@@ -38,15 +38,12 @@ is over leaves memory once its last entry is delivered.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import time
 from collections.abc import Callable, Collection
-from dataclasses import replace
 
 from bot.engine.cards import Card
-from bot.engine.errors import IllegalAction, InvalidInput
 from bot.engine.game import (
     Action,
     Event,
@@ -63,7 +60,6 @@ from bot.store import (
     ClockKind,
     Database,
     Game,
-    GameStatus,
     Season,
     Vacation,
 )
@@ -75,7 +71,6 @@ from bot.tables.delivery import (
     Sender,
 )
 from bot.tables.errors import (
-    NotRunning,
     NotSeated,
 )
 from bot.tables.levels import stored_levels
@@ -86,10 +81,12 @@ from bot.tables.notifier import Answer, Notifier, Table
 from bot.tables.options import (
     TableOptions,
 )
+from bot.tables.player_settings import PlayerSettings
 from bot.tables.presence import Presence
 from bot.tables.registry import BotFactory, Registry
 from bot.tables.restore import Restorer
 from bot.tables.seat_options import SeatOptions
+from bot.tables.seating import Seating
 from bot.tables.standins import StandIns
 from bot.tables.vacation import (
     VacationStatus,
@@ -124,12 +121,6 @@ def level_bot(level: str, card: Card, rules: RuleSet, seed: int) -> Player:
     return make_player(level, card, rules.counts, seed)
 
 
-def _bot_for(holder: str) -> str:
-    """The name of a bot given a person's seat in play (resigned, or handed on by the
-    host): it says whose seat it plays."""
-    return f"Bot (for {holder})"
-
-
 class TableService:
     """Drives every game of one bot process; see the module docstring for the flow."""
 
@@ -148,6 +139,8 @@ class TableService:
         self.presence = Presence(self.registry, self.moves, self.attendance)
         self.clocks = Clocks(self.registry, self.moves, self.attendance, self.presence)
         self.lobby = Lobby(self.registry, self.moves, self.attendance)
+        self.settings = PlayerSettings(self.registry, self.moves, self.attendance)
+        self.seating = Seating(self.registry, self.moves, self.settings)
         self._clock_task: asyncio.Task[None] | None = None
 
     @property
@@ -307,15 +300,6 @@ class TableService:
         """The host plays the next game of a finished game's series (`Lobby.play_again`)."""
         return await self.lobby.play_again(game_id, by_user)
 
-    async def check_manages(self, game_id: int, user_id: int, *, manager: bool) -> Game:
-        """The game, if this person may hand its seats over or abort it: its host, or (with
-        `manager`) someone who manages the server, so a table whose host left can be
-        repaired. Raises `IllegalAction` for anyone else."""
-        game = await self.db.games.game(game_id)
-        if game.host_user_id != user_id and not manager:
-            raise IllegalAction("Only the table's host or a server manager can do that.")
-        return game
-
     # -- play ------------------------------------------------------------------------------
 
     def table(self, game_id: int) -> Table:
@@ -331,7 +315,7 @@ class TableService:
 
     def view_for(self, game_id: int, user_id: int) -> View:
         """The view of the seat this user holds (for "My rack" and slash commands)."""
-        return view(self.registry.get(game_id).state, self.seat_of(game_id, user_id))
+        return view(self.registry.get(game_id).state, self.registry.get(game_id).held_seat(user_id))
 
     def seat_moment(self, game_id: int, user_id: int) -> SeatMoment:
         """Where the seat this user holds in a game in play stands now (after `visit`), for
@@ -340,7 +324,7 @@ class TableService:
         move falls due by the clocks the store keeps (this copy holds them as they are
         stored), and since when their options have been what they are."""
         live = self.registry.get(game_id)
-        seat = self.seat_of(game_id, user_id)
+        seat = self.registry.get(game_id).held_seat(user_id)
         state = live.state
         asked = (seat in seats_to_act(state) and not live.played_by_bot(seat)
                  and self.attendance.automatic(live, seat) is None)
@@ -403,151 +387,52 @@ class TableService:
 
     # -- seats changing hands ----------------------------------------------------------------
 
+    # -- vacations --------------------------------------------------------------------------
+
+    # -- seats in play (`bot.tables.seating`) and options (`bot.tables.player_settings`) ----
+
+    async def check_manages(self, game_id: int, user_id: int, *, manager: bool) -> Game:
+        """The game, if this person may hand its seats over or abort it
+        (`Seating.check_manages`)."""
+        return await self.seating.check_manages(game_id, user_id, manager=manager)
+
     async def resign(self, game_id: int, user_id: int) -> int:
         """A player leaves a game in play; a bot of the server's level takes the seat.
         Returns the seat."""
-        await self.visit(game_id)
-        seat = self.seat_of(game_id, user_id)
-        await self._hand_over(game_id, seat, None, _bot_for(self.table(game_id).names[seat]))
-        return seat
+        return await self.seating.resign(game_id, user_id)
 
     async def replace_seat(self, game_id: int, by_user: int, seat: int, user_id: int | None,
                            name: str, *, manager: bool = False,
                            bot_account: bool = False) -> None:
-        """The host (or a server manager) gives a seat to another person, or to a bot of
-        the server's level (`user_id` None; it is named after the seat's holder, as a
-        resigned seat's bot is). `bot_account`: `user_id` is some other program's account
-        (a Discord bot), which is refused: it would never answer its prompts, and the
-        table's own bots are seated by level."""
-        await self.check_manages(game_id, by_user, manager=manager)
-        if bot_account:
-            raise IllegalAction(f"{name} is a bot account, so it can't take a seat: only "
-                                "people can. To have one of the table's own bots play it "
-                                "(at the server's level), name me in `/mj sub` instead.")
-        await self.visit(game_id)
-        live = self.registry.get(game_id)
-        if not 0 <= seat < live.table.rules.players:
-            raise InvalidInput(f"There is no seat {seat + 1} at this table.")
-        if user_id is None:
-            if live.table.user_ids[seat] is None:
-                raise IllegalAction(f"A bot already plays seat {seat + 1}.")
-            name = _bot_for(live.table.names[seat])
-        if user_id is not None and live.table.seat_of(user_id) is not None:
-            raise IllegalAction(f"{name} already has a seat at this table.")
-        if user_id is not None and user_id == live.table.bettor_id:
-            raise IllegalAction(f"{name} is this game's bettor and backs one of its seats, so "
-                                "can't play one too.")
-        await self._hand_over(game_id, seat, user_id, name)
-
-    async def _hand_over(self, game_id: int, seat: int, user_id: int | None,
-                         name: str) -> None:
-        """Give a seat in play to a person, or (`user_id` None) to a bot of the server's
-        level, kept with the seat so a restart resumes the same bot."""
-        async with self.moves.moving(game_id) as live:
-            level = (None if user_id is not None
-                     else await self.server_level(live.table.guild_id))
-            await self.db.seats.replace_seat(live.table.game_id, seat, user_id=user_id,
-                                             display_name=name, bot_level=level)
-            table = live.table
-            names = list(table.names)
-            users = list(table.user_ids)
-            names[seat], users[seat] = name, user_id
-            live.dm_closed.discard(seat)  # the new holder's DMs are not known to be closed
-            # ... nor have they timed out (the store's new holding says so already).
-            live.stand_ins = live.saved_stand_ins = live.stand_ins.back(seat)
-            # ... and they start from their own options (a bot from the defaults).
-            live.table = replace(table, names=tuple(names), user_ids=tuple(users)
-                                 ).with_options(seat, await self.player_options(user_id))
-            if level is not None:
-                live.bots[seat] = self.registry.bot(level, live.table, live.state.seed, seat)
-                live.levels[seat] = level
-            else:
-                live.bots.pop(seat, None)
-                live.levels.pop(seat, None)
-            await self.moves.settle(live, (), new_turn=True)
+        """The host (or a server manager) gives a seat to another person, or to a bot
+        (`Seating.replace_seat`)."""
+        await self.seating.replace_seat(game_id, by_user, seat, user_id, name,
+                                        manager=manager, bot_account=bot_account)
 
     async def abort(self, game_id: int, by_user: int, *, manager: bool = False) -> None:
         """End a game without a result (the host, or a server manager)."""
-        await self.check_manages(game_id, by_user, manager=manager)
-        try:
-            async with self.moves.moving(game_id) as live:
-                await self.db.games.abort_game(game_id)
-                await self.registry.close(live)  # what it owes still goes out
-        except NotRunning:  # a lobby (or a game over, which the store refuses to abort)
-            await self.db.games.abort_game(game_id)
+        await self.seating.abort(game_id, by_user, manager=manager)
 
     async def mark_dm_closed(self, game_id: int, seat: int) -> bool:
-        """Record that a seat's DMs are closed; True the first time (so the table is told
-        once)."""
-        live = self.registry.games.get(game_id)
-        if live is None or seat in live.dm_closed:
-            return False
-        live.dm_closed.add(seat)
-        await self.db.seats.set_dm_closed(game_id, seat, True)
-        return True
+        """Record that a seat's DMs are closed; True the first time."""
+        return await self.seating.mark_dm_closed(game_id, seat)
 
     async def seat_options(self, game_id: int, user_id: int) -> SeatOptions:
         """The options of the seat this user holds (in the lobby or in play)."""
-        live = self.registry.games.get(game_id)
-        if live is not None and not live.closed:
-            return live.table.options_of(self.seat_of(game_id, user_id))
-        seat = await self._stored_seat(game_id, user_id)
-        return SeatOptions.from_json((await self.db.seats.options(game_id)).get(seat, "{}"))
-
-    async def _stored_seat(self, game_id: int, user_id: int) -> int:
-        """The seat this user holds, as the store has it (for a game not in memory)."""
-        held = [s.seat for s in await self.db.seats.seats(game_id) if s.user_id == user_id]
-        if not held:
-            raise NotSeated("You're not at this table.")
-        return held[0]
+        return await self.settings.seat_options(game_id, user_id)
 
     async def set_seat_options(self, game_id: int, user_id: int,
                                options: SeatOptions) -> SeatOptions:
-        """Keep the options of the seat this user holds (in the lobby or in play); they
-        shape the seat's prompts from its next one, and answer for it now if they answer
-        the moment it is at. Returns them. A game that is over (finished or aborted) has no
-        next prompt, so it is refused (`IllegalAction`) and nothing is kept."""
-        try:
-            async with self.moves.moving(game_id) as live:
-                seat = self.seat_of(game_id, user_id)
-                await self.db.seats.set_options(game_id, seat, options.to_json())
-                before = self.attendance.pauses(live, seat)
-                live.table = live.table.with_options(seat, options)
-                # New quiet hours (or zone) move a clock already running: it keeps the
-                # time it had left.
-                self.attendance.retime(live, seat, before)
-                await self.moves.settle(live, ())
-            return options
-        except NotRunning:  # a lobby: the options wait in the store for the start
-            pass
-        game = await self.db.games.game(game_id)
-        if game.status in (GameStatus.FINISHED, GameStatus.ABORTED):
-            raise IllegalAction(f"Table {game_id} is over, so there is no next prompt for "
-                                "this to change. Your own settings for future games are in "
-                                "`/mj settings`.")
-        await self.db.seats.set_options(game_id, await self._stored_seat(game_id, user_id),
-                                        options.to_json())
-        return options
-
-    # -- vacations --------------------------------------------------------------------------
+        """Keep the options of the seat this user holds (`PlayerSettings.set_seat_options`)."""
+        return await self.settings.set_seat_options(game_id, user_id, options)
 
     async def player_options(self, user_id: int | None) -> SeatOptions:
-        """A person's own options (`/mj settings`), kept across games and servers; the
-        defaults for a person who never set them, and for a bot (`user_id` None)."""
-        if user_id is None:
-            return SeatOptions()
-        kept = await self.db.players.options(user_id)
-        return SeatOptions() if kept is None else SeatOptions.from_json(kept)
+        """A person's own options (`/mj settings`); the defaults for a bot (None)."""
+        return await self.settings.player_options(user_id)
 
     async def set_player_options(self, user_id: int, options: SeatOptions) -> SeatOptions:
-        """Keep a person's own options. Every seat they hold in a game in play takes them
-        too, from its next prompt (and keeps them, as its own, through a restart), whichever
-        process holds the game; games started later begin with them. Returns them."""
-        await self.db.players.set_options(user_id, options.to_json())
-        for game_id in await self.db.seats.games_in_play(user_id):
-            with contextlib.suppress(NotRunning, NotSeated):  # over, or left, meanwhile
-                await self.set_seat_options(game_id, user_id, options)
-        return options
+        """Keep a person's own options (`PlayerSettings.set_player_options`)."""
+        return await self.settings.set_player_options(user_id, options)
 
     async def reclaim(self, game_id: int, user_id: int, seat: int | None = None) -> int:
         """A person takes back their seat from the bot standing in for them
