@@ -91,7 +91,7 @@ class Clocks:
             # automatic answer acted on just before it in the same round can have), and
             # those stay.
             await self.registry.db.clocks.clear_clock(clock.game_id, clock.kind, seat=clock.seat,
-                                             at_seq=clock.at_seq)
+                                                      at_seq=clock.at_seq)
             return 0
         if clock.kind in REMINDER_CLOCKS:
             await self._remind(live, clock)

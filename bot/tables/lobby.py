@@ -79,7 +79,7 @@ class Lobby:
         game = await self.registry.db.games.game(game_id)
         rules = read_table_options(game.rules).rules
         seat = await self.registry.db.seats.take_seat(game_id, rules.players, user_id=user_id,
-                                             display_name=name)
+                                                      display_name=name)
         return seat.seat
 
     async def leave(self, game_id: int, user_id: int) -> None:
@@ -99,8 +99,8 @@ class Lobby:
                   else read_level(level))
         bots = sum(seat.is_bot for seat in await self.registry.db.seats.seats(game_id))
         seat = await self.registry.db.seats.take_seat(game_id, rules.players, user_id=None,
-                                             display_name=_bot_name(bots + 1),
-                                             bot_level=chosen)
+                                                      display_name=_bot_name(bots + 1),
+                                                      bot_level=chosen)
         return seat.seat
 
     async def set_server_level(self, guild_id: int, level: str, by_user: int, *,
@@ -121,12 +121,13 @@ class Lobby:
                                 "to back yet.")
         # A lobby opened before its card broke a limit is refused before anything changes.
         await playable_matcher(game.card.name, game.card.text, rules.counts)
+        level = await self.registry.server_level(game.guild_id)
         await self.registry.db.games.start_game(game_id, rules.players, bot_name=_bot_name,
-                                       bot_level=await self.registry.server_level(game.guild_id))
+                                                bot_level=level)
         limit = await game_deadline(self.registry.db, game_id)
         if limit is not None:
             await self.registry.db.clocks.set_clock(game_id, ClockKind.GAME_LIMIT, seat=None,
-                                           due_at=limit, at_seq=0)
+                                                    due_at=limit, at_seq=0)
         async with self.moves.moving(game_id) as live:
             now = self.registry.now()
             live.said.extend(away_note(away[1]).format(name=live.table.names[seat])

@@ -61,14 +61,7 @@ from bot.store import (
 from bot.tables.attendance import Attendance, CameBack
 from bot.tables.clock_plan import clock_plan, seat_deadline
 from bot.tables.delivery import entry_body
-from bot.tables.errors import (
-    MOVED_ON,
-    NOT_RUNNING,
-    RESTARTING,
-    NotRunning,
-    Restarting,
-    StalePrompt,
-)
+from bot.tables.errors import MOVED_ON, NOT_RUNNING, RESTARTING, NotRunning, Restarting, StalePrompt
 from bot.tables.live import LiveGame, PromptOptions
 from bot.tables.narrate import private_line, public_line
 from bot.tables.notifier import Answer
@@ -99,7 +92,7 @@ class Moves:
     @contextlib.asynccontextmanager
     async def moving(self, game_id: int) -> AsyncIterator[LiveGame]:
         """Hold a game in play for a move: its lock in every process sharing the database
-        (`Database.game_lock`), this process's copy made the store's (`_current`), then the
+        (`Database.game_lock`), this process's copy made the store's (`current`), then the
         copy's own lock. Once the move is made, the revision it left the game at is noted,
         so only someone else's change makes the next move rebuild the game. A move begun
         before `close` is let finish; one asked for after is refused. A move the store
@@ -192,7 +185,7 @@ class Moves:
         return action, events, back
 
     async def settle(self, live: LiveGame, events: Sequence[Event], *,
-                      new_turn: bool = False, answer: Answer | None = None) -> None:
+                     new_turn: bool = False, answer: Answer | None = None) -> None:
         """After actions applied in memory: let the bots answer, commit it all with the
         clocks and the outbox entries that report it (and the lines in `live.said` for the
         table) in one transaction, then finish a game that ended and hand the entries to the

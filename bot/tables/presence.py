@@ -23,13 +23,7 @@ from bot.tables.live import AwayKey, LiveGame
 from bot.tables.moves import Moves
 from bot.tables.registry import Registry
 from bot.tables.standins import reclaim_hint
-from bot.tables.vacation import (
-    BACK_NOTE,
-    VacationStatus,
-    away_note,
-    budget_until,
-    vacation_status,
-)
+from bot.tables.vacation import BACK_NOTE, VacationStatus, away_note, budget_until, vacation_status
 
 
 class Presence:

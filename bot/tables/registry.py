@@ -2,7 +2,7 @@
 pause their clocks, the clock loop's wake-up, and the means every part uses (the store, the
 notifier's sender, the time, the bot factory).
 
-The parts (`bot.tables.moves`, `clocks`, `presence`, `restore`, `lobby`, `seating`,
+The parts (`bot.tables.moves`, `clocks`, `presence`, `restore`, `lobby`, `handover`,
 `player_settings`) keep no state of their own: everything a game's move, a clock or a
 vacation changes is here, held once, so no part works from a stale copy of another's.
 """
@@ -66,7 +66,8 @@ class Registry:
         self.moves = 0
         self.no_moves = asyncio.Event()
         self.no_moves.set()
-        #: Games of servers it does not own that the last `Clocks.run_due` found clocks due in.
+        #: Games of servers it does not own that the last `Clocks.run_due_clocks` found
+        #: clocks due in.
         self.others_due = 0
 
     def get(self, game_id: int) -> LiveGame:

@@ -1,99 +1,57 @@
-"""The table service: the one place that drives games.
+"""The table service: the one place the outside (the Discord app, the terminal game, the
+tests) drives games through.
 
-It owns, per game, the lock that applies clicks one at a time, the engine state, the bots,
-the clocks and the order in which the outside is told. Every action goes the same way:
+`TableService` is a facade: it wires the service's parts together and hands each call to the
+part that owns it. They share one `Registry` (the games this process holds, the vacations that
+pause their clocks, the clock loop's wake-up, the store and the sender) and keep no state of
+their own:
 
-    lock -> check the seat and the prompt's action counter -> engine.apply -> the bots'
-    answers -> one commit: the actions, the clocks of the moment they lead to and the
-    outbox entries that report them -> the game's sender delivers the entries
+- `bot.tables.moves`: the move pipeline every change to a game in play goes through (lock,
+  load, apply, bots, one commit, release, send), whichever process makes it;
+- `bot.tables.restore`: a game rebuilt from its log;
+- `bot.tables.attendance`: who is there to move at a seat (bots, a person's own options, quiet
+  hours and vacations pausing the clocks), and `bot.tables.clock_plan`: the clocks a moment
+  needs;
+- `bot.tables.clocks`: clocks acted on as they run out, and the clock loop;
+- `bot.tables.presence`: vacations begun and ended, stand-ins seated and reclaimed;
+- `bot.tables.lobby`: a table before play; `bot.tables.handover`: seats changing hands in play;
+  `bot.tables.player_settings`: people's own options and their seats'.
 
-so a message is only sent about a move that is durable, the log, the clocks and what the
-players are owed never disagree after a crash, and a restart rebuilds each game by replaying
-its log and sends whatever was not confirmed. A prompt made at some action count stays good
-until its seat's own options change, so people answering the same Charleston pass or claim
-window do not make each other's prompts stale, and a seat is only sent a new prompt when its
-options change. The service knows nothing about Discord: the outside is a `Notifier`.
-
-A person's own options may answer for their seat (`bot.tables.auto`: a discard they can't
-call, auto Mah Jongg, auto-discard). Those answers are ordinary actions, played like a bot's
-but only once the table's `auto_delay` has passed since the moment began (the AUTO clock), the
-same for every seat, so how long a claim window stays open reveals nothing.
-
-A person whose clock runs out too often in a row has their seat kept by a bot until they
-reclaim it (`bot.tables.standins`): the moves the table makes for a person are marked in the
-log, which is all a restart needs to count again.
-A seat's turn clock and its reminders (`bot.tables.reminders`) pause while its holder is
-away: in their quiet hours at a table that pauses for them, and on vacation: a league
-season's in that season's games, a personal one at a casual table opened to pause for them
-(a game's vacation scope, `LiveGame.away_key`). The deadlines are worked out when a clock is
-set, with the pauses known then (`bot.tables.timekeeping`); when the pauses change (new
-quiet hours, a vacation begun or ended) the running clocks are moved, keeping the time they
-had left (`_retime`). A claim window is the whole table's and never pauses.
-
-Delivery is `bot.tables.delivery`: a sender task per game sends its outbox entries in order
-(retrying, moving a deleted thread, telling the host about a missing permission). A game that
-is over leaves memory once its last entry is delivered.
+The service knows nothing about Discord: the outside is a `Notifier`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import random
 import time
 from collections.abc import Callable, Collection
 
 from bot.engine.cards import Card
-from bot.engine.game import (
-    Action,
-    Event,
-    Phase,
-    RuleSet,
-    View,
-    seats_to_act,
-    spectator_view,
-    view,
-)
+from bot.engine.game import Action, Event, Phase, RuleSet, View, seats_to_act, spectator_view, view
 from bot.players import Player, make_player
-from bot.store import (
-    Bettor,
-    ClockKind,
-    Database,
-    Game,
-    Season,
-    Vacation,
-)
+from bot.store import Bettor, ClockKind, Database, Game, Season, Vacation
 from bot.tables.attendance import Attendance
 from bot.tables.clocks import Clocks
-from bot.tables.delivery import (
-    DEFAULT_BACKOFF,
-    Backoff,
-    Sender,
-)
-from bot.tables.errors import (
-    NotSeated,
-)
+from bot.tables.delivery import DEFAULT_BACKOFF, Backoff, Sender
+from bot.tables.handover import Handover
 from bot.tables.levels import stored_levels
 from bot.tables.live import LiveGame
 from bot.tables.lobby import Lobby
 from bot.tables.moves import Moves
 from bot.tables.notifier import Answer, Notifier, Table
-from bot.tables.options import (
-    TableOptions,
-)
+from bot.tables.options import TableOptions
 from bot.tables.player_settings import PlayerSettings
 from bot.tables.presence import Presence
 from bot.tables.registry import BotFactory, Registry
 from bot.tables.restore import Restorer
 from bot.tables.seat_options import SeatOptions
-from bot.tables.seating import Seating
 from bot.tables.standins import StandIns
-from bot.tables.vacation import (
-    VacationStatus,
-)
+from bot.tables.vacation import VacationStatus
 from bot.tables.waiting import SeatMoment
 
-log = logging.getLogger(__name__)
+__all__ = ["DEFAULT_AUTO_DELAY", "BotFactory", "TableService", "every_guild", "level_bot",
+           "random_seed"]
 
 
 #: Seconds every automatic answer waits (a seat that can't call, or whose options skip every
@@ -114,15 +72,13 @@ def every_guild(guild_id: int) -> bool:
     return True
 
 
-
-
 def level_bot(level: str, card: Card, rules: RuleSet, seed: int) -> Player:
     """The bot of a level (`bot.players.LEVELS`), as people meet it at a table."""
     return make_player(level, card, rules.counts, seed)
 
 
 class TableService:
-    """Drives every game of one bot process; see the module docstring for the flow."""
+    """Drives every game of one bot process, through the parts the module docstring names."""
 
     def __init__(self, db: Database, notifier: Notifier, *,
                  now: Callable[[], float] = time.time,
@@ -140,7 +96,7 @@ class TableService:
         self.clocks = Clocks(self.registry, self.moves, self.attendance, self.presence)
         self.lobby = Lobby(self.registry, self.moves, self.attendance)
         self.settings = PlayerSettings(self.registry, self.moves, self.attendance)
-        self.seating = Seating(self.registry, self.moves, self.settings)
+        self.handover = Handover(self.registry, self.moves, self.settings)
         self._clock_task: asyncio.Task[None] | None = None
 
     @property
@@ -197,8 +153,8 @@ class TableService:
         process runs the others."""
         restored = 0
         for vacation in await self.db.vacations.under_way(self.now()):
-            self.registry.away[(vacation.user_id, vacation.season_id)] = (vacation.started_at,
-                                                                  vacation.end())
+            self.registry.away[(vacation.user_id, vacation.season_id)] = (
+                vacation.started_at, vacation.end())
         started = [game.id for game in await self.db.games.unfinished_games()
                    if game.started_at is not None and self.registry.owns(game.guild_id)]
         for game_id in started:
@@ -236,7 +192,7 @@ class TableService:
         live = self.registry.games.get(game_id)
         return live is not None and not live.closed
 
-    # -- lobby -----------------------------------------------------------------------------
+    # -- the lobby (`bot.tables.lobby`) ------------------------------------------------------
 
     async def open_table(self, *, guild_id: int, channel_id: int, host_id: int,
                          host_name: str, options: TableOptions,
@@ -268,8 +224,6 @@ class TableService:
         restart resumes."""
         return await stored_levels(self.db, game_id)
 
-    # -- the server's bot level ------------------------------------------------------------
-
     async def server_level(self, guild_id: int) -> str:
         """The level of a server's bots: those that fill empty seats at Start and those that
         stand in for absent players (a timeout, a player who leaves)."""
@@ -300,7 +254,7 @@ class TableService:
         """The host plays the next game of a finished game's series (`Lobby.play_again`)."""
         return await self.lobby.play_again(game_id, by_user)
 
-    # -- play ------------------------------------------------------------------------------
+    # -- play (`bot.tables.moves`) -----------------------------------------------------------
 
     def table(self, game_id: int) -> Table:
         """The table of a game in play."""
@@ -308,14 +262,12 @@ class TableService:
 
     def seat_of(self, game_id: int, user_id: int) -> int:
         """The seat this user holds in a game in play; `NotSeated` if none."""
-        seat = self.registry.get(game_id).table.seat_of(user_id)
-        if seat is None:
-            raise NotSeated("You're not playing at this table.")
-        return seat
+        return self.registry.get(game_id).held_seat(user_id)
 
     def view_for(self, game_id: int, user_id: int) -> View:
         """The view of the seat this user holds (for "My rack" and slash commands)."""
-        return view(self.registry.get(game_id).state, self.registry.get(game_id).held_seat(user_id))
+        live = self.registry.get(game_id)
+        return view(live.state, live.held_seat(user_id))
 
     def seat_moment(self, game_id: int, user_id: int) -> SeatMoment:
         """Where the seat this user holds in a game in play stands now (after `visit`), for
@@ -324,7 +276,7 @@ class TableService:
         move falls due by the clocks the store keeps (this copy holds them as they are
         stored), and since when their options have been what they are."""
         live = self.registry.get(game_id)
-        seat = self.registry.get(game_id).held_seat(user_id)
+        seat = live.held_seat(user_id)
         state = live.state
         asked = (seat in seats_to_act(state) and not live.played_by_bot(seat)
                  and self.attendance.automatic(live, seat) is None)
@@ -374,48 +326,40 @@ class TableService:
         change them)."""
         return self.registry.get(game_id).is_current(user_id, counter)
 
-    # -- the end of a game -----------------------------------------------------------------
-
-    # -- clocks ----------------------------------------------------------------------------
+    # -- clocks (`bot.tables.clocks`) --------------------------------------------------------
 
     async def run_due_clocks(self, now: float | None = None) -> int:
         """Act on every clock of this process's games that has run out
         (`Clocks.run_due_clocks`); returns how many acted."""
         return await self.clocks.run_due_clocks(now)
 
-    # -- restoring -------------------------------------------------------------------------
-
-    # -- seats changing hands ----------------------------------------------------------------
-
-    # -- vacations --------------------------------------------------------------------------
-
-    # -- seats in play (`bot.tables.seating`) and options (`bot.tables.player_settings`) ----
+    # -- seats in play (`bot.tables.handover`) and options (`bot.tables.player_settings`) ----
 
     async def check_manages(self, game_id: int, user_id: int, *, manager: bool) -> Game:
         """The game, if this person may hand its seats over or abort it
-        (`Seating.check_manages`)."""
-        return await self.seating.check_manages(game_id, user_id, manager=manager)
+        (`Handover.check_manages`)."""
+        return await self.handover.check_manages(game_id, user_id, manager=manager)
 
     async def resign(self, game_id: int, user_id: int) -> int:
         """A player leaves a game in play; a bot of the server's level takes the seat.
         Returns the seat."""
-        return await self.seating.resign(game_id, user_id)
+        return await self.handover.resign(game_id, user_id)
 
     async def replace_seat(self, game_id: int, by_user: int, seat: int, user_id: int | None,
                            name: str, *, manager: bool = False,
                            bot_account: bool = False) -> None:
         """The host (or a server manager) gives a seat to another person, or to a bot
-        (`Seating.replace_seat`)."""
-        await self.seating.replace_seat(game_id, by_user, seat, user_id, name,
+        (`Handover.replace_seat`)."""
+        await self.handover.replace_seat(game_id, by_user, seat, user_id, name,
                                         manager=manager, bot_account=bot_account)
 
     async def abort(self, game_id: int, by_user: int, *, manager: bool = False) -> None:
         """End a game without a result (the host, or a server manager)."""
-        await self.seating.abort(game_id, by_user, manager=manager)
+        await self.handover.abort(game_id, by_user, manager=manager)
 
     async def mark_dm_closed(self, game_id: int, seat: int) -> bool:
         """Record that a seat's DMs are closed; True the first time."""
-        return await self.seating.mark_dm_closed(game_id, seat)
+        return await self.handover.mark_dm_closed(game_id, seat)
 
     async def seat_options(self, game_id: int, user_id: int) -> SeatOptions:
         """The options of the seat this user holds (in the lobby or in play)."""
@@ -434,12 +378,12 @@ class TableService:
         """Keep a person's own options (`PlayerSettings.set_player_options`)."""
         return await self.settings.set_player_options(user_id, options)
 
+    # -- stand-ins and vacations (`bot.tables.presence`) -------------------------------------
+
     async def reclaim(self, game_id: int, user_id: int, seat: int | None = None) -> int:
         """A person takes back their seat from the bot standing in for them
         (`Presence.reclaim`). Returns the seat."""
         return await self.presence.reclaim(game_id, user_id, seat)
-
-    # -- vacations (`bot.tables.presence`) --------------------------------------------------
 
     async def away_at_table(self, guild_id: int, channel_id: int, users: Collection[int],
                             *, personal: bool = False) -> dict[int, float]:

@@ -25,7 +25,7 @@ def _bot_for(holder: str) -> str:
     return f"Bot (for {holder})"
 
 
-class Seating:
+class Handover:
     """Seats changing hands in play, and the game ended by its host."""
 
     def __init__(self, registry: Registry, moves: Moves, settings: PlayerSettings) -> None:
