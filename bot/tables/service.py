@@ -36,7 +36,6 @@ from bot.tables.clocks import Clocks
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff, Sender
 from bot.tables.handover import Handover
 from bot.tables.levels import stored_levels
-from bot.tables.live import LiveGame
 from bot.tables.lobby import Lobby
 from bot.tables.moves import Moves
 from bot.tables.notifier import Answer, Notifier, Table
@@ -138,11 +137,6 @@ class TableService:
         """Games of servers this process does not own that the last `run_due_clocks` found
         clocks due in."""
         return self.registry.others_due
-
-    @property
-    def _live(self) -> dict[int, LiveGame]:
-        """The games held in memory (for tests that look inside)."""
-        return self.registry.games
 
     # -- lifecycle -------------------------------------------------------------------------
 
