@@ -32,6 +32,13 @@ KINDS = {
 ENDED = re.compile(r"^  (Game over|Wall game|The wall ran out).*\.$", re.MULTILINE)
 
 
+@pytest.fixture(autouse=True)
+def wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A terminal wide enough that no line is wrapped: the transcript is read line by line
+    (wrapping has its own test, in test_terminal_prompt)."""
+    monkeypatch.setenv("COLUMNS", "1000")
+
+
 @dataclass
 class Typist:
     """`input` for `jongg play`: reads what the game printed, answers each new question with
@@ -126,8 +133,8 @@ def test_a_game_with_mistakes_at_every_question_finishes(
                    "No call made."):
         assert answer in text, answer
     # The words that look, not move.
-    for answer in ("Nearest hands:", "[Year]", "Discards (", "Exposures:",
-                   "Type a number from the list, or:", "Skip calls only jokers would fill"):
+    for answer in ("Nearest hands:", "\nYear\n", "Discards (", "Exposures:",
+                   "Type a number from the list, or:", "Calls only jokers would fill"):
         assert answer in text, answer
     assert "Declare Bot 1's" in text and "If you're wrong" in text
     # `pass` lets a discard go; on one's own turn it is explained (once per turn typed).
