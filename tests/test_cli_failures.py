@@ -175,6 +175,38 @@ def test_an_endless_file_is_read_only_up_to_the_limit() -> None:
     assert result.stderr == ""
 
 
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_an_endless_arena_log_is_refused_at_its_first_long_line() -> None:
+    # `arena-compare /dev/zero /dev/null` grew without bound (4.6 GB in 20 s).
+    result = run_jongg("arena-compare", "/dev/zero", "/dev/null", timeout=60)
+    assert result.returncode == EXIT_BAD_INPUT
+    assert one_line(result.stderr) == (
+        "jongg: Line 1 of `/dev/zero` is too long for an arena log (written by jongg arena "
+        "--log) (at most 1,048,576 bytes a line).")
+
+
+@pytest.mark.parametrize("command", [
+    ["arena-compare", "{folder}", "{folder}"],
+    ["analyze", HAND, "--card", "{folder}"],
+    ["card", "show", "{folder}"],
+])
+def test_a_folder_given_for_a_file_is_called_a_folder(
+        command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # `--card /tmp` was answered "There is no card called `/tmp`".
+    assert main([part.format(folder=tmp_path) for part in command]) == EXIT_BAD_INPUT
+    line = one_line(capsys.readouterr().err)
+    assert line.startswith(f"jongg: `{tmp_path}` is a folder; give a"), line
+
+
+def test_card_check_says_a_folder_is_one_and_checks_the_rest(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    card = ROOT / "data" / "cards" / "jongg-original.jongg"
+    assert main(["card", "check", str(tmp_path), str(card)]) == 1
+    out = capsys.readouterr().out
+    assert f"`{tmp_path}` is a folder; give a card file." in out
+    assert f"ok  {card}: " in out
+
+
 # -- a reader that goes away ---------------------------------------------------------------
 
 @pytest.mark.parametrize("command", [

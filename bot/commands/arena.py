@@ -22,9 +22,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 from bot.commands.options import add_table_size, examples, positive_int, table_from_args
-from bot.engine.errors import InvalidInput
+from bot.files import limited_lines
 from bot.library import DEFAULT_CARD, card_from_name_or_path
 from bot.players import PLAYER_KINDS
 from bot.players.arena import arena, compare_logs
@@ -88,13 +90,21 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The largest arena log read, and its longest line: a game is a line of a few kilobytes
+#: (about 7 KB at four players), so a run of 100,000 deals fits with room to spare.
+MAX_LOG_BYTES = 4 * 1024**3
+MAX_LOG_LINE_BYTES = 1024**2
+
+
+def _log_lines(name: str) -> Iterator[str]:
+    """The lines of an arena log, within `MAX_LOG_BYTES` and `MAX_LOG_LINE_BYTES`."""
+    return limited_lines(Path(name), limit=MAX_LOG_BYTES, line_limit=MAX_LOG_LINE_BYTES,
+                         what="an arena log (written by jongg arena --log)")
+
+
 def run_compare(args: argparse.Namespace) -> int:
     """Compare two arena logs and print the figures."""
-    try:
-        with open(args.before, encoding="utf-8") as before, \
-                open(args.after, encoding="utf-8") as after:
-            comparison = compare_logs(before, after, (args.before, args.after))
-    except (OSError, UnicodeDecodeError) as error:
-        raise InvalidInput(f"Can't read the log: {error}") from error
+    comparison = compare_logs(_log_lines(args.before), _log_lines(args.after),
+                              (args.before, args.after))
     print(json.dumps(comparison.as_json(), indent=2) if args.json else comparison.as_text())
     return 0
