@@ -50,16 +50,34 @@ def one_line(err: str) -> str:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["analyze", HAND, "--count", "0"],
-     "jongg analyze: argument --count: must be 1 or more, not 0."),
+     "jongg analyze: argument --count: must be a whole number from 1 to 1000000, not 0."),
     (["analyze", HAND, "--count", "many"],
-     "jongg analyze: argument --count: `many` is not a whole number."),
-    (["simulate", "--games", "0"], "jongg simulate: argument --games: must be 1 or more, not 0."),
+     "jongg analyze: argument --count: `many` is not a whole number from 1 to 1000000."),
+    (["simulate", "--games", "0"],
+     "jongg simulate: argument --games: must be a whole number from 1 to 1000000, not 0."),
+    # A count or a seed too large to mean anything was taken, and ran for ever (#33 item 6).
+    (["simulate", "--games", "99999999999999999999999"],
+     "jongg simulate: argument --games: must be a whole number from 1 to 1000000, not "
+     "99999999999999999999999."),
+    (["simulate", "--seed", "-1"],
+     f"jongg simulate: argument --seed: must be a whole number from 0 to {INT64_MAX}, not -1."),
+    (["arena", "--challenger", "easy", "--field", "easy", "--seeds", "2", "--seed", "2**70"],
+     f"jongg arena: argument --seed: `2**70` is not a whole number from 0 to {INT64_MAX}."),
+    (["card", "balance", "--seed", "99999999999999999999"],
+     f"jongg card balance: argument --seed: must be a whole number from 0 to {INT64_MAX}, not "
+     "99999999999999999999."),
+    (["bench", "prompts", "--games", "0"],
+     "jongg bench: argument --games: must be a whole number from 1 to 1000000, not 0."),
+    (["render-demo", "--out", ""],
+     "jongg render-demo: argument --out: give a folder to write to (an empty path would "
+     "write into the current folder; use . for that)."),
     (["card", "balance", "--deals", "0"],
-     "jongg card balance: argument --deals: must be 1 or more, not 0."),
+     "jongg card balance: argument --deals: must be a whole number from 1 to 1000000, not 0."),
     (["play", "--seed", "99999999999999999999999"],
-     f"jongg play: argument --seed: must be a whole number from 0 to {INT64_MAX}."),
+     f"jongg play: argument --seed: must be a whole number from 0 to {INT64_MAX}, not "
+     "99999999999999999999999."),
     (["play", "--seed", "-1"],
-     f"jongg play: argument --seed: must be a whole number from 0 to {INT64_MAX}."),
+     f"jongg play: argument --seed: must be a whole number from 0 to {INT64_MAX}, not -1."),
     (["play", "--players", "5"],
      "jongg play: argument --players: invalid choice: 5 (choose from 4, 3, 2)."),
 ])

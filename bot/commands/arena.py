@@ -25,7 +25,13 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from bot.commands.options import add_table_size, examples, positive_int, table_from_args
+from bot.commands.options import (
+    add_table_size,
+    examples,
+    game_seed,
+    positive_int,
+    table_from_args,
+)
 from bot.files import limited_lines
 from bot.library import DEFAULT_CARD, card_from_name_or_path
 from bot.players import PLAYER_KINDS
@@ -49,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--seeds", type=positive_int, required=True,
                         help="deals to play (the most, with --sprt)")
     add_table_size(parser)
-    parser.add_argument("--seed", type=int, default=1,
+    parser.add_argument("--seed", type=game_seed, default=1,
                         help="seed the deals are drawn from (%(default)s)")
     parser.add_argument("--card", default=DEFAULT_CARD,
                         help="a shipped card's name or a card file (default: %(default)s)")

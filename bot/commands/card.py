@@ -7,7 +7,7 @@ import dataclasses
 import json
 from pathlib import Path
 
-from bot.commands.options import positive_int
+from bot.commands.options import game_seed, positive_int
 from bot.engine.cards import Card, load_card
 from bot.engine.cards.balance import DEFAULT_DEALS, DEFAULT_SEED, estimate_balance
 from bot.engine.cards.cost import MAX_CARD_COMBINATIONS, card_combinations
@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     balance.add_argument("card", nargs="?", default="jongg-original", metavar="NAME_OR_FILE")
     balance.add_argument("--deals", type=positive_int, default=DEFAULT_DEALS,
                          help="random 13-tile deals to measure (default: %(default)s)")
-    balance.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    balance.add_argument("--seed", type=game_seed, default=DEFAULT_SEED)
     balance.add_argument("--json", action="store_true", help="print JSON for machines")
     balance.set_defaults(handler=balance_card)
 
