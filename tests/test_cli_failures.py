@@ -158,6 +158,19 @@ def test_a_path_that_cant_be_created(command: list[str], tmp_path: Path,
     assert captured.out == ""  # refused before any game was played
 
 
+def test_analyze_counts_one_tile_as_one_tile(capsys: pytest.CaptureFixture[str]) -> None:
+    # "(1 tiles, card: …)".
+    assert main(["analyze", "J"]) == 0
+    assert capsys.readouterr().out.startswith("Hand: J  (1 tile, card: Jongg Original)")
+
+
+def test_exposures_without_commas_are_told_about_commas(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", "J", "--exposed", "RRRR GGG J"]) == EXIT_BAD_INPUT
+    assert one_line(capsys.readouterr().err).endswith(
+        "Separate exposures with commas, like `333B, NNN J`.")
+
+
 # -- huge and endless card files -----------------------------------------------------------
 
 def test_a_huge_card_file_is_refused_by_its_size_before_reading(tmp_path: Path) -> None:
