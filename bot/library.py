@@ -66,6 +66,8 @@ def shipped_card(name: str = DEFAULT_CARD) -> Card:
 def card_from_name_or_path(name_or_path: str) -> Card:
     """A shipped card by name, or a card file by path (checked like any upload)."""
     path = Path(name_or_path)
-    if path.suffix == CARD_SUFFIX or path.is_file() or path.is_dir():
+    if path.suffix == CARD_SUFFIX or path.is_file():
         return load_card(card_file_bytes(path))
+    if path.is_dir() and name_or_path.strip().lower() not in shipped_cards():
+        card_file_bytes(path)  # refuses it, saying it is a folder
     return shipped_card(name_or_path)
