@@ -70,8 +70,10 @@ class Exposure:
         kinds = parse_tiles(text)
         naturals = {k for k in kinds if k != JOKER}
         if len(naturals) != 1:
+            several = (" Separate exposures with commas, like `333B, NNN J`."
+                       if len(naturals) > 1 else "")
             raise InvalidInput(f"The exposure `{echo(text)}` must be one tile repeated, plus "
-                               "jokers (e.g. `333B` or `3B JJ`).")
+                               f"jokers (e.g. `333B` or `3B JJ`).{several}")
         return cls(naturals.pop(), len(kinds), kinds.count(JOKER))
 
     def __str__(self) -> str:
