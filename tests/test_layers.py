@@ -142,7 +142,7 @@ MAX_CLASS_LINES = 400
 #: size they had then: each may shrink, but the test fails if one grows (or a new one
 #: appears), so they are split rather than added to.
 KNOWN_OVERSIZE = {
-    "bot/engine/matcher.py": 884,
+    "bot/engine/matcher.py": 764,
     "bot/engine/matcher.py::CardMatcher": 539,
 }
 
