@@ -21,11 +21,11 @@ games or handlers into one bucket at once, which would have waited for the bucke
 **Several processes.** A bucket whose route names no channel, guild or webhook (opening a
 person's DM channel, above all) is the bot token's: every process of a sharded bot spends
 the same one, and each process's discord.py only learns what the others spent from the
-headers of its own last answer, too late when two open DMs at once. With `share` (a
-sharded process's part, `ShardPlan.share`), a process keeps to its part of such a bucket's
-limit, as read from Discord's headers, in any of the bucket's windows (`GlobalLimit`'s
-pacing, with the bucket's limit and window once it has seen them), so the parts add up to at
-most the whole, as with the global limit (`bot.discord.pacing`).
+headers of its own last answer, too late when two open DMs at once. With `sharing` (when
+other processes run some of the shards), a process counts its requests of such a bucket as
+it counts those of the global limit (`GlobalLimit`, with the bucket's limit and window once
+Discord's headers have named them): together with the other processes' in the database they
+share, or within its own part of the limit without one (`bot.discord.pacing`).
 
 It cannot deadlock: a request holds one bucket's lock while discord.py sends it and takes no
 other. It does not block the event loop: the lock is an `asyncio.Lock`, and a request that
@@ -37,22 +37,20 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import Callable
 from typing import Any
 
 from discord.http import HTTPClient, Route
 
-from bot.discord.pacing import GlobalLimit
+from bot.discord.pacing import GlobalLimit, Sharing
 
-#: How much longer than a shared bucket's window a process keeps its part over (as the
-#: global limit's margin): requests reach Discord a little after they leave.
+#: How much longer than a shared bucket's window a request counts after its answer (as the
+#: global limit's margin), as a share of the window.
 SHARED_MARGIN = 0.1
 
 
-def one_request_per_bucket(http: HTTPClient,
-                           share: Callable[[int], int] | None = None) -> None:
-    """Make `http` send its requests of one bucket one at a time, and, with `share`, keep
-    to that part of each bucket the bot token shares."""
+def one_request_per_bucket(http: HTTPClient, sharing: Sharing | None = None) -> None:
+    """Make `http` send its requests of one bucket one at a time, and, with `sharing`, keep
+    each bucket the bot token shares with the bot's other processes as `sharing` says."""
     locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
     parts: dict[str, GlobalLimit] = {}
     send = http.request
@@ -63,14 +61,14 @@ def one_request_per_bucket(http: HTTPClient,
         return f"{bucket}:{route.major_parameters}"
 
     def learn(route: Route, part: GlobalLimit) -> None:
-        """This process's part of the token's bucket, from what Discord last said of it."""
-        assert share is not None
+        """The token's bucket as Discord last said it is."""
         key = key_of(route)  # discord.py may have just learnt the bucket's hash:
-        part = parts.setdefault(key, part)  # the part, and what it counted, carry over
+        part = parts.setdefault(key, part)  # the count carries over
         bucket = http._buckets.get(key)
         if bucket is None or not bucket.dirty:
             return  # no rate-limit headers yet
-        part.limit = share(bucket.limit)
+        part.name = f"bucket {key}"  # the same in every process, once Discord named it
+        part.limit = bucket.limit
         part.per = max(part.per, bucket.reset_after)  # a fresh window's full length
         part.margin = part.per * SHARED_MARGIN
 
@@ -80,16 +78,21 @@ def one_request_per_bucket(http: HTTPClient,
         if lock is None:
             lock = locks[key] = asyncio.Lock()
         async with lock:
-            if share is None or route.major_parameters:
+            if sharing is None or route.major_parameters:
                 return await send(route, **options)
             # Keyed afresh: the bucket's hash may have been learnt while this one waited.
-            # Until Discord has named the bucket's limit, the part's window is empty (it
-            # only counts), and discord.py lets one request out at a time.
-            part = parts.setdefault(key_of(route), GlobalLimit(per=0.0, margin=0.0))
-            await part.turn()
+            # Until Discord has named the bucket's limit, its count keeps nothing past an
+            # answer, and discord.py lets one request out at a time.
+            key = key_of(route)
+            part = parts.get(key)
+            if part is None:
+                part = parts[key] = GlobalLimit(per=0.0, margin=0.0, name=f"bucket {key}",
+                                                sharing=sharing)
+            counted = await part.turn()
             try:
                 return await send(route, **options)
             finally:
+                part.answered(counted)
                 learn(route, part)
 
     http.request = request  # type: ignore[method-assign]
