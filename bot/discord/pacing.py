@@ -111,12 +111,16 @@ class GlobalLimit:
     _counted: list[Counted] = field(default_factory=list, init=False)
     #: Requests waiting for their turn, in the order they asked.
     _waiting: list[asyncio.Future[Counted]] = field(default_factory=list, init=False)
-    #: Held by the one request that asks for every waiting request's turn.
+    #: Lets out the waiting requests, while there are any.
+    _letting_out: asyncio.Task[None] | None = field(default=None, init=False)
+    #: Held by each take, so this process's takes hand in what it holds one at a time.
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock, init=False)
     #: Set when a request is answered (one that counted may stop counting sooner).
     _answer: asyncio.Event = field(default_factory=asyncio.Event, init=False)
     #: The hand-in of answers to the database, when one is under way.
     _handing_in: asyncio.Task[None] | None = field(default=None, init=False)
+    #: Waiting requests that a take could not let out (they wait for the limit).
+    _held_back: set[asyncio.Future[Counted]] = field(default_factory=set, init=False)
     #: Requests that had to wait for the limit, and their longest wait in seconds.
     held: int = field(default=0, init=False)
     longest_wait: float = field(default=0.0, init=False)
@@ -164,24 +168,25 @@ class GlobalLimit:
         asked = loop.time()
         ticket: asyncio.Future[Counted] = loop.create_future()
         self._waiting.append(ticket)
-        # The lock is only held while one request asks for every waiting one: finding it
-        # taken means waiting behind those ahead.
-        held = self._lock.locked()
+        if self._letting_out is None:
+            self._letting_out = asyncio.create_task(self._let_out())
         try:
-            async with self._lock:
-                while not ticket.done():
-                    held = await self._let_out() or held
+            request = await ticket
         except BaseException:
-            if ticket.done():  # let out, but it will never be sent
+            if not ticket.done() or ticket.cancelled():
+                if ticket in self._waiting:
+                    self._waiting.remove(ticket)
+                self._answer.set()  # the letting out may have no one left to wait for
+            elif ticket.exception() is None:  # let out, but it will never be sent
                 self.answered(ticket.result())
-            else:
-                ticket.cancel()
-                self._waiting.remove(ticket)
             raise
+        finally:
+            held = ticket in self._held_back
+            self._held_back.discard(ticket)
         if held:
             self.held += 1
             self.longest_wait = max(self.longest_wait, loop.time() - asked)
-        return ticket.result()
+        return request
 
     def answered(self, request: Counted) -> None:
         """`request` has its answer (or failed): it counts a window more from now. Processes
@@ -190,31 +195,44 @@ class GlobalLimit:
             return
         request.answered = asyncio.get_running_loop().time()
         self._answer.set()
-        if (self.sharing.budgets is not None and not self._waiting
+        if (self.sharing.budgets is not None and self._letting_out is None
                 and self._handing_in is None):
             self._handing_in = asyncio.create_task(self._hand_in())
 
-    async def _let_out(self) -> bool:
-        """Ask for a turn for every waiting request, and let out those that fit; when not all
-        did, wait until more may (a request's answer, or the time the count gave). Whether
-        any had to wait."""
-        wanted = len(self._waiting)
-        asked = asyncio.get_running_loop().time()
-        self._answer.clear()
-        grant = await self._take(wanted)
-        for ticket in self._waiting[:grant.granted]:
-            request = Counted(grant.at, asked)
-            self._counted.append(request)
-            ticket.set_result(request)
-        del self._waiting[:grant.granted]
-        if grant.granted == wanted:
-            return False
-        wait = grant.retry_after
-        if self.sharing.budgets is not None:
-            wait = min(wait, self.per * POLL_SHARE)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._answer.wait(), wait)
-        return True
+    async def _let_out(self) -> None:
+        """While requests wait: ask for a turn for every one, let out those that fit, and
+        when not all did, wait until more may (an answer, or the time the count gave). A
+        count that fails fails the requests waiting."""
+        loop = asyncio.get_running_loop()
+        try:
+            while self._waiting:
+                wanted = len(self._waiting)
+                asked = loop.time()
+                self._answer.clear()
+                async with self._lock:
+                    grant = await self._take(wanted)
+                    # Requests that gave up waiting meanwhile are left out (what the count
+                    # gave them stops counting at this process's next take).
+                    live = [ticket for ticket in self._waiting if not ticket.done()]
+                    for ticket in live[:grant.granted]:
+                        request = Counted(grant.at, asked)
+                        self._counted.append(request)
+                        ticket.set_result(request)
+                    self._waiting = live[grant.granted:]
+                if grant.granted < wanted:
+                    self._held_back.update(self._waiting)
+                    wait = grant.retry_after
+                    if self.sharing.budgets is not None:
+                        wait = min(wait, self.per * POLL_SHARE)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._answer.wait(), wait)
+        except Exception as error:
+            for ticket in self._waiting:
+                if not ticket.done():
+                    ticket.set_exception(error)
+            self._waiting = []
+        finally:
+            self._letting_out = None
 
     async def _take(self, wanted: int) -> Grant:
         """Up to `wanted` more requests, from the database the processes share or from this
