@@ -23,9 +23,11 @@ person's DM channel, above all) is the bot token's: every process of a sharded b
 the same one, and each process's discord.py only learns what the others spent from the
 headers of its own last answer, too late when two open DMs at once. With `sharing` (when
 other processes run some of the shards), a process counts its requests of such a bucket as
-it counts those of the global limit (`GlobalLimit`, with the bucket's limit and window once
-Discord's headers have named them): together with the other processes' in the database they
-share, or within its own part of the limit without one (`bot.discord.pacing`).
+it counts those of the global limit (`GlobalLimit`, with the bucket's limit once Discord's
+headers have named it): together with the other processes' in the database they share, or
+within its own part of the limit without one (`bot.discord.pacing`). A bucket's window is
+fixed and its answers say when it resets, so a request counts until then (plus a tenth of
+the window, for the clocks of processes on different machines).
 
 It cannot deadlock: a request holds one bucket's lock while discord.py sends it and takes no
 other. It does not block the event loop: the lock is an `asyncio.Lock`, and a request that
@@ -41,7 +43,7 @@ from typing import Any
 
 from discord.http import HTTPClient, Route
 
-from bot.discord.pacing import GlobalLimit, Sharing
+from bot.discord.pacing import Counted, GlobalLimit, Sharing
 
 #: How much longer than a shared bucket's window a request counts after its answer (as the
 #: global limit's margin), as a share of the window.
@@ -60,17 +62,21 @@ def one_request_per_bucket(http: HTTPClient, sharing: Sharing | None = None) -> 
         bucket = http._bucket_hashes.get(route.key, route.key)
         return f"{bucket}:{route.major_parameters}"
 
-    def learn(route: Route, part: GlobalLimit) -> None:
-        """The token's bucket as Discord last said it is."""
+    def learn(route: Route, part: GlobalLimit, counted: Counted) -> None:
+        """The token's bucket as Discord last said it is, and how long the request counts:
+        until the window it counted in resets, as the answer said (at once, when
+        discord.py waited for that reset before returning)."""
+        loop = asyncio.get_running_loop()
         key = key_of(route)  # discord.py may have just learnt the bucket's hash:
         part = parts.setdefault(key, part)  # the count carries over
         bucket = http._buckets.get(key)
-        if bucket is None or not bucket.dirty:
-            return  # no rate-limit headers yet
-        part.name = f"bucket {key}"  # the same in every process, once Discord named it
+        if bucket is None or not bucket.dirty or bucket.expires is None:
+            part.answered(counted, 0.0)  # no rate-limit headers, or the window is over
+            return
         part.limit = bucket.limit
-        part.per = max(part.per, bucket.reset_after)  # a fresh window's full length
+        part.per = max(part.per, bucket.reset_after)  # a window's length, or nearly
         part.margin = part.per * SHARED_MARGIN
+        part.answered(counted, max(0.0, bucket.expires - loop.time()))
 
     async def request(route: Route, **options: Any) -> Any:
         key = key_of(route)
@@ -83,6 +89,8 @@ def one_request_per_bucket(http: HTTPClient, sharing: Sharing | None = None) -> 
             # Keyed afresh: the bucket's hash may have been learnt while this one waited.
             # Until Discord has named the bucket's limit, its count keeps nothing past an
             # answer, and discord.py lets one request out at a time.
+            # Named by the route's own key, which every process gives it before Discord
+            # names the bucket: they all count in the same budget.
             key = key_of(route)
             part = parts.get(key)
             if part is None:
@@ -92,7 +100,6 @@ def one_request_per_bucket(http: HTTPClient, sharing: Sharing | None = None) -> 
             try:
                 return await send(route, **options)
             finally:
-                part.answered(counted)
-                learn(route, part)
+                learn(route, part, counted)
 
     http.request = request  # type: ignore[method-assign]

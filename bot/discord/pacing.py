@@ -77,21 +77,25 @@ class Sharing:
 class Counted:
     """A request counted against a limit: let out at `at` (the count's clock, the time of
     day as the store keeps it), by a take asked for at `asked` (the loop's clock, at or
-    before `at`), answered at `answered` (the loop's clock) once it is."""
+    before `at`), answered at `answered` (the loop's clock) once it is; `lasts`, when
+    Discord said it, is how long after the answer it still counts."""
 
-    __slots__ = ("answered", "asked", "at")
+    __slots__ = ("answered", "asked", "at", "lasts")
 
     def __init__(self, at: float, asked: float) -> None:
         self.at = at
         self.asked = asked
         self.answered: float | None = None
+        self.lasts: float | None = None
 
     def until(self, window: float) -> float:
-        """When it stops counting, on the count's clock: `window` after its answer (at the
-        latest: the time since the take was asked bounds the time since `at`)."""
+        """When it stops counting, on the count's clock: `lasts`, or else `window`, after
+        its answer (at the latest: the time since the take was asked bounds the time since
+        `at`)."""
         if self.answered is None:
             return self.at + PENDING_SECONDS + window
-        return self.at + (self.answered - self.asked) + window
+        lasts = window if self.lasts is None else self.lasts
+        return self.at + (self.answered - self.asked) + lasts
 
 
 @dataclass
@@ -188,12 +192,16 @@ class GlobalLimit:
             self.longest_wait = max(self.longest_wait, loop.time() - asked)
         return request
 
-    def answered(self, request: Counted) -> None:
-        """`request` has its answer (or failed): it counts a window more from now. Processes
-        that share the count hear of it soon (one hand-in for the answers of a burst)."""
+    def answered(self, request: Counted, lasts: float | None = None) -> None:
+        """`request` has its answer (or failed): it counts a window more from now, or
+        `lasts` + `margin` when Discord said how long it counts (a bucket's reset).
+        Processes that share the count hear of it soon (one hand-in for the answers of a
+        burst)."""
         if request.answered is not None:
             return
         request.answered = asyncio.get_running_loop().time()
+        if lasts is not None:
+            request.lasts = lasts + self.margin
         self._answer.set()
         if (self.sharing.budgets is not None and self._letting_out is None
                 and self._handing_in is None):
