@@ -56,6 +56,8 @@ PENDING_SECONDS = 10.0
 #: The longest a process waiting for other processes' requests sleeps before asking again,
 #: as a share of the window.
 POLL_SHARE = 0.1
+#: The shortest such sleep, in seconds (a window not known yet is 0 s long).
+POLL_FLOOR = 0.01
 
 
 def whole(limit: int) -> int:
@@ -231,7 +233,7 @@ class GlobalLimit:
                     self._held_back.update(self._waiting)
                     wait = grant.retry_after
                     if self.sharing.budgets is not None:
-                        wait = min(wait, self.per * POLL_SHARE)
+                        wait = min(wait, max(self.per * POLL_SHARE, POLL_FLOOR))
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._answer.wait(), wait)
         except Exception as error:
