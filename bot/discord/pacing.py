@@ -16,7 +16,9 @@ moment it is let out until `per` + `margin` after its answer: whenever it arrive
 seconds of Discord's that hold it fall inside that span, and so at most `limit` requests
 arrive in any `per` seconds, whatever the latency. `margin` covers the rounding of Discord's
 headers and the clocks of processes on different machines. A request that never gets an
-answer counts until `PENDING_SECONDS` after it left, and a window more.
+answer counts until `PENDING_SECONDS` after it left, and a window more. The cost: a request
+counts for its latency longer than Discord counts it, so a bot that sends without pause
+makes a little under 50 a second.
 
 **Several processes.** The limit is the bot token's, not a process's: a bot whose shards run
 in several processes (`bot.discord.shards`) has 50 a second for all of them. Processes that
@@ -25,8 +27,9 @@ share a database server count their requests together in it (`Sharing.budgets`,
 one that gets every click made in a DM, say) may use nearly all of the limit while the
 others are idle. Requests that wait at once share one trip to the database, and a process
 that waits for the others' requests to stop counting asks again at least every
-`POLL_SHARE` of a window, since their answers may have come back since. Processes that
-share no database server keep to a fixed part each, in proportion to the shards they run
+`POLL_SHARE` of a window, since their answers may have come back since. While the database
+cannot be reached, the requests waiting for a take fail with the store's error, as the
+bot's other work does. Processes that share no database server keep to a fixed part each, in proportion to the shards they run
 (`ShardPlan.share`). A process that runs every shard (the default) has the whole limit in
 memory.
 """
