@@ -87,15 +87,14 @@ def one_request_per_bucket(http: HTTPClient, sharing: Sharing | None = None) -> 
             if sharing is None or route.major_parameters:
                 return await send(route, **options)
             # Keyed afresh: the bucket's hash may have been learnt while this one waited.
-            # Until Discord has named the bucket's limit, its count keeps nothing past an
-            # answer, and discord.py lets one request out at a time.
-            # Named by the route's own key, which every process gives it before Discord
-            # names the bucket: they all count in the same budget.
+            # Until Discord has named the bucket's limit, one request of it counts at a
+            # time in all the processes. Named by the route's own key, which every process
+            # gives it before Discord names the bucket: they all count in one budget.
             key = key_of(route)
             part = parts.get(key)
             if part is None:
-                part = parts[key] = GlobalLimit(per=0.0, margin=0.0, name=f"bucket {key}",
-                                                sharing=sharing)
+                part = parts[key] = GlobalLimit(limit=1, per=0.0, margin=0.0,
+                                                name=f"bucket {key}", sharing=sharing)
             counted = await part.turn()
             try:
                 return await send(route, **options)

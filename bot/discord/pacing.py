@@ -29,9 +29,9 @@ others are idle. Requests that wait at once share one trip to the database, and 
 that waits for the others' requests to stop counting asks again at least every
 `POLL_SHARE` of a window, since their answers may have come back since. While the database
 cannot be reached, the requests waiting for a take fail with the store's error, as the
-bot's other work does. Processes that share no database server keep to a fixed part each, in proportion to the shards they run
-(`ShardPlan.share`). A process that runs every shard (the default) has the whole limit in
-memory.
+bot's other work does. Processes that share no database server keep to a fixed part each,
+in proportion to the shards they run (`ShardPlan.share`). A process that runs every shard
+(the default) has the whole limit in memory.
 """
 
 from __future__ import annotations
