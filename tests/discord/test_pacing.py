@@ -96,5 +96,6 @@ async def test_a_count_that_fails_fails_the_requests_waiting(
     first, _ = databases
     pace = shared(first, 10)
     await first.close()
-    failed = await asyncio.gather(pace.turn(), pace.turn(), return_exceptions=True)
+    failed = await asyncio.wait_for(  # a guard: waiting requests must not wait for ever
+        asyncio.gather(pace.turn(), pace.turn(), return_exceptions=True), timeout=10)
     assert [type(error) for error in failed] == [StoreClosed, StoreClosed]
