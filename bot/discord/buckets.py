@@ -45,8 +45,8 @@ from discord.http import HTTPClient, Route
 
 from bot.discord.pacing import Counted, GlobalLimit, Sharing
 
-#: How much longer than a shared bucket's window a request counts after its answer (as the
-#: global limit's margin), as a share of the window.
+#: How long after its window resets a request of a shared bucket still counts, as a share
+#: of the window (the global limit's margin: the clocks of processes on different machines).
 SHARED_MARGIN = 0.1
 
 
@@ -68,14 +68,14 @@ def one_request_per_bucket(http: HTTPClient, sharing: Sharing | None = None) -> 
         discord.py waited for that reset before returning)."""
         loop = asyncio.get_running_loop()
         key = key_of(route)  # discord.py may have just learnt the bucket's hash:
-        part = parts.setdefault(key, part)  # the count carries over
+        learnt = parts.setdefault(key, part)  # the count carries over
         bucket = http._buckets.get(key)
         if bucket is None or not bucket.dirty or bucket.expires is None:
             part.answered(counted, 0.0)  # no rate-limit headers, or the window is over
             return
-        part.limit = bucket.limit
-        part.per = max(part.per, bucket.reset_after)  # a window's length, or nearly
-        part.margin = part.per * SHARED_MARGIN
+        learnt.limit = bucket.limit
+        learnt.per = max(learnt.per, bucket.reset_after)  # a window's length, or nearly
+        learnt.margin = learnt.per * SHARED_MARGIN
         part.answered(counted, max(0.0, bucket.expires - loop.time()))
 
     async def request(route: Route, **options: Any) -> Any:
