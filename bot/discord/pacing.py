@@ -40,7 +40,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
@@ -175,6 +175,13 @@ class GlobalLimit:
         `answered` once it is answered)."""
         loop = asyncio.get_running_loop()
         asked = loop.time()
+        if self.sharing.budgets is None and not self._waiting and self._letting_out is None:
+            # Counted here, at once, when it fits: no wait for the event loop's next turn.
+            grant = self._take_here(1)
+            if grant.granted:
+                request = Counted(grant.at, asked)
+                self._counted.append(request)
+                return request
         ticket: asyncio.Future[Counted] = loop.create_future()
         self._waiting.append(ticket)
         if self._letting_out is None:
@@ -250,29 +257,31 @@ class GlobalLimit:
     async def _take(self, wanted: int) -> Grant:
         """Up to `wanted` more requests, from the database the processes share or from this
         process's own count; the requests that stopped counting are dropped."""
-        window = self.window
-        held = [request.until(window) for request in self._counted]
         budgets = self.sharing.budgets
         if budgets is None:
-            grant = self._take_here(wanted, held)
-        else:
-            # In a task of its own: the request may come from a task inside a transaction
-            # of its own, and the store's transactions do not nest.
-            grant = await asyncio.create_task(budgets.take(
-                self.name, wanted=wanted, limit=self.limit, held=held,
-                lasts=PENDING_SECONDS + window))
+            return self._take_here(wanted)
+        window = self.window
+        # In a task of its own: the request may come from a task inside a transaction of
+        # its own, and the store's transactions do not nest.
+        grant = await asyncio.create_task(budgets.take(
+            self.name, wanted=wanted, limit=self.limit,
+            held=[request.until(window) for request in self._counted],
+            lasts=PENDING_SECONDS + window))
         self._counted = [request for request in self._counted
                          if request.until(window) > grant.at]
         return grant
 
-    def _take_here(self, wanted: int, held: Sequence[float]) -> Grant:
+    def _take_here(self, wanted: int) -> Grant:
         """`RequestBudgets.take` for this process alone, keeping to its `share` of the
-        limit. On the store's clock (the time of day): what the process counted before its
-        database was open (logging in) carries over when the count moves there."""
+        limit; the requests that stopped counting are dropped. On the store's clock (the
+        time of day): what the process counted before its database was open (logging in)
+        carries over when the count moves there."""
         now = time.time()
-        counting = [until for until in held if until > now]
+        window = self.window
+        self._counted = [request for request in self._counted if request.until(window) > now]
+        counting = [request.until(window) for request in self._counted]
         granted = max(0, min(wanted, self.sharing.share(self.limit) - len(counting)))
-        counting += [now + PENDING_SECONDS + self.window] * granted
+        counting += [now + PENDING_SECONDS + window] * granted
         retry = min(counting) - now if granted < wanted else 0.0
         return Grant(granted, now, retry)
 
