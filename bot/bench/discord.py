@@ -89,7 +89,7 @@ from bot.bench.discord_wire import (
     World,
 )
 from bot.commands.run import tune_process
-from bot.discord.pacing import GlobalLimit
+from bot.discord.pacing import GlobalLimit, Sharing
 from bot.discord.shards import ONE_SHARD, ShardPlan
 from bot.engine.errors import InvalidInput
 from bot.store import OutboxEntry
@@ -395,19 +395,20 @@ class _Recorded:
 
 
 class _Bot:
-    """One bot process's client, as `jongg run` runs it for `plan`'s shards (its part of the
-    global limit too, `ShardPlan.share`), and what the bench records of it: its commits and
-    deliveries (`_Recorder`), its CPU time and its pacing's holds. The bench's own process
-    runs shard 0's; `serve_bot` runs each other shard's in a process of its own, answering
-    the same requests (`ask`)."""
+    """One bot process's client, as `jongg run` runs it for `plan`'s shards (counting its
+    requests against the token's limits with the other processes'), and what the bench
+    records of it: its commits and deliveries (`_Recorder`), its CPU time and its pacing's
+    holds. The bench's own process runs shard 0's; `serve_bot` runs each other shard's in a
+    process of its own, answering the same requests (`ask`)."""
 
     def __init__(self, database: str, plan: ShardPlan, scale: float) -> None:
         fake_mod, table_mod = _checkout()
         from bot.discord.client import make_client
 
         seeds = itertools.count(SEED + SEEDS_PER_PROCESS * plan.ids[0])
-        usual = GlobalLimit.part(plan.share)
-        self.pace = GlobalLimit(usual.limit, usual.per * scale, usual.margin * scale)
+        usual = GlobalLimit()
+        self.pace = GlobalLimit(usual.limit, usual.per * scale, usual.margin * scale,
+                                sharing=Sharing(plan.share))
         self.client = make_client(database, shard_plan=plan,
                                   make_bot=table_mod.first_option_bot,
                                   new_seed=lambda: next(seeds), now=table_mod.FrozenClock(),
@@ -627,7 +628,7 @@ def _arithmetic(census: _Run, paced: dict[int, _Run], scale: float) -> str:
     play = [run.global_per_move for run in paced.values() if run.moves]
     in_play = sum(play) / len(play) if play else 0.0
     kept = GlobalLimit()
-    window = (kept.per + kept.margin) * scale
+    window = kept.window * scale
     allowed = kept.limit / window
     load, load_in_play = whole * per_table, in_play * per_table
     return (f"four-person tables: {whole:.2f} global-limited requests per move over whole "
@@ -635,7 +636,8 @@ def _arithmetic(census: _Run, paced: dict[int, _Run], scale: float) -> str:
             f"{per_table:.3f} moves/s per table at the people's pace = {load:.3f} "
             f"requests/s per table ({load_in_play:.3f} in play); Discord allows "
             f"{GLOBAL_LIMIT[0]} per {GLOBAL_LIMIT[1] * scale:g} s, the bot keeps "
-            f"{kept.limit} per {window:g} s ({allowed:.1f}/s), enough for "
+            f"{kept.limit} counting at once, each until {window:g} s after its answer (at "
+            f"most {allowed:.1f}/s), enough for "
             f"{allowed / load if load else float('inf'):.0f} tables over whole games, "
             f"{allowed / load_in_play if load_in_play else float('inf'):.0f} in play; "
             f"{GAMES_GOAL} tables need {GAMES_GOAL * load:.1f}/s over whole games, "
@@ -647,11 +649,11 @@ def _bot_processes(processes: int) -> str:
     """How the bot runs, in the report's words, when it is not one process."""
     if processes == 1:
         return ""
-    part = ShardPlan(processes, (0,)).share(GLOBAL_LIMIT[0])
     return (f"; the bot as {processes} processes, shard k of {processes} each (this one "
             f"shard 0's, children the others'), with a server of tables on each shard, one "
-            f"database shared, each process keeping {part} global-limited requests a "
-            "second (its part of the token's limit); DM clicks all reach shard 0's process")
+            f"database shared, in which the processes count their global-limited requests "
+            f"together (each takes what it needs of the token's {GLOBAL_LIMIT[0]} a second); "
+            "DM clicks all reach shard 0's process")
 
 
 def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
