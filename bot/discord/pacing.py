@@ -46,7 +46,7 @@ from types import SimpleNamespace
 
 import aiohttp
 
-from bot.store import StoreError
+from bot.store import DatabaseUnavailable, StoreError
 from bot.store.budgets import Grant, RequestBudgets
 
 log = logging.getLogger(__name__)
@@ -61,6 +61,10 @@ PENDING_SECONDS = 10.0
 POLL_SHARE = 0.1
 #: The shortest such sleep, in seconds (a window not known yet is 0 s long).
 POLL_FLOOR = 0.01
+#: The part of a limit each process keeps to alone while the database the processes count
+#: it in is out of reach: enough to answer and tell people, small enough for several
+#: processes together to stay under the limit.
+OUTAGE_PART = 0.2
 
 
 def whole(limit: int) -> int:
@@ -263,24 +267,32 @@ class GlobalLimit:
         window = self.window
         # In a task of its own: the request may come from a task inside a transaction of
         # its own, and the store's transactions do not nest.
-        grant = await asyncio.create_task(budgets.take(
-            self.name, wanted=wanted, limit=self.limit,
-            held=[request.until(window) for request in self._counted],
-            lasts=PENDING_SECONDS + window))
+        try:
+            grant = await asyncio.create_task(budgets.take(
+                self.name, wanted=wanted, limit=self.limit,
+                held=[request.until(window) for request in self._counted],
+                lasts=PENDING_SECONDS + window))
+        except DatabaseUnavailable:
+            # The shared count is out of reach: each process keeps to a small part of the
+            # limit alone until it is back, so the bot still talks to Discord (and tells
+            # people the database is away) while together they stay under the limit.
+            return self._take_here(wanted, OUTAGE_PART)
         self._counted = [request for request in self._counted
                          if request.until(window) > grant.at]
         return grant
 
-    def _take_here(self, wanted: int) -> Grant:
+    def _take_here(self, wanted: int, part: float | None = None) -> Grant:
         """`RequestBudgets.take` for this process alone, keeping to its `share` of the
-        limit; the requests that stopped counting are dropped. On the store's clock (the
-        time of day): what the process counted before its database was open (logging in)
-        carries over when the count moves there."""
+        limit (or to `part` of it); the requests that stopped counting are dropped. On the
+        store's clock (the time of day): what the process counted before its database was
+        open (logging in) carries over when the count moves there."""
         now = time.time()
         window = self.window
         self._counted = [request for request in self._counted if request.until(window) > now]
         counting = [request.until(window) for request in self._counted]
-        granted = max(0, min(wanted, self.sharing.share(self.limit) - len(counting)))
+        mine = (self.sharing.share(self.limit) if part is None
+                else max(1, int(self.limit * part)))
+        granted = max(0, min(wanted, mine - len(counting)))
         counting += [now + PENDING_SECONDS + window] * granted
         retry = min(counting) - now if granted < wanted else 0.0
         return Grant(granted, now, retry)

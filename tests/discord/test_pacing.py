@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from bot.discord.pacing import PENDING_SECONDS, Counted, GlobalLimit, Sharing
-from bot.store import Database, StoreClosed
+from bot.discord.pacing import OUTAGE_PART, PENDING_SECONDS, Counted, GlobalLimit, Sharing
+from bot.store import Database, DatabaseUnavailable, StoreClosed
 
 
 def test_a_request_counts_until_a_window_after_its_answer() -> None:
@@ -99,3 +99,21 @@ async def test_a_count_that_fails_fails_the_requests_waiting(
     failed = await asyncio.wait_for(  # a guard: waiting requests must not wait for ever
         asyncio.gather(pace.turn(), pace.turn(), return_exceptions=True), timeout=10)
     assert [type(error) for error in failed] == [StoreClosed, StoreClosed]
+
+
+async def test_while_the_shared_count_is_out_of_reach_a_process_keeps_to_a_small_part(
+        databases: tuple[Database, Database], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Counting every request in the database made the bot unable to answer anyone while the
+    # database was away, even to say so.
+    first, _ = databases
+    pace = shared(first, 50)
+
+    def unreachable(budget: str, **options: Any) -> Awaitable[Any]:
+        raise DatabaseUnavailable("the database went away")
+
+    monkeypatch.setattr(first.budgets, "take", unreachable)
+    part = int(50 * OUTAGE_PART)
+    let_out = [await asyncio.wait_for(pace.turn(), timeout=5) for _ in range(part)]
+    assert len(let_out) == part
+    with pytest.raises(TimeoutError):  # the next waits for one of those to stop counting
+        await asyncio.wait_for(pace.turn(), timeout=0.3)
