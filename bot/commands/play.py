@@ -30,8 +30,8 @@ from bot.tables.options import TableOptions
 from bot.tables.seat_options import JokerCalls, SeatOptions
 from bot.tables.series import series_totals
 from bot.tables.service import TableService, random_seed
-from bot.tables.terminal import TerminalNotifier
-from bot.tables.terminal_prompt import Choice, Prompter
+from bot.terminal.notifier import TerminalNotifier
+from bot.terminal.prompt import Choice, Prompter
 
 HUMAN = 1
 

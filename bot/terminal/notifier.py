@@ -4,7 +4,7 @@ It is how a newcomer without a Discord token sees the game, and it keeps the tab
 honest: nothing here knows about Discord. This module is what the terminal shows: the table's
 lines, the human seat's own lines and rack (with its exposures), and, on request, the
 discards and everyone's exposures; with an images folder, the table, the rack and the result
-as PNG files. What the human is asked is `bot.tables.terminal_prompt`.
+as PNG files. What the human is asked is `bot.terminal.prompt`.
 """
 
 from __future__ import annotations

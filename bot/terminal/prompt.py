@@ -46,7 +46,7 @@ from bot.tables.menu import Layout, calls_choice, calls_heading, dead_question, 
 from bot.tables.narrate import action_label, pass_heading
 from bot.tables.notifier import Table
 from bot.tables.seat_options import JokerCalls, SeatOptions
-from bot.tables.terminal import discards_text, exposures_text, rack_line, wrap
+from bot.terminal.notifier import discards_text, exposures_text, rack_line, wrap
 
 #: Reads one answer after showing a prompt (`input`); raises EOFError at the end of input.
 Ask = Callable[[str], str]

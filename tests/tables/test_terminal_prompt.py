@@ -1,4 +1,4 @@
-"""What the terminal's prompt makes of words and numbers (`bot.tables.terminal_prompt`): a
+"""What the terminal's prompt makes of words and numbers (`bot.terminal.prompt`): a
 Soap is written `0` everywhere tiles are typed, and a word that has no meaning at the moment
 is explained."""
 
@@ -22,7 +22,7 @@ from bot.engine.game import (
 from bot.engine.game.actions import Discard, Vote
 from bot.engine.tiles import JOKER, SOAP
 from bot.tables.notifier import Table
-from bot.tables.terminal_prompt import HELP, Choice, Prompter
+from bot.terminal.prompt import HELP, Choice, Prompter
 from tests.tables.test_menu import CARD, play_until
 
 NAMES = ("Ann", "Bo", "Cy", "Di")
