@@ -88,9 +88,9 @@ from bot.bench.discord_wire import (
     Start,
     World,
 )
-from bot.commands.run import tune_process
 from bot.discord.pacing import GlobalLimit, Sharing
 from bot.discord.shards import ONE_SHARD, ShardPlan
+from bot.discord.tuning import tune_process
 from bot.engine.errors import InvalidInput
 from bot.store import OutboxEntry
 from bot.tables.delivery import delivery_key
