@@ -128,7 +128,7 @@ class JonggClient(discord.Client):
             log.info("recorded %d finished games in their leagues", recorded)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *SERIES_ITEMS, *SETTINGS_ITEMS, GamesButton,
                                AbortButton)
-        await asyncio.to_thread(knowledge_base)  # the rules index: about 90 ms to build
+        await asyncio.to_thread(knowledge_base)  # the rules index, costly to build
         register_commands(self.tree)
         if self.sync_commands and self.shard_plan.syncs_commands:
             if self.dev_guild is not None:

@@ -1,4 +1,4 @@
-"""Request budgets that the bot's processes share (migration 0018): Discord's rate limits of
+"""Request budgets that the bot's processes share (`request_budgets`): Discord's rate limits of
 the bot token, counted across every process that sends with it.
 
 A budget allows `limit` requests counting at once. Each process keeps the list of its own
