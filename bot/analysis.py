@@ -122,7 +122,8 @@ def _hand_label(match_hand: NearHand | MahjongMatch) -> str:
 def format_analysis(analysis: Analysis) -> str:
     """The analysis as a few short lines of text, ready for a terminal or a chat message."""
     hand = analysis.hand
-    lines = [f"Hand: {hand}  ({hand.size} tiles, card: {analysis.card_name})"]
+    tiles = "1 tile" if hand.size == 1 else f"{hand.size} tiles"
+    lines = [f"Hand: {hand}  ({tiles}, card: {analysis.card_name})"]
     if hand.size not in (HAND_SIZE, HAND_SIZE - 1):
         lines.append(f"Note: a hand has 13 tiles between turns and 14 to declare; this one has "
                      f"{hand.size}, so only the nearest hands are shown.")

@@ -1,4 +1,5 @@
-"""Reading a line of a card in plain words (`/rules hand:`), for people learning to read one.
+"""Reading a line of a card in plain words (`/rules hand:`), for people learning to read one,
+and a whole card as a printed one shows it (`printed_card`, the terminal game's `card`).
 
 The words are built from the hand as the card language parses it (`bot.engine.cards`), never
 written per hand, so any card's hand can be read, a server's own card's too: its suits (how
@@ -131,6 +132,37 @@ def explain(hand: Hand, *, on_card: bool = True) -> str:
     if hand.note:
         lines.append(f"The card says: {hand.note}")
     return "\n".join(lines)
+
+
+def _printed_group(group: Group) -> str:
+    """A group as a printed card shows it: its tiles, numbered ones followed by their suit's
+    letter (the colour a printed card uses), alternatives joined by `or`, and none of the card
+    language's marks (`!`, `=`, …), whose meaning the hand's note says in words."""
+    return " or ".join(form.body + (form.suit or "") for form in group.forms)
+
+
+def printed_card(card: Card) -> tuple[str, ...]:
+    """The card as lines a player reads, as a printed card lays it out: a key to its letters,
+    then each section's hands with their value and X (exposed) or C (concealed), each with its
+    note on a line of its own below (so a narrow terminal wraps the note, not the hand)."""
+    lines = [card.name + (f" ({card.year})" if card.year else "")]
+    if card.notes:
+        lines.append(card.notes)
+    lines.append("a, b, c: suits (different letters, different suits); B, C, D after numbers: "
+                 "Bams, Craks, Dots; D before a suit: its dragon; 0: Soap; F: flower; X: "
+                 "exposed, C: concealed.")
+    shown = {hand.id: "  or  ".join(" ".join(_printed_group(group) for group in pattern)
+                                    for pattern in hand.patterns) for hand in card.hands}
+    width = max(len(text) for text in shown.values())
+    for section in card.sections:
+        lines.extend(("", section))
+        for hand in card.hands:
+            if hand.section == section:
+                lines.append(f"  {hand.id:<4} {shown[hand.id]:<{width}}  {hand.value:>3} "
+                             f"{'C' if hand.concealed else 'X'}")
+                if hand.note:
+                    lines.append(f"       {hand.note}")
+    return tuple(lines)
 
 
 def read_line(card: Card, text: str) -> str:

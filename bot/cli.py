@@ -139,9 +139,11 @@ def failure(exc: BaseException) -> Failure | None:
 
         if isinstance(exc, StoreError):  # its message names the database and what to do
             return Failure(exc.message, EXIT_FAILED)
-    if isinstance(exc, sqlite3.OperationalError):
+    if isinstance(exc, sqlite3.OperationalError) or type(exc) is sqlite3.DatabaseError:
         # The sqlite3 module's own description: errors in the database's operation, "not
-        # necessarily under the control of the programmer" (a file it can't open, a full disk).
+        # necessarily under the control of the programmer" (a file it can't open, a full disk);
+        # a plain DatabaseError is a file that is not a database at all. (Its other subclasses,
+        # a broken constraint or a misused API, are bugs.)
         return Failure(f"the database can't be used: {exc}. (`jongg run` keeps it where "
                        "JONGG_DB says, by default jongg.sqlite3 in the current folder.)",
                        EXIT_FAILED)

@@ -7,7 +7,6 @@ so no other code guesses paths.
 
 from __future__ import annotations
 
-import os
 import sys
 from functools import cache
 from pathlib import Path
@@ -15,6 +14,7 @@ from pathlib import Path
 from bot.engine.cards import Card, load_card
 from bot.engine.cards.parser import MAX_FILE_BYTES, file_too_large
 from bot.engine.errors import InvalidInput
+from bot.files import limited_bytes
 
 CARD_SUFFIX = ".jongg"
 
@@ -37,16 +37,9 @@ def shipped_card_paths() -> list[Path]:
 
 
 def card_file_bytes(path: Path) -> bytes:
-    """A card file's bytes. A file over the card size limit is refused by its size before
-    any of it is read, and reading stops past the limit, so neither a huge file nor one
-    without a size or an end (`/dev/zero`, a pipe) is read whole. Raises `CardError`."""
-    with path.open("rb") as file:
-        if os.fstat(file.fileno()).st_size > MAX_FILE_BYTES:
-            raise file_too_large()
-        data = file.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise file_too_large()
-    return data
+    """A card file's bytes, within the card size limit (`bot.files.limited_bytes`): a file
+    over it raises `CardError`; a folder or a file that can't be read, `InvalidInput`."""
+    return limited_bytes(path, MAX_FILE_BYTES, file_too_large, "a card file")
 
 
 @cache
@@ -74,9 +67,7 @@ def card_from_name_or_path(name_or_path: str) -> Card:
     """A shipped card by name, or a card file by path (checked like any upload)."""
     path = Path(name_or_path)
     if path.suffix == CARD_SUFFIX or path.is_file():
-        try:
-            return load_card(card_file_bytes(path))
-        except OSError as exc:
-            raise InvalidInput(f"I can't read the card file `{name_or_path}`: "
-                               f"{exc.strerror}.") from None
+        return load_card(card_file_bytes(path))
+    if path.is_dir() and name_or_path.strip().lower() not in shipped_cards():
+        card_file_bytes(path)  # refuses it, saying it is a folder
     return shipped_card(name_or_path)

@@ -58,6 +58,9 @@ DEPTH = 4
 ROOT = Path(__file__).resolve().parent.parent
 #: Where Linux keeps a thread's scheduling counts: ns on a CPU, ns waiting for one, time slices.
 SCHEDSTAT = "/proc/self/task/{tid}/schedstat"
+#: This process's threads, and where in the kernel one of them is blocked.
+TASKS = "/proc/self/task"
+WCHAN = "/proc/self/task/{tid}/wchan"
 
 
 @dataclass(frozen=True)
@@ -75,10 +78,13 @@ class Stall:
 @dataclass(frozen=True)
 class Seen:
     """Where the sampler found the loop during one overdue sleep: the stack it was at most
-    often ("… (k of n looks)"), and whether every look found it idle in the selector."""
+    often ("… (k of n looks)"), whether every look found it idle in the selector, and whether
+    most looks found its thread waiting for another thread (in the kernel's futex wait: a
+    lock, an event, the interpreter's lock), not asleep or running."""
 
     where: str
     idle: bool
+    on_thread: bool = False
 
 
 def log_stall(stall: Stall) -> None:
@@ -125,6 +131,11 @@ class RunQueue:
         """Seconds the thread has waited for a CPU since it started."""
         return self._read()[1] / 1e9
 
+    def times(self) -> tuple[float, float]:
+        """Seconds the thread has run on a CPU, and waited for one, since it started."""
+        on_cpu, waiting = self._read()
+        return on_cpu / 1e9, waiting / 1e9
+
     def close(self) -> None:
         os.close(self._fd)
 
@@ -132,6 +143,52 @@ class RunQueue:
         """Nanoseconds on a CPU and waiting for one (the file's first two fields)."""
         on_cpu, waiting = os.pread(self._fd, 128, 0).split()[:2]
         return int(on_cpu), int(waiting)
+
+
+class Threads:
+    """How long each thread of this process has waited for a CPU, by native id, from files
+    kept open (threads that start are opened as they are found, those gone are closed). Used
+    beside `RunQueue` for the loop waiting on another of the process's threads that itself
+    waits for a CPU (a thread being started, a lock or the interpreter's lock held by a
+    thread the machine did not run): that wait is the machine's too."""
+
+    def __init__(self) -> None:
+        self._open: dict[int, RunQueue] = {}
+
+    def waits(self) -> dict[int, float]:
+        """Each living thread's seconds waited for a CPU since it started."""
+        try:
+            alive = {int(tid) for tid in os.listdir(TASKS)}
+        except OSError:
+            return {}
+        for tid in self._open.keys() - alive:
+            self._open.pop(tid).close()
+        for tid in alive - self._open.keys():
+            if (run_queue := RunQueue.open(tid)) is not None:
+                self._open[tid] = run_queue
+        waits: dict[int, float] = {}
+        for tid, run_queue in list(self._open.items()):
+            try:
+                waits[tid] = run_queue.waited()
+            except (OSError, ValueError):  # it ended since the listing
+                self._open.pop(tid).close()
+        return waits
+
+    def close(self) -> None:
+        for run_queue in self._open.values():
+            run_queue.close()
+        self._open.clear()
+
+
+def waiting_on_a_thread(tid: int) -> bool:
+    """Whether the thread `tid` is blocked in the kernel's futex wait (what a lock, an event
+    or the interpreter's lock waits in), from /proc's `wchan`; False where that can't be
+    read."""
+    try:
+        with open(WCHAN.format(tid=tid), encoding="ascii") as file:
+            return file.read().startswith("futex")
+    except OSError:
+        return False
 
 
 def place(frame: FrameType) -> str:
@@ -155,14 +212,16 @@ class Sampler(threading.Thread):
     """Notes where the loop's thread is while the watch is overdue (see the module docstring).
     Its tally is taken, and cleared, by the watch each time it wakes."""
 
-    def __init__(self, watch: LoopWatch, loop_thread: int) -> None:
+    def __init__(self, watch: LoopWatch, loop_thread: int, loop_native: int) -> None:
         super().__init__(name="loop-watch-sampler", daemon=True)
         self.watch = watch
         self.loop_thread = loop_thread
+        self.loop_native = loop_native
         self.halt = threading.Event()
         self._lock = threading.Lock()
         self._seen: Counter[str] = Counter()
         self._busy = 0
+        self._on_thread = 0
 
     def run(self) -> None:
         watch = self.watch
@@ -172,27 +231,30 @@ class Sampler(threading.Thread):
                 continue
             frame = sys._current_frames().get(self.loop_thread)
             if frame is not None:
-                self.look(frame)
+                self.look(frame, waiting_on_a_thread(self.loop_native))
             del frame
 
-    def look(self, frame: FrameType) -> None:
-        """Count one look at the loop's thread, found at `frame`."""
+    def look(self, frame: FrameType, on_thread: bool = False) -> None:
+        """Count one look at the loop's thread, found at `frame`, and `on_thread` if it was
+        waiting for another thread there."""
         where = place(frame)
         idle = frame.f_code.co_name == "select" and frame.f_code.co_filename.endswith(
             "selectors.py")
         with self._lock:
             self._seen[where] += 1
             self._busy += not idle
+            self._on_thread += on_thread
 
     def take(self) -> Seen | None:
         """What the looks since the last take saw, or None if there were none."""
         with self._lock:
-            seen, busy = self._seen, self._busy
-            self._seen, self._busy = Counter(), 0
+            seen, busy, on_thread = self._seen, self._busy, self._on_thread
+            self._seen, self._busy, self._on_thread = Counter(), 0, 0
         if not seen:
             return None
         where, count = seen.most_common(1)[0]
-        return Seen(f"{where} ({count} of {seen.total()} looks)", idle=busy == 0)
+        return Seen(f"{where} ({count} of {seen.total()} looks)", idle=busy == 0,
+                    on_thread=2 * on_thread > seen.total())
 
 
 class LoopWatch:
@@ -222,6 +284,12 @@ class LoopWatch:
         #: the count was when the sleep in flight started.
         self._run_queue: RunQueue | None = None
         self._waited = 0.0
+        self._ran = 0.0
+        #: Every thread's wait for a CPU (with `where`: see `Threads`), as when the sleep in
+        #: flight started, and the threads left out of it (the loop's, the sampler's).
+        self._threads: Threads | None = None
+        self._others: dict[int, float] = {}
+        self._not_others: set[int] = set()
         self.samples = 0
         self._histogram: Counter[int] = Counter()
         self._epoch = 0
@@ -234,12 +302,16 @@ class LoopWatch:
     def start(self) -> None:
         """Start watching the running loop (call it on that loop)."""
         if self._task is None:
-            self._run_queue = RunQueue.open(threading.get_native_id())
+            native = threading.get_native_id()
+            self._run_queue = RunQueue.open(native)
+            if self.where:
+                self._sampler = Sampler(self, threading.get_ident(), native)
+                self._sampler.start()
+                if self._run_queue is not None:
+                    self._threads = Threads()
+                    self._not_others = {native, self._sampler.native_id or 0}
             self._task = asyncio.get_running_loop().create_task(self._watch(),
                                                                 name="loop-watch")
-            if self.where:
-                self._sampler = Sampler(self, threading.get_ident())
-                self._sampler.start()
 
     async def stop(self) -> None:
         """Stop watching; a stall not yet reported is reported now."""
@@ -255,6 +327,9 @@ class LoopWatch:
         run_queue, self._run_queue = self._run_queue, None
         if run_queue is not None:
             run_queue.close()
+        threads, self._threads = self._threads, None
+        if threads is not None:
+            threads.close()
         self._report()
 
     def reset(self) -> None:
@@ -280,7 +355,7 @@ class LoopWatch:
         now = self._clock()
         self._epoch += 1  # when it does wake, it is not counted twice
         lag = max(0.0, now - self._due)
-        self.record(lag, now, self._where(lag), self._waited_since())
+        self.record(lag, now, self._where(lag), *self._waited_since())
 
     def percentile(self, q: float) -> float:
         """The `q`-th percentile of the lags seen (seconds, to the millisecond above, but
@@ -294,16 +369,21 @@ class LoopWatch:
         return 0.0
 
     def record(self, lag: float, now: float, seen: Seen | None = None,
-               waited: float | None = None) -> None:
+               waited: float | None = None, ran: float = 0.0, others: float = 0.0) -> None:
         """Count one wake-up `lag` seconds late, seen at loop time `now`, with what the sampler
-        saw of the loop meanwhile (if it looked) and how long the loop's thread waited for a
-        CPU meanwhile (None where that is not counted: the lag is then the code's, unless the
-        sampler found the loop idle)."""
+        saw of the loop meanwhile (if it looked), how long the loop's thread waited for a CPU
+        meanwhile (None where that is not counted: the lag is then the code's, unless the
+        sampler found the loop idle) and ran on one, and how long the process's other threads
+        waited for a CPU. A loop found waiting on another thread (`Seen.on_thread`) was held
+        by the machine too for as long as it was blocked, up to what the others waited."""
         self.samples += 1
         over = lag > self.threshold
         where = seen.where if seen is not None and over else None
         if waited is not None:
-            machine = min(lag, waited)
+            machine = waited
+            if seen is not None and seen.on_thread:
+                machine += min(max(0.0, lag - waited - ran), others)
+            machine = min(lag, machine)
         else:
             machine = lag if seen is not None and seen.idle and over else 0.0
         if lag > self.worst:
@@ -338,20 +418,30 @@ class LoopWatch:
             self.due_at = time.monotonic() + self.interval
             self._cpu = time.process_time()
             if self._run_queue is not None:
-                self._waited = self._run_queue.waited()
+                self._ran, self._waited = self._run_queue.times()
+            if self._threads is not None:
+                self._others = self._threads.waits()
             await asyncio.sleep(self.interval)
             now = loop.time()
             lag = max(0.0, now - due)
             seen = self._where(lag)
             if epoch == self._epoch:
-                self.record(lag, now, seen, self._waited_since())
+                self.record(lag, now, seen, *self._waited_since())
 
-    def _waited_since(self) -> float | None:
-        """How long the loop's thread has waited for a CPU since the sleep in flight started
-        (None where that is not counted)."""
+    def _waited_since(self) -> tuple[float | None, float, float]:
+        """Since the sleep in flight started: how long the loop's thread waited for a CPU
+        (None where that is not counted) and ran on one, and how long the other threads
+        waited for one (a thread started since counts from its start)."""
         if self._run_queue is None:
-            return None
-        return self._run_queue.waited() - self._waited
+            return None, 0.0, 0.0
+        ran, waited = self._run_queue.times()
+        others = 0.0
+        if self._threads is not None:
+            before = self._others
+            others = sum(wait - before.get(tid, 0.0)
+                         for tid, wait in self._threads.waits().items()
+                         if tid not in self._not_others)
+        return waited - self._waited, ran - self._ran, others
 
     def _where(self, lag: float) -> Seen | None:
         """What the sampler saw during the sleep that ended `lag` seconds late. If it had no

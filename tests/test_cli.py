@@ -71,7 +71,8 @@ def test_card_check_refuses_a_card_over_the_compile_budget(
 
 def test_card_check_reports_a_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["card", "check", "/nonexistent/card.jongg"]) == 1
-    assert "can't read the file" in capsys.readouterr().out
+    assert ("Can't read `/nonexistent/card.jongg`: No such file or directory."
+            in capsys.readouterr().out)
 
 
 def test_analyze_finds_mahjong_on_a_card_file(

@@ -50,16 +50,34 @@ def one_line(err: str) -> str:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["analyze", HAND, "--count", "0"],
-     "jongg analyze: argument --count: must be 1 or more, not 0."),
+     "jongg analyze: argument --count: must be a whole number from 1 to 1000000, not 0."),
     (["analyze", HAND, "--count", "many"],
-     "jongg analyze: argument --count: `many` is not a whole number."),
-    (["simulate", "--games", "0"], "jongg simulate: argument --games: must be 1 or more, not 0."),
+     "jongg analyze: argument --count: `many` is not a whole number from 1 to 1000000."),
+    (["simulate", "--games", "0"],
+     "jongg simulate: argument --games: must be a whole number from 1 to 1000000, not 0."),
+    # A count or a seed too large to mean anything was taken, and ran for ever (#33 item 6).
+    (["simulate", "--games", "99999999999999999999999"],
+     "jongg simulate: argument --games: must be a whole number from 1 to 1000000, not "
+     "99999999999999999999999."),
+    (["simulate", "--seed", "-1"],
+     f"jongg simulate: argument --seed: must be a whole number from 0 to {INT64_MAX}, not -1."),
+    (["arena", "--challenger", "easy", "--field", "easy", "--seeds", "2", "--seed", "2**70"],
+     f"jongg arena: argument --seed: `2**70` is not a whole number from 0 to {INT64_MAX}."),
+    (["card", "balance", "--seed", "99999999999999999999"],
+     f"jongg card balance: argument --seed: must be a whole number from 0 to {INT64_MAX}, not "
+     "99999999999999999999."),
+    (["bench", "prompts", "--games", "0"],
+     "jongg bench: argument --games: must be a whole number from 1 to 1000000, not 0."),
+    (["render-demo", "--out", ""],
+     "jongg render-demo: argument --out: give a folder to write to (an empty path would "
+     "write into the current folder; use . for that)."),
     (["card", "balance", "--deals", "0"],
-     "jongg card balance: argument --deals: must be 1 or more, not 0."),
+     "jongg card balance: argument --deals: must be a whole number from 1 to 1000000, not 0."),
     (["play", "--seed", "99999999999999999999999"],
-     f"jongg play: argument --seed: must be a whole number from 0 to {INT64_MAX}."),
+     f"jongg play: argument --seed: must be a whole number from 0 to {INT64_MAX}, not "
+     "99999999999999999999999."),
     (["play", "--seed", "-1"],
-     f"jongg play: argument --seed: must be a whole number from 0 to {INT64_MAX}."),
+     f"jongg play: argument --seed: must be a whole number from 0 to {INT64_MAX}, not -1."),
     (["play", "--players", "5"],
      "jongg play: argument --players: invalid choice: 5 (choose from 4, 3, 2)."),
 ])
@@ -140,6 +158,19 @@ def test_a_path_that_cant_be_created(command: list[str], tmp_path: Path,
     assert captured.out == ""  # refused before any game was played
 
 
+def test_analyze_counts_one_tile_as_one_tile(capsys: pytest.CaptureFixture[str]) -> None:
+    # "(1 tiles, card: …)".
+    assert main(["analyze", "J"]) == 0
+    assert capsys.readouterr().out.startswith("Hand: J  (1 tile, card: Jongg Original)")
+
+
+def test_exposures_without_commas_are_told_about_commas(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", "J", "--exposed", "RRRR GGG J"]) == EXIT_BAD_INPUT
+    assert one_line(capsys.readouterr().err).endswith(
+        "Separate exposures with commas, like `333B, NNN J`.")
+
+
 # -- huge and endless card files -----------------------------------------------------------
 
 def test_a_huge_card_file_is_refused_by_its_size_before_reading(tmp_path: Path) -> None:
@@ -173,6 +204,38 @@ def test_an_endless_file_is_read_only_up_to_the_limit() -> None:
     assert result.returncode == 1
     assert "/dev/zero: The card file is too large." in result.stdout
     assert result.stderr == ""
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_an_endless_arena_log_is_refused_at_its_first_long_line() -> None:
+    # `arena-compare /dev/zero /dev/null` grew without bound (4.6 GB in 20 s).
+    result = run_jongg("arena-compare", "/dev/zero", "/dev/null", timeout=60)
+    assert result.returncode == EXIT_BAD_INPUT
+    assert one_line(result.stderr) == (
+        "jongg: Line 1 of `/dev/zero` is too long for an arena log (written by jongg arena "
+        "--log) (at most 1,048,576 bytes a line).")
+
+
+@pytest.mark.parametrize("command", [
+    ["arena-compare", "{folder}", "{folder}"],
+    ["analyze", HAND, "--card", "{folder}"],
+    ["card", "show", "{folder}"],
+])
+def test_a_folder_given_for_a_file_is_called_a_folder(
+        command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # `--card /tmp` was answered "There is no card called `/tmp`".
+    assert main([part.format(folder=tmp_path) for part in command]) == EXIT_BAD_INPUT
+    line = one_line(capsys.readouterr().err)
+    assert line.startswith(f"jongg: `{tmp_path}` is a folder; give a"), line
+
+
+def test_card_check_says_a_folder_is_one_and_checks_the_rest(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    card = ROOT / "data" / "cards" / "jongg-original.jongg"
+    assert main(["card", "check", str(tmp_path), str(card)]) == 1
+    out = capsys.readouterr().out
+    assert f"`{tmp_path}` is a folder; give a card file." in out
+    assert f"ok  {card}: " in out
 
 
 # -- a reader that goes away ---------------------------------------------------------------

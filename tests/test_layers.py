@@ -129,3 +129,142 @@ def test_engine_modules_are_pure(path: Path) -> None:
 def test_renderer_imports_nothing_from_bot(path: Path) -> None:
     bad = renderer_violations(path.read_text(encoding="utf-8"))
     assert not bad, f"{path.relative_to(ROOT)} imports {bad}; renderer must not use bot"
+
+
+# -- sizes -------------------------------------------------------------------------------------
+
+BOT = ROOT / "bot"
+#: Lines a source file under bot/ may have (DESIGN.md: split a module that holds two ideas).
+MAX_FILE_LINES = 700
+#: Lines one class may span.
+MAX_CLASS_LINES = 400
+#: Files and classes outside bot/tables that were over the limits when they were set, at the
+#: size they had then: each may shrink, but the test fails if one grows (or a new one
+#: appears), so they are split rather than added to.
+KNOWN_OVERSIZE = {
+    "bot/engine/matcher.py": 764,
+    "bot/engine/matcher.py::CardMatcher": 539,
+}
+
+
+def oversize(source: str, name: str) -> dict[str, int]:
+    """The file (`name`) and the classes in `source` over the limits, with their lengths in
+    lines (a class from its `class` line to its last)."""
+    found: dict[str, int] = {}
+    lines = len(source.splitlines())
+    if lines > MAX_FILE_LINES:
+        found[name] = lines
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+            span = node.end_lineno - node.lineno + 1
+            if span > MAX_CLASS_LINES:
+                found[f"{name}::{node.name}"] = span
+    return found
+
+
+def test_the_size_checker_finds_long_files_and_classes() -> None:
+    body = "\n".join(f"    x{i} = {i}" for i in range(MAX_CLASS_LINES))
+    assert oversize(f"class Big:\n{body}\n", "big.py") == {"big.py::Big": MAX_CLASS_LINES + 1}
+    long = "\n".join("x = 1" for _ in range(MAX_FILE_LINES + 1))
+    assert oversize(long, "long.py") == {"long.py": MAX_FILE_LINES + 1}
+    assert oversize("class Small:\n    pass\n", "small.py") == {}
+
+
+def test_no_file_or_class_under_bot_is_over_the_size_limits() -> None:
+    found: dict[str, int] = {}
+    for path in modules_under(BOT):
+        name = path.relative_to(ROOT).as_posix()
+        found.update(oversize(path.read_text(encoding="utf-8"), name))
+    offenders = sorted(f"{name}: {lines} lines" for name, lines in found.items()
+                       if name not in KNOWN_OVERSIZE or lines > KNOWN_OVERSIZE[name])
+    assert not offenders, (f"over {MAX_FILE_LINES} lines a file or {MAX_CLASS_LINES} a class "
+                           f"(or a known exception grown): {offenders}")
+
+
+# -- packages ----------------------------------------------------------------------------------
+
+#: Each package of `bot` (a folder, or a module directly in bot/) by its layer, lowest first,
+#: as docs/architecture.md draws them: a package may import packages of lower layers only.
+LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in (
+    "engine loopwatch progress",                      # pure rules; tools with no bot inside
+    "renderer",                                       # pictures from plain data
+    "files",                                          # reading people's files, bounded
+    "library",                                        # the data Jongg ships
+    "rules players analysis card_reading",            # knowledge of the game
+    "store",                                          # every SQL statement
+    "server_cards",                                   # a server's own cards, kept in the store
+    "league",                                         # seasons, standings, ratings
+    "tables",                                         # the table service
+    "scenes",                                         # a seat's view made into scenes
+    "discord terminal",                               # the two front ends
+    "demo supervisor",                                # what the command line builds on
+    "bench",                                          # jongg bench
+    "commands",                                       # the jongg subcommands
+    "cli",                                            # the one entry point
+    "__main__",                                       # python -m bot
+))
+#: The Discord layer translates between Discord and the table service: the store is the
+#: service's. These of its modules still read the store for themselves (server settings,
+#: leagues, cards, DM channels; `pacing` counts the bot token's requests with the other
+#: processes' in it) and are to be moved behind the service; no other may.
+DISCORD_READING_THE_STORE = frozenset({
+    "bot.discord.client", "bot.discord.commands", "bot.discord.config", "bot.discord.league",
+    "bot.discord.lookups", "bot.discord.notify", "bot.discord.pacing", "bot.discord.series",
+    "bot.discord.server_config", "bot.discord.vacation",
+})
+
+
+def package_of(module: str) -> str | None:
+    """The package of `bot` (or `renderer`) a module belongs to, None for others."""
+    parts = module.split(".")
+    if parts[0] == "renderer":
+        return "renderer"
+    return parts[1] if parts[0] == "bot" and len(parts) > 1 else None
+
+
+def module_name(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+def layer_of(package: str) -> int:
+    return next(rank for rank, layer in enumerate(LAYERS) if package in layer)
+
+
+def package_imports() -> dict[tuple[str, str], list[str]]:
+    """(importing package, imported package) -> the modules making such an import."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for path in modules_under(BOT) + modules_under(RENDERER):
+        name = module_name(path)
+        source = package_of(name)
+        for imported in imported_modules(path.read_text(encoding="utf-8")):
+            target = package_of(imported)
+            if source is not None and target is not None and target != source:
+                found.setdefault((source, target), []).append(name)
+    return found
+
+
+def test_every_package_has_a_layer() -> None:
+    packages = {package_of(module_name(p)) for p in modules_under(BOT) + modules_under(RENDERER)}
+    placed = set().union(*LAYERS)
+    assert packages - {None, "__init__"} <= placed, f"not in LAYERS: {packages - placed}"
+
+
+def test_packages_import_only_lower_layers_so_no_two_import_each_other() -> None:
+    upward = {f"{source} -> {target} ({', '.join(sorted(set(modules)))})"
+              for (source, target), modules in package_imports().items()
+              if layer_of(target) >= layer_of(source)}
+    assert not upward, f"imports of a package of the same or a higher layer: {sorted(upward)}"
+
+
+def test_the_discord_layer_reaches_the_store_only_where_it_still_does() -> None:
+    reaching = set(package_imports().get(("discord", "store"), []))
+    assert reaching <= DISCORD_READING_THE_STORE, (
+        f"new Discord modules reading the store: {sorted(reaching - DISCORD_READING_THE_STORE)}"
+        "; ask the table service instead")
+
+
+def test_packages_are_named_and_ranked_as_the_architecture_draws_them() -> None:
+    assert package_of("bot.tables.moves") == "tables"
+    assert package_of("renderer.tiles") == "renderer" and package_of("discord.ui") is None
+    assert layer_of("tables") > layer_of("league") > layer_of("store") > layer_of("engine")
+    assert layer_of("discord") == layer_of("terminal") > layer_of("scenes")

@@ -15,7 +15,7 @@ from collections.abc import Callable
 import pytest
 
 from bot import loopwatch
-from bot.loopwatch import LoopWatch, RunQueue, Sampler, Seen, Stall
+from bot.loopwatch import LoopWatch, RunQueue, Sampler, Seen, Stall, waiting_on_a_thread
 from tests.cpu_hogs import needs_schedstat, sharing_one_core, spin, threads
 
 #: Longer than the watchdog's 250 ms threshold.
@@ -124,9 +124,10 @@ def _looks_at(wait: Callable[[], object]) -> Seen | None:
     started.wait()
     time.sleep(0.05)
     assert thread.ident is not None
-    sampler = Sampler(LoopWatch(), thread.ident)
+    assert thread.native_id is not None
+    sampler = Sampler(LoopWatch(), thread.ident, thread.native_id)
     for _ in range(3):
-        sampler.look(sys._current_frames()[thread.ident])
+        sampler.look(sys._current_frames()[thread.ident], waiting_on_a_thread(thread.native_id))
     thread.join()
     return sampler.take()
 
@@ -216,7 +217,9 @@ def test_the_hogs_end_and_the_cpus_come_back_however_the_test_ends() -> None:
         assert all(len(os.sched_getaffinity(tid)) == 1 for tid in threads())
         raise RuntimeError("the test failed")
     assert [hog.poll() for hog in hogs] == [-9, -9]
-    assert {tid: os.sched_getaffinity(tid) for tid in threads() if tid in cpus} == cpus
+    # Every thread still alive (one of an earlier test may have ended meanwhile) has its CPUs.
+    after = {tid: os.sched_getaffinity(tid) for tid in threads() if tid in cpus}
+    assert after == {tid: cpus[tid] for tid in after}
 
 
 async def test_a_watch_without_where_does_not_look() -> None:
@@ -229,3 +232,57 @@ async def test_a_watch_without_where_does_not_look() -> None:
     await watch.stop()
     assert reports == [Stall(watch.worst, 1, machine=watch.worst_machine)]
     assert watch.worst_where is None
+
+
+@needs_schedstat
+def test_a_loop_waiting_for_another_thread_is_seen_so_and_a_sleeping_one_is_not() -> None:
+    event = threading.Event()
+    waiting = _looks_at(lambda: event.wait(0.3))
+    asleep = _looks_at(lambda: time.sleep(0.3))
+    assert waiting is not None and waiting.on_thread
+    assert asleep is not None and not asleep.on_thread
+
+
+def test_a_loop_blocked_on_a_thread_that_waited_for_a_cpu_was_held_by_the_machine() -> None:
+    """Blocked on another thread (a thread starting, a lock, the interpreter's lock), the loop
+    was held by the machine for as long as that thread waited for a CPU, up to the time it
+    was blocked; blocked otherwise, or asleep, it was held by the code."""
+    on_thread = Seen("threading.py:1 in start (3 of 3 looks)", idle=False, on_thread=True)
+    asleep = Seen("bot/x.py:1 in f (3 of 3 looks)", idle=False)
+    watch = LoopWatch(on_stall=None)
+    watch.record(0.4, now=1.0, seen=on_thread, waited=0.05, ran=0.01, others=0.5)
+    assert round(watch.worst_machine, 9) == 0.39 and round(watch.worst_held, 9) == 0.01
+    watch = LoopWatch(on_stall=None)
+    watch.record(0.4, now=1.0, seen=on_thread, waited=0.05, ran=0.01, others=0.1)
+    assert round(watch.worst_machine, 9) == 0.15
+    watch = LoopWatch(on_stall=None)
+    watch.record(0.4, now=1.0, seen=asleep, waited=0.05, ran=0.01, others=0.5)
+    assert round(watch.worst_machine, 9) == 0.05
+
+
+def _waits_for_a_worker(work: Callable[[], object]) -> None:
+    """Block the loop until a new thread has run `work`. The thread lives on a moment after
+    (as a started thread or a lock's holder does): the watch counts the wait for a CPU of the
+    threads alive when it wakes."""
+    done = threading.Event()
+
+    def run() -> None:
+        work()
+        done.set()
+        time.sleep(0.2)
+
+    threading.Thread(target=run).start()
+    done.wait()
+
+
+@needs_schedstat
+async def test_a_loop_waiting_on_a_thread_the_machine_did_not_run_is_not_the_codes() -> None:
+    """The loop waits on a thread that needs 0.1 s of CPU while CPU-bound processes share the
+    one core: late far past the threshold, yet held by the code only as long as a thread
+    needed to run; waiting on a thread that sleeps 0.4 s is the code's."""
+    with sharing_one_core(hogs=4):
+        watch = await _judged(lambda: _waits_for_a_worker(lambda: spin(CONTENDED)))
+    assert watch.worst > watch.threshold, "the hogs did not make the worker wait for a CPU"
+    assert watch.worst_held < watch.threshold
+    watch = await _judged(lambda: _waits_for_a_worker(lambda: time.sleep(STALL)))
+    assert watch.worst_held > watch.threshold

@@ -92,9 +92,9 @@ from bot.bench.discord_wire import (
     Start,
     World,
 )
-from bot.commands.run import tune_process
 from bot.discord.pacing import GlobalLimit
 from bot.discord.shards import ONE_SHARD, ShardPlan
+from bot.discord.tuning import tune_process
 from bot.engine.errors import InvalidInput
 
 #: Goals: p95 in milliseconds (issue 5), live games on one bot token, and the requests a
@@ -319,7 +319,7 @@ def _arithmetic(census: _Run, paced: dict[int, _Run], scale: float) -> str:
     play = [run.global_per_move for run in paced.values() if run.moves]
     in_play = sum(play) / len(play) if play else 0.0
     kept = GlobalLimit()
-    window = (kept.per + kept.margin) * scale
+    window = kept.window * scale
     allowed = kept.limit / window
     load, load_in_play = whole * per_table, in_play * per_table
     return (f"four-person tables: {whole:.2f} global-limited requests per move over whole "
@@ -327,7 +327,8 @@ def _arithmetic(census: _Run, paced: dict[int, _Run], scale: float) -> str:
             f"{per_table:.3f} moves/s per table at the people's pace = {load:.3f} "
             f"requests/s per table ({load_in_play:.3f} in play); Discord allows "
             f"{GLOBAL_LIMIT[0]} per {GLOBAL_LIMIT[1] * scale:g} s, the bot keeps "
-            f"{kept.limit} per {window:g} s ({allowed:.1f}/s), enough for "
+            f"{kept.limit} counting at once, each until {window:g} s after its answer (at "
+            f"most {allowed:.1f}/s), enough for "
             f"{allowed / load if load else float('inf'):.0f} tables over whole games, "
             f"{allowed / load_in_play if load_in_play else float('inf'):.0f} in play; "
             f"{GAMES_GOAL} tables need {GAMES_GOAL * load:.1f}/s over whole games, "
@@ -347,11 +348,11 @@ def _bot_processes(processes: int, workers: int) -> str:
                 "interaction reaches it), its CPU share the first of the bot's")
     if processes == 1:
         return ""
-    part = ShardPlan(processes, (0,)).share(GLOBAL_LIMIT[0])
     return (f"; the bot as {processes} processes, shard k of {processes} each (this one "
             f"shard 0's, children the others'), with a server of tables on each shard, one "
-            f"database shared, each process keeping {part} global-limited requests a "
-            "second (its part of the token's limit); DM clicks all reach shard 0's process")
+            f"database shared, in which the processes count their global-limited requests "
+            f"together (each takes what it needs of the token's {GLOBAL_LIMIT[0]} a second); "
+            "DM clicks all reach shard 0's process")
 
 
 def _cpu_figures(run: _Run) -> list[Figure]:

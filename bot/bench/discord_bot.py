@@ -28,10 +28,10 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.bench.discord_measure import Commit, Purpose, Request
 from bot.bench.discord_wire import Failed
-from bot.commands.run import tune_process
 from bot.discord.endpoint import InteractionsEndpoint, parse_public_key, serve
-from bot.discord.pacing import GlobalLimit
+from bot.discord.pacing import GlobalLimit, Sharing
 from bot.discord.shards import ShardPlan
+from bot.discord.tuning import tune_process
 from bot.engine.errors import InvalidInput
 from bot.store import OutboxEntry
 from bot.tables.delivery import delivery_key
@@ -316,12 +316,13 @@ class Recorded:
 
 
 class Bot:
-    """One bot process's client, as `jongg run` runs it for `plan`'s shards (its part of the
-    global limit too, `ShardPlan.share`), or as `jongg run --http` runs worker `worker`
-    (commands left to the gateway's process), and what the bench records of it: its commits
-    and deliveries (`_Recorder`), its CPU time and its pacing's holds. The bench's own
-    process runs shard 0's; `serve_bot` runs each other shard's, and each HTTP worker, in a
-    process of its own, answering the same requests (`ask`)."""
+    """One bot process's client, as `jongg run` runs it for `plan`'s shards (counting its
+    requests against the token's limits with the other processes'), or as `jongg run
+    --http` runs worker `worker` (commands left to the gateway's process), and what the
+    bench records of it: its commits and deliveries (`_Recorder`), its CPU time and its
+    pacing's holds. The bench's own process runs shard 0's; `serve_bot` runs each other
+    shard's, and each HTTP worker, in a process of its own, answering the same requests
+    (`ask`)."""
 
     def __init__(self, database: str, plan: ShardPlan, scale: float,
                  worker: int | None = None) -> None:
@@ -329,8 +330,9 @@ class Bot:
         from bot.discord.client import make_client
 
         seeds = itertools.count(SEED + SEEDS_PER_PROCESS * (plan.ids[0] + (worker or 0)))
-        usual = GlobalLimit.part(plan.share)
-        self.pace = GlobalLimit(usual.limit, usual.per * scale, usual.margin * scale)
+        usual = GlobalLimit()
+        self.pace = GlobalLimit(usual.limit, usual.per * scale, usual.margin * scale,
+                                sharing=Sharing(plan.share))
         self.worker = worker
         as_worker: dict[str, Any] = {} if worker is None else {
             "sync_commands": False, "owner": f"jongg bench http worker {worker}"}

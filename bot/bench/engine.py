@@ -30,10 +30,10 @@ from bot.players.simulate import SimulationReport, simulate
 SEED = 20261129
 TABLES: tuple[tuple[str, RuleSet], ...] = (("4-player", STANDARD), ("3-player", THREE_PLAYER),
                                            ("2-player", SIAMESE))
-#: Goals (four-player games per second) from issue 15.
+#: Goals (four-player games per second).
 RANDOM_GOAL = 200.0
 NORMAL_GOAL = 20.0
-#: Decision time p95 goals per bot level, in milliseconds (issue 15).
+#: Decision time p95 goals per bot level, in milliseconds.
 DECISION_GOALS_MS = {"easy": 5.0, "normal": 5.0, "strong": 50.0}
 
 

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 
 from bot.bench import BenchResult, Figure, ProgressCallback, Steps, median_micros
-from bot.commands.render_demo import demo_card, demo_rack, demo_table
+from bot.demo import demo_card, demo_rack, demo_table
 from renderer import render_card_pages, render_rack, render_table
 
 #: The largest PNG we are willing to send to Discord, in KB.

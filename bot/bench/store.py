@@ -60,7 +60,7 @@ FULL = _Plan(calls=500, reads=100, games=50, season_games=2_000, season_players=
 QUICK = _Plan(calls=20, reads=10, games=10, season_games=100, season_players=20,
               long_game=300)
 #: Goals for the p95 of the operations a click waits for, in milliseconds: a move's commit
-#: and a game's load share the click->commit budget (100 ms, issue 5); standings as
+#: and a game's load share the click->commit budget (100 ms); standings as
 #: `jongg bench league`'s.
 APPEND_GOAL_MS = 100.0
 LOAD_GOAL_MS = 100.0

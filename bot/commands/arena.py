@@ -22,9 +22,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
-from bot.commands.options import add_table_size, examples, positive_int, table_from_args
-from bot.engine.errors import InvalidInput
+from bot.commands.options import (
+    add_table_size,
+    examples,
+    game_seed,
+    positive_int,
+    table_from_args,
+)
+from bot.files import limited_lines
 from bot.library import DEFAULT_CARD, card_from_name_or_path
 from bot.players import PLAYER_KINDS
 from bot.players.arena import arena, compare_logs
@@ -47,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--seeds", type=positive_int, required=True,
                         help="deals to play (the most, with --sprt)")
     add_table_size(parser)
-    parser.add_argument("--seed", type=int, default=1,
+    parser.add_argument("--seed", type=game_seed, default=1,
                         help="seed the deals are drawn from (%(default)s)")
     parser.add_argument("--card", default=DEFAULT_CARD,
                         help="a shipped card's name or a card file (default: %(default)s)")
@@ -88,13 +96,21 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The largest arena log read, and its longest line: a game is a line of a few kilobytes
+#: (about 7 KB at four players), so a run of 100,000 deals fits with room to spare.
+MAX_LOG_BYTES = 4 * 1024**3
+MAX_LOG_LINE_BYTES = 1024**2
+
+
+def _log_lines(name: str) -> Iterator[str]:
+    """The lines of an arena log, within `MAX_LOG_BYTES` and `MAX_LOG_LINE_BYTES`."""
+    return limited_lines(Path(name), limit=MAX_LOG_BYTES, line_limit=MAX_LOG_LINE_BYTES,
+                         what="an arena log (written by jongg arena --log)")
+
+
 def run_compare(args: argparse.Namespace) -> int:
     """Compare two arena logs and print the figures."""
-    try:
-        with open(args.before, encoding="utf-8") as before, \
-                open(args.after, encoding="utf-8") as after:
-            comparison = compare_logs(before, after, (args.before, args.after))
-    except (OSError, UnicodeDecodeError) as error:
-        raise InvalidInput(f"Can't read the log: {error}") from error
+    comparison = compare_logs(_log_lines(args.before), _log_lines(args.after),
+                              (args.before, args.after))
     print(json.dumps(comparison.as_json(), indent=2) if args.json else comparison.as_text())
     return 0

@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.bench import DATABASE_TARGETS, TARGETS, BenchResult, side_by_side
 from bot.bench.databases import POSTGRESQL, SQLITE, backends, check_choice
+from bot.commands.options import positive_int
 from bot.engine.errors import InvalidInput
 from bot.progress import Progress
 
@@ -27,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
     parser.add_argument("--quick", action="store_true",
                         help="a small sample, to prove the benchmark runs (CI)")
-    parser.add_argument("--games", type=int, default=None,
+    parser.add_argument("--games", type=positive_int, default=None,
                         help="games per set of options (prompts only; 20 unless set)")
     parser.add_argument(
         "--database", default=None, metavar="WHERE",
@@ -71,8 +72,8 @@ def run(args: argparse.Namespace) -> int:
     module = importlib.import_module(TARGETS[args.target])
     extra = {}
     if args.games is not None:
-        if args.target != "prompts" or args.games < 1:
-            raise SystemExit("--games N (1 or more) is for `jongg bench prompts` only.")
+        if args.target != "prompts":
+            raise SystemExit("--games N is for `jongg bench prompts` only.")
         extra["games"] = args.games
     counts = _process_counts(args.processes, args.target)
     workers = _process_counts(args.http_workers, args.target, "--http-workers")

@@ -7,11 +7,11 @@ import dataclasses
 import json
 from pathlib import Path
 
-from bot.commands.options import positive_int
+from bot.commands.options import game_seed, positive_int
 from bot.engine.cards import Card, load_card
 from bot.engine.cards.balance import DEFAULT_DEALS, DEFAULT_SEED, estimate_balance
 from bot.engine.cards.cost import MAX_CARD_COMBINATIONS, card_combinations
-from bot.engine.errors import CardError
+from bot.engine.errors import CardError, InvalidInput
 from bot.engine.matcher import CardMatcher
 from bot.library import card_file_bytes, card_from_name_or_path, shipped_cards
 from bot.progress import Progress
@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     balance.add_argument("card", nargs="?", default="jongg-original", metavar="NAME_OR_FILE")
     balance.add_argument("--deals", type=positive_int, default=DEFAULT_DEALS,
                          help="random 13-tile deals to measure (default: %(default)s)")
-    balance.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    balance.add_argument("--seed", type=game_seed, default=DEFAULT_SEED)
     balance.add_argument("--json", action="store_true", help="print JSON for machines")
     balance.set_defaults(handler=balance_card)
 
@@ -55,16 +55,16 @@ def check_files(args: argparse.Namespace) -> int:
         path = Path(name)
         try:
             card = load_card(card_file_bytes(path))
-        except OSError as exc:
-            print(f"{name}: can't read the file ({exc.strerror}).")
-            failed += 1
-            continue
         except CardError as exc:
             failed += 1
             print(f"{name}: {exc.message}")
             for problem in exc.problems:
                 where = f"{name}:{problem.line}" if problem.line else name
                 print(f"  {where}: {problem.message}")
+            continue
+        except InvalidInput as exc:  # a folder, a file that can't be read
+            print(exc.message)
+            failed += 1
             continue
         print(f"ok  {name}: {_summary(card)}")
     if failed:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from bot.engine.errors import echo
 from bot.engine.game.rules import RuleSet, table_rules, with_options
 from bot.store.rows import INT64_MAX
 
@@ -17,33 +18,43 @@ def examples(*commands: str) -> str:
     return "Examples:\n" + "\n".join(f"  {command}" for command in commands)
 
 
-def _whole_number(text: str) -> int:
+#: The most of anything a count option asks for (games, deals, seeds, hands, workers): more
+#: than any run finishes in a day, and small enough that nothing sized by it overflows.
+MAX_COUNT = 1_000_000
+
+
+def _whole_number(text: str, low: int, high: int) -> int:
+    """The one rule for numbers typed as options: a whole number from `low` to `high`, or a
+    line saying which numbers are allowed."""
+    allowed = f"a whole number from {low} to {high}"
     try:
-        return int(text)
+        number = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"`{text}` is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"`{echo(text)}` is not {allowed}") from None
+    if not low <= number <= high:
+        raise argparse.ArgumentTypeError(f"must be {allowed}, not {echo(text)}")
+    return number
 
 
 def positive_int(text: str) -> int:
-    """A count of things to do or show (games, deals, hands): 1 or more. Zero is refused
-    rather than quietly read as one."""
-    number = _whole_number(text)
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {number}")
-    return number
+    """A count of things to do or show (games, deals, seeds, hands): 1 to `MAX_COUNT`. Zero
+    is refused rather than quietly read as one, and a huge count rather than run for ever."""
+    return _whole_number(text, 1, MAX_COUNT)
 
 
 def game_seed(text: str) -> int:
-    """The seed of a game's deal: 0 to 2**63 - 1, the range a game's seed is stored in."""
-    number = _whole_number(text)
-    if not 0 <= number <= INT64_MAX:
-        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to {INT64_MAX}")
-    return number
+    """A seed (a game's deal, a run's games): 0 to 2**63 - 1, the range a game's seed is
+    stored in."""
+    return _whole_number(text, 0, INT64_MAX)
 
 
 def output_folder(text: str) -> Path:
-    """A folder to write pictures to, created if missing. A file of that name is refused
-    here; a folder that can't be created is reported when the command creates it."""
+    """A folder to write pictures to, created if missing. An empty path (which would write
+    into the current folder) and a file of that name are refused here; a folder that can't
+    be created is reported when the command creates it."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a folder to write to (an empty path would "
+                                         "write into the current folder; use . for that)")
     path = Path(text)
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"`{text}` is a file; give a folder (it is created "

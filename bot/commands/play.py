@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
@@ -22,13 +24,14 @@ from bot.engine.game.rules import house_options, seat_names
 from bot.library import DEFAULT_CARD, shipped_card_paths
 from bot.players import DEFAULT_LEVEL, LEVELS, Player, make_player
 from bot.store import Database
+from bot.store.rows import INT64_MAX
 from bot.tables.levels import level_label, read_level
 from bot.tables.options import TableOptions
 from bot.tables.seat_options import JokerCalls, SeatOptions
 from bot.tables.series import series_totals
-from bot.tables.service import TableService
-from bot.tables.terminal import TerminalNotifier
-from bot.tables.terminal_prompt import Choice, Prompter
+from bot.tables.service import TableService, random_seed
+from bot.terminal.notifier import TerminalNotifier
+from bot.terminal.prompt import Choice, Prompter
 
 HUMAN = 1
 
@@ -38,7 +41,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser("play", help="play a game in the terminal against bots")
     add_table_size(parser)
     parser.add_argument("--seed", type=game_seed, default=None,
-                        help="replay the same deal (a whole number from 0 to 2**63 - 1)")
+                        help="replay the same deals: the first game's, and the series' after "
+                             "it (a whole number from 0 to 2**63 - 1)")
     parser.add_argument("--name", default="Player", help="your name at the table")
     parser.add_argument("--images", metavar="DIR", type=output_folder, default=None,
                         help="also write the table, your rack and the result as PNG files")
@@ -47,9 +51,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "(default %(default)s)")
     parser.add_argument("--auto", action="store_true",
                         help="let a bot of that level play your seat too (a demo)")
-    parser.add_argument("--games", type=positive_int, default=1, metavar="N",
-                        help="with --auto, play a series of N games (otherwise you are asked "
-                             "after each game whether to play again)")
+    parser.add_argument("--games", type=positive_int, default=None, metavar="N",
+                        help="play a series of N games, one after the other (without it, "
+                             "you are asked after each game whether to play again, and "
+                             "--auto plays one)")
     parser.add_argument("--joker-calls", choices=[c.value for c in JokerCalls],
                         default=JokerCalls.SKIP.value,
                         help="skip (default) or offer calls that only jokers would fill; "
@@ -74,7 +79,8 @@ async def _play(args: argparse.Namespace) -> int:
         async with Database(Path(folder) / "play.db") as db:
             # Answers the human's options make are played at once: the bots don't read
             # how long a claim window stays open.
-            service = TableService(db, TerminalNotifier(out, args.images), auto_delay=0)
+            service = TableService(db, TerminalNotifier(out, args.images), auto_delay=0,
+                                   new_seed=_series_seeds(args.seed))
             game = await service.open_table(
                 guild_id=0, channel_id=0, host_id=HUMAN, host_name=args.name, seed=args.seed,
                 options=TableOptions(rules, DEFAULT_CARD, card_path.read_text(),
@@ -97,8 +103,8 @@ async def _play(args: argparse.Namespace) -> int:
                 while True:
                     await _turns(service, game_id, prompter, helper if args.auto else None)
                     await _totals(service, game_id, out)
-                    again = (played < args.games if args.auto
-                             else prompter.agrees("Play again? (yes/no) "))
+                    again = (played < args.games if args.games is not None
+                             else not args.auto and prompter.agrees("Play again? (yes/no) "))
                     if not again:
                         break
                     game_id, played = await _next(service, game_id, out), played + 1
@@ -109,6 +115,15 @@ async def _play(args: argparse.Namespace) -> int:
     if args.images is not None:
         print(f"Pictures are in {args.images}.", file=out)
     return 0
+
+
+def _series_seeds(seed: int | None) -> Callable[[], int]:
+    """The table service's `new_seed` for the games after the first: with `--seed`, seeds
+    drawn from it, so the same command replays the whole series; without, fresh ones."""
+    if seed is None:
+        return random_seed
+    draw = random.Random(seed)
+    return lambda: draw.randint(0, INT64_MAX)
 
 
 async def _next(service: TableService, game_id: int, out: TextIO) -> int:

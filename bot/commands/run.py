@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import logging
 import signal
 import sys
 
 from bot.discord.config import TOKEN_HELP, load_settings, uses_database_server
 from bot.discord.shards import parse_shard_plan, split_shards
+from bot.discord.tuning import tune_process
 from bot.engine.errors import InvalidInput
 
 
@@ -41,24 +41,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "may serve): needs DISCORD_PUBLIC_KEY; opens no gateway "
                              "connection (a plain `jongg run` keeps one)")
     parser.set_defaults(handler=run)
-
-
-#: How long a busy thread keeps the GIL before handing it over (the interpreter's default is
-#: 5 ms). Cards compile and pictures render in worker threads; handing over sooner gives the
-#: event loop the GIL back sooner: `jongg bench loop` measured the loop's lag during the
-#: costliest compile at 25-30 ms with 1 ms, 35-70 ms with 5 ms (max).
-GIL_SWITCH_SECONDS = 0.001
-
-
-def tune_process() -> None:
-    """Settings for a process that serves the bot (also `jongg bench discord`'s): a thread
-    gives the GIL back within `GIL_SWITCH_SECONDS`, and what is loaded so far stays out of
-    garbage collection."""
-    sys.setswitchinterval(GIL_SWITCH_SECONDS)
-    # The code and data loaded so far live as long as the process: keep them out of every
-    # garbage collection (a full one walked about 62,000 objects, 30 ms, with the GIL held).
-    gc.collect()
-    gc.freeze()
 
 
 #: Why `--processes` above 1 is refused with a SQLite file.

@@ -16,7 +16,13 @@ import argparse
 import json
 import sys
 
-from bot.commands.options import add_table_size, examples, positive_int, table_from_args
+from bot.commands.options import (
+    add_table_size,
+    examples,
+    game_seed,
+    positive_int,
+    table_from_args,
+)
 from bot.engine.game.rules import preset
 from bot.library import DEFAULT_CARD, card_from_name_or_path
 from bot.players import DEFAULT_LEVEL, PLAYER_KINDS
@@ -43,7 +49,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--bot", default=DEFAULT_LEVEL,
                         help=f"bot for every seat, or one per seat comma-separated "
                              f"({', '.join(PLAYER_KINDS)}); default %(default)s")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the whole run (%(default)s)")
+    parser.add_argument("--seed", type=game_seed, default=1,
+                        help="seed of the whole run (%(default)s)")
     parser.add_argument("--card", default=DEFAULT_CARD,
                         help="a shipped card's name or a card file (default: %(default)s)")
     parser.add_argument("--log", default=None, metavar="FILE",

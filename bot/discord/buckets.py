@@ -21,11 +21,13 @@ games or handlers into one bucket at once, which would have waited for the bucke
 **Several processes.** A bucket whose route names no channel, guild or webhook (opening a
 person's DM channel, above all) is the bot token's: every process of a sharded bot spends
 the same one, and each process's discord.py only learns what the others spent from the
-headers of its own last answer, too late when two open DMs at once. With `share` (a
-sharded process's part, `ShardPlan.share`), a process keeps to its part of such a bucket's
-limit, as read from Discord's headers, in any of the bucket's windows (`GlobalLimit`'s
-pacing, with the bucket's limit and window once it has seen them), so the parts add up to at
-most the whole, as with the global limit (`bot.discord.pacing`).
+headers of its own last answer, too late when two open DMs at once. With `sharing` (when
+other processes run some of the shards), a process counts its requests of such a bucket as
+it counts those of the global limit (`GlobalLimit`, with the bucket's limit once Discord's
+headers have named it): together with the other processes' in the database they share, or
+within its own part of the limit without one (`bot.discord.pacing`). A bucket's window is
+fixed and its answers say when it resets, so a request counts until then (plus a tenth of
+the window, for the clocks of processes on different machines).
 
 It cannot deadlock: a request holds one bucket's lock while discord.py sends it and takes no
 other. It does not block the event loop: the lock is an `asyncio.Lock`, and a request that
@@ -37,22 +39,20 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import Callable
 from typing import Any
 
 from discord.http import HTTPClient, Route
 
-from bot.discord.pacing import GlobalLimit
+from bot.discord.pacing import Counted, GlobalLimit, Sharing
 
-#: How much longer than a shared bucket's window a process keeps its part over (as the
-#: global limit's margin): requests reach Discord a little after they leave.
+#: How long after its window resets a request of a shared bucket still counts, as a share
+#: of the window (the global limit's margin: the clocks of processes on different machines).
 SHARED_MARGIN = 0.1
 
 
-def one_request_per_bucket(http: HTTPClient,
-                           share: Callable[[int], int] | None = None) -> None:
-    """Make `http` send its requests of one bucket one at a time, and, with `share`, keep
-    to that part of each bucket the bot token shares."""
+def one_request_per_bucket(http: HTTPClient, sharing: Sharing | None = None) -> None:
+    """Make `http` send its requests of one bucket one at a time, and, with `sharing`, keep
+    each bucket the bot token shares with the bot's other processes as `sharing` says."""
     locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
     parts: dict[str, GlobalLimit] = {}
     send = http.request
@@ -62,17 +62,21 @@ def one_request_per_bucket(http: HTTPClient,
         bucket = http._bucket_hashes.get(route.key, route.key)
         return f"{bucket}:{route.major_parameters}"
 
-    def learn(route: Route, part: GlobalLimit) -> None:
-        """This process's part of the token's bucket, from what Discord last said of it."""
-        assert share is not None
+    def learn(route: Route, part: GlobalLimit, counted: Counted) -> None:
+        """The token's bucket as Discord last said it is, and how long the request counts:
+        until the window it counted in resets, as the answer said (at once, when
+        discord.py waited for that reset before returning)."""
+        loop = asyncio.get_running_loop()
         key = key_of(route)  # discord.py may have just learnt the bucket's hash:
-        part = parts.setdefault(key, part)  # the part, and what it counted, carry over
+        learnt = parts.setdefault(key, part)  # the count carries over
         bucket = http._buckets.get(key)
-        if bucket is None or not bucket.dirty:
-            return  # no rate-limit headers yet
-        part.limit = share(bucket.limit)
-        part.per = max(part.per, bucket.reset_after)  # a fresh window's full length
-        part.margin = part.per * SHARED_MARGIN
+        if bucket is None or not bucket.dirty or bucket.expires is None:
+            part.answered(counted, 0.0)  # no rate-limit headers, or the window is over
+            return
+        learnt.limit = bucket.limit
+        learnt.per = max(learnt.per, bucket.reset_after)  # a window's length, or nearly
+        learnt.margin = learnt.per * SHARED_MARGIN
+        part.answered(counted, max(0.0, bucket.expires - loop.time()))
 
     async def request(route: Route, **options: Any) -> Any:
         key = key_of(route)
@@ -80,16 +84,21 @@ def one_request_per_bucket(http: HTTPClient,
         if lock is None:
             lock = locks[key] = asyncio.Lock()
         async with lock:
-            if share is None or route.major_parameters:
+            if sharing is None or route.major_parameters:
                 return await send(route, **options)
             # Keyed afresh: the bucket's hash may have been learnt while this one waited.
-            # Until Discord has named the bucket's limit, the part's window is empty (it
-            # only counts), and discord.py lets one request out at a time.
-            part = parts.setdefault(key_of(route), GlobalLimit(per=0.0, margin=0.0))
-            await part.turn()
+            # Until Discord has named the bucket's limit, one request of it counts at a
+            # time in all the processes. Named by the route's own key, which every process
+            # gives it before Discord names the bucket: they all count in one budget.
+            key = key_of(route)
+            part = parts.get(key)
+            if part is None:
+                part = parts[key] = GlobalLimit(limit=1, per=0.0, margin=0.0,
+                                                name=f"bucket {key}", sharing=sharing)
+            counted = await part.turn()
             try:
                 return await send(route, **options)
             finally:
-                learn(route, part)
+                learn(route, part, counted)
 
     http.request = request  # type: ignore[method-assign]

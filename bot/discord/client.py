@@ -23,7 +23,7 @@ from bot.discord.components import DYNAMIC_ITEMS, answer_error
 from bot.discord.games import GamesButton
 from bot.discord.mentions import NO_MENTIONS
 from bot.discord.notify import DiscordNotifier
-from bot.discord.pacing import GlobalLimit
+from bot.discord.pacing import GlobalLimit, Sharing
 from bot.discord.prompts import PromptBuilder
 from bot.discord.series import DYNAMIC_ITEMS as SERIES_ITEMS
 from bot.discord.series import open_bet_menu
@@ -37,6 +37,7 @@ from bot.league.record import record_missed_games
 from bot.loopwatch import LoopWatch
 from bot.rules import knowledge_base
 from bot.store import Database, GameStatus
+from bot.store.backend import is_postgres
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.levels import level_label
 from bot.tables.options import (
@@ -61,10 +62,11 @@ class JonggClient(discord.Client):
     `close` that logs a warning when the event loop stalls (`jongg run` turns it on; the tests
     watch the loop themselves); other keyword options go to `discord.Client`. Messages ping
     nobody unless they name whom (`bot.discord.mentions`), requests of one rate-limit
-    bucket go one at a time (`bot.discord.buckets`; when other processes run some of the
-    shards, this one keeps to its share of each bucket the bot token shares), and requests
-    keep under Discord's global rate limit (`global_limit`, `bot.discord.pacing`; by
-    default this process's share of it, `shard_plan.share`).
+    bucket go one at a time (`bot.discord.buckets`), and requests keep under Discord's
+    global rate limit (`global_limit`, `bot.discord.pacing`). When other processes run some
+    of the shards, this one counts its requests against the global limit and each bucket
+    the bot token shares with theirs, in the database they share (or, a SQLite file being
+    one process's, within its own part of each, `shard_plan.share`).
 
     `shard_plan` is which of the bot's shards this process runs (`bot.discord.shards`): it
     resumes and times only their servers' games, and registers the commands only if it
@@ -83,11 +85,15 @@ class JonggClient(discord.Client):
         options.setdefault("allowed_mentions", NO_MENTIONS)
         self.shard_plan = shard_plan
         self.owner = owner or f"jongg {shard_plan.describe()}"
-        self.pace = global_limit or GlobalLimit.part(shard_plan.share)
+        #: Whether other processes may spend the bot token's limits too (the other shards'
+        #: processes, HTTP workers and their gateway process, all on one database server):
+        #: counted together in that database (`bot.discord.pacing`).
+        self.shares_token = shard_plan.shares or is_postgres(str(database))
+        self.pace = global_limit or GlobalLimit(sharing=Sharing(shard_plan.share))
         super().__init__(intents=discord.Intents(guilds=True),
                          http_trace=count_tries(self.pace.trace()),
                          **options)
-        one_request_per_bucket(self.http, shard_plan.share if shard_plan.shares else None)
+        one_request_per_bucket(self.http, self.pace.sharing if self.shares_token else None)
         self.database = database
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands
@@ -110,6 +116,8 @@ class JonggClient(discord.Client):
         if self.loop_watch is not None:
             self.loop_watch.start()  # first: restoring games must not stall the loop either
         self.db = await Database.open(self.database, owner=self.owner)
+        if self.shares_token and self.db.shared:
+            self.pace.sharing.budgets = self.db.budgets  # the token's limits, counted together
         self.service = TableService(self.db, DiscordNotifier(self), now=self.now,
                                     make_bot=self.make_bot, new_seed=self.new_seed,
                                     backoff=self.backoff, owns=self.shard_plan.owns)
@@ -120,7 +128,7 @@ class JonggClient(discord.Client):
             log.info("recorded %d finished games in their leagues", recorded)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *SERIES_ITEMS, *SETTINGS_ITEMS, GamesButton,
                                AbortButton)
-        await asyncio.to_thread(knowledge_base)  # the rules index: about 90 ms to build
+        await asyncio.to_thread(knowledge_base)  # the rules index, costly to build
         register_commands(self.tree)
         if self.sync_commands and self.shard_plan.syncs_commands:
             if self.dev_guild is not None:
@@ -135,6 +143,7 @@ class JonggClient(discord.Client):
         if hasattr(self, "service"):
             await self.service.close()
         if hasattr(self, "db"):
+            self.pace.sharing.budgets = None  # what is sent from here on: its part alone
             await self.db.close()
         await super().close()
         if self.loop_watch is not None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.engine.errors import InvalidInput
 from bot.store.backend import database_target, is_postgres
 
 TOKEN_HELP = """\
@@ -36,12 +37,21 @@ class Settings:
     public_key: str | None = None
 
 
+#: How the token is written in an HTTP header, and so often pasted into DISCORD_TOKEN.
+_HEADER_PREFIX = "bot "
+
+
 def load_settings(env_file: Path | None = None) -> Settings | None:
-    """Read the settings; None when there is no token."""
+    """Read the settings; None when there is no token. A token written as in an HTTP header
+    (`Bot …`) and a database that can never be used are refused here (`InvalidInput`,
+    `BadTarget`), before the bot logs in to Discord."""
     load_dotenv(env_file if env_file is not None else Path.cwd() / ".env")
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         return None
+    if token.lower().startswith(_HEADER_PREFIX):
+        raise InvalidInput("DISCORD_TOKEN starts with `Bot `: put the token alone in .env "
+                           "(DISCORD_TOKEN=your-token); Jongg adds `Bot ` itself.")
     guild = os.environ.get("JONGG_DEV_GUILD", "").strip()
     return Settings(
         token=token,

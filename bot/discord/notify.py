@@ -37,8 +37,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -46,9 +45,9 @@ import discord
 from bot.analysis import format_analysis, hint
 from bot.discord.answers import TableAnswer
 from bot.discord.components import ClaimButton, HintButton, PassButton, RackButton
+from bot.discord.followups import FollowUps, delivery_failure
 from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.discord.series import result_footer
-from bot.discord.tokens import counting
 from bot.engine.game import Phase, View
 from bot.scenes import result_scene, table_scene
 from bot.store import Pace
@@ -56,7 +55,6 @@ from bot.tables.notifier import (
     Delivery,
     NotAllowed,
     Refused,
-    RetryLater,
     SeatUpdate,
     Table,
     TableGone,
@@ -78,8 +76,6 @@ MISSING_ACCESS = 50001
 CANNOT_DM = 50007
 MISSING_PERMISSIONS = 50013
 MESSAGE_LIMIT = 2000
-#: The bot's newest messages in a place looked at for a follow-up that may have been made.
-LOOK_BACK = 10
 #: DM channels remembered (a few hundred bytes each).
 DM_CHANNELS = 10_000
 #: The permissions a table post may need, with their names in Discord's settings.
@@ -111,31 +107,6 @@ def archive_minutes(pace: Pace) -> ThreadArchiveDuration:
     return 10080 if slow else 1440
 
 
-def _failure(error: Exception) -> NoReturn:
-    """Raise what a Discord or network error means for the delivery (or the error itself
-    when it is neither)."""
-    if isinstance(error, discord.RateLimited):
-        raise RetryLater(f"rate limited for {error.retry_after:.1f} s",
-                         error.retry_after) from error
-    if isinstance(error, discord.HTTPException):
-        if error.status == 429:
-            asked = error.response.headers.get("Retry-After")
-            raise RetryLater("rate limited", float(asked) if asked else None) from error
-        if error.status >= 500:
-            raise RetryLater(f"Discord answered {error.status}") from error
-        raise Refused(f"Discord refused it ({error.status}, code {error.code}: "
-                      f"{error.text})") from error
-    if isinstance(error, aiohttp.ClientError | OSError | TimeoutError):
-        raise RetryLater(f"network trouble: {error!r}") from error
-    raise error
-
-
-def _files(fields: dict[str, Any]) -> list[discord.File]:
-    """The files among a message's fields."""
-    return [value for value in (fields.get("file"), *fields.get("files", ()))
-            if isinstance(value, discord.File)]
-
-
 def _chunks(lines: tuple[str, ...]) -> list[str]:
     """Lines packed into messages under Discord's length limit."""
     chunks: list[str] = []
@@ -158,9 +129,7 @@ class DiscordNotifier:
         #: user id -> their DM channel's id, newest use last (discord.py keeps only 128 DM
         #: channels, and without it every DM would first look the user up).
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
-        #: Follow-ups that failed in a way that may have made them ("key.part" -> the
-        #: place and when the attempt began), looked for before they are sent again.
-        self._unsure: dict[str, tuple[int, datetime]] = {}
+        self._follow_ups = FollowUps(client)
 
     async def _dm_channel(self, user_id: int, *, afresh: bool = False
                           ) -> discord.PartialMessageable:
@@ -200,30 +169,30 @@ class DiscordNotifier:
             yield
         except discord.NotFound as error:
             if error.code != UNKNOWN_CHANNEL:
-                _failure(error)
+                delivery_failure(error)
             gone = ("its thread" if where == table.thread_id else "its channel")
             raise TableGone(f"{gone} <#{where}> was deleted") from error
         except discord.Forbidden as error:
             if error.code not in (MISSING_ACCESS, MISSING_PERMISSIONS):
-                _failure(error)
+                delivery_failure(error)
             raise
         except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as error:
-            _failure(error)
+            delivery_failure(error)
 
     async def _post(self, table: Table, delivery: Delivery, part: int, *,
                     where: int | None = None, by_token: bool = False, **fields: Any) -> None:
         """Post part `part` of a delivery to the table's thread (or `where`), unless it was
         already posted; its nonce makes a repeat of an unconfirmed post harmless. With
         `by_token`, as a follow-up on the latest click in the place while one is fresh
-        (`_follow_up`), with the bot's token otherwise."""
+        (`FollowUps.send`), with the bot's token otherwise."""
         if part < len(delivery.sent):
             return
         target = where or table.thread_id or table.channel_id
-        if await self._made_already(delivery, part, fields.get("content")):
+        if await self._follow_ups.made_already(delivery, part, fields.get("content")):
             return
         if by_token:
             click = self.client.tokens.for_thread(target)
-            if click is not None and await self._follow_up(click, delivery, part, fields):
+            if click is not None and await self._follow_ups.send(click, delivery, part, fields):
                 return
         try:
             with self._posting(table, target):
@@ -233,82 +202,6 @@ class DiscordNotifier:
             needed = ["attach_files"] if "file" in fields else []
             raise NotAllowed(await self._missing(target, needed)) from error
         delivery.sent.append(message.id)
-
-    async def _follow_up(self, click: discord.Interaction[Any], delivery: Delivery, part: int,
-                         fields: dict[str, Any]) -> bool:
-        """Send part `part` of a delivery as a follow-up on `click`'s token, a request
-        Discord leaves out of the bot's global rate limit (`bot.discord.tokens`); True once
-        sent. A refusal (the token expired or unknown, a limit discord.py gave up waiting
-        for, a body refused) made nothing: the token is forgotten and False says to send it
-        with the bot's token, now. A failure that may have made the message (a server
-        error, network trouble) is `RetryLater`, and the retry first looks for the message
-        (`_made_already`): a follow-up has no nonce to make its repeat harmless."""
-        key = f"{delivery.key}.{part}"
-        began = discord.utils.utcnow()
-        try:
-            with counting() as tries:
-                message = await click.followup.send(wait=True, **fields)
-        except discord.HTTPException as error:
-            if error.status < 500:
-                log.info("a follow-up on a click was refused (%s, code %s); sending it with "
-                         "the bot's token", error.status, error.code)
-                self.client.tokens.forget(click)
-                for file in _files(fields):
-                    file.reset()
-                return False
-            self._unsure[key] = (click.channel_id or 0, began)
-            _failure(error)
-        except (aiohttp.ClientError, OSError, TimeoutError) as error:
-            self._unsure[key] = (click.channel_id or 0, began)
-            _failure(error)
-        delivery.sent.append(message.id)
-        if len(tries) > 1:  # discord.py sent it again after a failure that may have made it
-            for repeat in await self._made_since(click.channel_id or 0, began, message.content):
-                if repeat.id != message.id:
-                    await self._drop(repeat)
-        return True
-
-    async def _made_since(self, channel_id: int, began: datetime,
-                          content: str | None) -> list[discord.Message]:
-        """The bot's messages in `channel_id` since `began` with `content`, oldest first (a
-        request with the bot's token, only after a follow-up that may have been made)."""
-        place = self.client.get_partial_messageable(channel_id)
-        me = self.client.user
-        return [message async for message in place.history(limit=LOOK_BACK, after=began)
-                if me is not None and message.author.id == me.id
-                and message.content == (content or "")]
-
-    async def _drop(self, repeat: discord.Message) -> None:
-        """Delete a second copy of a message a follow-up made twice; one that cannot be
-        deleted stays (a copy too many, never one too few)."""
-        try:
-            await repeat.delete()
-        except (discord.DiscordException, aiohttp.ClientError, OSError,
-                TimeoutError) as error:
-            log.warning("could not delete a repeated follow-up %s: %r", repeat.id, error)
-
-    async def _made_already(self, delivery: Delivery, part: int, content: str | None) -> bool:
-        """After a follow-up for part `part` failed in a way that may have made it: whether
-        it was made after all (the bot's newest messages in that place since the attempt
-        hold one with its content; then it is recorded as sent). Costs a request with the
-        bot's token, only on such a retry."""
-        key = f"{delivery.key}.{part}"
-        unsure = self._unsure.pop(key, None)
-        if unsure is None:
-            return False
-        channel_id, began = unsure
-        try:
-            made = await self._made_since(channel_id, began, content)
-        except (discord.DiscordException, aiohttp.ClientError, OSError,
-                TimeoutError) as error:
-            self._unsure[key] = unsure
-            _failure(error)
-        if not made:
-            return False
-        delivery.sent.append(made[0].id)
-        for repeat in made[1:]:  # each of discord.py's own tries may have made one
-            await self._drop(repeat)
-        return True
 
     async def _missing(self, where: int, needed: list[str],
                        thread_permission: str = "send_messages_in_threads") -> str:
@@ -337,16 +230,16 @@ class DiscordNotifier:
     async def _send_dm(self, user_id: int, delivery: Delivery, text: str, part: int = 0,
                        **extra: Any) -> None:
         """DM a user as part `part` of a delivery, unless it was already sent: as a
-        follow-up on their latest click in the DM while one is fresh (`_follow_up`), with
+        follow-up on their latest click in the DM while one is fresh (`FollowUps.send`), with
         the bot's token otherwise (its nonce makes a repeat of an unconfirmed DM harmless).
         Raises `discord.Forbidden` for closed DMs."""
         if part < len(delivery.sent):
             return
-        if await self._made_already(delivery, part, text):
+        if await self._follow_ups.made_already(delivery, part, text):
             return
         click = self.client.tokens.for_person(user_id)
         fields = {"content": text, **extra}
-        if click is not None and await self._follow_up(click, delivery, part, fields):
+        if click is not None and await self._follow_ups.send(click, delivery, part, fields):
             return
         nonce = f"{delivery.key}.{part}"
         try:
@@ -363,9 +256,9 @@ class DiscordNotifier:
         except discord.Forbidden as error:
             if error.code == CANNOT_DM:
                 raise
-            _failure(error)
+            delivery_failure(error)
         except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as error:
-            _failure(error)
+            delivery_failure(error)
         delivery.sent.append(message.id)
 
     async def _dm(self, table: Table, seat: int, delivery: Delivery, text: str,
@@ -488,7 +381,7 @@ class DiscordNotifier:
                 continue
             except (discord.DiscordException, aiohttp.ClientError, OSError,
                     TimeoutError) as error:
-                _failure(error)
+                delivery_failure(error)
 
     async def game_over(self, table: Table, view: View, delivery: Delivery) -> None:
         """Post the result picture, with the bettor's payment and the series' running

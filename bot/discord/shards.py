@@ -36,8 +36,8 @@ class ShardPlan:
 
     @property
     def shares(self) -> bool:
-        """Whether other processes run some of the bot's shards (then this one keeps to
-        its part of what the bot token is allowed, `share`)."""
+        """Whether other processes run some of the bot's shards (then this one counts its
+        requests against the bot token's limits with theirs, `bot.discord.pacing`)."""
         return len(self.ids) < self.count
 
     @property
@@ -53,8 +53,9 @@ class ShardPlan:
 
     def share(self, limit: int) -> int:
         """This process's part of a budget the bot's processes share (Discord's global
-        rate limit), in proportion to its shards: the parts of every shard's process add up
-        to at most `limit`. At least 1, so a process can always make a request."""
+        rate limit) when they cannot count it together (no database server between them),
+        in proportion to its shards: the parts of every shard's process add up to at most
+        `limit`. At least 1, so a process can always make a request."""
         return max(1, limit * len(self.ids) // self.count)
 
     def describe(self) -> str:

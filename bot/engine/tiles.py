@@ -261,7 +261,10 @@ def parse_tile(text: str) -> int:
     """Read exactly one tile (`3B`, `3 bam`, `red`, `J`)."""
     kinds = parse_tiles(text)
     if len(kinds) != 1:
-        what = "nothing" if not kinds else f"{len(kinds)} tiles ({echo(format_tiles(kinds))})"
+        # The tiles in the order they were read, so `2026B` is echoed as 2B 0 2B 6B, not
+        # sorted into 226B 0 as a rack shows them.
+        read = " ".join(format_tile(kind) for kind in kinds)
+        what = "nothing" if not kinds else f"{len(kinds)} tiles ({echo(read)})"
         raise InvalidInput(f"I need exactly one tile here, but `{echo(text)}` is {what}. "
                            f"{ACCEPTED_FORMS}")
     return kinds[0]

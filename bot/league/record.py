@@ -47,7 +47,6 @@ from bot.store import (
     SubCredit,
 )
 from bot.store.league_games import MAX_NOTE
-from bot.tables.options import read_table_options
 
 log = logging.getLogger(__name__)
 
@@ -67,12 +66,15 @@ def game_rules(text: str) -> RuleSet | None:
 
 
 def _teaching(text: str) -> bool:
-    """Whether a game's stored options make it a teaching table (not, for options that
-    can't be read as a table's: a game recorded from elsewhere)."""
+    """Whether a game's stored options mark it a teaching table (`teaching`, written by the
+    table service next to the engine's rules; a game recorded from elsewhere has no mark).
+    Read here rather than through the table's own reader, so the league needs nothing of
+    the tables, which record their finished games in it."""
     try:
-        return read_table_options(text).teaching
-    except (ValueError, KeyError, TypeError, MahjongError):
+        data = json.loads(text)
+    except ValueError:
         return False
+    return isinstance(data, dict) and data.get("teaching") is True
 
 
 def season_fit(season: Season, game: Game) -> str:

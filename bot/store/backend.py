@@ -16,6 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -46,7 +47,26 @@ def database_target(value: str | os.PathLike[str] | None = None) -> str:
         value = os.environ.get("JONGG_DB", "").strip() or DEFAULT_TARGET
     target = os.fspath(value)
     check_target(target, named)
+    if not is_postgres(target):
+        check_file_target(target, named)
     return target
+
+
+def check_file_target(target: str, named: str) -> None:
+    """Refuse (`BadTarget`) an SQLite path that can never hold the database, before anything
+    connects (for `jongg run`, before it logs in to Discord): a folder, something that is not
+    a regular file (a device such as /dev/zero, a pipe), or a file in a folder that does not
+    exist. A file that exists but can't be opened is still found when it is opened."""
+    path = Path(target)
+    if path.is_dir():
+        raise BadTarget(f"{named} {target} is a folder. Name a database file, like "
+                        f"{path / DEFAULT_TARGET}.")
+    if path.exists() and not path.is_file():
+        raise BadTarget(f"{named} {target} is not a regular file (a device or a pipe). Name "
+                        f"a database file, like {DEFAULT_TARGET}.")
+    if not path.parent.is_dir():
+        raise BadTarget(f"{named} {target} is in {path.parent}, which is not a folder that "
+                        "exists. Create the folder first, or name a file in one.")
 
 
 def check_target(target: str, named: str) -> None:

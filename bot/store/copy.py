@@ -21,7 +21,8 @@ What a copy is:
 * **Without claims.** `outbox_claims` and the clock claim columns name the processes that
   used the old database and how long they hold a game's outbox or a clock. Those processes
   never work on the copy, so their claims would only make the copy's first processes wait
-  for leases nobody renews; the copy starts with every clock and outbox unclaimed.
+  for leases nobody renews; the copy starts with every clock and outbox unclaimed. The
+  request budgets (`request_budgets`) are those processes' Discord requests: left out too.
 
 The tables the migrations fill themselves (game statuses, clock kinds and the like) are
 already in the migrated target; their rows are copied only where the target lacks them.
@@ -48,11 +49,11 @@ from bot.store.migrate import RECORD_TABLE, Migration, shipped_migrations
 from bot.store.tx import TableShape, Tx
 
 #: Tables that are not copied: they belong to the old database's processes (see above).
-TRANSIENT_TABLES = frozenset({"outbox_claims"})
+TRANSIENT_TABLES = frozenset({"outbox_claims", "request_budgets"})
 #: Columns written as NULL in the copy, for the same reason.
 TRANSIENT_COLUMNS = {"clocks": frozenset({"claimed_by", "claimed_until"})}
 #: Columns the target's triggers count up while the rows of other tables go in (a game's
-#: revision, migration 0012): written again at the end with the source's values, so the
+#: revision): written again at the end with the source's values, so the
 #: copy holds the same rows.
 COUNTED_COLUMNS = {"games": frozenset({"revision"})}
 #: Rows read and written at a time (progress is reported after each batch).

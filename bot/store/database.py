@@ -25,6 +25,7 @@ from typing import Any, Self
 
 from bot.store.actions import Actions, Clocks
 from bot.store.backend import Backend, database_target, open_backend
+from bot.store.budgets import RequestBudgets
 from bot.store.cards import ServerCards
 from bot.store.errors import DatabaseUnavailable, StoreClosed, StoreError
 from bot.store.games import Games
@@ -55,7 +56,8 @@ class Database:
     (players away from a league season), `series` (games a table plays in a row, and
     bettors); leagues
     have `leagues` (leagues, seasons, players, audit log), `league_games` (recorded games,
-    corrections, ratings), `league_stats` (standings, stats, exports) and `league_rounds`.
+    corrections, ratings), `league_stats` (standings, stats, exports) and `league_rounds`;
+    `budgets` holds the Discord request budgets the bot's processes share.
     """
 
     def __init__(self, target: str | os.PathLike[str] | None = None, *,
@@ -90,6 +92,7 @@ class Database:
         self.league_games = LeagueGames(self)
         self.league_stats = LeagueStats(self)
         self.league_rounds = LeagueRounds(self)
+        self.budgets = RequestBudgets(self)
 
     @classmethod
     async def open(cls, target: str | os.PathLike[str] | None = None, *,

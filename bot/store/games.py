@@ -104,7 +104,7 @@ class Games(Part):
 
     async def revision(self, game_id: int) -> int:
         """The game's revision: counted up by the database whenever something the game is
-        rebuilt from changes (migration 0012), so a process holding the game in memory can
+        rebuilt from changes (its triggers), so a process holding the game in memory can
         tell whether anyone changed it since. Raises `GameNotFound`."""
         async with self._db.read() as tx:
             row = await tx.fetchone("SELECT revision FROM games WHERE id = ?",

@@ -84,10 +84,10 @@ class SeasonSettings:
     rules: str
     min_games: int = 0
     game_minutes: int | None = None
-    #: How standings count a game in which a bot played for a person (migration 0008).
+    #: How standings count a game in which a bot played for a person.
     stand_in_games: StandInGames = StandInGames.COUNT
     vacation_days: int = 7
-    #: Whom a seat that changed hands counts for (migration 0014).
+    #: Whom a seat that changed hands counts for.
     sub_credit: SubCredit = SubCredit.MOST_MOVES
 
 

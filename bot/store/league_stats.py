@@ -31,7 +31,7 @@ TOP_OPPONENTS = 8
 
 #: What each person is credited with in a season's counted games (two season ids): a row
 #: per seat counted for them (a game, its win and its counted points) and a row per share
-#: of points they got of a seat counted for someone else (it changed hands: migration 0014).
+#: of points they got of a seat counted for someone else (it changed hands).
 _CREDITS_SQL = """
     SELECT user_id, 1 AS games, won AS wins, points FROM league_results
     WHERE season_id = ? AND is_bot = 0 AND counted = 1

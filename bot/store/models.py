@@ -35,10 +35,9 @@ class CardSource(Enum):
 
 class ClockKind(Enum):
     """What a clock is for: a seat's turn, the claim window after a discard, a nudge, a
-    league game's tournament time limit (added by migration 0002), the moves seats'
-    options play for them (migration 0007), the nudge at the start of a turn (0009), the
-    one when time is nearly up (0015), or a seat holder's vacation beginning or ending, when
-    the table is told (0016)."""
+    league game's tournament time limit, the moves seats' options play for them, the nudge
+    at the start of a turn, the one when time is nearly up, or a seat holder's vacation
+    beginning or ending, when the table is told."""
 
     TURN = "turn"
     CLAIM = "claim"
@@ -174,7 +173,7 @@ class Action:
 
 
 class PlayedFor(Enum):
-    """Why the table played a move for a person's seat (migration 0008): their clock ran out,
+    """Why the table played a move for a person's seat: their clock ran out,
     or the bot keeping their seat (after too many timeouts in a row) moved."""
 
     TIMEOUT = "timeout"
@@ -211,7 +210,7 @@ class ClockPlan:
 class DeliveryKind(Enum):
     """What an outbox entry delivers: a post to the table, a seat's private update, the
     result, a reminder, the notices that the table moved to a new thread, or a note to the
-    host (added by migration 0003)."""
+    host."""
 
     TABLE = "table"
     SEAT = "seat"

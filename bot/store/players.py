@@ -1,5 +1,5 @@
-"""Players: each person's own options, kept across games and servers (migration 0007), and
-their DM channel with the bot (migration 0013).
+"""Players: each person's own options, kept across games and servers, and their DM channel
+with the bot.
 
 The options are JSON written by the table layer (`bot.tables.seat_options`); the store only
 checks that they are JSON. A person with none kept has every default.

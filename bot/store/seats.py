@@ -239,7 +239,7 @@ async def free_seats(tx: Tx, game_id: int, players: int) -> list[int]:
 async def insert_seat(tx: Tx, game_id: int, seat: int, user_id: int | None, display_name: str,
                       from_seq: int, now: float, bot_level: str | None = None) -> Seat:
     """Give a seat to a person or a bot, of `bot_level` if given (inside the caller's
-    transaction). Without a level nothing of migration 0006 is touched."""
+    transaction). Without a level, the table of bots' levels is not touched."""
     if bot_level is not None:
         if user_id is not None:
             raise ValueError("only a bot has a level")

@@ -1,7 +1,7 @@
-"""Vacations (migration 0009): a player away from their games for a while.
+"""Vacations: a player away from their games for a while.
 
 A vacation is a league season's (it pauses the player's games of that season) or, with no
-season (`season_id` None, migration 0017), personal: it pauses their casual tables that
+season (`season_id` None), personal: it pauses their casual tables that
 were opened to pause for vacations. Each season, and the personal ones, is a scope of its
 own. A vacation starts with the moment it runs out (`until`, the caller's arithmetic) and
 ends then, or earlier when the player ends it (`ended_at`). The store keeps at most one

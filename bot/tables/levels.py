@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.engine.errors import InvalidInput, echo
 from bot.players import DEFAULT_LEVEL, LEVELS
-from bot.store import GuildSettings
+from bot.store import Database, GuildSettings
 
 
 def read_level(text: str) -> str:
@@ -28,3 +28,12 @@ def level_label(level: str) -> str:
 def server_level(settings: GuildSettings) -> str:
     """The level a server's bots play at: its chosen one, else the default."""
     return settings.bot_level or DEFAULT_LEVEL
+
+
+async def stored_levels(db: Database, game_id: int) -> dict[int, str]:
+    """The level of each bot seat's bot as the store has it, by seat (a bot seated before
+    levels existed plays at the default level): what the lobby shows and what a restart
+    resumes."""
+    kept = await db.seats.bot_levels(game_id)
+    return {seat.seat: kept.get(seat.seat, DEFAULT_LEVEL)
+            for seat in await db.seats.seats(game_id) if seat.is_bot}

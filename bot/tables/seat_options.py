@@ -1,11 +1,11 @@
 """A player's options: what they are offered and what may be played for them, never what the
 rules allow.
 
-One type serves both places they are kept: a person's own options (`db.players`, migration
-0007, kept across games and servers, set with `/mj settings`) and a seat's (`db.seats`,
-migration 0004), which is what a game plays with. A seat held by a person starts from that
-person's options; a seat that has options of its own (a game stored before 0007, or a change
-made for one game with `/mj options`) keeps them. Both are JSON, so a new option needs no new
+One type serves both places they are kept: a person's own options (`db.players`, kept across
+games and servers, set with `/mj settings`) and a seat's (`db.seats`), which is what a game
+plays with. A seat held by a person starts from that person's options; a seat that has
+options of its own (a game stored before people kept their own, or a change made for one
+game with `/mj options`) keeps them. Both are JSON, so a new option needs no new
 column. A bot's seat has the defaults (bots decide everything themselves).
 
 Every option changes only what the seat is asked about or what is played for it: an

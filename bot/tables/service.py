@@ -1,167 +1,58 @@
-"""The table service: the one place that drives games.
+"""The table service: the one place the outside (the Discord app, the terminal game, the
+tests) drives games through.
 
-It owns, per game, the lock that applies clicks one at a time, the engine state, the bots,
-the clocks and the order in which the outside is told. Every action goes the same way:
+`TableService` is a facade: it wires the service's parts together and hands each call to the
+part that owns it. They share one `Registry` (the games this process holds, the vacations that
+pause their clocks, the clock loop's wake-up, the store and the sender) and keep no state of
+their own:
 
-    lock -> check the seat and the prompt's action counter -> engine.apply -> the bots'
-    answers -> one commit: the actions, the clocks of the moment they lead to and the
-    outbox entries that report them -> the game's sender delivers the entries
+- `bot.tables.moves`: the move pipeline every change to a game in play goes through (lock,
+  load, apply, bots, one commit, release, send), whichever process makes it;
+- `bot.tables.restore`: a game rebuilt from its log;
+- `bot.tables.attendance`: who is there to move at a seat (bots, a person's own options, quiet
+  hours and vacations pausing the clocks), and `bot.tables.clock_plan`: the clocks a moment
+  needs;
+- `bot.tables.clocks`: clocks acted on as they run out, and the clock loop;
+- `bot.tables.presence`: vacations begun and ended, stand-ins seated and reclaimed;
+- `bot.tables.lobby`: a table before play; `bot.tables.handover`: seats changing hands in play;
+  `bot.tables.player_settings`: people's own options and their seats'.
 
-so a message is only sent about a move that is durable, the log, the clocks and what the
-players are owed never disagree after a crash, and a restart rebuilds each game by replaying
-its log and sends whatever was not confirmed. A prompt made at some action count stays good
-until its seat's own options change, so people answering the same Charleston pass or claim
-window do not make each other's prompts stale, and a seat is only sent a new prompt when its
-options change. The service knows nothing about Discord: the outside is a `Notifier`.
-
-A person's own options may answer for their seat (`bot.tables.auto`: a discard they can't
-call, auto Mah Jongg, auto-discard). Those answers are ordinary actions, played like a bot's
-but only once the table's `auto_delay` has passed since the moment began (the AUTO clock), the
-same for every seat, so how long a claim window stays open reveals nothing.
-
-A person whose clock runs out too often in a row has their seat kept by a bot until they
-reclaim it (`bot.tables.standins`): the moves the table makes for a person are marked in the
-log, which is all a restart needs to count again.
-A seat's turn clock and its reminders (`bot.tables.reminders`) pause while its holder is
-away: in their quiet hours at a table that pauses for them, and on vacation: a league
-season's in that season's games, a personal one at a casual table opened to pause for them
-(a game's vacation scope, `_Live.away_key`). The deadlines are worked out when a clock is
-set, with the pauses known then (`bot.tables.timekeeping`); when the pauses change (new
-quiet hours, a vacation begun or ended) the running clocks are moved, keeping the time they
-had left (`_retime`). A claim window is the whole table's and never pauses.
-
-Delivery is `bot.tables.delivery`: a sender task per game sends its outbox entries in order
-(retrying, moving a deleted thread, telling the host about a missing permission). A game that
-is over leaves memory once its last entry is delivered.
+The service knows nothing about Discord: the outside is a `Notifier`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
-import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Collection, Sequence
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Callable, Collection
 
 from bot.engine.cards import Card
-from bot.engine.errors import IllegalAction, InvalidInput, NotYourTurn
-from bot.engine.game import (
-    Action,
-    Event,
-    GameState,
-    Option,
-    Pass,
-    Phase,
-    RuleSet,
-    View,
-    apply,
-    for_seat,
-    format_action,
-    legal_actions,
-    new_game,
-    parse_action,
-    seats_to_act,
-    spectator_view,
-    view,
-)
-from bot.engine.game.bettor import bettor_refusal, check_bet
-from bot.engine.game.events import Discarded, Drew, EndReason, Exposed, MahjongShown
-from bot.engine.game.state import finishing
-from bot.league.record import record_finished_game
-from bot.league.seasons import season_for_channel
-from bot.league.tournament import TIME_UP, game_deadline, timeout_outcome
-from bot.players import DEFAULT_LEVEL, Player, make_player
-from bot.server_cards import playable_matcher
-from bot.store import (
-    Bettor,
-    Clock,
-    ClockKind,
-    ClockPlan,
-    Database,
-    DatabaseUnavailable,
-    DeliveryKind,
-    FinishReason,
-    Game,
-    GameNotFound,
-    GameRecord,
-    GameStatus,
-    NewDelivery,
-    OutboxEntry,
-    Outcome,
-    Pace,
-    PlayedFor,
-    Season,
-    SeatScore,
-    SeqConflict,
-    ServerCardChoice,
-    ShippedCardChoice,
-    StoreError,
-    Vacation,
-)
-from bot.tables.auto import automatic, drawn_tile
-from bot.tables.delivery import (
-    DEFAULT_BACKOFF,
-    Backoff,
-    HeldGame,
-    Mailbox,
-    Sender,
-    entry_body,
-)
-from bot.tables.errors import (
-    MOVED_ON,
-    NOT_RUNNING,
-    RESTARTING,
-    NotRunning,
-    NotSeated,
-    Restarting,
-    StalePrompt,
-)
-from bot.tables.levels import read_level, server_level
-from bot.tables.narrate import action_label, private_line, public_line
+from bot.engine.game import Action, Event, Phase, RuleSet, View, seats_to_act, spectator_view, view
+from bot.players import Player, make_player
+from bot.store import Bettor, ClockKind, Database, Game, Season, Vacation
+from bot.tables.attendance import Attendance
+from bot.tables.clocks import Clocks
+from bot.tables.delivery import DEFAULT_BACKOFF, Backoff, Sender
+from bot.tables.handover import Handover
+from bot.tables.levels import stored_levels
+from bot.tables.lobby import Lobby
+from bot.tables.moves import Moves
 from bot.tables.notifier import Answer, Notifier, Table
-from bot.tables.options import (
-    PACES,
-    TableOptions,
-    Timeout,
-    read_table_options,
-)
-from bot.tables.outage import OUTAGE_CAP, Outage
-from bot.tables.reminders import REMINDER_CLOCKS, reminder_clocks
+from bot.tables.options import TableOptions
+from bot.tables.outage import Outage
+from bot.tables.player_settings import PlayerSettings
+from bot.tables.presence import Presence
+from bot.tables.registry import BotFactory, Registry
+from bot.tables.restore import Restorer
 from bot.tables.seat_options import SeatOptions
-from bot.tables.series import next_game
-from bot.tables.server_config import ConfigChange, change_settings
-from bot.tables.standins import StandIns, count_from_log, reclaim_hint
-from bot.tables.teaching import teaching_refusal
-from bot.tables.timekeeping import Pauses, active_seconds, deadline
-from bot.tables.vacation import (
-    BACK_NOTE,
-    VacationStatus,
-    away_note,
-    budget_until,
-    moved_back,
-    vacation_status,
-)
+from bot.tables.standins import StandIns
+from bot.tables.vacation import VacationStatus
 from bot.tables.waiting import SeatMoment
 
-log = logging.getLogger(__name__)
+__all__ = ["DEFAULT_AUTO_DELAY", "BotFactory", "TableService", "every_guild", "level_bot",
+           "random_seed"]
 
-#: The clocks that belong to one moment of play (re-set after every move).
-_MOVE_CLOCKS = (ClockKind.TURN, ClockKind.CLAIM, ClockKind.AUTO, *REMINDER_CLOCKS)
-#: The clocks of one seat that pause with it (quiet hours, a vacation): its turn clock and
-#: its reminders. A claim window is short and the whole table's, so it never pauses.
-_SEAT_CLOCKS = (ClockKind.TURN, *REMINDER_CLOCKS)
-_NO_PAUSES = Pauses()
-#: Whose vacation, in which scope: (user, season id), or (user, None) for a personal one.
-_AwayKey = tuple[int, int | None]
-#: What a table is told was played for a seat whose clock ran out, by the phase it ran out
-#: in (anything else: "the bot made their move", followed by the move's own line).
-_TIMED_OUT_LINES = {Phase.CLAIM: "a pass was made for them",
-                    **dict.fromkeys((Phase.CHARLESTON, Phase.VOTE, Phase.COURTESY_OFFER,
-                                     Phase.COURTESY_PASS),
-                                    "the bot made their Charleston choice")}
 
 #: Seconds every automatic answer waits (a seat that can't call, or whose options skip every
 #: call it could make, and the moves a seat's options play for it), counted from when the
@@ -171,161 +62,9 @@ _TIMED_OUT_LINES = {Phase.CLAIM: "a pass was made for them",
 DEFAULT_AUTO_DELAY = 3.0
 
 
-#: Builds the bot for a seat: its level (`bot.players.LEVELS`), the card, the rules and a
-#: seed of its own.
-BotFactory = Callable[[str, Card, RuleSet, int], Player]
-
-
-@dataclass
-class _Options:
-    """Each seat's legal options and the action count since which they have been the same:
-    a prompt made at any count from then on still shows the seat's options, so it stays
-    good while other seats answer the same Charleston pass or claim window."""
-
-    options: list[tuple[Option, ...]]
-    since: list[int]
-    #: Seats whose options changed since the outside was last told.
-    changed: set[int] = field(default_factory=set)
-
-    @classmethod
-    def of(cls, state: GameState) -> _Options:
-        """The options at `state`, as if they had always been so."""
-        count = len(state.actions)
-        return cls([legal_actions(state, s) for s in range(state.size)],
-                   [count] * state.size, set(range(state.size)))
-
-    def copy(self) -> _Options:
-        """A copy to change while a commit is pending (the original stays as it was if the
-        commit fails)."""
-        return _Options(list(self.options), list(self.since), set(self.changed))
-
-    def update(self, state: GameState) -> None:
-        """Note whose options `state` changed."""
-        for seat in range(state.size):
-            now = legal_actions(state, seat)
-            if now != self.options[seat]:
-                self.options[seat] = now
-                self.since[seat] = len(state.actions)
-                self.changed.add(seat)
-
-    def current(self, seat: int, counter: int, count: int) -> bool:
-        """Whether a prompt made for `seat` at action count `counter` still shows its
-        options (`count` is the action count now)."""
-        return self.since[seat] <= counter <= count
-
-
-@dataclass
-class _Live:
-    """A game the service holds in memory: in play, or over and still delivering."""
-
-    table: Table
-    state: GameState
-    #: The state as the store has it: what `state` returns to if a commit fails.
-    saved: GameState
-    timeout: Timeout
-    pace: Pace
-    remind_at: float | None
-    #: Seconds every automatic answer waits: the table's own, kept from its opening.
-    auto_delay: float
-    bots: dict[int, Player]
-    #: The level of each bot seat's bot (the same keys as `bots`).
-    levels: dict[int, str]
-    options: _Options
-    mail: Mailbox
-    dm_closed: set[int] = field(default_factory=set)
-    #: Actions applied since `saved` (text, actor, the state after it, whether the table
-    #: played it for a person's seat), not yet committed.
-    unsaved: list[tuple[str, int | None, GameState, PlayedFor | None]] = field(
-        default_factory=list)
-    #: The move clocks as the store has them, (kind, seat) -> due time, and the moment
-    #: (phase, turn, discards, Charleston step) they were set for.
-    clocks: dict[tuple[ClockKind, int | None], float] = field(default_factory=dict)
-    clock_moment: tuple[object, ...] = ()
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: Over (finished, timed out or aborted): takes no more moves, leaves once delivered.
-    closed: bool = False
-    #: What seats' options played for them since the outside was last told, by seat.
-    told: dict[int, list[str]] = field(default_factory=dict)
-    #: Lines for the whole table since it was last told (beyond what the events say).
-    said: list[str] = field(default_factory=list)
-    #: Seats a move was made for when their clock ran out, since the outside was last
-    #: told: their old prompt is to lose its controls.
-    expired: set[int] = field(default_factory=set)
-    #: Each seat's timeouts in a row (`bot.tables.standins`), and as the store has them
-    #: (counted from the log when the game is restored).
-    stand_ins: StandIns = field(default_factory=lambda: StandIns(0, ()))
-    saved_stand_ins: StandIns = field(default_factory=lambda: StandIns(0, ()))
-    #: The bots standing in for people, by seat (used while `stand_ins` says so).
-    stand_in_bots: dict[int, Player] = field(default_factory=dict)
-    #: Whether the seats' turn clocks pause in their holders' quiet hours.
-    quiet: bool = False
-    #: The league season the game counts for (None: not a league's game): its players'
-    #: vacations pause their clocks.
-    season_id: int | None = None
-    #: Whether a casual table's clocks pause for its players' personal vacations (its
-    #: `vacations` option; a league's game pauses for its season's, whatever this says).
-    vacations: bool = False
-    #: The game's revision in the store when this copy was last made the store's (see
-    #: `TableService._current`).
-    revision: int = -1
-
-    @property
-    def pauses_for_vacations(self) -> bool:
-        """Whether vacations pause the seats' clocks here: in a league's game always (its
-        season's, `season_id`), at a casual table when it was opened to (personal ones,
-        of the scope None)."""
-        return self.season_id is not None or self.vacations
-
-    def away_key(self, user: int | None) -> _AwayKey | None:
-        """Where `TableService._away` keeps the vacation that would pause `user`'s seat
-        here: (user, the game's season), (user, None) for a personal one at a casual table
-        that pauses for them; None for a bot, or a game no vacation pauses."""
-        if user is None or not self.pauses_for_vacations:
-            return None
-        return (user, self.season_id)
-
-    def become(self, fresh: _Live) -> None:
-        """Take every field of `fresh` (the game rebuilt from the store) but the lock and
-        the mailbox, which a move and the sender may be holding."""
-        for name in (f.name for f in fields(self)):
-            if name not in ("lock", "mail"):
-                setattr(self, name, getattr(fresh, name))
-
-
-def _moment(state: GameState) -> tuple[object, ...]:
-    """One moment of play, as the clocks see it: a claim window, a seat's turn, a
-    Charleston pass. Its clocks keep their deadlines while it lasts."""
-    return (state.phase, state.turn.seat if state.turn else None, len(state.discards),
-            state.charleston.step if state.charleston else None)
-
-
-def _replayed(rules: RuleSet, card: Card, seed: int, players: Sequence[str],
-              actions: Sequence[Action], kept: Collection[int] = (), pot: int = 0,
-              bet: int | None = None) -> tuple[GameState, _Options, dict[int, GameState]]:
-    """A game rebuilt from its inputs (seed, pot, bet) and its log, move by move, so each
-    seat's prompts from before a restart stay as good as they were; with the states after
-    the action counts in `kept` (and the first), which undelivered messages report. A long
-    game takes tens of milliseconds: run it in a worker."""
-    state = new_game(rules, card, seed, players, pot, bet)
-    options = _Options.of(state)
-    states = {0: state}
-    for action in actions:
-        state, _ = apply(state, action)
-        options.update(state)
-        if len(state.actions) in kept:
-            states[len(state.actions)] = state
-    options.changed.clear()
-    return state, options, states
-
-
 def random_seed() -> int:
     """A fresh seed for a new game's deal."""
     return random.SystemRandom().randrange(2**62)
-
-
-def _bot_name(number: int) -> str:
-    """What the table calls its `number`-th bot."""
-    return f"Bot {number}"
 
 
 def every_guild(guild_id: int) -> bool:
@@ -333,23 +72,13 @@ def every_guild(guild_id: int) -> bool:
     return True
 
 
-#: Seconds the clock loop waits at least while the only clocks due are other processes'.
-OTHERS_DUE_RECHECK = 1.0
-
-
 def level_bot(level: str, card: Card, rules: RuleSet, seed: int) -> Player:
     """The bot of a level (`bot.players.LEVELS`), as people meet it at a table."""
     return make_player(level, card, rules.counts, seed)
 
 
-def _bot_for(holder: str) -> str:
-    """The name of a bot given a person's seat in play (resigned, or handed on by the
-    host): it says whose seat it plays."""
-    return f"Bot (for {holder})"
-
-
 class TableService:
-    """Drives every game of one bot process; see the module docstring for the flow."""
+    """Drives every game of one bot process, through the parts the module docstring names."""
 
     def __init__(self, db: Database, notifier: Notifier, *,
                  now: Callable[[], float] = time.time,
@@ -358,38 +87,62 @@ class TableService:
                  backoff: Backoff = DEFAULT_BACKOFF,
                  auto_delay: float = DEFAULT_AUTO_DELAY,
                  owns: Callable[[int], bool] = every_guild) -> None:
-        self.db = db
-        #: Whether a server's games are this process's to resume and to time (the bot's
-        #: processes each run some of its Discord shards: `bot.discord.shards`).
-        self.owns = owns
-        #: Seconds every automatic answer waits at a table opened without a delay of its
-        #: own (a server's, `bot.tables.server_config`), kept with the table: by default
-        #: `DEFAULT_AUTO_DELAY`; 0 answers at once, as bots do (the terminal, where nobody
-        #: reads the timing). A game stored before tables kept theirs plays with it too.
-        self.auto_delay = auto_delay
-        self.notifier = notifier
-        self.new_seed = new_seed
-        self.now = now
-        self.make_bot = make_bot
-        #: Whether the database is out of reach, as the sender and the clocks last found.
-        self.outage = Outage(backoff)
-        self.sender = Sender(db, notifier, backoff, self._retire, self.outage)
-        self._live: dict[int, _Live] = {}
-        #: Vacations under way or planned, (user, season) -> (start, end): that user's clocks
-        #: pause in the season's games meanwhile; (user, None) is a personal vacation, which
-        #: pauses their casual tables opened to pause for vacations.
-        self._away: dict[_AwayKey, tuple[float, float]] = {}
+        self.registry = Registry(db, notifier, now=now, make_bot=make_bot,
+                                 new_seed=new_seed, backoff=backoff, auto_delay=auto_delay,
+                                 owns=owns)
+        self.attendance = Attendance(self.registry)
+        self.moves = Moves(self.registry, self.attendance, Restorer(self.registry))
+        self.presence = Presence(self.registry, self.moves, self.attendance)
+        self.clocks = Clocks(self.registry, self.moves, self.attendance, self.presence)
+        self.lobby = Lobby(self.registry, self.moves, self.attendance)
+        self.settings = PlayerSettings(self.registry, self.moves, self.attendance)
+        self.handover = Handover(self.registry, self.moves, self.settings)
         self._clock_task: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
-        #: Set by `close`: moves are refused from then on (`Restarting`).
-        self._closing = False
-        #: Moves begun and not yet done (`_moving`), and set while there are none: `close`
-        #: lets them finish.
-        self._moves = 0
-        self._no_moves = asyncio.Event()
-        self._no_moves.set()
-        #: Games of servers it does not own that the last `run_due_clocks` found clocks due in.
-        self.others_due = 0
+
+    @property
+    def db(self) -> Database:
+        """The store the games are kept in."""
+        return self.registry.db
+
+    @property
+    def notifier(self) -> Notifier:
+        """How the outside is told."""
+        return self.registry.notifier
+
+    @property
+    def sender(self) -> Sender:
+        """Delivers the games' outboxes."""
+        return self.registry.sender
+
+    @property
+    def now(self) -> Callable[[], float]:
+        """The service's clock."""
+        return self.registry.now
+
+    @property
+    def auto_delay(self) -> float:
+        """Seconds an automatic answer waits at a table opened without a delay of its own."""
+        return self.registry.auto_delay
+
+    @property
+    def new_seed(self) -> Callable[[], int]:
+        """Where new games' seeds come from."""
+        return self.registry.new_seed
+
+    @new_seed.setter
+    def new_seed(self, new_seed: Callable[[], int]) -> None:
+        self.registry.new_seed = new_seed
+
+    @property
+    def outage(self) -> Outage:
+        """Whether the database is out of reach, as the sender and the clocks last found."""
+        return self.registry.outage
+
+    @property
+    def others_due(self) -> int:
+        """Games of servers this process does not own that the last `run_due_clocks` found
+        clocks due in."""
+        return self.registry.others_due
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -400,18 +153,18 @@ class TableService:
         process runs the others."""
         restored = 0
         for vacation in await self.db.vacations.under_way(self.now()):
-            self._away[(vacation.user_id, vacation.season_id)] = (vacation.started_at,
-                                                                  vacation.end())
+            self.registry.away[(vacation.user_id, vacation.season_id)] = (
+                vacation.started_at, vacation.end())
         started = [game.id for game in await self.db.games.unfinished_games()
-                   if game.started_at is not None and self.owns(game.guild_id)]
+                   if game.started_at is not None and self.registry.owns(game.guild_id)]
         for game_id in started:
-            restored += await self._try_restore(game_id)
+            restored += await self.moves.try_restore(game_id)
         for game_id in await self.db.outbox.games_with_pending():
-            if (game_id not in self._live and game_id not in started
-                    and await self._owned(game_id)):
-                await self._try_restore(game_id)
+            if (game_id not in self.registry.games and game_id not in started
+                    and await self.registry.owned(game_id)):
+                await self.moves.try_restore(game_id)
         if run_clocks:
-            self._clock_task = asyncio.create_task(self._clock_loop(), name="jongg-clocks")
+            self._clock_task = asyncio.create_task(self.clocks.loop(), name="jongg-clocks")
         return restored
 
     async def close(self, grace: float = 5.0) -> None:
@@ -420,203 +173,101 @@ class TableService:
         seconds what goes out without a retry, and stop them. Nothing is lost: a move
         refused here was never applied, and what is not confirmed stays in the outbox for
         the next start (sent with the same keys, so what did go out is not shown twice)."""
-        self._closing = True
+        self.registry.closing = True
         if self._clock_task is not None:
             self._clock_task.cancel()
             await asyncio.gather(self._clock_task, return_exceptions=True)
             self._clock_task = None
-        await self._no_moves.wait()  # a move is done once its entries are queued
-        await self.sender.stop(list(self._live.values()), grace)
+        await self.registry.no_moves.wait()  # a move is done once its entries are queued
+        await self.registry.sender.stop(list(self.registry.games.values()), grace)
 
     async def flush(self, game_id: int) -> None:
         """Wait until the game's sender has nothing left to deliver (after retries)."""
-        live = self._live.get(game_id)
+        live = self.registry.games.get(game_id)
         if live is not None:
             await live.mail.idle.wait()
 
     def in_play(self, game_id: int) -> bool:
         """Whether the game is being played (not over, aborted or unknown)."""
-        live = self._live.get(game_id)
+        live = self.registry.games.get(game_id)
         return live is not None and not live.closed
 
-    # -- lobby -----------------------------------------------------------------------------
+    # -- the lobby (`bot.tables.lobby`) ------------------------------------------------------
 
     async def open_table(self, *, guild_id: int, channel_id: int, host_id: int,
                          host_name: str, options: TableOptions,
                          thread_id: int | None = None, seed: int | None = None) -> Game:
-        """Create a game in the lobby with the host in East's seat (a seed from `new_seed`
-        unless one is given, for replays and tests)."""
-        # Refuse a card that can't be played before anything is stored; it is compiled in
-        # a worker, ready for Start.
-        await playable_matcher(options.card_name, options.card_text, options.rules.counts)
-        if options.teaching:
-            await self.check_teaching(guild_id, channel_id)
-        pace = options.clocks()
-        if options.auto_delay is None:  # the table keeps the delay it opens with
-            options = replace(options, auto_delay=self.auto_delay)
-        game = await self.db.games.create_game(
-            guild_id=guild_id, channel_id=channel_id, host_user_id=host_id,
-            rules=options.to_json(),
-            card=(ShippedCardChoice(options.card_name, options.card_text)
-                  if options.server_card_id is None
-                  else ServerCardChoice(options.server_card_id)),
-            seed=self.new_seed() if seed is None else seed,
-            pace=pace, hints=options.hints,
-            thread_id=thread_id)
-        await self.db.seats.add_seat(game.id, 0, user_id=host_id, display_name=host_name)
-        return game
+        """Create a game in the lobby with the host in East's seat (`Lobby.open_table`)."""
+        return await self.lobby.open_table(guild_id=guild_id, channel_id=channel_id,
+                                           host_id=host_id, host_name=host_name,
+                                           options=options, thread_id=thread_id, seed=seed)
 
     async def check_teaching(self, guild_id: int, channel_id: int) -> None:
-        """Refuse (`IllegalAction`, saying why) a teaching table where it can't be opened:
-        in a league's channel, or on a server that doesn't allow them."""
-        refusal = await teaching_refusal(self.db, guild_id, channel_id)
-        if refusal is not None:
-            raise IllegalAction(refusal)
+        """Refuse (`IllegalAction`) a teaching table where it can't be opened."""
+        await self.lobby.check_teaching(guild_id, channel_id)
 
     async def join(self, game_id: int, user_id: int, name: str) -> int:
-        """Seat a player in the first free seat (not the bettor: the store refuses them);
-        returns the seat."""
-        game = await self.db.games.game(game_id)
-        rules = read_table_options(game.rules).rules
-        seat = await self.db.seats.take_seat(game_id, rules.players, user_id=user_id,
-                                             display_name=name)
-        return seat.seat
+        """Seat a player in the first free seat; returns the seat."""
+        return await self.lobby.join(game_id, user_id, name)
 
     async def leave(self, game_id: int, user_id: int) -> None:
         """Take a player out of the lobby."""
-        for seat in await self.db.seats.seats(game_id):
-            if seat.user_id == user_id:
-                await self.db.seats.remove_seat(game_id, seat.seat)
-                return
-        raise NotSeated("You're not at this table.")
+        await self.lobby.leave(game_id, user_id)
 
     async def add_bot(self, game_id: int, by_user: int, level: str | None = None) -> int:
-        """The host seats a bot of `level` (by default the server's) in the first free
-        seat; returns the seat. `InvalidInput` for a level that is not one."""
-        game = await self._hosted(game_id, by_user)
-        rules = read_table_options(game.rules).rules
-        chosen = await self.server_level(game.guild_id) if level is None else read_level(level)
-        bots = sum(seat.is_bot for seat in await self.db.seats.seats(game_id))
-        seat = await self.db.seats.take_seat(game_id, rules.players, user_id=None,
-                                             display_name=_bot_name(bots + 1),
-                                             bot_level=chosen)
-        return seat.seat
+        """The host seats a bot of `level` (by default the server's); returns the seat."""
+        return await self.lobby.add_bot(game_id, by_user, level)
 
     async def stored_levels(self, game_id: int) -> dict[int, str]:
         """The level of each bot seat's bot as the store has it, by seat (a bot seated
         before levels existed plays at the default level): what the lobby shows and what a
         restart resumes."""
-        kept = await self.db.seats.bot_levels(game_id)
-        return {seat.seat: kept.get(seat.seat, DEFAULT_LEVEL)
-                for seat in await self.db.seats.seats(game_id) if seat.is_bot}
-
-    # -- the server's bot level ------------------------------------------------------------
+        return await stored_levels(self.db, game_id)
 
     async def server_level(self, guild_id: int) -> str:
         """The level of a server's bots: those that fill empty seats at Start and those that
         stand in for absent players (a timeout, a player who leaves)."""
-        return server_level(await self.db.guilds.settings(guild_id))
+        return await self.registry.server_level(guild_id)
 
     async def set_server_level(self, guild_id: int, level: str, by_user: int, *,
                                manager: bool) -> str:
-        """A server manager chooses the server's bot level (kept in its audit log); it
-        applies to bots seated and stand-ins made from then on. Returns the level."""
-        settings = await change_settings(self.db, guild_id, ConfigChange(bot_level=level),
-                                         by_user, manager=manager)
-        return server_level(settings)
+        """A server manager chooses the server's bot level (`Lobby.set_server_level`)."""
+        return await self.lobby.set_server_level(guild_id, level, by_user, manager=manager)
 
     async def start_game(self, game_id: int, by_user: int) -> Table:
-        """The host starts play; empty seats get bots. A bettor must have chosen a seat."""
-        game = await self._hosted(game_id, by_user)
-        rules = read_table_options(game.rules).rules
-        bettor = await self.db.series.bettor(game_id)
-        if bettor is not None and bettor.seat is None:
-            raise IllegalAction(f"{bettor.display_name}, the bettor, hasn't chosen a seat "
-                                "to back yet.")
-        # A lobby opened before its card broke a limit is refused before anything changes.
-        await playable_matcher(game.card.name, game.card.text, rules.counts)
-        await self.db.games.start_game(game_id, rules.players, bot_name=_bot_name,
-                                       bot_level=await self.server_level(game.guild_id))
-        limit = await game_deadline(self.db, game_id)
-        if limit is not None:
-            await self.db.clocks.set_clock(game_id, ClockKind.GAME_LIMIT, seat=None,
-                                           due_at=limit, at_seq=0)
-        async with self._moving(game_id) as live:
-            now = self.now()
-            live.said.extend(away_note(away[1]).format(name=live.table.names[seat])
-                             for seat, away in self._vacations(live).items()
-                             if away[0] <= now)
-            await self._settle(live, live.state.opening, new_turn=True)
-        return live.table
-
-    # -- the bettor and series -------------------------------------------------------------
+        """The host starts play; empty seats get bots (`Lobby.start_game`)."""
+        return await self.lobby.start_game(game_id, by_user)
 
     async def join_as_bettor(self, game_id: int, user_id: int, name: str) -> Bettor:
         """A fifth person sits by a four-player table in the lobby as its bettor."""
-        game = await self.db.games.game(game_id)
-        rules = read_table_options(game.rules).rules
-        refusal = bettor_refusal(rules)
-        if refusal is not None:
-            raise IllegalAction(refusal)
-        return await self.db.series.add_bettor(game_id, user_id, name)
+        return await self.lobby.join_as_bettor(game_id, user_id, name)
 
     async def leave_bet(self, game_id: int, user_id: int) -> None:
         """The bettor leaves the lobby."""
-        await self.db.series.remove_bettor(game_id, user_id)
+        await self.lobby.leave_bet(game_id, user_id)
 
     async def choose_bet(self, game_id: int, user_id: int, seat: int) -> Table | None:
-        """The bettor chooses the seat to back, before play. A series' next game, whose
-        seats are all held, starts as soon as its bettor has chosen (its table is
-        returned); a first game waits for its host's Start."""
-        game = await self.db.games.game(game_id)
-        rules = read_table_options(game.rules).rules
-        check_bet(rules, seat)
-        await self.db.series.set_bet(game_id, user_id, seat)
-        series = await self.db.series.series_of(game_id)
-        if series is None or series.games[0] == game_id:
-            return None
-        return await self.start_game(game_id, game.host_user_id)
+        """The bettor chooses the seat to back (`Lobby.choose_bet`)."""
+        return await self.lobby.choose_bet(game_id, user_id, seat)
 
     async def play_again(self, game_id: int, by_user: int) -> tuple[Game, Table | None]:
-        """The host plays the next game of a finished game's series (see
-        `bot.tables.series`): it starts at once, or, with a bettor, once the bettor has
-        chosen a seat. Returns the new game and its table when it started."""
-        game = await next_game(self.db, game_id, by_user, self.new_seed())
-        if await self.db.series.bettor(game.id) is not None:
-            return game, None
-        return game, await self.start_game(game.id, by_user)
+        """The host plays the next game of a finished game's series (`Lobby.play_again`)."""
+        return await self.lobby.play_again(game_id, by_user)
 
-    async def _hosted(self, game_id: int, user_id: int) -> Game:
-        game = await self.db.games.game(game_id)
-        if game.host_user_id != user_id:
-            raise IllegalAction("Only the table's host can do that.")
-        return game
-
-    async def check_manages(self, game_id: int, user_id: int, *, manager: bool) -> Game:
-        """The game, if this person may hand its seats over or abort it: its host, or (with
-        `manager`) someone who manages the server, so a table whose host left can be
-        repaired. Raises `IllegalAction` for anyone else."""
-        game = await self.db.games.game(game_id)
-        if game.host_user_id != user_id and not manager:
-            raise IllegalAction("Only the table's host or a server manager can do that.")
-        return game
-
-    # -- play ------------------------------------------------------------------------------
+    # -- play (`bot.tables.moves`) -----------------------------------------------------------
 
     def table(self, game_id: int) -> Table:
         """The table of a game in play."""
-        return self._get(game_id).table
+        return self.registry.get(game_id).table
 
     def seat_of(self, game_id: int, user_id: int) -> int:
         """The seat this user holds in a game in play; `NotSeated` if none."""
-        seat = self._get(game_id).table.seat_of(user_id)
-        if seat is None:
-            raise NotSeated("You're not playing at this table.")
-        return seat
+        return self.registry.get(game_id).held_seat(user_id)
 
     def view_for(self, game_id: int, user_id: int) -> View:
         """The view of the seat this user holds (for "My rack" and slash commands)."""
-        return view(self._get(game_id).state, self.seat_of(game_id, user_id))
+        live = self.registry.get(game_id)
+        return view(live.state, live.held_seat(user_id))
 
     def seat_moment(self, game_id: int, user_id: int) -> SeatMoment:
         """Where the seat this user holds in a game in play stands now (after `visit`), for
@@ -624,11 +275,11 @@ class TableService:
         (they must act, and neither a bot nor their own options answer for them), when that
         move falls due by the clocks the store keeps (this copy holds them as they are
         stored), and since when their options have been what they are."""
-        live = self._get(game_id)
-        seat = self.seat_of(game_id, user_id)
+        live = self.registry.get(game_id)
+        seat = live.held_seat(user_id)
         state = live.state
-        asked = (seat in seats_to_act(state) and not self._played_by_bot(live, seat)
-                 and self._automatic(live, seat) is None)
+        asked = (seat in seats_to_act(state) and not live.played_by_bot(seat)
+                 and self.attendance.automatic(live, seat) is None)
         clocks = [(ClockKind.CLAIM, None)] if state.phase is Phase.CLAIM else []
         due = next((live.clocks[key] for key in [*clocks, (ClockKind.TURN, seat)]
                     if key in live.clocks), None)
@@ -639,1117 +290,143 @@ class TableService:
     def prompt_view(self, game_id: int, user_id: int, counter: int) -> View:
         """The view behind a prompt made for this user at action count `counter`, after
         checking it still shows their options (for a control that opens more of a prompt)."""
-        live = self._get(game_id)
-        return view(live.state, self._check_prompt(live, user_id, counter))
+        live = self.registry.get(game_id)
+        return view(live.state, live.prompt_seat(user_id, counter))
 
     def spectator(self, game_id: int) -> View:
         """What anyone may see of a game in play."""
-        return spectator_view(self._get(game_id).state)
-
-    def _get(self, game_id: int) -> _Live:
-        """The game in play as this process holds it (after `visit`, for reads)."""
-        if self._closing:
-            raise Restarting(RESTARTING)
-        live = self._live.get(game_id)
-        if live is None or live.closed:
-            raise NotRunning(NOT_RUNNING)
-        return live
+        return spectator_view(self.registry.get(game_id).state)
 
     async def visit(self, game_id: int) -> None:
         """Make this process's copy of a game in play the store's before the outside reads
-        it (its table, a seat's view, whether a prompt is current): load the game when this
-        process does not hold it (a DM's click reaches the process of shard 0, whatever
-        server the game is of), rebuild it when another process changed it since. Raises
-        as a move would when the game is not in play."""
-        async with self.db.game_lock(game_id):
-            await self._current(game_id)
-
-    @contextlib.asynccontextmanager
-    async def _moving(self, game_id: int) -> AsyncIterator[_Live]:
-        """Hold a game in play for a move: its lock in every process sharing the database
-        (`Database.game_lock`), this process's copy made the store's (`_current`), then the
-        copy's own lock. Once the move is made, the revision it left the game at is noted,
-        so only someone else's change makes the next move rebuild the game. A move begun
-        before `close` is let finish; one asked for after is refused. A move the store
-        refuses because the log grew under it (`SeqConflict`: a write that did not wait
-        for the game's lock) changes nothing, is answered as stale, and the next move
-        starts from the game rebuilt."""
-        if self._closing:
-            raise Restarting(RESTARTING)
-        self._moves += 1
-        self._no_moves.clear()
-        try:
-            async with self.db.game_lock(game_id):
-                live = await self._current(game_id)
-                async with live.lock:
-                    try:
-                        yield live
-                    except SeqConflict as conflict:
-                        live.revision = -1
-                        raise StalePrompt(MOVED_ON) from conflict
-                    live.revision = await self.db.games.revision(game_id)
-        finally:
-            self._moves -= 1
-            if not self._moves:
-                self._no_moves.set()
-
-    async def _current(self, game_id: int) -> _Live:
-        """This process's copy of a game in play, as the store has it (the caller holds the
-        game's lock): the copy held, if nobody changed the game since it was last the
-        store's (`_Live.revision`); else the game rebuilt from the store, into the same
-        copy if one is held. Raises `IllegalAction` if the game is not in play."""
-        if self._closing:
-            raise Restarting(RESTARTING)
-        live = self._live.get(game_id)
-        if live is not None and live.closed:
-            raise NotRunning(NOT_RUNNING)
-        try:
-            revision = await self.db.games.revision(game_id)
-            if live is not None and live.revision == revision:
-                await self._away_in(live)
-                return live
-            if live is None and (await self.db.games.game(game_id)).status is not \
-                    GameStatus.PLAYING:
-                raise NotRunning(NOT_RUNNING)
-        except GameNotFound:
-            raise NotRunning(NOT_RUNNING) from None
-        live = await self._restore(game_id, into=live)
-        if live.closed:
-            raise NotRunning(NOT_RUNNING)
-        await self._away_in(live)
-        return live
-
-    async def _away_in(self, live: _Live) -> None:
-        """Read again who is on vacation in the game's vacation scope (its league season,
-        or the personal vacations at a casual table that pauses for them) before a move in
-        it, when other processes share the database: one of them may have begun or ended a
-        vacation since (its own games' clocks it moved itself; this process's next move
-        sets the clocks with the pauses as they are now). A process alone on its database
-        made every change itself, so it knows already."""
-        if not live.pauses_for_vacations or not self.db.shared:
-            return
-        scope = live.season_id
-        for key in [key for key in self._away if key[1] == scope]:
-            del self._away[key]
-        for vacation in await self.db.vacations.under_way_in(scope, self.now()):
-            self._away[(vacation.user_id, scope)] = (vacation.started_at, vacation.end())
+        it (`Moves.visit`)."""
+        await self.moves.visit(game_id)
 
     async def act(self, game_id: int, user_id: int,
                   action: Action | str | Callable[[int], Action],
                   counter: int | None = None, *,
                   answer: Answer | None = None) -> tuple[Event, ...]:
-        """Apply a player's action. `counter` is the action count the prompt was made at; a
-        prompt from an earlier moment is refused as stale and changes nothing. `action` may
-        be text, or a function of the seat (for prompts that do not know it). `answer`: the
-        click, if its answer may carry the new table picture the move leads to."""
-        async with self._moving(game_id) as live:
-            seat = self._check_prompt(live, user_id, counter)
-            if isinstance(action, str):
-                action = parse_action(action, live.table.rules.players)
-            elif callable(action):
-                action = action(seat)
-            if action.seat != seat:
-                raise NotYourTurn("You can only act for your own seat.")
-            events = self._apply(live, action, user_id)
-            was = await self._back_by_moving(live, seat)
-            await self._settle(live, events, answer=answer)
-        await self._back_elsewhere(live, user_id, was)
+        """Apply a player's action (`Moves.act`); a move that ends their vacation lets
+        their other games run again too."""
+        events, back = await self.moves.act(game_id, user_id, action, counter, answer=answer)
+        await self.presence.back_elsewhere(back)
         return events
 
     async def act_option(self, game_id: int, user_id: int, counter: int,
                          index: int) -> tuple[Action, tuple[Event, ...]]:
         """Apply the option at `index` of the user's legal options at action count `counter`
         (what a button carries); returns the action and its events."""
-        async with self._moving(game_id) as live:
-            seat = self._check_prompt(live, user_id, counter)
-            options = legal_actions(live.state, seat)
-            if not 0 <= index < len(options):
-                raise StalePrompt("That choice is no longer there; use the newest prompt.")
-            action = options[index].action
-            events = self._apply(live, action, user_id)
-            was = await self._back_by_moving(live, seat)
-            await self._settle(live, events)
-        await self._back_elsewhere(live, user_id, was)
+        action, events, back = await self.moves.act_option(game_id, user_id, counter, index)
+        await self.presence.back_elsewhere(back)
         return action, events
 
     def is_current(self, game_id: int, user_id: int, counter: int) -> bool:
         """Whether a prompt made for this user at action count `counter` still shows their
         options (other seats' answers in the same Charleston pass or claim window do not
         change them)."""
-        live = self._get(game_id)
-        seat = live.table.seat_of(user_id)
-        return seat is not None and live.options.current(seat, counter,
-                                                         len(live.state.actions))
+        return self.registry.get(game_id).is_current(user_id, counter)
 
-    def _check_prompt(self, live: _Live, user_id: int, counter: int | None) -> int:
-        """The user's seat, after checking the prompt is current (the caller holds the lock)."""
-        seat = live.table.seat_of(user_id)
-        if seat is None:
-            raise NotSeated("You're not playing at this table, so you can't act here.")
-        if counter is not None and not live.options.current(seat, counter,
-                                                            len(live.state.actions)):
-            raise StalePrompt("This prompt is out of date; nothing was changed. Use the "
-                              "newest one (or My rack).")
-        return seat
-
-    def _apply(self, live: _Live, action: Action, actor: int | None,
-               played_for: PlayedFor | None = None) -> tuple[Event, ...]:
-        """Apply one action in memory (the caller holds the lock); `_settle` commits it.
-        `played_for`: the table made the move for a person's seat; a move the person made
-        (`actor`) starts their count of timeouts in a row again."""
-        state, events = apply(live.state, action)
-        live.unsaved.append((format_action(action, live.table.rules.players), actor, state,
-                             played_for))
-        live.state = state
-        if actor is not None:
-            live.stand_ins = live.stand_ins.back(action.seat)
-        elif played_for is PlayedFor.TIMEOUT:
-            live.stand_ins = live.stand_ins.timed_out(action.seat)
-        return tuple(events)
-
-    async def _settle(self, live: _Live, events: Sequence[Event], *,
-                      new_turn: bool = False, answer: Answer | None = None) -> None:
-        """After actions applied in memory: let the bots answer, commit it all with the
-        clocks and the outbox entries that report it (and the lines in `live.said` for the
-        table) in one transaction, then finish a game that ended and hand the entries to the
-        sender (a new table picture offered to `answer`). If anything fails before the
-        commit is done, the game is left as the store has it."""
-        try:
-            options = live.options.copy()
-            for _, _, state, _ in live.unsaved:
-                options.update(state)
-            collected = [*events, *await self._run_bots(live, options)]
-            new_turn = new_turn or any(isinstance(e, Discarded | Exposed | MahjongShown)
-                                       for e in collected)
-            outbox = self._reports(live, collected, options.changed, new_turn=new_turn)
-            options.changed.clear()
-            entries = await self._commit(live, outbox)
-        except BaseException:
-            live.state = live.saved
-            live.stand_ins = live.saved_stand_ins
-            live.unsaved.clear()
-            live.told.clear()
-            live.said.clear()
-            live.expired.clear()
-            raise
-        live.options = options
-        self.sender.queue(live, entries, live.state, answer=answer if new_turn else None)
-        if live.state.phase is Phase.OVER:
-            await self._finish(live)
-
-    async def _run_bots(self, live: _Live, options: _Options) -> list[Event]:
-        """The bots' moves until a person must act or the game is over, noting in `options`
-        whose options each changes; with no `auto_delay`, the moves people's options make
-        for them too (otherwise those wait for the AUTO clock). Before each bot's move the
-        event loop gets its turn: once no person is left to act (a hand declared dead), the
-        bots play out the rest of the game here, hundreds of moves."""
-        events: list[Event] = []
-        while live.state.phase is not Phase.OVER:
-            waiting = seats_to_act(live.state)
-            bot_seats = [s for s in waiting if self._played_by_bot(live, s)]
-            if bot_seats:
-                await asyncio.sleep(0)
-                seat = bot_seats[0]
-                bot = live.bots.get(seat) or live.stand_in_bots[seat]
-                events.extend(self._apply(live, bot.choose(
-                    view(live.state, seat), legal_actions(live.state, seat)), None,
-                    None if seat in live.bots else PlayedFor.STAND_IN))
-            else:
-                answered = next(((s, a) for s in waiting if live.auto_delay <= 0
-                                 and (a := self._automatic(live, s)) is not None), None)
-                if answered is None:
-                    break
-                events.extend(self._play_automatic(live, *answered))
-            options.update(live.state)
-        return events
-
-    async def _commit(self, live: _Live, outbox: Sequence[NewDelivery]
-                      ) -> tuple[OutboxEntry, ...]:
-        """Write the unsaved actions, the clocks of the moment they lead to and `outbox` in
-        one transaction (nothing when none changed), then take them as saved; returns the
-        outbox entries as stored."""
-        plan, moment = self._clock_plan(live)
-        unsaved = live.unsaved
-        entries: tuple[OutboxEntry, ...] = ()
-        if unsaved or plan is not None or outbox:
-            entries = await self.db.actions.append_actions(
-                live.table.game_id, len(live.saved.actions),
-                [(text, actor) for text, actor, _, _ in unsaved], clocks=plan, outbox=outbox,
-                played_for={index: played_for
-                            for index, (_, _, _, played_for) in enumerate(unsaved)
-                            if played_for is not None})
-        live.saved = live.state
-        live.saved_stand_ins = live.stand_ins
-        live.unsaved = []
-        if plan is not None:
-            live.clocks = {(kind, seat): due for kind, seat, due in plan.clocks}
-            live.clock_moment = moment
-            self._wake.set()
-        return entries
-
-    def _reports(self, live: _Live, events: Sequence[Event], changed: set[int], *,
-                 new_turn: bool) -> list[NewDelivery]:
-        """The outbox entries that report `events` (the state is `live.state`): the lines
-        for the table, each human seat's own lines when it learned something, its options
-        changed (`changed`) or the turn moved, and the result when the game is over."""
-        state = live.state
-        at = len(state.actions)
-        names = live.table.names
-        shown = state.result.declared if state.result is not None else ()
-        lines = [line for e in events if (line := public_line(
-            e, names, racks=live.table.rules.racks, shown=shown)) is not None]
-        lines += live.said
-        live.said = []
-        acting = set(seats_to_act(state))
-        reports: list[NewDelivery] = []
-        if lines or new_turn:
-            reports.append(NewDelivery(DeliveryKind.TABLE, at, None,
-                                       entry_body(lines=lines, new_turn=new_turn)))
-        for seat, user in enumerate(live.table.user_ids):
-            if user is None:
-                continue
-            own = [for_seat(e, seat) for e in events]
-            private = [line for e in own if (line := private_line(e, seat, names))]
-            private += live.told.pop(seat, [])
-            drawn = next((e.kind for e in reversed(own)
-                          if isinstance(e, Drew) and e.seat == seat), None)
-            # A seat whose options are what it was last shown keeps its prompt (prompts stay
-            # good until the seat's own options change): no new message for it.
-            if private or seat in changed or new_turn or state.phase is Phase.OVER:
-                reports.append(NewDelivery(DeliveryKind.SEAT, at, seat, entry_body(
-                    user=user, lines=private, drawn=drawn, must_act=seat in acting,
-                    deadline=self._deadline(live, seat),
-                    stood_in=live.stand_ins.stood_in(seat), expired=seat in live.expired)))
-        live.expired.clear()
-        if state.phase is Phase.OVER:
-            reports.append(NewDelivery(DeliveryKind.GAME_OVER, at))
-        return reports
-
-    def _deadline(self, live: _Live, seat: int) -> float | None:
-        """When a move the seat is asked for now falls due (quiet hours and vacation
-        counted on a turn; a claim window never pauses)."""
-        if live.state.phase is Phase.CLAIM:
-            seconds = live.pace.claim_seconds
-            return None if seconds is None else self.now() + seconds
-        seconds = live.pace.turn_seconds
-        return None if seconds is None else deadline(self.now(), seconds,
-                                                     self._pauses(live, seat))
-
-    async def _finish(self, live: _Live) -> None:
-        result = live.state.result
-        assert result is not None
-        won = finishing(result.reason, result.declared)
-        reason = {EndReason.MAHJONG: FinishReason.MAHJONG}.get(result.reason, FinishReason.WALL)
-        scores = tuple(
-            SeatScore(seat, result.totals[seat], json.dumps({
-                "lines": [{"text": line.text, "points": line.points[seat]}
-                          for line in result.lines if line.points[seat]],
-                "settlement": result.settlement[seat]}))
-            for seat in range(live.table.rules.players))
-        # The winner's hand first: a result read without its log names it (see
-        # `bot.league.record`).
-        hands = [d.hand_id for d in result.declared if d is won]
-        hands += [d.hand_id for d in result.declared if d is not won]
-        # With the pot the next game of a series starts with, and the bettor's settlement.
-        details = json.dumps({"reason": result.reason.value, "hands": hands,
-                              "pot": result.pot, "bettor": result.bettor})
-        await self.db.games.finish_game(live.table.game_id, Outcome(
-            reason, won.seat if won is not None else None, scores, details))
-        try:
-            await record_finished_game(self.db, live.table.game_id, state=live.state)
-        except Exception:
-            # The result is safe in the store; the league catches up on the next start.
-            log.exception("league record of game %s failed", live.table.game_id)
-        await self._close(live)
-
-    # -- the end of a game -----------------------------------------------------------------
-
-    async def _close(self, live: _Live) -> None:
-        """The game is over (finished, timed out or aborted, as the store has it): it takes
-        no more moves, and leaves memory once its messages are out."""
-        live.closed = True
-        if live.mail.task is None:
-            await self._retire(live)
-
-    async def _retire(self, done: HeldGame) -> None:
-        """A game that is over and delivered leaves memory; the store forgets what was sent."""
-        game_id = done.table.game_id
-        if self._live.get(game_id) is done:
-            del self._live[game_id]
-        try:
-            await self.db.outbox.forget_sent(game_id)
-        except StoreError:
-            log.exception("could not tidy the outbox of game %s", game_id)
-
-    # -- clocks ----------------------------------------------------------------------------
-
-    def _away_of(self, live: _Live, user: int | None) -> tuple[float, float] | None:
-        """The vacation under way or planned that pauses `user`'s seat in this game (of
-        its vacation scope, see `_Live.away_key`), if any."""
-        key = live.away_key(user)
-        return None if key is None else self._away.get(key)
-
-    def _vacations(self, live: _Live) -> dict[int, tuple[float, float]]:
-        """The vacations under way or planned of the game's seat holders that pause their
-        seats here (none at a game no vacation pauses), by seat."""
-        return {seat: away for seat, user in enumerate(live.table.user_ids)
-                if (away := self._away_of(live, user)) and self.now() < away[1]}
-
-    def _pauses(self, live: _Live, seat: int) -> Pauses:
-        """When `seat`'s clocks pause: its holder's quiet hours (at a table that pauses for
-        them) and their vacation (of the game's vacation scope); never while a bot plays
-        the seat (a bot's own, or one standing in for its person)."""
-        return self._pauses_away(live, seat, self._away_of(live, live.table.user_ids[seat]))
-
-    def _pauses_away(self, live: _Live, seat: int,
-                     away: tuple[float, float] | None) -> Pauses:
-        """`_pauses` with the holder away for the stretch `away` (None: not away)."""
-        if live.table.user_ids[seat] is None or self._played_by_bot(live, seat):
-            return _NO_PAUSES
-        pauses = live.table.options_of(seat).pauses(() if away is None else (away,))
-        return pauses if live.quiet else replace(pauses, quiet=None)
-
-    def _clock_plan(self, live: _Live) -> tuple[ClockPlan | None, tuple[object, ...]]:
-        """The clocks the moment now needs (None: the pace has none, or the game is over),
-        and the moment. Within one moment (a claim window, a Charleston pass) a seat's
-        deadline stays where it was while others answer; every clock is re-tied to the new
-        action count so it stays valid."""
-        state = live.state
-        moment = _moment(state)
-        if state.phase is Phase.OVER:
-            return None, moment
-        humans = [s for s in seats_to_act(state) if not self._played_by_bot(live, s)]
-        # Seats whose options will answer for them once the delay has passed.
-        answered = {seat for seat in humans if self._automatic(live, seat) is not None
-                    } if live.auto_delay > 0 else set()
-        answering = bool(answered)
-        now = self.now()
-        edges = self._away_edges(live, now)
-        if not (live.pace.turn_seconds or live.pace.claim_seconds or answering or edges):
-            return None, moment
-        earlier = live.clocks if moment == live.clock_moment else {}
-        wanted: list[tuple[ClockKind, int | None, float]] = [
-            (ClockKind.AWAY, seat, due) for seat, due in edges]
-
-        def arm(kind: ClockKind, seat: int | None, seconds: float,
-                pauses: Pauses = _NO_PAUSES) -> None:
-            wanted.append((kind, seat, earlier.get((kind, seat),
-                                                   deadline(now, seconds, pauses))))
-
-        if answering:
-            arm(ClockKind.AUTO, None, live.auto_delay)
-        if state.phase is Phase.CLAIM and live.pace.claim_seconds:
-            arm(ClockKind.CLAIM, None, live.pace.claim_seconds)
-        elif live.pace.turn_seconds:
-            for seat in humans:
-                pauses = self._pauses(live, seat)
-                arm(ClockKind.TURN, seat, live.pace.turn_seconds, pauses)
-                if seat in answered:
-                    continue  # no nudge for a move the seat's options are about to make
-                # Each reminder rings once a moment: one that is gone while its turn clock
-                # runs has rung.
-                for kind, share in reminder_clocks(
-                        live.table.options_of(seat).reminder_points(), live.remind_at):
-                    if not ((ClockKind.TURN, seat) in earlier and (kind, seat) not in earlier):
-                        arm(kind, seat, live.pace.turn_seconds * share, pauses)
-        # A league game's time limit is not among the kinds replaced, so it stays.
-        return ClockPlan((*_MOVE_CLOCKS, ClockKind.AWAY), tuple(wanted),
-                         len(state.actions)), moment
-
-    def _away_edges(self, live: _Live, now: float) -> list[tuple[int, float]]:
-        """The next moment each seat's holder goes away or comes back (a vacation planned
-        ahead beginning, one under way ending by itself), by seat: when the table is told
-        (an AWAY clock, `_away_edge`)."""
-        return [(seat, start if now < start else end)
-                for seat, (start, end) in self._vacations(live).items()]
-
-    async def _away_edge(self, live: _Live, clock: Clock) -> None:
-        """A seat's AWAY clock ran out (the caller holds the game): its holder's vacation
-        began (planned ahead) or ended by itself (its days ran out), and the table is told
-        as `/mj vacation start` and `end` tell it; the next such moment is set again."""
-        seat = clock.seat
-        assert seat is not None
-        await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=seat)
-        key = live.away_key(live.table.user_ids[seat])
-        if key is None:
-            return
-        away = self._away.get(key)
-        now = self.now()
-        name = live.table.names[seat]
-        if away is not None and away[0] <= now < away[1]:
-            live.said.append(away_note(away[1]).format(name=name))
-        elif away is None or now >= away[1]:
-            self._away.pop(key, None)
-            live.said.append(BACK_NOTE.format(name=name))
-        await self._settle(live, ())
+    # -- clocks (`bot.tables.clocks`) --------------------------------------------------------
 
     async def run_due_clocks(self, now: float | None = None) -> int:
-        """Act on every clock of this process's games that has run out (claimed first, so
-        no other process sharing the database acts on it too); returns how many acted. A
-        clock of another process's server is left unclaimed for that process (`others_due`
-        counts those games). Whose a game is is looked up once per game, not per clock."""
-        acted = 0
-        when = self.now() if now is None else now
-        due = {clock.game_id for clock in await self.db.clocks.due_clocks(when)}
-        mine = {game_id for game_id in due
-                if game_id in self._live or await self._owned(game_id)}
-        self.others_due = len(due - mine)
-        for clock in await self.db.clocks.claim_due(when, games=mine):
-            if clock.kind is ClockKind.GAME_LIMIT:
-                acted += await self._time_up(clock.game_id)
-                continue
-            try:
-                async with self._moving(clock.game_id) as live:
-                    acted += await self._ran_out(live, clock)
-            except NotRunning:  # the game is over: its clocks are of no more use
-                await self.db.clocks.clear_clocks(clock.game_id)
-            except StalePrompt:  # the log grew under it: the next round reads it again
-                log.warning("a clock of game %s raced a move; it will be re-read",
-                            clock.game_id)
-        return acted
+        """Act on every clock of this process's games that has run out
+        (`Clocks.run_due_clocks`); returns how many acted."""
+        return await self.clocks.run_due_clocks(now)
 
-    async def _ran_out(self, live: _Live, clock: Clock) -> int:
-        """Act on a move clock that ran out (the caller holds the game for a move): one of
-        an earlier moment is stopped, a reminder rings, an AUTO clock plays the seats'
-        automatic answers, a turn or claim clock moves for the seats it ran out on.
-        Returns 1 if a move was made."""
-        if clock.kind is ClockKind.AWAY:  # a vacation's edge, of no one moment
-            await self._away_edge(live, clock)
-            return 0
-        if clock.at_seq != len(live.state.actions):
-            # Set for an earlier moment: a move since set this moment's clocks (an
-            # automatic answer acted on just before it in the same round can have), and
-            # those stay.
-            await self.db.clocks.clear_clock(clock.game_id, clock.kind, seat=clock.seat,
-                                             at_seq=clock.at_seq)
-            return 0
-        if clock.kind in REMINDER_CLOCKS:
-            await self._remind(live, clock)
-            return 0
-        if clock.kind is ClockKind.AUTO:
-            events = self._answer_automatically(live)
-        else:
-            events = await self._time_out(live, clock.seat)
-        await self._settle(live, events)
-        return 1
+    # -- seats in play (`bot.tables.handover`) and options (`bot.tables.player_settings`) ----
 
-    async def _remind(self, live: _Live, clock: Clock) -> None:
-        """A reminder clock ran out: stop it and owe its seat a nudge naming when the move
-        is due, in one transaction (so a reminder goes out once)."""
-        seat = clock.seat
-        assert seat is not None
-        due_at = live.clocks.get((ClockKind.TURN, seat), clock.due_at)
-        entries = await self.db.clocks.ring(clock.game_id, clock.kind, seat=seat, outbox=[
-            NewDelivery(DeliveryKind.REMINDER, clock.at_seq, seat,
-                        entry_body(user=live.table.user_ids[seat], due_at=due_at,
-                                   clock=clock.kind.value))])
-        live.clocks.pop((clock.kind, seat), None)
-        self.sender.queue(live, entries, live.state)
-
-    async def _time_up(self, game_id: int) -> int:
-        """The tournament time limit ran out: the game stops and every seat scores 0.
-        Returns 1 if it stopped the game (0: it was over already)."""
-        try:
-            async with self._moving(game_id) as live:
-                if live.state.phase is Phase.OVER:
-                    return 0
-                await self.db.games.finish_game(
-                    game_id, timeout_outcome(live.table.rules.players), outbox=[NewDelivery(
-                        DeliveryKind.TABLE, len(live.state.actions), None,
-                        entry_body(lines=[TIME_UP], new_turn=False))])
-                self.sender.resume(live, await self.db.outbox.pending(game_id), {})
-                await self._close(live)
-        except NotRunning:
-            await self.db.clocks.clear_clocks(game_id)
-            return 0
-        try:
-            await record_finished_game(self.db, game_id)
-        except Exception:
-            log.exception("league record of game %s failed", game_id)
-        return 1
-
-    async def _time_out(self, live: _Live, seat: int | None) -> list[Event]:
-        """Move for the seats a clock ran out on: pass in a claim window (unless the table
-        lets the bot play everything), a bot of the server's level elsewhere. A seat whose
-        holder is away (asleep or on vacation) when a claim window closes is answered as
-        its options would answer (`_automatic`), which is no timeout; every other seat is
-        told what was played for it, and so is the table (`_timed_out`)."""
-        events: list[Event] = []
-        level = await self.server_level(live.table.guild_id)
-        seats = [seat] if seat is not None else [
-            s for s in seats_to_act(live.state) if not self._played_by_bot(live, s)]
-        for waiting in seats:
-            if waiting not in seats_to_act(live.state):
-                continue
-            claim = live.state.phase is Phase.CLAIM
-            answer = (self._automatic(live, waiting) if claim and self._is_away(live, waiting)
-                      else None)
-            if answer is not None:
-                events.extend(self._play_automatic(live, waiting, answer))
-                continue
-            if claim and live.timeout is Timeout.PASS:
-                action: Action = Pass(waiting)
-            else:
-                action = self._bot(level, live.table, live.state.seed, waiting).choose(
-                    view(live.state, waiting), legal_actions(live.state, waiting))
-            phase = live.state.phase
-            events.extend(self._apply(live, action, None, PlayedFor.TIMEOUT))
-            self._timed_out(live, waiting, action, phase)
-            if live.stand_ins.stood_in(waiting):
-                self._stand_in(live, waiting, level)
-        return events
-
-    def _timed_out(self, live: _Live, seat: int, action: Action, phase: Phase) -> None:
-        """Tell a seat whose clock ran out, and its table, that a move was made for it
-        (`phase`: when). The seat hears the move itself; the table only what it may know
-        (a pass in the Charleston names no tile; a discard is told by its own line). Off
-        a claim window, the seat's old prompt loses its controls (`_Live.expired`)."""
-        label = action_label(action, live.table.names, racks=live.table.rules.racks)
-        live.told.setdefault(seat, []).append(
-            f"Your time ran out, so this was played for you: {label}.")
-        public = _TIMED_OUT_LINES.get(phase, "the bot made their move")
-        live.said.append(f"Time ran out for {live.table.names[seat]}: {public}.")
-        if phase is not Phase.CLAIM:
-            live.expired.add(seat)
-
-    def _played_by_bot(self, live: _Live, seat: int) -> bool:
-        """Whether a bot makes `seat`'s moves: a bot's seat, or a person's the bot keeps."""
-        return seat in live.bots or live.stand_ins.stood_in(seat)
-
-    def _stand_in(self, live: _Live, seat: int, level: str) -> None:
-        """The bot of `level` keeps a person's seat (they timed out too often in a row): it
-        plays their moves from now on, and they and the table are told how to take it
-        back."""
-        live.stand_in_bots[seat] = self._bot(level, live.table, live.state.seed, seat)
-        name = live.table.names[seat]
-        missed = live.stand_ins.after
-        live.told.setdefault(seat, []).append(
-            f"You missed {missed} moves in a row, so a bot plays your seat for now. To take "
-            f"it back, {reclaim_hint(live.table.game_id)}.")
-        live.said.append(f"{name} missed {missed} moves in a row: a bot plays for them until "
-                         "they take the seat back.")
-
-    async def reclaim(self, game_id: int, user_id: int, seat: int | None = None) -> int:
-        """A person takes back their seat from the bot standing in for them, at once: they
-        move next time it is their move, with their own options. `seat`: the seat a button
-        was for (refused unless it is theirs). Returns the seat."""
-        async with self._moving(game_id) as live:
-            mine = live.table.seat_of(user_id)
-            if mine is None or (seat is not None and seat != mine):
-                raise NotSeated("Only the player whose seat this is can take it back.")
-            if not live.stand_ins.stood_in(mine):
-                raise IllegalAction("Your seat is yours already: no bot is playing it.")
-            await self.db.seats.record_reclaim(game_id, mine, user_id)
-            # Durable already: the count starts again even if what follows fails.
-            live.stand_ins = live.saved_stand_ins = live.stand_ins.back(mine)
-            live.said.append(f"{live.table.names[mine]} is back and plays their own seat.")
-            await self._settle(live, (), new_turn=True)
-        return mine
-
-    async def _clock_loop(self) -> None:
-        tries = 0  # rounds in a row that found the database out of reach
-        while True:
-            due: float | None
-            try:
-                await self.run_due_clocks()
-                due = await self.db.clocks.next_due()
-                self.outage.answered()
-                tries = 0
-            except DatabaseUnavailable as error:  # the clocks wait in the store meanwhile
-                self.outage.failed(error)
-                tries += 1
-                due = self.now() + self.outage.delay(tries)
-            except Exception:
-                log.exception("clock loop error")
-                due = self.now() + OUTAGE_CAP
-            # Clocks left due for another process would bring this loop back at once: look
-            # again a second later (that process acts on them meanwhile).
-            soonest = OTHERS_DUE_RECHECK if self.others_due else 0.05
-            wait = 30.0 if due is None else max(soonest, min(30.0, due - self.now()))
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), wait)
-
-    async def _owned(self, game_id: int) -> bool:
-        """Whether a game not held in memory is of a server this process `owns`."""
-        return self.owns((await self.db.games.game(game_id)).guild_id)
-
-    # -- restoring -------------------------------------------------------------------------
-
-    async def _try_restore(self, game_id: int) -> bool:
-        """Restore a game at start-up; a game whose stored card the checker now refuses is
-        left as it is, with a warning (the bot goes on with the others)."""
-        try:
-            async with self.db.game_lock(game_id):
-                await self._restore(game_id)
-        except InvalidInput as error:
-            log.warning("game %s not restored: %s", game_id, error.message)
-            return False
-        return True
-
-    async def _restore(self, game_id: int, *, into: _Live | None = None) -> _Live:
-        """Rebuild a game from the store (the caller holds the game's lock): rules, card,
-        seed, first holders' names, then every logged action replayed; then resume its
-        undelivered messages. A game that is over is rebuilt only to deliver them. `into`:
-        this process's older copy of the game, which becomes the store's (a move or the
-        sender may hold it)."""
-        record = await self.db.games.load_game(game_id)
-        pending = await self.db.outbox.pending(game_id)
-        reported = {entry.at_seq for entry in pending}
-        game = record.game
-        stored = read_table_options(game.rules)
-        rules = stored.rules
-        # Checked and compiled in a worker. Held while the game is rebuilt, so the engine
-        # finds it again from its card instead of compiling; the game holds it after.
-        matcher = await playable_matcher(game.card.name, game.card.text, rules.counts)
-        first: dict[int, str] = {}
-        for holder in record.history:
-            first.setdefault(holder.seat, holder.display_name)
-        players = tuple(first[s] for s in range(rules.players))
-        actions = [parse_action(a.text, rules.players) for a in record.actions]
-        bettor = record.bettor
-        state, options, states = await asyncio.to_thread(
-            _replayed, rules, matcher.card, game.seed, players, actions, reported, record.pot,
-            None if bettor is None else bettor.seat)
-        current = {seat.seat: seat for seat in record.seats}
-        table = Table(game.id, game.guild_id, game.channel_id, game.thread_id,
-                      tuple(current[s].display_name for s in range(rules.players)),
-                      tuple(current[s].user_id for s in range(rules.players)),
-                      rules, matcher.card, game.hints,
-                      await self._seats_options(game_id, [current[s].user_id
-                                                          for s in range(rules.players)]),
-                      None if bettor is None else bettor.user_id,
-                      None if bettor is None else bettor.display_name,
-                      teaching=stored.teaching)
-        levels = await self.stored_levels(game_id)
-        bots = {s: self._bot(level, table, game.seed, s) for s, level in levels.items()}
-        season = await season_for_channel(self.db, game.guild_id, game.channel_id)
-        delay = stored.auto_delay
-        live = _Live(table, state, state, stored.timeout, game.pace,
-                     PACES.get(stored.pace, (game.pace, None))[1],
-                     self.auto_delay if delay is None else delay, bots, levels, options,
-                     Mailbox(game.host_user_id), quiet=stored.quiet,
-                     season_id=None if season is None else season.id,
-                     vacations=stored.vacations)
-        if into is not None:
-            into.become(live)
-            live = into
-        live.dm_closed.update(s for s in current if current[s].dm_closed)
-        await self._restore_stand_ins(live, record, actions, stored.stand_in_after)
-        live.mail.host_told = await self.db.outbox.has(game_id, DeliveryKind.HOST)
-        # The clocks keep their deadlines across a restart: they belong to this moment if
-        # they are tied to the log's length.
-        live.clocks = {(c.kind, c.seat): c.due_at for c in await self.db.clocks.clocks(game_id)
-                       if c.kind in _MOVE_CLOCKS and c.at_seq == len(actions)}
-        live.clock_moment = _moment(state)
-        self._live[game_id] = live
-        self.sender.resume(live, pending, states)
-        if game.status.is_over:
-            await self._close(live)
-        elif actions and state.phase is not Phase.OVER:
-            # The seats' old prompts still work (they carry the action counter), so nobody
-            # is told anything new unless a bot moves (a game whose bot seats changed hands
-            # in the store, or an older version's log).
-            async with live.lock:
-                await self._settle(live, ())
-        elif state.phase is Phase.OVER and game.finished_at is None:
-            async with live.lock:
-                await self._finish(live)
-        live.revision = await self.db.games.revision(game_id)
-        return live
-
-    async def _restore_stand_ins(self, live: _Live, record: GameRecord,
-                                 actions: Sequence[Action], after: int) -> None:
-        """Count each seat's timeouts in a row (the bot keeps a seat `after` of them) from
-        the log as a restart finds it (from when its holder took it, or last took it back),
-        and seat the bots that keep seats."""
-        reclaims = await self.db.seats.reclaims(record.game.id)
-        starts = {seat.seat: max(seat.from_seq, reclaims.get(seat.seat, 0))
-                  for seat in record.seats}
-        live.stand_ins = live.saved_stand_ins = count_from_log(
-            after, live.table.rules.players,
-            ((stored.seq, action.seat, stored.actor_user_id, stored.played_for)
-             for stored, action in zip(record.actions, actions, strict=True)), starts)
-        if live.stand_ins.seats:
-            level = await self.server_level(live.table.guild_id)
-            for seat in live.stand_ins.seats:
-                live.stand_in_bots[seat] = self._bot(level, live.table, live.state.seed, seat)
-
-    # -- seats changing hands ----------------------------------------------------------------
+    async def check_manages(self, game_id: int, user_id: int, *, manager: bool) -> Game:
+        """The game, if this person may hand its seats over or abort it
+        (`Handover.check_manages`)."""
+        return await self.handover.check_manages(game_id, user_id, manager=manager)
 
     async def resign(self, game_id: int, user_id: int) -> int:
         """A player leaves a game in play; a bot of the server's level takes the seat.
         Returns the seat."""
-        await self.visit(game_id)
-        seat = self.seat_of(game_id, user_id)
-        await self._hand_over(game_id, seat, None, _bot_for(self.table(game_id).names[seat]))
-        return seat
+        return await self.handover.resign(game_id, user_id)
 
     async def replace_seat(self, game_id: int, by_user: int, seat: int, user_id: int | None,
                            name: str, *, manager: bool = False,
                            bot_account: bool = False) -> None:
-        """The host (or a server manager) gives a seat to another person, or to a bot of
-        the server's level (`user_id` None; it is named after the seat's holder, as a
-        resigned seat's bot is). `bot_account`: `user_id` is some other program's account
-        (a Discord bot), which is refused: it would never answer its prompts, and the
-        table's own bots are seated by level."""
-        await self.check_manages(game_id, by_user, manager=manager)
-        if bot_account:
-            raise IllegalAction(f"{name} is a bot account, so it can't take a seat: only "
-                                "people can. To have one of the table's own bots play it "
-                                "(at the server's level), name me in `/mj sub` instead.")
-        await self.visit(game_id)
-        live = self._get(game_id)
-        if not 0 <= seat < live.table.rules.players:
-            raise InvalidInput(f"There is no seat {seat + 1} at this table.")
-        if user_id is None:
-            if live.table.user_ids[seat] is None:
-                raise IllegalAction(f"A bot already plays seat {seat + 1}.")
-            name = _bot_for(live.table.names[seat])
-        if user_id is not None and live.table.seat_of(user_id) is not None:
-            raise IllegalAction(f"{name} already has a seat at this table.")
-        if user_id is not None and user_id == live.table.bettor_id:
-            raise IllegalAction(f"{name} is this game's bettor and backs one of its seats, so "
-                                "can't play one too.")
-        await self._hand_over(game_id, seat, user_id, name)
-
-    async def _hand_over(self, game_id: int, seat: int, user_id: int | None,
-                         name: str) -> None:
-        """Give a seat in play to a person, or (`user_id` None) to a bot of the server's
-        level, kept with the seat so a restart resumes the same bot."""
-        async with self._moving(game_id) as live:
-            level = (None if user_id is not None
-                     else await self.server_level(live.table.guild_id))
-            await self.db.seats.replace_seat(live.table.game_id, seat, user_id=user_id,
-                                             display_name=name, bot_level=level)
-            table = live.table
-            names = list(table.names)
-            users = list(table.user_ids)
-            names[seat], users[seat] = name, user_id
-            live.dm_closed.discard(seat)  # the new holder's DMs are not known to be closed
-            # ... nor have they timed out (the store's new holding says so already).
-            live.stand_ins = live.saved_stand_ins = live.stand_ins.back(seat)
-            # ... and they start from their own options (a bot from the defaults).
-            live.table = replace(table, names=tuple(names), user_ids=tuple(users)
-                                 ).with_options(seat, await self.player_options(user_id))
-            if level is not None:
-                live.bots[seat] = self._bot(level, live.table, live.state.seed, seat)
-                live.levels[seat] = level
-            else:
-                live.bots.pop(seat, None)
-                live.levels.pop(seat, None)
-            await self._settle(live, (), new_turn=True)
+        """The host (or a server manager) gives a seat to another person, or to a bot
+        (`Handover.replace_seat`)."""
+        await self.handover.replace_seat(game_id, by_user, seat, user_id, name,
+                                        manager=manager, bot_account=bot_account)
 
     async def abort(self, game_id: int, by_user: int, *, manager: bool = False) -> None:
         """End a game without a result (the host, or a server manager)."""
-        await self.check_manages(game_id, by_user, manager=manager)
-        try:
-            async with self._moving(game_id) as live:
-                await self.db.games.abort_game(game_id)
-                await self._close(live)  # what it owes still goes out
-        except NotRunning:  # a lobby (or a game over, which the store refuses to abort)
-            await self.db.games.abort_game(game_id)
-
-    def _bot(self, level: str, table: Table, seed: int, seat: int) -> Player:
-        """The bot of `level` for a seat, with a seed of the seat's own."""
-        return self.make_bot(level, table.card, table.rules, (seed * 8 + seat) % 2**63)
+        await self.handover.abort(game_id, by_user, manager=manager)
 
     async def mark_dm_closed(self, game_id: int, seat: int) -> bool:
-        """Record that a seat's DMs are closed; True the first time (so the table is told
-        once)."""
-        live = self._live.get(game_id)
-        if live is None or seat in live.dm_closed:
-            return False
-        live.dm_closed.add(seat)
-        await self.db.seats.set_dm_closed(game_id, seat, True)
-        return True
+        """Record that a seat's DMs are closed; True the first time."""
+        return await self.handover.mark_dm_closed(game_id, seat)
 
     async def seat_options(self, game_id: int, user_id: int) -> SeatOptions:
         """The options of the seat this user holds (in the lobby or in play)."""
-        live = self._live.get(game_id)
-        if live is not None and not live.closed:
-            return live.table.options_of(self.seat_of(game_id, user_id))
-        seat = await self._stored_seat(game_id, user_id)
-        return SeatOptions.from_json((await self.db.seats.options(game_id)).get(seat, "{}"))
-
-    async def _stored_seat(self, game_id: int, user_id: int) -> int:
-        """The seat this user holds, as the store has it (for a game not in memory)."""
-        held = [s.seat for s in await self.db.seats.seats(game_id) if s.user_id == user_id]
-        if not held:
-            raise NotSeated("You're not at this table.")
-        return held[0]
+        return await self.settings.seat_options(game_id, user_id)
 
     async def set_seat_options(self, game_id: int, user_id: int,
                                options: SeatOptions) -> SeatOptions:
-        """Keep the options of the seat this user holds (in the lobby or in play); they
-        shape the seat's prompts from its next one, and answer for it now if they answer
-        the moment it is at. Returns them. A game that is over (finished or aborted) has no
-        next prompt, so it is refused (`IllegalAction`) and nothing is kept."""
-        try:
-            async with self._moving(game_id) as live:
-                seat = self.seat_of(game_id, user_id)
-                await self.db.seats.set_options(game_id, seat, options.to_json())
-                before = self._pauses(live, seat)
-                live.table = live.table.with_options(seat, options)
-                # New quiet hours (or zone) move a clock already running: it keeps the
-                # time it had left.
-                self._retime(live, seat, before)
-                await self._settle(live, ())
-            return options
-        except NotRunning:  # a lobby: the options wait in the store for the start
-            pass
-        game = await self.db.games.game(game_id)
-        if game.status in (GameStatus.FINISHED, GameStatus.ABORTED):
-            raise IllegalAction(f"Table {game_id} is over, so there is no next prompt for "
-                                "this to change. Your own settings for future games are in "
-                                "`/mj settings`.")
-        await self.db.seats.set_options(game_id, await self._stored_seat(game_id, user_id),
-                                        options.to_json())
-        return options
+        """Keep the options of the seat this user holds (`PlayerSettings.set_seat_options`)."""
+        return await self.settings.set_seat_options(game_id, user_id, options)
 
-    def _retime(self, live: _Live, seat: int, before: Pauses) -> None:
-        """The seat's pauses were `before` and are now what `_pauses` says: its running
-        clocks (turn and reminders) keep the active time they had left, counted from now.
-        The caller holds the lock and settles, which stores them."""
-        after = self._pauses(live, seat)
-        if after == before:
-            return
-        now = self.now()
-        for kind in _SEAT_CLOCKS:
-            due = live.clocks.get((kind, seat))
-            if due is not None:
-                live.clocks[(kind, seat)] = deadline(now, active_seconds(now, due, before),
-                                                     after)
+    async def player_options(self, user_id: int | None) -> SeatOptions:
+        """A person's own options (`/mj settings`); the defaults for a bot (None)."""
+        return await self.settings.player_options(user_id)
 
-    # -- vacations --------------------------------------------------------------------------
+    async def set_player_options(self, user_id: int, options: SeatOptions) -> SeatOptions:
+        """Keep a person's own options (`PlayerSettings.set_player_options`)."""
+        return await self.settings.set_player_options(user_id, options)
+
+    # -- stand-ins and vacations (`bot.tables.presence`) -------------------------------------
+
+    async def reclaim(self, game_id: int, user_id: int, seat: int | None = None) -> int:
+        """A person takes back their seat from the bot standing in for them
+        (`Presence.reclaim`). Returns the seat."""
+        return await self.presence.reclaim(game_id, user_id, seat)
 
     async def away_at_table(self, guild_id: int, channel_id: int, users: Collection[int],
                             *, personal: bool = False) -> dict[int, float]:
-        """Which of `users` (a lobby's people) are on vacation now, and until when: in the
-        season of the league of this channel, or elsewhere on a personal vacation when the
-        table pauses for those (`personal`). A table about to start waits for them, so the
-        lobby says so."""
-        season = await season_for_channel(self.db, guild_id, channel_id)
-        if not users or (season is None and not personal):
-            return {}
-        return {v.user_id: v.until
-                for v in await self.db.vacations.under_way_in(
-                    None if season is None else season.id, self.now())
-                if v.user_id in users and v.started_at <= self.now()}
+        """Which of a lobby's people are on vacation now, and until when
+        (`Presence.away_at_table`)."""
+        return await self.presence.away_at_table(guild_id, channel_id, users,
+                                                 personal=personal)
 
     async def vacation(self, user_id: int, season: Season | None) -> VacationStatus:
-        """The player's vacation budget in the season (None: their personal vacations, each
-        capped instead): days used, and any vacation under way or planned."""
-        return vacation_status(season, await self.db.vacations.of(
-            None if season is None else season.id, user_id), self.now())
+        """The player's vacation budget in the season, or their personal vacations (None)."""
+        return await self.presence.vacation(user_id, season)
 
     async def start_vacation(self, user_id: int, season: Season | None, *,
                              start: float | None = None, days: int | None = None
                              ) -> VacationStatus:
         """Start the player's vacation in the season (None: a personal one), now or planned
-        from `start`, for `days` (None: until they end it, or the budget or a personal
-        vacation's cap runs out): their clocks in the season's games (a personal one: at
-        casual tables that pause for vacations) pause meanwhile, claim windows pass for
-        them, and those tables are told until when (a planned vacation when it begins, by
-        its AWAY clock). Refused (`IllegalAction`) while one is under way or planned, or
-        beyond the days left."""
-        if season is not None and not season.is_open:
-            raise IllegalAction("This league's season is over, so there are no games to "
-                                "pause.")
-        status = await self.vacation(user_id, season)
-        now = self.now()
-        begins = now if start is None else max(start, now)
-        until = status.start_until(begins, days)  # refuses when none may start
-        scope = None if season is None else season.id
-        vacation = await self.db.vacations.start(scope, user_id, at=begins, until=until)
-        await self._repause(user_id, scope, (vacation.started_at, vacation.until),
-                            away_note(vacation.until) if begins <= now else None)
-        return await self.vacation(user_id, season)
+        (`Presence.start_vacation`)."""
+        return await self.presence.start_vacation(user_id, season, start=start, days=days)
 
     async def end_vacation(self, user_id: int, season: Season | None) -> VacationStatus:
-        """End the player's vacation in the season (None: their personal one) now (their
-        clocks run again with the time they had left, and their tables are told), or
-        cancel one planned (nobody was told of it). Refused (`IllegalAction`) when there is
-        neither."""
-        status = await self.vacation(user_id, season)
-        vacation = status.current or status.planned
-        if vacation is None:
-            raise IllegalAction(f"You're not on vacation{status.where}, and have none "
-                                "planned.")
-        await self.db.vacations.end(vacation.id, at=self.now())
-        await self._repause(user_id, vacation.season_id, None,
-                            BACK_NOTE if status.current is not None else None)
-        return await self.vacation(user_id, season)
+        """End the player's vacation now, or cancel one planned (`Presence.end_vacation`)."""
+        return await self.presence.end_vacation(user_id, season)
 
     async def change_vacation_budget(self, league_id: int, days: int, *, by: int,
                                      reason: str) -> tuple[Season, list[Vacation]]:
-        """A director changes the open season's vacation budget (audited, with `reason`):
-        each vacation under way ends when the new budget ends it (`budget_until`), at once
-        if that has passed; the clocks of those players move with it and their tables are
-        told. Returns the season and the vacations under way as they now are."""
-        season, changed = await self.db.vacations.change_budget(
-            league_id, days, by=by, reason=reason, at=self.now(), limit=budget_until)
-        for vacation in changed:
-            if vacation.ended_at is None:
-                await self._repause(vacation.user_id, season.id,
-                                    (vacation.started_at, vacation.until),
-                                    away_note(vacation.until))
-            else:
-                await self._repause(vacation.user_id, season.id, None, BACK_NOTE)
-        return season, changed
-
-    async def _back_by_moving(self, live: _Live, seat: int) -> tuple[float, float] | None:
-        """A person who makes a move while on a vacation that pauses them in this game (its
-        season's, or a personal one at a casual table that pauses for them) is back (as on
-        correspondence servers): the vacation ends now, this game's clocks run again and
-        its table and the person are told, all with the move (the caller holds the game and
-        settles). Returns the stretch they were away for (None: they were not away), which
-        `_back_elsewhere` needs once the game is let go."""
-        key = live.away_key(live.table.user_ids[seat])
-        if key is None:
-            return None
-        user, scope = key
-        was = self._away.get(key)
-        now = self.now()
-        if was is None or not was[0] <= now < was[1]:
-            return None
-        for vacation in await self.db.vacations.of(scope, user):
-            if vacation.under_way(now):
-                await self.db.vacations.end(vacation.id, at=now)
-        before = self._pauses(live, seat)
-        del self._away[key]
-        self._retime(live, seat, before)
-        live.said.append(BACK_NOTE.format(name=live.table.names[seat]))
-        live.told.setdefault(seat, []).append(moved_back(personal=scope is None))
-        return was
-
-    async def _back_elsewhere(self, live: _Live, user_id: int,
-                              was: tuple[float, float] | None) -> None:
-        """After a move that ended the mover's vacation (`was`: the stretch it had; None:
-        it ended nothing), their other games of its scope run again too."""
-        if was is not None and live.pauses_for_vacations:
-            await self._repause(user_id, live.season_id, None, BACK_NOTE, was=was,
-                                skip=live.table.game_id)
-
-    async def _repause(self, user_id: int, season_id: int | None,
-                       away: tuple[float, float] | None, note: str | None, *,
-                       was: tuple[float, float] | None = None, skip: int | None = None
-                       ) -> None:
-        """The user's vacation in the season (None: their personal one) is now `away`
-        (None: over): retime their clocks in every game it pauses that they play (but
-        `skip`, retimed already), and tell those tables `note` (formatted with the seat
-        holder's name; None: nothing to tell). `was`: the stretch they were away for, when
-        it is no longer the one kept."""
-        key: _AwayKey = (user_id, season_id)
-        was = self._away.get(key, was)
-        if away is None:
-            self._away.pop(key, None)
-        else:
-            self._away[key] = away
-        games = [game_id for game_id, live in self._live.items() if not live.closed
-                 and live.away_key(user_id) == key and live.table.seat_of(user_id) is not None
-                 and game_id != skip]
-        for game_id in games:
-            with contextlib.suppress(NotRunning):
-                await self._retime_away(game_id, user_id, was, note)
-
-    async def _retime_away(self, game_id: int, user_id: int,
-                           was: tuple[float, float] | None, note: str | None) -> None:
-        """`_repause` for one game: the user's seat's clocks retimed (they were away for
-        `was`), and the table told `note` (if any)."""
-        async with self._moving(game_id) as live:
-            seat = live.table.seat_of(user_id)
-            if seat is not None:
-                self._retime(live, seat, self._pauses_away(live, seat, was))
-                if note is not None:
-                    live.said.append(note.format(name=live.table.names[seat]))
-                await self._settle(live, ())
-
-    async def player_options(self, user_id: int | None) -> SeatOptions:
-        """A person's own options (`/mj settings`), kept across games and servers; the
-        defaults for a person who never set them, and for a bot (`user_id` None)."""
-        if user_id is None:
-            return SeatOptions()
-        kept = await self.db.players.options(user_id)
-        return SeatOptions() if kept is None else SeatOptions.from_json(kept)
-
-    async def set_player_options(self, user_id: int, options: SeatOptions) -> SeatOptions:
-        """Keep a person's own options. Every seat they hold in a game in play takes them
-        too, from its next prompt (and keeps them, as its own, through a restart), whichever
-        process holds the game; games started later begin with them. Returns them."""
-        await self.db.players.set_options(user_id, options.to_json())
-        for game_id in await self.db.seats.games_in_play(user_id):
-            with contextlib.suppress(NotRunning, NotSeated):  # over, or left, meanwhile
-                await self.set_seat_options(game_id, user_id, options)
-        return options
-
-    async def _seats_options(self, game_id: int, holders: Sequence[int | None]
-                             ) -> tuple[SeatOptions, ...]:
-        """Each seat's options as a game resumes: the seat's own where it has them (set for
-        this game, or kept by a game stored before people had options), otherwise its
-        holder's (a bot's are the defaults)."""
-        kept = await self.db.seats.options(game_id)
-        people = await self.db.players.options_of(
-            {user for user in holders if user is not None})
-        return tuple(SeatOptions.from_json(
-            kept[seat] if seat in kept else people.get(user, "{}") if user is not None else "{}")
-            for seat, user in enumerate(holders))
-
-    def _automatic(self, live: _Live, seat: int) -> Action | None:
-        """The move a person's options make for their seat now (`bot.tables.auto`), if any;
-        None for a bot's seat (bots decide for themselves) and whenever the seat is asked.
-        In a claim window a seat whose holder is away now (in their quiet hours at a table
-        that pauses for them, or on vacation) is never asked: their options answer, and
-        where they would ask, the seat passes. So a sleeping player is neither timed out
-        nor stood in for, and the answer waits the same delay as every automatic one, so
-        the window's length tells nobody who is away."""
-        if self._played_by_bot(live, seat) or live.table.user_ids[seat] is None:
-            return None
-        table = live.table
-        answer = automatic(view(live.state, seat), table.options_of(seat), table.card,
-                           table.rules.counts, drawn_tile(live.state, seat))
-        if answer is None and live.state.phase is Phase.CLAIM and self._is_away(live, seat):
-            return Pass(seat)
-        return answer
-
-    def _is_away(self, live: _Live, seat: int) -> bool:
-        """Whether the seat's holder is away now: their clocks are paused (quiet hours at a
-        table that pauses for them, or a vacation)."""
-        return self._pauses(live, seat).paused_at(self.now()) is not None
-
-    def _play_automatic(self, live: _Live, seat: int, action: Action) -> tuple[Event, ...]:
-        """Apply a move a seat's options made for it; the seat is told what was played
-        (apart from a pass, which is what the seat had no choice but to do, or was made
-        while they were away, which `_automatic` says they are not asked about)."""
-        if not isinstance(action, Pass):
-            label = action_label(action, live.table.names, racks=live.table.rules.racks)
-            live.told.setdefault(seat, []).append(f"Played for you (your settings): {label}.")
-        return self._apply(live, action, None)
-
-    def _answer_automatically(self, live: _Live) -> list[Event]:
-        """The `auto_delay` ran out: every seat to act whose options answer for it does."""
-        events: list[Event] = []
-        for seat in seats_to_act(live.state):
-            if seat not in seats_to_act(live.state):
-                continue  # the window closed on an earlier answer (a Mah Jongg)
-            action = self._automatic(live, seat)
-            if action is not None:
-                events.extend(self._play_automatic(live, seat, action))
-        return events
+        """A director changes the open season's vacation budget
+        (`Presence.change_vacation_budget`)."""
+        return await self.presence.change_vacation_budget(league_id, days, by=by,
+                                                          reason=reason)
 
     def dm_closed(self, game_id: int, seat: int) -> bool:
         """Whether the seat's holder is known to refuse DMs (they play through "My rack")."""
-        live = self._live.get(game_id)
+        live = self.registry.games.get(game_id)
         return live is not None and seat in live.dm_closed
 
     def stand_ins(self, game_id: int) -> StandIns:
         """Each seat's timeouts in a row in a running game, and which seats a bot keeps."""
-        return self._get(game_id).stand_ins
+        return self.registry.get(game_id).stand_ins
 
     def bot_seats(self, game_id: int) -> tuple[int, ...]:
         """Seats played by bots in a running game."""
-        return tuple(sorted(self._get(game_id).bots))
+        return tuple(sorted(self.registry.get(game_id).bots))
 
     def bot_levels(self, game_id: int) -> dict[int, str]:
         """The level of each bot seat's bot in a running game, by seat."""
-        return dict(self._get(game_id).levels)
+        return dict(self.registry.get(game_id).levels)

@@ -53,7 +53,7 @@ async def test_a_mistyped_house_option_is_refused_privately(
             "quarters_pot wall_end=normal", "quarters_pot wall_end=hot",
             "quarters_pot wall_end=cold"]
         for house, told in (("quarter_pot", "Did you mean `quarters_pot`?"),
-                            ("walls=none", "without walls there is nothing to break")):
+                            ("walls=none dice=2", "without walls there is nothing to break")):
             opened = await fake_discord.slash(world.alice, world.tables, "mj new",
                                               {"house": house})
             answer = await opened.reply()

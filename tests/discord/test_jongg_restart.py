@@ -42,13 +42,13 @@ async def test_restart_in_a_claim_window(fake_discord: FakeDiscord, world: World
         await table.done(await fake_discord.click(first, post, passing))
         await table.settle()
         count = table.spectator().action_count
-        before = client.service._live[table.game_id].state
+        before = client.service.registry.games[table.game_id].state
 
     assert not fake_discord.gateway.connected
     mark, requests = fake_discord.mark(), len(fake_discord.requests)
     async with fake_discord.run(jongg_client(database, clock, sync=False)) as client:
         table.client = client
-        assert client.service._live[table.game_id].state == before
+        assert client.service.registry.games[table.game_id].state == before
         assert fake_discord.bot_messages(since=mark) == [], "the restart told people things"
         # The second person answers with the button posted before the restart.
         assert custom_ids(post, "jg:p:") == [passing]

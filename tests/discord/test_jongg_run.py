@@ -144,11 +144,10 @@ def test_run_when_discord_does_not_answer(tmp_path: Path) -> None:
 
 
 def test_run_with_a_database_that_cant_be_opened(tmp_path: Path) -> None:
-    (tmp_path / "afile").write_text("not a folder")
+    (tmp_path / "jongg.sqlite3").write_text("not a database")
     with discordish(200) as api:
-        line = failure_line(run_bot(tmp_path, api, JONGG_DB="afile/jongg.sqlite3"))
-    assert line.startswith("jongg: the database can't be used: unable to open database file. "
-                           "(`jongg run` keeps it where JONGG_DB says")
+        line = failure_line(run_bot(tmp_path, api, JONGG_DB="jongg.sqlite3"))
+    assert line.startswith("jongg: ") and "(`jongg run` keeps it where JONGG_DB says" in line
 
 
 @pytest.mark.parametrize(("target", "why"), [
@@ -159,15 +158,32 @@ def test_run_with_a_database_that_cant_be_opened(tmp_path: Path) -> None:
      "JONGG_DB postgresql://jongg@127.0.0.1:54o2/jongg is not a valid PostgreSQL URL"),
     ("postgresql://jongg:secret@127.0.0.1:5432",
      "JONGG_DB postgresql://jongg@127.0.0.1:5432 names no database."),
+    # Paths that can never hold the database were found only after logging in (#33 item 6).
+    (".", "JONGG_DB . is a folder. Name a database file, like jongg.sqlite3."),
+    ("/dev/zero", "JONGG_DB /dev/zero is not a regular file (a device or a pipe)."),
+    ("missing/jongg.sqlite3", "JONGG_DB missing/jongg.sqlite3 is in missing, which is not a "
+                              "folder that exists."),
+    ("afile/jongg.sqlite3", "JONGG_DB afile/jongg.sqlite3 is in afile, which is not a folder "
+                            "that exists."),
 ])
 def test_run_with_a_malformed_database_target(tmp_path: Path, target: str, why: str) -> None:
     """A typo in JONGG_DB is bad input (exit 2) said in one line before the bot logs in to
     Discord, not a failure after it has started, and never shows the password."""
+    (tmp_path / "afile").write_text("not a folder")
     with discordish(200) as api:
         result = run_bot(tmp_path, api, JONGG_DB=target)
     assert result.returncode == 2, result.stderr
     assert result.stderr.startswith(f"jongg: {why}") and result.stderr.count("\n") == 1
     assert "secret" not in result.stderr and not result.stdout
+
+
+def test_run_refuses_a_token_written_as_a_header(tmp_path: Path) -> None:
+    # `Bot …` (as Discord's HTTP header has it) was sent to Discord, which refused it.
+    with discordish(200) as api:
+        result = run_bot(tmp_path, api, DISCORD_TOKEN="Bot not-a-token")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == ("jongg: DISCORD_TOKEN starts with `Bot `: put the token alone in "
+                             ".env (DISCORD_TOKEN=your-token); Jongg adds `Bot ` itself.\n")
 
 
 @pytest.mark.skipif(voice_client.has_nacl and voice_client.has_dave,

@@ -44,7 +44,7 @@ async def test_settings_are_changed_privately_and_the_next_game_plays_with_them(
         seat = table.seats.index(alice)
         assert client.service.table(table.game_id).options_of(seat) == wanted
         for _ in range(200):
-            state = client.service._live[table.game_id].state
+            state = client.service.registry.games[table.game_id].state
             if drawn_tile(state, seat) is not None:
                 break
             await table.step(alice)
@@ -60,10 +60,10 @@ async def test_settings_are_changed_privately_and_the_next_game_plays_with_them(
         # The drawn tile is thrown for her only once the table's delay has passed.
         count = len(state.actions)
         assert await client.service.run_due_clocks(clock.now + DEFAULT_AUTO_DELAY - 0.5) == 0
-        assert len(client.service._live[table.game_id].state.actions) == count
+        assert len(client.service.registry.games[table.game_id].state.actions) == count
         assert await client.service.run_due_clocks(clock.now + DEFAULT_AUTO_DELAY) == 1
         await table.settle()
-        after = client.service._live[table.game_id].state
+        after = client.service.registry.games[table.game_id].state
         assert len(after.actions) > count and drawn_tile(after, seat) is None
         told = f"Table {table.game_id} · Played for you (your settings): Discard"
         await fake_discord.wait_until(

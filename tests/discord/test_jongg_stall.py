@@ -135,7 +135,7 @@ async def test_restoring_games_with_costly_cards_does_not_stall(
     async with fake_discord.run(jongg_client(database, sync=False)) as client:
         assert client.service.spectator(logged).action_count >= LOGGED_ACTIONS
         assert client.service.spectator(fresh).action_count == 0
-        assert too_costly not in client.service._live
+        assert too_costly not in client.service.registry.games
     assert loop_lag.worst_held < LAG_LIMIT, f"code held the loop {loop_lag.worst_held:.3f} s"
     skipped = [r.getMessage() for r in caplog.records if "not restored" in r.getMessage()]
     assert skipped == [f"game {too_costly} not restored: The card `{card_name(old)}` can't be "

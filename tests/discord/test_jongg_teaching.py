@@ -42,7 +42,7 @@ async def test_a_teaching_table_shows_every_rack_and_hints_to_who_wants_them(
             await table.step(user)
             if table.steps >= 80 and table.spectator().phase is Phase.CLAIM:
                 break
-        state = client.service._live[table.game_id].state
+        state = client.service.registry.games[table.game_id].state
         assert state.phase is Phase.CLAIM
         posts = [m for m in fake_discord.messages_in(table.thread)
                  if m.author is fake_discord.bot and not m.ephemeral and BANNER in m.content]

@@ -215,8 +215,8 @@ def test_errors_quote_a_long_token_shortened(text: str) -> None:
     assert "…" in message
 
 
-@pytest.mark.parametrize(("text", "what"), [("", "nothing"), ("3B 4B", "2 tiles (34B)"),
-                                            ("NN", "2 tiles (NN)")])
+@pytest.mark.parametrize(("text", "what"), [("", "nothing"), ("3B 4B", "2 tiles (3B 4B)"),
+                                            ("NN", "2 tiles (N N)")])
 def test_parse_tile_wants_exactly_one(text: str, what: str) -> None:
     with pytest.raises(InvalidInput) as info:
         parse_tile(text)
@@ -258,3 +258,10 @@ def test_format_then_parse_round_trips_any_multiset(kinds: list[int]) -> None:
 def test_words_round_trip(kinds: list[int]) -> None:
     words = ", ".join(tile_name(kind).lower() for kind in kinds)
     assert parse_tiles(words) == tuple(kinds)
+
+
+def test_several_tiles_for_one_are_echoed_in_the_order_read() -> None:
+    # `2026B` was echoed sorted as a rack shows it, `226B 0`: not what was typed.
+    with pytest.raises(InvalidInput) as refused:
+        parse_tile("2026B")
+    assert "but `2026B` is 4 tiles (2B 0 2B 6B)." in refused.value.message

@@ -287,4 +287,4 @@ def test_jongg_arena_compare_prints_the_figures(tmp_path: Path,
     assert (data["seeds"], data["games"], data["before"], data["after"]) == (2, 8, "easy",
                                                                              "normal")
     assert bot.cli.main(["arena-compare", str(before), str(tmp_path / "missing")]) == 2
-    assert "Can't read the log" in capsys.readouterr().err
+    assert f"Can't read `{tmp_path / 'missing'}`" in capsys.readouterr().err

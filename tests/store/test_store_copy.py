@@ -42,8 +42,8 @@ from bot.store.copy import copy_database, copy_order, seeded_tables
 from bot.store.errors import CopyRefused, StoreError
 from bot.store.tx import Reference, TableShape
 
-#: The tables a copy leaves empty: claims of the old database's processes.
-NOT_COPIED = frozenset({"outbox_claims"})
+#: The tables a copy leaves empty: claims and request budgets of the old database's processes.
+NOT_COPIED = frozenset({"outbox_claims", "request_budgets"})
 
 #: Each table's rows, as dicts of column to value, in primary-key order.
 Contents = dict[str, list[dict[str, Any]]]
@@ -55,7 +55,8 @@ async def build_league_database(db: Database, clock: FakeClock) -> dict[str, int
     finished games played by bots and recorded (ratings, a director's correction, a seat
     handed on during play), a series
     with a bot of its own, its next game and a bettor, and a game in play with options, a
-    reclaimed seat, a clock and an outbox claimed by a process that was killed, and a
+    reclaimed seat, a clock and an outbox claimed by a process that was killed (and the
+    requests it counted against Discord's limits), and a
     vacation in the season and a personal one. Some ids are deleted
     after use (a server card, sent outbox entries). Returns ids the tests look at."""
     league, season = await league_with_season(db)
@@ -96,6 +97,7 @@ async def build_league_database(db: Database, clock: FakeClock) -> dict[str, int
     assert await db.clocks.claim_due()  # claimed by this process
     await db.outbox.add(live.id, [NewDelivery(DeliveryKind.TABLE, 1)])
     assert await db.outbox.claim(live.id)
+    await db.budgets.take("global", wanted=1, limit=50, held=[], lasts=1.0)
     await db.vacations.start(season.id, 3, at=clock.now, until=clock.now + 86_400)
     await db.vacations.start(None, 3, at=clock.now, until=clock.now + 86_400)  # personal
     sent = await db.outbox.add(finished[0], [NewDelivery(DeliveryKind.GAME_OVER, 1),
@@ -250,7 +252,7 @@ async def test_the_command_prints_a_summary_and_progress(
     summary = json.loads(out)
     original = sqlite_contents(source)
     assert summary["tables"]["actions"] == len(original["actions"]) > 0
-    assert summary["not_copied"] == ["outbox_claims"]
+    assert summary["not_copied"] == ["outbox_claims", "request_budgets"]
     assert f"copying actions: {len(original['actions'])}/{len(original['actions'])}" in err
     assert await jongg("db", "copy", str(source), str(tmp_path / "b.sqlite3")) == 0
     out, _ = capsys.readouterr()

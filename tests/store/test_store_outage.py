@@ -36,6 +36,17 @@ async def seat_again(db: Database, game_id: int) -> None:
                          "VALUES (?, 0, 1, 'Again', 0)", (game_id,))
 
 
+async def own_faults_are_not_outages(db: Database, game_id: int) -> None:
+    """A statement's own faults (a constraint, a table that does not exist) are not the
+    database going away."""
+    with pytest.raises(ConstraintViolation):
+        await seat_again(db, game_id)
+    with pytest.raises(Exception) as wrong:
+        async with db.transaction() as tx:
+            await tx.execute("UPDATE no_such_table SET x = 1")
+    assert not isinstance(wrong.value, DatabaseUnavailable)
+
+
 @pytest.fixture(scope="module")
 def own_server() -> Iterator[PgServer]:
     """A server of this module's own, which its tests stop and start again."""
@@ -77,15 +88,9 @@ async def test_a_stopped_postgresql_is_unavailable_to_every_use_and_the_store_go
             await db.outbox.mark_sent([(entry.id, [5])], wait=True)
         [sent] = await db.outbox.entries(game.id)
         assert (sent.message_ids, sent.attempts) == ((5,), 0)
-        # A statement's own fault is not the database going away.
-        with pytest.raises(SeqConflict):
+        with pytest.raises(SeqConflict):  # a statement's own fault is not an outage
             await db.actions.append_actions(game.id, 0, [("East: pass", 1000)])
-        with pytest.raises(ConstraintViolation):
-            await seat_again(db, game.id)
-        with pytest.raises(Exception) as wrong:
-            async with db.transaction() as tx:
-                await tx.execute("UPDATE no_such_table SET x = 1")
-        assert not isinstance(wrong.value, DatabaseUnavailable)
+        await own_faults_are_not_outages(db, game.id)
 
 
 async def test_the_server_cutting_a_connection_off_is_unavailable_not_a_client_fault(
@@ -183,9 +188,4 @@ async def test_an_sqlite_file_locked_by_another_program_is_unavailable(tmp_path:
             other.close()
         await db.actions.append_actions(game.id, 0, [("East: pass", 1000)])
         assert await db.actions.next_seq(game.id) == 1
-        with pytest.raises(ConstraintViolation):
-            await seat_again(db, game.id)
-        with pytest.raises(Exception) as wrong:
-            async with db.transaction() as tx:
-                await tx.execute("UPDATE no_such_table SET x = 1")
-        assert not isinstance(wrong.value, DatabaseUnavailable)
+        await own_faults_are_not_outages(db, game.id)

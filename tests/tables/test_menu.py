@@ -29,7 +29,7 @@ from bot.tables.auto import automatic
 from bot.tables.menu import dead_question, joker_only, layout
 from bot.tables.notifier import Table
 from bot.tables.seat_options import JokerCalls, SeatOptions
-from bot.tables.terminal_prompt import Prompter
+from bot.terminal.prompt import Prompter
 
 CARD = load_card(next(p for p in shipped_card_paths() if p.stem == "jongg-original")
                  .read_text())

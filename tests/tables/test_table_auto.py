@@ -75,7 +75,7 @@ async def play_people(tmp_path: Path, options: SeatOptions, seed: int) -> Game:
         for _ in range(3000):
             if not service.in_play(game_id):
                 break
-            state = service._live[game_id].state
+            state = service.registry.games[game_id].state
             seat = seats_to_act(state)[0]
             mine = service.view_for(game_id, PEOPLE[seat])
             assert service.table(game_id).options_of(seat) == options
@@ -226,7 +226,7 @@ async def _claim_window(service: TableService, clock: Clock,
         game_id = await _open(service, seed)
         await service.start_game(game_id, HOST)
         for _ in range(400):
-            state = service._live[game_id].state
+            state = service.registry.games[game_id].state
             if state.phase is Phase.CLAIM and wanted(service, game_id):
                 return game_id
             seat = seats_to_act(state)[0]
@@ -238,8 +238,9 @@ async def _claim_window(service: TableService, clock: Clock,
 
 def _answered_for(service: TableService, game_id: int) -> list[int]:
     """The seats waiting in the claim window whose options answer for them."""
-    live = service._live[game_id]
-    return [s for s in seats_to_act(live.state) if service._automatic(live, s) is not None]
+    live = service.registry.games[game_id]
+    return [s for s in seats_to_act(live.state)
+            if service.attendance.automatic(live, s) is not None]
 
 
 async def test_an_automatic_answer_waits_the_tables_delay(tmp_path: Path) -> None:
@@ -254,9 +255,9 @@ async def test_an_automatic_answer_waits_the_tables_delay(tmp_path: Path) -> Non
         assert auto.due_at == opened + 3.0
         # Not a moment sooner: the seats it answers for still wait, as a person would.
         assert await service.run_due_clocks(opened + 2.9) == 0
-        assert set(silent) <= set(seats_to_act(service._live[game_id].state))
+        assert set(silent) <= set(seats_to_act(service.registry.games[game_id].state))
         assert await service.run_due_clocks(opened + 3.0) == 1
-        state = service._live[game_id].state
+        state = service.registry.games[game_id].state
         assert not set(silent) & set(seats_to_act(state)) or state.phase is not Phase.CLAIM
         await service.close()
 
@@ -269,19 +270,19 @@ async def test_a_person_who_answers_first_keeps_the_windows_delay(tmp_path: Path
         service = make_service(db, Recorder(), clock, auto_delay=3.0)
 
         def mixed(s: TableService, g: int) -> bool:
-            waiting = seats_to_act(s._live[g].state)
+            waiting = seats_to_act(s.registry.games[g].state)
             return 1 <= len(_answered_for(s, g)) < len(waiting)
 
         game_id = await _claim_window(service, clock, mixed)
         opened = clock.now
-        live = service._live[game_id]
+        live = service.registry.games[game_id]
         person = next(s for s in seats_to_act(live.state) if s not in _answered_for(service,
                                                                                     game_id))
         clock.now += 2
         mine = service.view_for(game_id, PEOPLE[person])
         await service.act(game_id, PEOPLE[person], Pass, mine.action_count)
         # The seats answered for still wait, so the window is open, its delay unmoved.
-        assert service._live[game_id].state.phase is Phase.CLAIM
+        assert service.registry.games[game_id].state.phase is Phase.CLAIM
         autos = [c for c in await db.clocks.clocks(game_id) if c.kind is ClockKind.AUTO]
         assert [c.due_at for c in autos] == [opened + 3.0]
         await service.close()

@@ -258,7 +258,7 @@ async def test_no_reminder_for_a_move_the_players_settings_make(tmp_path: Path,
         discard = next(o.action for o in mine.legal if isinstance(o.action, Discard))
         await service.act(game_id, HOST, discard, mine.action_count)
         for _ in range(50):  # the bots play; a discard the host can't call passes itself
-            state = service._live[game_id].state
+            state = service.registry.games[game_id].state
             if state.phase is Phase.TURN and drawn_tile(state, 0) is not None:
                 break
             mine = service.view_for(game_id, HOST)

@@ -217,7 +217,7 @@ async def test_a_finished_games_result_goes_out_after_a_restart(tmp_path: Path,
         await service.flush(game_id)
         assert len(after.over) == 1 and after.over[0].result is not None
         # Delivered, the game left memory, and the store forgot what was sent.
-        assert not service.in_play(game_id) and service._live == {}
+        assert not service.in_play(game_id) and service.registry.games == {}
         assert await db.outbox.entries(game_id) == []
         await service.close()
 
@@ -240,7 +240,7 @@ async def test_a_hundred_finished_games_leave_nothing_in_memory(tmp_path: Path,
         for game_id in games:
             await service.flush(game_id)
         assert len(games) == 100
-        assert service._live == {}
+        assert service.registry.games == {}
         assert _senders() == []
         # Each was told how it ended before it left.
         assert len(recorder.over) == 4

@@ -194,7 +194,7 @@ async def test_the_clock_loop_rides_out_the_outage_and_acts_once_it_is_back(
         before = service.spectator(game_id).action_count
         unplug = Unplugged(db, monkeypatch)
         unplug.away = True
-        service._wake.set()  # the loop looks at the clocks now, and finds no database
+        service.registry.wake.set()  # the loop looks at the clocks now, and finds no database
         await eventually(lambda: unplug.refused >= 10, "the clock loop to keep trying")
         clock.now += 7 * 24 * 3600  # meanwhile every clock of the game runs out
         unplug.away = False

@@ -153,7 +153,7 @@ async def _auto_wait(service: TableService, db: Database, clock: Clock, game_id:
         autos = [c for c in await db.clocks.clocks(game_id) if c.kind is ClockKind.AUTO]
         if autos:
             return autos[0].due_at - clock.now
-        seat = seats_to_act(service._live[game_id].state)[0]
+        seat = seats_to_act(service.registry.games[game_id].state)[0]
         mine = service.view_for(game_id, PEOPLE[seat])
         await service.act(game_id, PEOPLE[seat], mine.legal[0].action, mine.action_count)
     raise AssertionError("no automatic answer came")
@@ -177,12 +177,12 @@ async def test_a_new_table_takes_each_default_and_keeps_its_delay(tmp_path: Path
         assert (due.get(ClockKind.TURN, 3600), due.get(ClockKind.CLAIM, 600)) == (3600, 600)
         # The server changes its delay: the table keeps its own, through a restart too.
         await change_settings(db, GUILD, ConfigChange(auto_delay=1.0), HOST, manager=True)
-        assert service._live[game_id].auto_delay == 7.0
+        assert service.registry.games[game_id].auto_delay == 7.0
         await service.close()
     async with Database(tmp_path / "j.db") as db:
         again = make_service(db, Recorder(), clock, auto_delay=0.5)
         await again.start(run_clocks=False)
-        assert again._live[game_id].auto_delay == 7.0
+        assert again.registry.games[game_id].auto_delay == 7.0
         await again.close()
 
 

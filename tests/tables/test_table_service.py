@@ -176,14 +176,14 @@ async def test_a_restart_rebuilds_the_game_and_play_goes_on(tmp_path: Path, cloc
             user = next(u for u in humans if first.view_for(game_id, u).legal)
             mine = first.view_for(game_id, user)
             await first.act(game_id, user, mine.legal[0].action, mine.action_count)
-        before = first._live[game_id].state
+        before = first.registry.games[game_id].state
         await first.close()
     async with Database(tmp_path / "j.db") as db:
         recorder = Recorder()
         second = make_service(db, recorder, clock)
         assert await second.start(run_clocks=False) == 1
-        assert second._live[game_id].state == before
-        assert second._live[game_id].state.rules == rules
+        assert second.registry.games[game_id].state == before
+        assert second.registry.games[game_id].state.rules == rules
         await play_out(second, game_id, humans)
         await second.close()
     assert recorder.over

@@ -33,7 +33,7 @@ async def _played(service: TableService, *, teaching: bool, moves: int = 30,
         await service.join(game.id, user, f"Player {index}")
     await service.start_game(game.id, HOST)
     for _ in range(moves):
-        seat = seats_to_act(service._live[game.id].state)[0]
+        seat = seats_to_act(service.registry.games[game.id].state)[0]
         mine = service.view_for(game.id, PEOPLE[seat])
         await service.act(game.id, PEOPLE[seat], mine.legal[0].action, mine.action_count)
     await service.flush(game.id)

@@ -9,7 +9,7 @@ from bot.engine.game import STANDARD, new_game, view
 from bot.library import shipped_card
 from bot.tables.narrate import headline
 from bot.tables.notifier import Delivery, SeatUpdate, Table
-from bot.tables.terminal import TerminalNotifier
+from bot.terminal.notifier import TerminalNotifier
 from renderer.measure import recording
 
 NAMES = ("Alice", "Bao", "Zoë", "Dee")

@@ -32,6 +32,13 @@ KINDS = {
 ENDED = re.compile(r"^  (Game over|Wall game|The wall ran out).*\.$", re.MULTILINE)
 
 
+@pytest.fixture(autouse=True)
+def wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A terminal wide enough that no line is wrapped: the transcript is read line by line
+    (wrapping has its own test, in test_terminal_prompt)."""
+    monkeypatch.setenv("COLUMNS", "1000")
+
+
 @dataclass
 class Typist:
     """`input` for `jongg play`: reads what the game printed, answers each new question with
@@ -126,8 +133,8 @@ def test_a_game_with_mistakes_at_every_question_finishes(
                    "No call made."):
         assert answer in text, answer
     # The words that look, not move.
-    for answer in ("Nearest hands:", "[Year]", "Discards (", "Exposures:",
-                   "Type a number from the list, or:", "Skip calls only jokers would fill"):
+    for answer in ("Nearest hands:", "\nYear\n", "Discards (", "Exposures:",
+                   "Type a number from the list, or:", "Calls only jokers would fill"):
         assert answer in text, answer
     assert "Declare Bot 1's" in text and "If you're wrong" in text
     # `pass` lets a discard go; on one's own turn it is explained (once per turn typed).
@@ -208,3 +215,28 @@ def test_auto_play_plays_a_series(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Bot 1 is East now, and you sit North." in out
     assert "Bot 2 is East now, and you sit West." in out
     assert "Series after 3 games:" in out
+
+
+def test_a_seed_replays_the_whole_series(capsys: pytest.CaptureFixture[str]) -> None:
+    # `--seed` fixed only the first deal: the later games' seeds were fresh every run.
+    seeds = []
+    for _ in range(2):
+        assert main(["play", "--auto", "--players", "2", "--seed", "4", "--games", "3"]) == 0
+        seeds.append(re.findall(r"Seed (\d+)\.", capsys.readouterr().out))
+    assert len(seeds[0]) == 2 and seeds[0] == seeds[1]
+
+
+def test_games_plays_that_many_without_asking(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    # `--games 2` without `--auto` was ignored: one game, then "Play again?".
+    asked: list[str] = []
+
+    def answer(prompt: str) -> str:
+        asked.append(prompt)
+        return "no" if "(yes/no)" in prompt else "pass" if "pass" in prompt else "1"
+
+    monkeypatch.setattr("builtins.input", answer)
+    assert main(["play", "--players", "2", "--seed", "3", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert not [prompt for prompt in asked if prompt.startswith("Play again?")]
+    assert "Series after 2 games:" in out

@@ -542,8 +542,10 @@ def with_options(rules: RuleSet, text: str) -> RuleSet:
     Words are separated by spaces or commas. A yes/no option is turned on by its name alone
     or `name=on|yes|true` and off by `no_name` or `name=off|no|false`; other options are
     `name=value`, enums by their value and counts as whole numbers; hyphens and underscores
-    are alike and case does not matter. Each mistake is one `InvalidInput` saying what was
-    wrong and what is allowed; a combination the rule set refuses keeps its own message.
+    are alike and case does not matter. `walls=none` without a `dice` option also means no
+    dice: without walls there is nothing for dice to break, so nobody should have to say so
+    twice. Each mistake is one `InvalidInput` saying what was wrong and what is allowed; a
+    combination the rule set refuses keeps its own message.
     """
     values: dict[str, Any] = {}
     for word in _option_words(text):
@@ -562,6 +564,8 @@ def with_options(rules: RuleSet, text: str) -> RuleSet:
         if key in values:
             raise InvalidInput(f"The house option `{key}` is given twice.")
         values[key] = chosen
+    if values.get("walls") is Walls.NONE:
+        values.setdefault("dice", 0)
     return replace(rules, **values)
 
 

@@ -123,8 +123,8 @@ def test_the_briefs_example() -> None:
     ("walls", "The house option `walls` needs a value (`walls=…`); it takes built, none."),
     ("blanks=1 blanks=2", "The house option `blanks` is given twice."),
     ("quarters_pot no-quarters-pot", "The house option `quarters_pot` is given twice."),
-    ("walls=none", "These rules don't fit together: without walls there is nothing to break: "
-                   "use no dice."),
+    ("walls=none dice=2", "These rules don't fit together: without walls there is nothing "
+                          "to break: use no dice."),
     ("dice=9", "These rules don't fit together: the wall is broken with 1 to 3 dice, or "
                "none."),
 ])
@@ -133,6 +133,12 @@ def test_every_mistake_says_what_is_wrong_and_what_is_allowed(text: str,
     with pytest.raises(InvalidInput) as refused:
         with_options(STANDARD, text)
     assert refused.value.message.startswith(message), refused.value.message
+
+
+def test_no_walls_means_no_dice_unless_dice_are_asked_for() -> None:
+    # `walls=none` alone was refused until `dice=0` was added, though no walls means no dice.
+    assert with_options(STANDARD, "walls=none").dice == 0
+    assert with_options(STANDARD, "dice=0 walls=none") == with_options(STANDARD, "walls=none")
 
 
 def test_a_combination_the_preset_refuses_keeps_the_rule_sets_message() -> None:

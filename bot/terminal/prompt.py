@@ -7,7 +7,7 @@ the tiles to pass, `pass`, `call`), these words work at any question:
 
     help        what may be typed
     hint        your nearest hands and what they need (as Hint on Discord)
-    card        the card being played
+    card [ID]   the card being played, as printed (or one hand of it in words)
     discards    the discards, by seat and by tile
     exposures   everyone's exposures and laid-out Mah Jonggs
     rack        your rack again
@@ -26,6 +26,7 @@ from itertools import groupby
 from typing import TextIO
 
 from bot.analysis import format_analysis, hint
+from bot.card_reading import printed_card, read_line
 from bot.engine.errors import MahjongError, echo
 from bot.engine.game import Action, Option, Phase, View
 from bot.engine.game.actions import (
@@ -40,12 +41,12 @@ from bot.engine.game.actions import (
     TileChoice,
 )
 from bot.engine.game.rules import DeadHands
-from bot.engine.tiles import format_tile, parse_tiles, tile_name
+from bot.engine.tiles import JOKER, format_tile, parse_tiles, tile_name
 from bot.tables.menu import Layout, calls_choice, calls_heading, dead_question, dead_target, layout
 from bot.tables.narrate import action_label, pass_heading
 from bot.tables.notifier import Table
 from bot.tables.seat_options import JokerCalls, SeatOptions
-from bot.tables.terminal import discards_text, exposures_text, rack_line
+from bot.terminal.notifier import discards_text, exposures_text, rack_line, wrap
 
 #: Reads one answer after showing a prompt (`input`); raises EOFError at the end of input.
 Ask = Callable[[str], str]
@@ -60,7 +61,7 @@ Type a number from the list, or:
   the tiles to pass (like 2B 5C N)      in a Charleston or courtesy pass
   pass / call / mahjong                 answer a discard by name
   hint        your nearest hands and what they need
-  card        the card being played
+  card        the card being played (`card y1`: one hand of it in words)
   discards    the discards, by seat and by tile
   exposures   everyone's exposures and laid-out Mah Jonggs
   rack        your rack again (Enter shows your choices again)
@@ -85,8 +86,8 @@ class Prompter:
         self._shown: int | None = None
 
     def say(self, text: str) -> None:
-        """Print a line (or several) for the human."""
-        print(text, file=self.out)
+        """Print a line (or several) for the human, wrapped to the terminal's width."""
+        print(wrap(text), file=self.out)
 
     # -- asking ----------------------------------------------------------------------------
 
@@ -109,8 +110,21 @@ class Prompter:
             self._show(table, view, offered)
         while True:
             choice = self._answer(table, view, offered, self.ask(_question(view)).strip())
+            if choice is not None and self._keeps_last_joker(view, choice):
+                continue
             if choice is not None:
                 return choice
+
+    def _keeps_last_joker(self, view: View, choice: Choice) -> bool:
+        """Whether the seat, about to discard the only joker in its rack, says to keep it: a
+        joker is a hand's most precious tile, and once it is discarded nobody may call it
+        back, so a slip of a number or a letter costs it for good."""
+        if choice != Discard(view.seat, JOKER) or view.concealed.count(JOKER) != 1:
+            return False
+        if self.agrees("That is your only joker. Discard it? (yes/no) "):
+            return False
+        self.say(f"You keep your joker. {_allowed(view)}")
+        return True
 
     def refused(self, view: View, message: str) -> None:
         """The table refused the last move: say why and what may be typed."""
@@ -147,7 +161,7 @@ class Prompter:
         elif word in ("help", "?"):
             self.say(HELP)
         elif word in ("hint", "card", "discards", "exposures", "rack"):
-            self._look(table, view, word)
+            self._look(table, view, word, rest.strip())
         elif word == "dead":
             choice = self._declare(table, view, offered)
         elif word in ("joker-calls", "jokers"):
@@ -160,16 +174,24 @@ class Prompter:
             choice = self._blind(view)
         else:
             text = rest if word in ("pass", "discard") else answer
-            choice = self._tiles(view, text)
+            choice = self._tiles(view, text, entries)
         return choice
 
-    def _look(self, table: Table, view: View, word: str) -> None:
-        """Answer one of the looking words."""
+    def _look(self, table: Table, view: View, word: str, rest: str) -> None:
+        """Answer one of the looking words (`rest`: what follows it, a hand's id after
+        `card`)."""
         if word == "hint":
             self.say(format_analysis(hint(table.card, table.rules.counts, view))
                      if table.hints else "Hints are off at this table.")
+        elif word == "card" and rest:
+            try:
+                self.say(read_line(table.card, rest).replace("**", ""))  # Discord's bold
+            except MahjongError as error:
+                self.say(error.message.replace("/rules reading-the-card", "help"))
         elif word == "card":
-            self.say("\n".join(table.card.listing()))
+            self.say("\n".join(printed_card(table.card)))
+            self.say("Type `card` and a hand's id (like `card "
+                     f"{table.card.hands[0].id}`) to read that hand in words.")
         elif word == "discards":
             self.say(discards_text(view))
         elif word == "exposures":
@@ -186,7 +208,7 @@ class Prompter:
                 self.say(f"You can offer 0 to {len(offers) - 1} tiles, not {number}.")
             return chosen
         if number == 0:  # choices count from 1, and a Soap is written 0
-            return self._tiles(view, "0")
+            return self._tiles(view, "0", entries)
         if not 1 <= number <= len(entries):
             self.say((f"There is no choice {number}. " if entries else "") + _allowed(view))
             return None
@@ -266,10 +288,10 @@ class Prompter:
         try:
             wanted = replace(table.options_of(view.seat), joker_calls=JokerCalls(value))
         except ValueError:
-            self.say(f"{table.options_of(view.seat).describe()} Type `joker-calls skip` or "
-                     "`joker-calls offer` to change it.")
+            self.say(f"{_joker_calls_line(table.options_of(view.seat))} Type `joker-calls "
+                     "skip` or `joker-calls offer` to change it.")
             return None
-        self.say(f"{wanted.describe()} (From the next question on.)")
+        self.say(f"{_joker_calls_line(wanted)} (From the next question on.)")
         return wanted
 
     def _blind(self, view: View) -> Choice | None:
@@ -280,13 +302,13 @@ class Prompter:
             return None
         return Give(view.seat, (), give.count)
 
-    def _tiles(self, view: View, text: str) -> Choice | None:
-        """Tiles typed: a discard on a turn, a pass in a pass."""
+    def _tiles(self, view: View, text: str, entries: list[_Entry]) -> Choice | None:
+        """Tiles typed: a discard on a turn, a pass in a pass. Words that are not tiles at a
+        numbered menu are the words of a choice (`keep` at the Charleston vote)."""
         try:
             kinds = parse_tiles(text)
         except MahjongError as error:
-            self.say(f"{error.message} {_allowed(view)}")
-            return None
+            return self._worded(view, entries, text, error.message)
         give = _give_choice(view)
         if give is not None and kinds:
             short = give.count - len(kinds)
@@ -296,7 +318,32 @@ class Prompter:
                 return Discard(view.seat, kinds[0])
             self.say(f"You have no {tile_name(kinds[0])} to discard. {_allowed(view)}")
             return None
+        if view.phase is Phase.TURN and len(kinds) > 1:
+            self.say(f"One tile is discarded at a time, and `{echo(text)}` is {len(kinds)}. "
+                     + _allowed(view))
+            return None
         self.say(f"That isn't one of the choices. {_allowed(view)}")
+        return None
+
+    def _worded(self, view: View, entries: list[_Entry], text: str,
+                not_tiles: str) -> Choice | None:
+        """The choice whose words `text` names, or None after saying why there is none: the
+        choices it could be, or, where tiles are typed, why `text` is not tiles."""
+        typed = text.lower().split()
+        # "Call…" is opened by `call`, never by the words of its label.
+        named = [(number, label, index) for number, (label, index)
+                 in enumerate(entries, start=1) if index is not None and _names(typed, label)]
+        if len(named) == 1:
+            return view.legal[named[0][2]].action
+        if named:
+            self.say(f"`{echo(text)}` could be " + " or ".join(
+                f"{number} ({label})" for number, label, _ in named) + ": type its number.")
+        elif view.phase is Phase.TURN or not entries:
+            self.say(f"{not_tiles} {_allowed(view)}")
+        else:
+            self.say(f"`{echo(text)}` isn't one of the choices here: " + ", ".join(
+                f"{number} ({label})" for number, (label, _) in enumerate(entries, start=1))
+                + f". {_allowed(view)}")
         return None
 
 
@@ -317,6 +364,26 @@ def _entries(table: Table, view: View, offered: Layout) -> list[_Entry]:
     if offered.calls:
         entries.append((calls_choice(view, offered), None))
     return entries
+
+
+#: The fewest letters of a choice's word that name it (`kee` for Keep passing).
+_SHORTEST_WORD = 3
+
+
+def _names(typed: list[str], label: str) -> bool:
+    """Whether the typed words name a choice: each one a word of its label, or the start of
+    one, `_SHORTEST_WORD` letters or more."""
+    words = label.lower().split()
+    return bool(typed) and all(
+        any(word == said or (len(said) >= _SHORTEST_WORD and word.startswith(said))
+            for word in words) for said in typed)
+
+
+def _joker_calls_line(options: SeatOptions) -> str:
+    """The one seat option the terminal game has, in words (the others are Discord's:
+    reminders, quiet hours and the auto-plays set with /mj settings)."""
+    return ("Calls only jokers would fill (none of your own tiles of it): "
+            + ("skipped." if options.joker_calls is JokerCalls.SKIP else "offered."))
 
 
 def _give_choice(view: View) -> TileChoice | None:

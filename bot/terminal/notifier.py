@@ -4,11 +4,13 @@ It is how a newcomer without a Discord token sees the game, and it keeps the tab
 honest: nothing here knows about Discord. This module is what the terminal shows: the table's
 lines, the human seat's own lines and rack (with its exposures), and, on request, the
 discards and everyone's exposures; with an images folder, the table, the rack and the result
-as PNG files. What the human is asked is `bot.tables.terminal_prompt`.
+as PNG files. What the human is asked is `bot.terminal.prompt`.
 """
 
 from __future__ import annotations
 
+import shutil
+import textwrap
 from collections import Counter
 from pathlib import Path
 from typing import TextIO
@@ -22,6 +24,20 @@ from bot.tables.narrate import headline
 from bot.tables.notifier import Delivery, SeatUpdate, Table, TableUpdate
 from bot.tables.reminders import Reminder
 from renderer import render_rack, render_result, render_table
+
+
+def wrap(text: str, width: int | None = None) -> str:
+    """`text` fitted to the terminal's width (`width` columns, by default the terminal's own),
+    each line broken between words and continued under its own indent, so no word is cut in
+    two at the screen's edge. A word longer than a line stays whole."""
+    columns = width if width is not None else shutil.get_terminal_size().columns
+    lines = []
+    for line in text.splitlines() or [""]:
+        indent = " " * (len(line) - len(line.lstrip()))
+        lines.extend(textwrap.wrap(line, columns, subsequent_indent=indent + "  ",
+                                   break_long_words=False, break_on_hyphens=False)
+                     or [line])
+    return "\n".join(lines)
 
 
 def _shown(seat: SeatView, rack: int) -> list[str]:
@@ -93,7 +109,7 @@ class TerminalNotifier:
                            delivery: Delivery) -> None:
         """Print the public lines; write a table picture when the turn moved."""
         for line in update.lines:
-            print(f"  {line}", file=self.out)
+            print(wrap(f"  {line}"), file=self.out)
         if update.new_turn:
             self._picture("table", render_table(table_scene(update.view, bots=table.bots)))
 
@@ -101,9 +117,9 @@ class TerminalNotifier:
                           delivery: Delivery) -> None:
         """Print the seat's private lines, and its rack when it is asked something."""
         for line in update.lines:
-            print(f"  ({line})", file=self.out)
+            print(wrap(f"  ({line})"), file=self.out)
         if update.must_act and layout(update.view, table.options_of(seat)).asks(update.view):
-            print(rack_line(update.view), file=self.out)
+            print(wrap(rack_line(update.view)), file=self.out)
             self._picture("rack", render_rack(seat_rack_scene(
                 update.view, table.options_of(seat), name=table.names[seat],
                 drawn=update.drawn, said=headline(update.view, table.names, update.drawn))))
