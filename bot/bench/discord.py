@@ -97,12 +97,12 @@ from bot.discord.shards import ONE_SHARD, ShardPlan
 from bot.discord.tuning import tune_process
 from bot.engine.errors import InvalidInput
 
-#: Goals: p95 in milliseconds (issue 5), live games on one bot token, and the requests a
-#: four-person table's move may cost against the global limit (issue 12).
+#: Goals: p95 in milliseconds, live games on one bot token, and the requests a four-person
+#: table's move may cost against the global limit over whole games.
 LATENCY_GOAL_MS = 100.0
 GAMES_GOAL = 200
 REQUESTS_PER_MOVE_GOAL = 1.0
-#: ... and in live play, once the people's clicks carry the messages (issue 30).
+#: ... and in live play, where the people's clicks carry the messages.
 LIVE_REQUESTS_PER_MOVE_GOAL = 0.1
 #: A person's think time before answering a prompt, in seconds (uniform between the two).
 THINK_SECONDS = (2.0, 8.0)
