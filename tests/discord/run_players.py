@@ -59,10 +59,15 @@ class Player:
 
     async def play_until(self, done: Callable[[], Awaitable[bool]], *,
                          dm_only: bool = False) -> None:
-        """Play until `done` says so (or the game is over)."""
+        """Play until `done` says so (or the game is over). Fails once the person has
+        made no move for `PATIENCE` seconds: a long stretch of moves (claim windows left to
+        their clocks) may take longer in all on a busy machine, and still be moving."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + PATIENCE
+        made = await self.moves()
         while not await done() and not await self.over():
+            if (now_made := await self.moves()) > made:
+                made, deadline = now_made, loop.time() + PATIENCE
             assert loop.time() < deadline, (
                 f"{self.user.username} could not move for {PATIENCE}s\n"
                 f"{self.fake.transcript()}")
