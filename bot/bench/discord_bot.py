@@ -28,7 +28,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.bench.discord_measure import Commit, Purpose, Request
 from bot.bench.discord_wire import Failed
-from bot.discord.endpoint import InteractionsEndpoint, parse_public_key, serve
+from bot.discord.endpoint import InteractionsEndpoint, parse_public_key, serving
 from bot.discord.pacing import GlobalLimit, Sharing
 from bot.discord.shards import ShardPlan
 from bot.discord.tuning import tune_process
@@ -266,12 +266,8 @@ async def _serving(client: Any, address: Any) -> AsyncIterator[str]:
     async with client:
         await client.login(address.token)
         endpoint = InteractionsEndpoint(client, parse_public_key(address.public_key))
-        runner = await serve(endpoint, "127.0.0.1", 0)
-        try:
-            host, port = runner.addresses[0][:2]
-            yield f"http://{host}:{port}/interactions"
-        finally:
-            await runner.cleanup()
+        async with serving(endpoint) as url:
+            yield url
 
 
 @dataclass(frozen=True)

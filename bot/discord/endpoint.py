@@ -14,8 +14,10 @@ dispatch (commands, buttons, modals), and its first answer is the HTTP response
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+from collections.abc import AsyncIterator
 
 import discord
 from aiohttp import web
@@ -133,6 +135,19 @@ async def serve(endpoint: InteractionsEndpoint, host: str, port: int) -> web.App
     log.info("serving Discord's interactions on %s",
              ", ".join(f"http://{where[0]}:{where[1]}" for where in runner.addresses))
     return runner
+
+
+@contextlib.asynccontextmanager
+async def serving(endpoint: InteractionsEndpoint, host: str = "127.0.0.1"
+                  ) -> AsyncIterator[str]:
+    """Serve `endpoint` on a free port of `host` until the block ends; yields its URL (a
+    worker the bench or a test starts, whose URL is then given to Discord)."""
+    runner = await serve(endpoint, host, 0)
+    try:
+        bound, port = runner.addresses[0][:2]
+        yield f"http://{bound}:{port}/interactions"
+    finally:
+        await runner.cleanup()
 
 
 class _NotForWorkers(logging.Filter):

@@ -29,7 +29,7 @@ from bot.discord.endpoint import (
     InteractionsEndpoint,
     parse_public_key,
     run_worker,
-    serve,
+    serving,
 )
 
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
@@ -44,12 +44,8 @@ async def http_worker(fake: FakeDiscord, client: discord.Client, *,
         await client.login(fake.token)
         endpoint = InteractionsEndpoint(client, parse_public_key(fake.public_key),
                                         defer_after=defer_after)
-        runner = await serve(endpoint, "127.0.0.1", 0)
-        try:
-            host, port = runner.addresses[0][:2]
-            yield f"http://{host}:{port}/interactions"
-        finally:
-            await runner.cleanup()
+        async with serving(endpoint) as url:
+            yield url
 
 
 def callbacks(fake: FakeDiscord) -> list[Any]:
