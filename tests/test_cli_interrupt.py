@@ -62,7 +62,9 @@ def ctrl_c_after(shown: str, *args: str) -> Stopped:
     and see how it ends."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: the command, with the terminal as its own
-        os.execv(sys.executable, [sys.executable, "-m", "bot", *args])
+        # Fault handler on: a command that does not stop is made to say where it hangs.
+        os.execve(sys.executable, [sys.executable, "-m", "bot", *args],
+                  {**os.environ, "PYTHONFAULTHANDLER": "1"})
     output = b""
     ended = False
     try:
@@ -85,6 +87,9 @@ def ctrl_c_after(shown: str, *args: str) -> Stopped:
                 return Stopped(os.waitstatus_to_exitcode(status),
                                output.decode(errors="replace"), time.monotonic() - pressed)
             time.sleep(0.05)
+        os.kill(pid, signal.SIGABRT)  # the fault handler prints every thread's stack
+        while (more := _read(fd, 1.0)) is not None and more:
+            output += more
         return Stopped(None, output.decode(errors="replace"), time.monotonic() - pressed)
     finally:
         if not ended and not os.waitpid(pid, os.WNOHANG)[0]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
+import select
 import sys
 import tempfile
 from collections.abc import Callable
@@ -62,6 +64,25 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=run)
 
 
+#: How often, in seconds, a question waiting for its answer at a terminal looks for Ctrl-C.
+LISTEN_SECONDS = 0.1
+
+
+def ask(prompt: str) -> str:
+    """`input(prompt)`, except that at a terminal a Ctrl-C is heard however soon after the
+    question it comes. `input` shows the question, then waits in the system's read: a Ctrl-C
+    that arrives between the two is only acted on once a line is typed. Here the question is
+    shown first and the wait is a `select` that returns every `LISTEN_SECONDS` (Python acts
+    on a Ctrl-C between two of them); `input` then reads a line that is already there. Not
+    at a terminal (a pipe, a test), `input` asks as it is."""
+    if os.name != "posix" or not sys.stdin.isatty():
+        return input(prompt)
+    print(prompt, end="", flush=True)
+    while not select.select([sys.stdin], [], [], LISTEN_SECONDS)[0]:
+        pass
+    return input()
+
+
 def run(args: argparse.Namespace) -> int:
     """Play a game, and more of its series while asked; returns when done (or at end of
     input)."""
@@ -97,7 +118,7 @@ async def _play(args: argparse.Namespace) -> int:
                   file=out)
             table = await service.start_game(game.id, HUMAN)
             helper = make_player(level, table.card, rules.counts, game.seed)
-            prompter = Prompter(input, out)
+            prompter = Prompter(ask, out)
             try:
                 game_id, played = game.id, 1
                 while True:
