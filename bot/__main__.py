@@ -2,6 +2,6 @@
 
 import sys
 
-from bot.cli import main
+from bot.cli.main import main
 
 sys.exit(main())

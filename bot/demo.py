@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 
 from bot.analysis import analyze, hint
+from bot.bots import make_player
 from bot.engine.game import (
     SIAMESE,
     STANDARD,
@@ -30,7 +31,6 @@ from bot.engine.game.state import Took
 from bot.engine.matcher import CardMatcher, PlayerHand
 from bot.league.standings import rank_standings, standings_scene
 from bot.library import shipped_card
-from bot.players import make_player
 from bot.scenes import (
     analysis_scene,
     card_sheet,

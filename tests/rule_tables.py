@@ -3,7 +3,7 @@ table size's preset and a house-option variant of each family (the options that 
 deal, the claim window, the wall's end, the payments and the Royale-style game's ending).
 
 The Hypothesis walk (`tests/engine/game/test_game_walk.py`) checks the engine's invariants on
-each of them, and the pins (`tests/players/test_players_pins.py`) pin whole bot games on each,
+each of them, and the pins (`tests/bots/test_bots_pins.py`) pin whole bot games on each,
 so a table added here is walked and pinned at once."""
 
 from __future__ import annotations

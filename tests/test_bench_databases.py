@@ -12,7 +12,7 @@ import asyncpg
 import pytest
 
 from bot.bench import databases
-from bot.cli import EXIT_BAD_INPUT, main
+from bot.cli.main import EXIT_BAD_INPUT, main
 from bot.store.throwaway import INSTALL, NOT_FOUND, ThrowawayServer, find_binaries
 
 needs_postgres = pytest.mark.skipif(

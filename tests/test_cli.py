@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.bench.prompts import ALL_ON, CONFIGS, Count, play
-from bot.cli import EXIT_BAD_INPUT, main
+from bot.cli.main import EXIT_BAD_INPUT, main
 from bot.engine.cards.cost import MAX_CARD_COMBINATIONS, costliest_card_text
 from bot.tables.seat_options import SeatOptions
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-import bot.commands.card
-from bot.cli import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_BUG, EXIT_FAILED, main
+import bot.cli.card
+from bot.cli.main import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_BUG, EXIT_FAILED, main
 from bot.engine.cards.parser import MAX_FILE_BYTES
 from bot.engine.errors import CardError
 from bot.library import card_file_bytes
@@ -267,7 +267,7 @@ def _broken_list_cards(args: object) -> int:
 def test_a_bug_is_one_line_naming_the_file_with_the_details(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(bot.commands.card, "list_cards", _broken_list_cards)
+    monkeypatch.setattr(bot.cli.card, "list_cards", _broken_list_cards)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     assert main(["card", "list"]) == EXIT_BUG
     line = one_line(capsys.readouterr().err)
@@ -284,7 +284,7 @@ def test_a_bug_is_one_line_naming_the_file_with_the_details(
 def test_a_bug_shows_its_traceback_when_no_file_can_be_written(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(bot.commands.card, "list_cards", _broken_list_cards)
+    monkeypatch.setattr(bot.cli.card, "list_cards", _broken_list_cards)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
     assert main(["card", "list"]) == EXIT_BUG
     err = capsys.readouterr().err

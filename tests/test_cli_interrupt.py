@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import pytest
 
-import bot.cli
-from bot.cli import EXIT_INTERRUPTED, main
+import bot.cli.main
+from bot.cli.main import EXIT_INTERRUPTED, main
 
 #: How long a command may take to show what the test waits for, and to end after Ctrl-C.
 #: Generous: they only bound a test on a machine too busy to answer; a stopped command ends
@@ -125,7 +125,7 @@ def test_ctrl_c_during_start_up_is_one_line(monkeypatch: pytest.MonkeyPatch,
     def interrupted() -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(bot.cli, "build_parser", interrupted)
+    monkeypatch.setattr(bot.cli.main, "build_parser", interrupted)
     try:
         code = main(["card", "list"])
     except KeyboardInterrupt:

@@ -8,13 +8,13 @@ import json
 
 import pytest
 
-import bot.players
-from bot.cli import main
+import bot.bots
+from bot.bots import LEVELS, NormalPlayer, Player
+from bot.cli.main import main
 from bot.engine.cards import Card
-from bot.players import LEVELS, NormalPlayer, Player
 
 
-def _counting(built: list[int]) -> bot.players.PlayerFactory:
+def _counting(built: list[int]) -> bot.bots.PlayerFactory:
     """A factory of Normal bots that notes each seed it built one for."""
 
     def factory(card: Card, counts: object, seed: int) -> Player:
@@ -29,7 +29,7 @@ def test_play_seats_three_bots_of_the_level_asked(level: str, monkeypatch: pytes
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     built: dict[str, list[int]] = {each: [] for each in LEVELS}
     for each in LEVELS:
-        monkeypatch.setitem(bot.players.PLAYERS, each, _counting(built[each]))
+        monkeypatch.setitem(bot.bots.PLAYERS, each, _counting(built[each]))
     assert main(["play", "--auto", "--seed", "3", "--bots", level]) == 0
     out = capsys.readouterr().out
     assert f"seed 3, {level.capitalize()} bots." in out

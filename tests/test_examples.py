@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import build_parser, main
+from bot.cli.main import build_parser, main
 from bot.library import shipped_card_paths
 
 ROOT = Path(__file__).resolve().parents[1]

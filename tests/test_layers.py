@@ -190,7 +190,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
     "renderer",                                       # pictures from plain data
     "files",                                          # reading people's files, bounded
     "library",                                        # the data Jongg ships
-    "rules players analysis card_reading",            # knowledge of the game
+    "rules bots analysis card_reading",               # knowledge of the game
     "store",                                          # every SQL statement
     "server_cards",                                   # a server's own cards, kept in the store
     "league",                                         # seasons, standings, ratings
@@ -199,8 +199,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
     "discord terminal",                               # the two front ends
     "demo supervisor",                                # what the command line builds on
     "bench",                                          # jongg bench
-    "commands",                                       # the jongg subcommands
-    "cli",                                            # the one entry point
+    "cli",                                            # the jongg command line
     "__main__",                                       # python -m bot
 ))
 #: The Discord layer translates between Discord and the table service: the store is the

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import build_parser
+from bot.cli.main import build_parser
 from bot.discord.shards import ShardPlan, parse_shard_plan, split_shards
 from bot.supervisor import Restarts, Supervisor, jongg_run_command
 

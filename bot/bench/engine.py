@@ -1,11 +1,11 @@
 """`jongg bench engine`: whole games per second through the engine, on one core.
 
 For each table size (four players, three, and the two-player Siamese-style game) bots play
-seeded games with `bot.players.simulate`: every seat that must act builds its `View` and
+seeded games with `bot.bots.simulate`: every seat that must act builds its `View` and
 chooses, and `apply` moves the game on. Random-legal games measure the engine itself (the
 random player costs next to nothing, and never kills a hand, so these are full games to a Mah
 Jongg or the wall); Normal games add the default bot level, which thinks with the matcher
-as the table service runs it. Last, the duplicate arena (`bot.players.arena`) plays each bot
+as the table service runs it. Last, the duplicate arena (`bot.bots.arena`) plays each bot
 level as the challenger against a Normal field at four players: its throughput, and each
 level's decision time p95 (CPU time of one decision) against the level's goal. The card is
 compiled before the clock starts.
@@ -19,13 +19,13 @@ from __future__ import annotations
 import time
 
 from bot.bench import BenchResult, Figure, ProgressCallback
+from bot.bots import LEVELS
+from bot.bots.arena import arena
+from bot.bots.simulate import SimulationReport, simulate
 from bot.engine.game import new_game
 from bot.engine.game.rules import SIAMESE, STANDARD, THREE_PLAYER, RuleSet
 from bot.engine.matcher import matcher_for
 from bot.library import DEFAULT_CARD, shipped_card
-from bot.players import LEVELS
-from bot.players.arena import arena
-from bot.players.simulate import SimulationReport, simulate
 
 SEED = 20261129
 TABLES: tuple[tuple[str, RuleSet], ...] = (("4-player", STANDARD), ("3-player", THREE_PLAYER),

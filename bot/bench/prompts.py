@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot.bench import BenchResult, Figure, ProgressCallback, Steps
+from bot.bots import make_player
 from bot.engine.game import STANDARD, apply, new_game, seats_to_act, view
 from bot.engine.game.state import Phase
 from bot.library import shipped_card
-from bot.players import make_player
 from bot.tables.auto import automatic, drawn_tile
 from bot.tables.seat_options import AutoDiscard, AutoMahjong, SeatOptions
 

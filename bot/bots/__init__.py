@@ -9,20 +9,20 @@ ladder of bots people play against, weakest first (`LEVELS`): `EasyPlayer` (a be
 `NormalPlayer` (weighs its hands by their odds; the default) and `StrongPlayer` (reads the
 opponents, defends, samples its chances). `PLAYERS` is the registry of player kinds by name (a
 new bot is one entry there), `make_player` builds one by kind name, and
-`bot.players.simulate` and `bot.players.arena` play whole games with them.
+`bot.bots.simulate` and `bot.bots.arena` play whole games with them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot.bots.base import Player
+from bot.bots.easy import EasyPlayer
+from bot.bots.normal import NormalPlayer
+from bot.bots.random_player import ChaosPlayer, RandomPlayer
+from bot.bots.strong import StrongPlayer
 from bot.engine.cards.model import Card
 from bot.engine.errors import InvalidInput, echo
-from bot.players.base import Player
-from bot.players.easy import EasyPlayer
-from bot.players.normal import NormalPlayer
-from bot.players.random_player import ChaosPlayer, RandomPlayer
-from bot.players.strong import StrongPlayer
 
 #: Builds a player for a game on a card with a set of tile counts, from a seed.
 PlayerFactory = Callable[[Card, Sequence[int], int], Player]

@@ -50,15 +50,8 @@ from typing import Any, Protocol, TextIO, runtime_checkable
 
 import numpy as np
 
-from bot.engine.cards.model import Card
-from bot.engine.errors import InvalidInput
-from bot.engine.game import Action, Call, Exchange, Phase, View, format_action
-from bot.engine.game.actions import Option
-from bot.engine.game.events import EndReason
-from bot.engine.game.rules import RuleSet, seat_names
-from bot.engine.game.state import finishing
-from bot.players import Player, make_player
-from bot.players.simulate import (
+from bot.bots import Player, make_player
+from bot.bots.simulate import (
     GameSummary,
     ProgressCallback,
     game_seeds,
@@ -68,6 +61,13 @@ from bot.players.simulate import (
     rules_key,
     seat_kinds,
 )
+from bot.engine.cards.model import Card
+from bot.engine.errors import InvalidInput
+from bot.engine.game import Action, Call, Exchange, Phase, View, format_action
+from bot.engine.game.actions import Option
+from bot.engine.game.events import EndReason
+from bot.engine.game.rules import RuleSet, seat_names
+from bot.engine.game.state import finishing
 
 #: Bootstrap resamples of the seeds, and the seed of the bootstrap's generator.
 BOOTSTRAP_SAMPLES = 2000

@@ -1,6 +1,6 @@
 """`EasyPlayer`: the Easy bot, a beginner who plays toward its nearest hand.
 
-It is the Normal bot (`bot.players.normal`) with a beginner's habits:
+It is the Normal bot (`bot.bots.normal`) with a beginner's habits:
 
 * it looks at its two nearest hands only (one per rack pair in the Siamese-style game) and
   weighs them by distance alone (each missing tile cuts a plan's weight by `decay`, value
@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.bots.normal import Analysis, Candidate, NormalPlayer
+from bot.bots.odds import Supply
 from bot.engine.game.actions import Action, Discard
 from bot.engine.game.view import View
 from bot.engine.tiles import JOKER
-from bot.players.normal import Analysis, Candidate, NormalPlayer
-from bot.players.odds import Supply
 
 #: Nearest card hands an Easy bot looks at (and the first-rack hands of a Siamese pair).
 EASY_NEAREST = 2

@@ -3,7 +3,7 @@
 It looks at the card hands its tiles are nearest to (`CardMatcher.nearest`) and turns them
 into *plans*: a card hand (two, one per rack, in the Siamese-style game), how many tiles away
 it is, its value, and which of the seat's concealed tiles it keeps. A plan's weight is its
-expected value: the chance of finishing it (`bot.players.odds`: the tiles it lacks against
+expected value: the chance of finishing it (`bot.bots.odds`: the tiles it lacks against
 the live copies the seat cannot see, over the draws it has left; a concealed hand can't call)
 times its value, counting the jokerless doubling by the chance of finishing without a joker.
 Plans that need a natural tile the table has already used up are dropped. Then:
@@ -36,6 +36,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.bots.base import (
+    live_racks,
+    rack_exposures,
+    seen_counts,
+    visible_counts,
+)
+from bot.bots.odds import Supply, plan_odds
 from bot.engine.cards.model import Card
 from bot.engine.game.actions import (
     Action,
@@ -57,13 +64,6 @@ from bot.engine.game.state import Phase
 from bot.engine.game.view import View
 from bot.engine.matcher import CardMatcher, Exposure, NearHand, PlayerHand, matcher_for
 from bot.engine.tiles import BLANK, JOKER, NUM_KINDS
-from bot.players.base import (
-    live_racks,
-    rack_exposures,
-    seen_counts,
-    visible_counts,
-)
-from bot.players.odds import Supply, plan_odds
 
 #: Nearest card hands weighed for each decision (one-rack games).
 NEAREST = 6
@@ -74,7 +74,7 @@ CHARLESTON_NEAREST = 12
 WAYS_PER_HAND = 1
 #: Hands tried for the first rack of a Siamese pair (the second gets its best fit).
 SIAMESE_NEAREST = 3
-#: How many more looks at a kind calling gives a joker-able place (see `bot.players.odds`).
+#: How many more looks at a kind calling gives a joker-able place (see `bot.bots.odds`).
 CALL_FACTOR = 2.0
 #: Call only when the exposure leaves a hand at most this many tiles away.
 CALL_AWAY = 3

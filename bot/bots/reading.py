@@ -29,10 +29,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from bot.bots.base import live_racks
 from bot.engine.game.view import ExposureView, View
 from bot.engine.matcher import CARD_KINDS, CardMatcher
 from bot.engine.tiles import JOKER, NUM_KINDS
-from bot.players.base import live_racks
 
 FloatArray = npt.NDArray[np.float64]
 

@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.bots import PLAYER_KINDS, Player, make_player
 from bot.engine.cards.model import Card
 from bot.engine.errors import InvalidInput, echo
 from bot.engine.game import (
@@ -55,7 +56,6 @@ from bot.engine.game.events import (
     PlayBegins,
 )
 from bot.engine.game.rules import RuleSet, house_options, preset_of, seat_names, with_options
-from bot.players import PLAYER_KINDS, Player, make_player
 
 ProgressCallback = Callable[[int, int], None]
 

@@ -1,6 +1,6 @@
 """`StrongPlayer`: the Strong bot, the Normal bot with a sense of danger and sampled odds.
 
-On top of the Normal bot (`bot.players.normal`) it:
+On top of the Normal bot (`bot.bots.normal`) it:
 
 * plans among more ways to a hand: where Normal lets each card hand's nearest variation
   (its first, among equally near suits or numbers) stand for it, Strong weighs up to
@@ -15,7 +15,7 @@ On top of the Normal bot (`bot.players.normal`) it:
   racks' hands, so the same draws must finish both: the racks are planned together. (Plans
   are still ranked by Normal's estimate: in the arena, ranking them by the sampled chance
   lost about 4 points a game, the noise of 64 deals outweighing what they add);
-* reads the opponents (`bot.players.reading`): a probability over card hands for each of
+* reads the opponents (`bot.bots.reading`): a probability over card hands for each of
   their racks from exposures and discards, and from it the danger of every tile it might
   throw (the chance it completes someone's hand times what it would pay);
 * throws the tile that costs the least: what it takes from its own best chance (in points:
@@ -36,15 +36,15 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from bot.bots.base import seen_counts
+from bot.bots.normal import Analysis, Candidate, NormalPlayer
+from bot.bots.odds import Supply
+from bot.bots.reading import FloatArray, Threat, read_threat
 from bot.engine.cards.model import Card
 from bot.engine.game.actions import Action, Discard
 from bot.engine.game.view import View
 from bot.engine.matcher import CardMatcher
 from bot.engine.tiles import JOKER, NUM_KINDS
-from bot.players.base import seen_counts
-from bot.players.normal import Analysis, Candidate, NormalPlayer
-from bot.players.odds import Supply
-from bot.players.reading import FloatArray, Threat, read_threat
 
 #: Plans weighed for each decision, and in the Charleston, and how many of them may be
 #: ways (variations) of one card hand. Against a Normal field, on 2,000 deals never used in

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from bot.analysis import analyze, format_analysis, read_hand, soap_note
-from bot.commands.options import examples, positive_int
+from bot.cli.options import examples, positive_int
 from bot.engine.matcher import CardMatcher
 from bot.library import DEFAULT_CARD, card_from_name_or_path
 

@@ -7,7 +7,7 @@
 Each seed's deal is played once with the challenger in every seat and field bots in the
 others, so tile luck cancels; the report gives both sides' points per game (95 % bootstrap
 interval clustered by seed), win, self-pick, feeding, wall-game, dead-hand and jokerless
-rates, mean value of wins and decision times (see `bot.players.arena`). `--sprt D` stops as
+rates, mean value of wins and decision times (see `bot.bots.arena`). `--sprt D` stops as
 soon as "better by at least D points a game" or "not better" is decided.
 
     jongg arena-compare old.jsonl new.jsonl
@@ -25,7 +25,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from bot.commands.options import (
+from bot.bots import PLAYER_KINDS
+from bot.bots.arena import arena, compare_logs
+from bot.cli.options import (
     add_table_size,
     examples,
     game_seed,
@@ -34,8 +36,6 @@ from bot.commands.options import (
 )
 from bot.files import limited_lines
 from bot.library import DEFAULT_CARD, card_from_name_or_path
-from bot.players import PLAYER_KINDS
-from bot.players.arena import arena, compare_logs
 from bot.progress import Progress
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.bench import DATABASE_TARGETS, TARGETS, BenchResult, side_by_side
 from bot.bench.databases import POSTGRESQL, SQLITE, backends, check_choice
-from bot.commands.options import positive_int
+from bot.cli.options import positive_int
 from bot.engine.errors import InvalidInput
 from bot.progress import Progress
 

@@ -7,7 +7,7 @@ import dataclasses
 import json
 from pathlib import Path
 
-from bot.commands.options import game_seed, positive_int
+from bot.cli.options import game_seed, positive_int
 from bot.engine.cards import Card, load_card
 from bot.engine.cards.balance import DEFAULT_DEALS, DEFAULT_SEED, estimate_balance
 from bot.engine.cards.cost import MAX_CARD_COMBINATIONS, card_combinations

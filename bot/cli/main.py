@@ -1,6 +1,6 @@
 """The `jongg` command: one entry point with a subcommand per job.
 
-Each feature lives in its own module under `bot.commands` with a `register(subparsers)`
+Each feature lives in its own module under `bot.cli` with a `register(subparsers)`
 function that adds its subcommand and sets `handler`.
 
 Nothing a person can cause ends in a traceback. `main` is the one place that turns an error
@@ -32,15 +32,15 @@ from typing import Any, NoReturn
 from bot.engine.errors import CardError, MahjongError, echo
 
 COMMAND_MODULES = (
-    "bot.commands.card",
-    "bot.commands.analyze",
-    "bot.commands.bench",
-    "bot.commands.render_demo",
-    "bot.commands.simulate",
-    "bot.commands.arena",
-    "bot.commands.play",
-    "bot.commands.run",
-    "bot.commands.db",
+    "bot.cli.card",
+    "bot.cli.analyze",
+    "bot.cli.bench",
+    "bot.cli.render_demo",
+    "bot.cli.simulate",
+    "bot.cli.arena",
+    "bot.cli.play",
+    "bot.cli.run",
+    "bot.cli.db",
 )
 
 #: Exit codes. 2 for what was typed, as argparse has it; 70 is EX_SOFTWARE from sysexits.h;
@@ -228,7 +228,7 @@ def _run(arguments: list[str]) -> int:
     try:
         args = build_parser().parse_args(arguments)
         if args.command is None:
-            from bot.commands.overview import overview
+            from bot.cli.overview import overview
 
             args.handler = lambda _: overview()
         if args.command in STOP_THEMSELVES and signal.getsignal(signal.SIGINT) is _stop_at_once:

@@ -14,7 +14,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from bot.commands.options import (
+from bot.bots import DEFAULT_LEVEL, LEVELS, Player, make_player
+from bot.cli.options import (
     add_table_size,
     game_seed,
     output_folder,
@@ -24,7 +25,6 @@ from bot.commands.options import (
 from bot.engine.errors import MahjongError
 from bot.engine.game.rules import house_options, seat_names
 from bot.library import DEFAULT_CARD, shipped_card_paths
-from bot.players import DEFAULT_LEVEL, LEVELS, Player, make_player
 from bot.store import Database
 from bot.store.rows import INT64_MAX
 from bot.tables.levels import level_label, read_level

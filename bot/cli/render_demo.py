@@ -13,7 +13,7 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.commands.options import output_folder
+from bot.cli.options import output_folder
 from bot.demo import (
     demo_analysis,
     demo_called_table,

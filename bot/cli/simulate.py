@@ -7,7 +7,7 @@
 
 `--bot` names one bot for every seat or one per seat (comma-separated). The report gives how
 games ended, wins by seat, self-picks, dead hands, turns and actions per game, and speed;
-`--log` writes every game's actions so `replay` can rebuild it (see `bot.players.simulate`).
+`--log` writes every game's actions so `replay` can rebuild it (see `bot.bots.simulate`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ import argparse
 import json
 import sys
 
-from bot.commands.options import (
+from bot.bots import DEFAULT_LEVEL, PLAYER_KINDS
+from bot.bots.simulate import simulate
+from bot.cli.options import (
     add_table_size,
     examples,
     game_seed,
@@ -25,8 +27,6 @@ from bot.commands.options import (
 )
 from bot.engine.game.rules import preset
 from bot.library import DEFAULT_CARD, card_from_name_or_path
-from bot.players import DEFAULT_LEVEL, PLAYER_KINDS
-from bot.players.simulate import simulate
 from bot.progress import Progress
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.bots import LEVELS
 from bot.discord.components import (
     LobbyButton,
     answer_error,
@@ -40,7 +41,6 @@ from bot.engine.game.bettor import bettor_refusal
 from bot.engine.game.rules import Scoring, suggest_options, table_rules, with_options
 from bot.engine.tiles import format_tile, parse_tile, tile_name
 from bot.league.seasons import season_for_channel, season_rules
-from bot.players import LEVELS
 from bot.server_cards import card_names, resolve_card, usable_card
 from bot.store import GameStatus
 from bot.store.cards import MAX_NAME

@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 import discord
 
 from bot.analysis import format_analysis, hint
+from bot.bots import LEVELS
 from bot.discord.answers import TableAnswer
 from bot.engine.errors import IllegalAction
 from bot.engine.game import Pass, View
 from bot.engine.game.actions import Give
-from bot.players import LEVELS
 from bot.scenes import analysis_scene
 from bot.tables.errors import StalePrompt, describe_error, for_players
 from bot.tables.levels import level_label

@@ -1,12 +1,12 @@
 """Bot levels as people meet them: a level read from what was typed (on Discord or the
 command line), and the label it is shown with. The levels themselves, and the bot each one
-builds, are `bot.players.LEVELS`; a server's chosen level (its stand-ins and the bots that
+builds, are `bot.bots.LEVELS`; a server's chosen level (its stand-ins and the bots that
 fill empty seats at Start) is one of its settings, `DEFAULT_LEVEL` until a manager sets it."""
 
 from __future__ import annotations
 
+from bot.bots import DEFAULT_LEVEL, LEVELS
 from bot.engine.errors import InvalidInput, echo
-from bot.players import DEFAULT_LEVEL, LEVELS
 from bot.store import Database, GuildSettings
 
 

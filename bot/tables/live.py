@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field, fields
 
+from bot.bots import Player
 from bot.engine.game import (
     Action,
     Event,
@@ -21,7 +22,6 @@ from bot.engine.game import (
     format_action,
     legal_actions,
 )
-from bot.players import Player
 from bot.store import ClockKind, Pace, PlayedFor
 from bot.tables.delivery import Mailbox
 from bot.tables.errors import NotSeated, StalePrompt

@@ -13,9 +13,9 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from bot.bots import Player
 from bot.engine.cards import Card
 from bot.engine.game import RuleSet
-from bot.players import Player
 from bot.store import Database, StoreError
 from bot.tables.delivery import Backoff, HeldGame, Sender
 from bot.tables.errors import NOT_RUNNING, RESTARTING, NotRunning, Restarting
@@ -26,7 +26,7 @@ from bot.tables.outage import Outage
 
 log = logging.getLogger(__name__)
 
-#: Builds the bot for a seat: its level (`bot.players.LEVELS`), the card, the rules and a
+#: Builds the bot for a seat: its level (`bot.bots.LEVELS`), the card, the rules and a
 #: seed of its own.
 BotFactory = Callable[[str, Card, RuleSet, int], Player]
 

@@ -27,9 +27,9 @@ import random
 import time
 from collections.abc import Callable, Collection
 
+from bot.bots import Player, make_player
 from bot.engine.cards import Card
 from bot.engine.game import Action, Event, Phase, RuleSet, View, seats_to_act, spectator_view, view
-from bot.players import Player, make_player
 from bot.store import Bettor, ClockKind, Database, Game, Season, Vacation
 from bot.tables.attendance import Attendance
 from bot.tables.clocks import Clocks
@@ -73,7 +73,7 @@ def every_guild(guild_id: int) -> bool:
 
 
 def level_bot(level: str, card: Card, rules: RuleSet, seed: int) -> Player:
-    """The bot of a level (`bot.players.LEVELS`), as people meet it at a table."""
+    """The bot of a level (`bot.bots.LEVELS`), as people meet it at a table."""
     return make_player(level, card, rules.counts, seed)
 
 

@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
+from bot.bots import Player
 from bot.engine.cards import Card, load_card
 from bot.engine.game import Give, Option, Phase, View
 from bot.engine.game.actions import Action, CallMahjong, Discard, Mahjong
 from bot.engine.game.rules import seat_names
 from bot.engine.game.view import ClaimView, ExposureView, SeatView
 from bot.engine.tiles import JOKER, parse_tiles
-from bot.players import Player
 
 SMALL_CARD = """
 card: Player Test Card

@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-import bot.cli
+import bot.cli.main
+from bot.bots.arena import ArenaReport, SeatGame, arena, bootstrap_ci, compare_logs, sprt
 from bot.engine.errors import InvalidInput
 from bot.engine.game import STANDARD, THREE_PLAYER, parse_action, preset, replay
 from bot.engine.game.rules import seat_names
 from bot.engine.game.state import finishing
 from bot.library import shipped_card
-from bot.players.arena import ArenaReport, SeatGame, arena, bootstrap_ci, compare_logs, sprt
 
 
 def _games(points_by_seed: dict[int, list[int]]) -> list[SeatGame]:
@@ -94,7 +94,7 @@ def test_every_challenger_seat_is_played_once_per_seed_on_the_same_deal(players:
 
 def test_same_kind_on_both_sides_is_not_called_better(
         capsys: pytest.CaptureFixture[str]) -> None:
-    code = bot.cli.main(["arena", "--challenger", "random", "--field", "random", "--seeds",
+    code = bot.cli.main.main(["arena", "--challenger", "random", "--field", "random", "--seeds",
                          "40", "--seed", "2", "--sprt", "10"])
     assert code == 0
     out = capsys.readouterr().out
@@ -142,7 +142,7 @@ def smoke(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Pat
     out = io.StringIO()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("sys.stdout", out)
-        code = bot.cli.main(["arena", "--challenger", "normal", "--field", "random",
+        code = bot.cli.main.main(["arena", "--challenger", "normal", "--field", "random",
                              "--seeds", "20", "--json", "--log", str(log)])
     assert code == 0
     data: dict[str, Any] = json.loads(out.getvalue())
@@ -186,7 +186,7 @@ def test_every_logged_game_replays_exactly(smoke: tuple[dict[str, Any], Path]) -
 def _exit_code(arguments: list[str]) -> int:
     """The exit code of `jongg arena ...`, whether argparse or the command refused it."""
     try:
-        return bot.cli.main(["arena", *arguments])
+        return bot.cli.main.main(["arena", *arguments])
     except SystemExit as stop:
         return int(stop.code or 0)
 
@@ -207,7 +207,7 @@ def test_an_unreadable_card_is_one_line_and_exit_2(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     card = tmp_path / "bad.jongg"
     card.write_bytes(b"\x00\xffnot a card")
-    code = bot.cli.main(["arena", "--challenger", "random", "--field", "random",
+    code = bot.cli.main.main(["arena", "--challenger", "random", "--field", "random",
                          "--seeds", "1", "--card", str(card)])
     assert code == 2
     assert capsys.readouterr().err.startswith("jongg: ")
@@ -282,9 +282,9 @@ def test_jongg_arena_compare_prints_the_figures(tmp_path: Path,
     before, after = tmp_path / "before.jsonl", tmp_path / "after.jsonl"
     before.write_text("".join(_lines(_log(4, 2, "easy", "random"))), encoding="utf-8")
     after.write_text("".join(_lines(_log(4, 2, "normal", "random"))), encoding="utf-8")
-    assert bot.cli.main(["arena-compare", str(before), str(after), "--json"]) == 0
+    assert bot.cli.main.main(["arena-compare", str(before), str(after), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert (data["seeds"], data["games"], data["before"], data["after"]) == (2, 8, "easy",
                                                                              "normal")
-    assert bot.cli.main(["arena-compare", str(before), str(tmp_path / "missing")]) == 2
+    assert bot.cli.main.main(["arena-compare", str(before), str(tmp_path / "missing")]) == 2
     assert f"Can't read `{tmp_path / 'missing'}`" in capsys.readouterr().err

@@ -5,13 +5,13 @@ dead wrongly, and plays on after a first Mah Jongg on two racks (Siamese- and Ro
 from __future__ import annotations
 
 import pytest
-from players_support import Checked
+from bots_support import Checked
 
+from bot.bots import LEVELS, ChaosPlayer, make_player
+from bot.bots.simulate import play_game, player_names, simulate
 from bot.engine.game import SIAMESE, STANDARD, THREE_PLAYER, replay
 from bot.engine.game.rules import ROYALE, ROYALE_3, RuleSet
 from bot.library import shipped_card
-from bot.players import LEVELS, ChaosPlayer, make_player
-from bot.players.simulate import play_game, player_names, simulate
 
 TABLES = {"4-player": STANDARD, "3-player": THREE_PLAYER, "siamese": SIAMESE, "royale": ROYALE,
           "royale-3": ROYALE_3}

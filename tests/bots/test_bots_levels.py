@@ -10,8 +10,19 @@ import copy
 import dataclasses
 
 import pytest
-from players_support import discard_options, make_view, small_card
+from bots_support import discard_options, make_view, small_card
 
+from bot.bots import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    PLAYERS,
+    EasyPlayer,
+    NormalPlayer,
+    StrongPlayer,
+    make_player,
+)
+from bot.bots.odds import Supply, plan_odds
+from bot.bots.simulate import simulate
 from bot.engine.game import (
     STANDARD,
     Give,
@@ -26,17 +37,6 @@ from bot.engine.game import (
 from bot.engine.game.actions import DeclareDead, Discard
 from bot.engine.tiles import format_tiles, parse_tiles, standard_counts
 from bot.library import shipped_card
-from bot.players import (
-    DEFAULT_LEVEL,
-    LEVELS,
-    PLAYERS,
-    EasyPlayer,
-    NormalPlayer,
-    StrongPlayer,
-    make_player,
-)
-from bot.players.odds import Supply, plan_odds
-from bot.players.simulate import simulate
 
 COUNTS = standard_counts()
 

@@ -5,8 +5,10 @@ the random player, and repeats itself given the same seed."""
 from __future__ import annotations
 
 import pytest
-from players_support import discard_options, make_view, small_card
+from bots_support import discard_options, make_view, small_card
 
+from bot.bots import NormalPlayer
+from bot.bots.simulate import simulate
 from bot.engine.game import (
     SIAMESE,
     STANDARD,
@@ -27,8 +29,6 @@ from bot.engine.game.rules import ROYALE, ROYALE_3, RuleSet
 from bot.engine.matcher import CardMatcher, PlayerHand
 from bot.engine.tiles import JOKER, NORTH, parse_tile, parse_tiles, standard_counts
 from bot.library import shipped_card
-from bot.players import NormalPlayer
-from bot.players.simulate import simulate
 
 
 def _bot(seed: int = 1) -> NormalPlayer:

@@ -12,7 +12,7 @@ self-killing calls), so the rarely used paths are pinned too.
 After an intended change to what games do (the engine, a bot's decisions, the shipped card),
 regenerate with
 
-    JONGG_REGEN_PINS=1 .venv/bin/pytest tests/players/test_players_pins.py
+    JONGG_REGEN_PINS=1 .venv/bin/pytest tests/bots/test_bots_pins.py
 
 and say in the commit why the games changed.
 """
@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.bots import make_player
+from bot.bots.simulate import MAX_ACTIONS, player_names
 from bot.engine.game import (
     Phase,
     apply,
@@ -35,8 +37,6 @@ from bot.engine.game import (
     view,
 )
 from bot.library import shipped_card
-from bot.players import make_player
-from bot.players.simulate import MAX_ACTIONS, player_names
 from tests.rule_tables import TABLES
 
 PINS = Path(__file__).resolve().parent / "golden" / "pins.txt"
@@ -98,7 +98,7 @@ def test_pinned_game_plays_as_before(table: str, lineup: str, seed: int) -> None
     if REGENERATE:
         stored = _stored()
         stored[key] = found
-        PINS.write_text("# Pinned games (see test_players_pins.py): table lineup seed "
+        PINS.write_text("# Pinned games (see test_bots_pins.py): table lineup seed "
                         "actions:digest\n" + "".join(f"{k} {v}\n" for k, v in sorted(
                             stored.items())), encoding="utf-8")
     assert _stored().get(key) == found

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-import bot.cli
+import bot.cli.main
+from bot.bots.simulate import SimulationReport, read_log, simulate
 from bot.engine.errors import InvalidInput
 from bot.engine.game import SIAMESE, STANDARD, THREE_PLAYER, replay
 from bot.engine.game.rules import ROYALE, ROYALE_3, Charleston, DeadHands, RuleSet
 from bot.library import shipped_card
-from bot.players.simulate import SimulationReport, read_log, simulate
 
 
 def _consistent(report: SimulationReport) -> None:
@@ -68,16 +68,16 @@ def test_bad_bots_and_table_sizes_are_refused() -> None:
 @pytest.fixture
 def cli(monkeypatch: pytest.MonkeyPatch) -> None:
     """`jongg simulate` registered (the lead adds it to COMMAND_MODULES)."""
-    if "bot.commands.simulate" not in bot.cli.COMMAND_MODULES:
-        monkeypatch.setattr(bot.cli, "COMMAND_MODULES",
-                            (*bot.cli.COMMAND_MODULES, "bot.commands.simulate"))
+    if "bot.cli.simulate" not in bot.cli.main.COMMAND_MODULES:
+        monkeypatch.setattr(bot.cli.main, "COMMAND_MODULES",
+                            (*bot.cli.main.COMMAND_MODULES, "bot.cli.simulate"))
 
 
 @pytest.mark.usefixtures("cli")
 def test_the_command_prints_a_report_and_writes_a_replayable_log(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "games.txt"
-    code = bot.cli.main(["simulate", "--games", "3", "--players", "3", "--bot", "normal",
+    code = bot.cli.main.main(["simulate", "--games", "3", "--players", "3", "--bot", "normal",
                          "--seed", "7", "--log", str(path)])
     assert code == 0
     captured = capsys.readouterr()
@@ -93,7 +93,7 @@ def test_the_command_prints_a_report_and_writes_a_replayable_log(
 
 @pytest.mark.usefixtures("cli")
 def test_the_command_speaks_json_and_mixes_bots(capsys: pytest.CaptureFixture[str]) -> None:
-    code = bot.cli.main(["simulate", "--games", "4", "--players", "2", "--bot",
+    code = bot.cli.main.main(["simulate", "--games", "4", "--players", "2", "--bot",
                          "random,normal", "--json"])
     assert code == 0
     data = json.loads(capsys.readouterr().out)
@@ -103,7 +103,7 @@ def test_the_command_speaks_json_and_mixes_bots(capsys: pytest.CaptureFixture[st
 
 @pytest.mark.usefixtures("cli")
 def test_the_command_refuses_an_unknown_bot(capsys: pytest.CaptureFixture[str]) -> None:
-    assert bot.cli.main(["simulate", "--games", "1", "--bot", "genius"]) == 2
+    assert bot.cli.main.main(["simulate", "--games", "1", "--bot", "genius"]) == 2
     assert "no bot called `genius`" in capsys.readouterr().err
 
 
@@ -129,7 +129,7 @@ def test_siamese_games_that_run_out_after_mahjongs_are_counted_apart() -> None:
 @pytest.mark.parametrize("players", ["3", "4"])
 def test_the_command_plays_royale_tables_to_the_end(
         players: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code = bot.cli.main(["simulate", "--games", "3", "--players", players, "--racks", "2",
+    code = bot.cli.main.main(["simulate", "--games", "3", "--players", players, "--racks", "2",
                          "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["games"] == 3 and len(data["wins_by_seat"]) == int(players)
@@ -140,7 +140,7 @@ def test_the_command_plays_royale_tables_to_the_end(
 
 @pytest.mark.usefixtures("cli")
 def test_the_command_refuses_one_rack_at_two_players(capsys: pytest.CaptureFixture[str]) -> None:
-    assert bot.cli.main(["simulate", "--games", "1", "--players", "2", "--racks", "1"]) == 2
+    assert bot.cli.main.main(["simulate", "--games", "1", "--players", "2", "--racks", "1"]) == 2
     assert "Two players play with two racks" in capsys.readouterr().err
 
 
@@ -148,7 +148,7 @@ def test_the_command_refuses_one_rack_at_two_players(capsys: pytest.CaptureFixtu
 def test_house_options_are_played_reported_and_logged(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "games.txt"
-    code = bot.cli.main(["simulate", "--games", "2", "--bot", "random", "--json", "--house",
+    code = bot.cli.main.main(["simulate", "--games", "2", "--bot", "random", "--json", "--house",
                          "charleston=none,blanks=2 dead-hands=off", "--log", str(path)])
     assert code == 0
     data = json.loads(capsys.readouterr().out)
@@ -168,6 +168,6 @@ def test_house_options_are_played_reported_and_logged(
                                       "--seeds", "1"]], ids=lambda c: c[0])
 def test_a_mistyped_house_option_is_one_line_and_exit_2(
         command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    assert bot.cli.main([*command, "--house", "quarter-pot"]) == 2
+    assert bot.cli.main.main([*command, "--house", "quarter-pot"]) == 2
     assert capsys.readouterr().err == ("jongg: There is no house option `quarter-pot`. Did you "
                                        "mean `quarters_pot`?\n")

@@ -20,7 +20,7 @@ RUN_AT = """\
 import sys
 sys.path.insert(0, sys.argv[1])
 from fake import Address, point_discord
-from bot.cli import main
+from bot.cli.main import main
 point_discord(Address(*sys.argv[2:5]))
 sys.exit(main(["run", *sys.argv[5:]]))
 """

@@ -23,6 +23,7 @@ from controls import DONE, components, custom_ids, first_choice, moved_on
 from fake import CLIENT_OPTIONS, Channel, FakeDiscord, FakeInteraction, Message, Perm, User, World
 from leak_watch import LeakWatch, kinds_named
 
+from bot.bots import DEFAULT_LEVEL, Player
 from bot.discord.client import JonggClient, make_client
 from bot.discord.shards import ONE_SHARD, ShardPlan
 from bot.engine.cards import Card
@@ -43,7 +44,6 @@ from bot.engine.game import (
     spectator_view,
 )
 from bot.engine.game import view as seat_view
-from bot.players import DEFAULT_LEVEL, Player
 from bot.server_cards import parse_card
 from bot.store import GameStatus
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff

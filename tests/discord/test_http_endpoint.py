@@ -23,7 +23,7 @@ from discord.ext import commands
 from fake import EndpointRefused, FakeDiscord, InteractionFailed, World
 from nacl.signing import SigningKey
 
-from bot.cli import EXIT_BAD_INPUT, main
+from bot.cli.main import EXIT_BAD_INPUT, main
 from bot.discord.endpoint import (
     PUBLIC_KEY_HELP,
     InteractionsEndpoint,

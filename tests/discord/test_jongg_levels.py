@@ -11,7 +11,7 @@ import pytest
 from fake import FakeDiscord, Perm, World
 from jongg_table import JonggTable, assert_clean, components, custom_ids, jongg_client
 
-from bot.players import DEFAULT_LEVEL
+from bot.bots import DEFAULT_LEVEL
 
 
 async def test_add_bot_picks_a_level_the_lobby_shows_it_and_the_game_plays(

@@ -44,7 +44,7 @@ def test_run_without_a_token_prints_guidance(tmp_path: Path, dotenv: str | None)
 RUN_WITH = """\
 import socket, sys
 import discord.http
-from bot.cli import main
+from bot.cli.main import main
 
 if sys.argv[1] == "dns":
     def no_network(*args, **kwargs):

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import EXIT_BAD_INPUT, main
-from bot.commands.run import ONE_FILE_ONE_PROCESS
+from bot.cli.main import EXIT_BAD_INPUT, main
+from bot.cli.run import ONE_FILE_ONE_PROCESS
 from bot.discord.shards import ONE_SHARD, ShardPlan, parse_shard_plan, shard_of, split_shards
 from bot.engine.errors import InvalidInput
 

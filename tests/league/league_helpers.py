@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from bot.bots import make_player
+from bot.bots.simulate import play_game
 from bot.engine.cards import load_card
 from bot.engine.game import GameState, format_action, preset, replay
 from bot.engine.game.events import EndReason
 from bot.engine.game.rules import RuleSet, rules_to_json
 from bot.library import DEFAULT_CARD, shipped_card_paths
-from bot.players import make_player
-from bot.players.simulate import play_game
 from bot.store import (
     Database,
     FinishReason,

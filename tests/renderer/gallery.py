@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.analysis import analyze
+from bot.bots import make_player
 from bot.engine.game import (
     SIAMESE,
     STANDARD,
@@ -38,7 +39,6 @@ from bot.engine.game.rules import ROYALE, ROYALE_3
 from bot.engine.game.state import Took
 from bot.engine.matcher import CardMatcher, PlayerHand
 from bot.library import shipped_card
-from bot.players import make_player
 from bot.scenes import (
     analysis_scene,
     card_sheet,

@@ -10,7 +10,7 @@ import pytest
 from odd_names import ODD_NAMES
 from PIL import Image
 
-from bot.commands.render_demo import DEMOS
+from bot.cli.render_demo import DEMOS
 from bot.demo import demo_analysis, demo_rack, demo_result, demo_table
 from renderer import (
     CardGroup,

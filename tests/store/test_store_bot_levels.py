@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from store_helpers import CARD_TEXT, RULES, FakeClock, new_game
 
-from bot.players import LEVELS
+from bot.bots import LEVELS
 from bot.store import (
     ConstraintViolation,
     Database,
@@ -107,7 +107,7 @@ async def test_the_audit_log_is_append_only(db_path: Path) -> None:
 
 
 async def test_the_store_knows_every_level_the_bots_offer(db: Database) -> None:
-    # A level added to bot.players.LEVELS needs a migration adding it to bot_levels, or
+    # A level added to bot.bots.LEVELS needs a migration adding it to bot_levels, or
     # seating such a bot would fail on the foreign key: this test says so first.
     async with db.read() as tx:
         names = {row["name"] for row in await tx.fetchall("SELECT name FROM bot_levels")}

@@ -25,7 +25,7 @@ from league_helpers import (
     stored_game,
 )
 
-from bot.cli import EXIT_BAD_INPUT, EXIT_FAILED, main
+from bot.cli.main import EXIT_BAD_INPUT, EXIT_FAILED, main
 from bot.engine.game import preset
 from bot.league.ratings import RATING_MODEL
 from bot.league.record import record_finished_game

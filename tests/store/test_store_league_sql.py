@@ -68,7 +68,7 @@ async def test_a_season_reads_back_what_its_rows_hold(db: Database) -> None:
     assert await db.league_games.rebuild_ratings(season.id, RATING_MODEL) == PLAYERS
 
 
-async def test_players_join_once_and_a_round_adds_up_its_table(db: Database) -> None:
+async def test_bots_join_once_and_a_round_adds_up_its_table(db: Database) -> None:
     season = await big_season(db, games=SEASON_GAMES, players=PLAYERS)
     newcomer = 20_000
     joined = await db.leagues.join(season.league_id, newcomer, "Ann")

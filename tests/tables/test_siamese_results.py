@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from table_helpers import CARD_TEXT, HOST, Clock, Recorder
 
+from bot.bots import Player, make_player
 from bot.engine.cards import load_card
 from bot.engine.game import SIAMESE, GameState, apply, new_game, seats_to_act, spectator_view, view
 from bot.engine.game.events import EndReason, Event, MahjongShown
-from bot.players import Player, make_player
 from bot.scenes import result_scene
 from bot.store import Database, GameResult
 from bot.tables.narrate import public_line

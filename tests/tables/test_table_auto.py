@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from table_helpers import ANN, BO, CARD_TEXT, CY, HOST, Clock, Recorder, make_service
 
+from bot.bots import make_player
 from bot.engine.cards import load_card
 from bot.engine.errors import InvalidInput
 from bot.engine.game import STANDARD, Option, Phase, View, seats_to_act
 from bot.engine.game.actions import Call, CallMahjong, Exchange, Mahjong, Pass
 from bot.engine.tiles import JOKER
-from bot.players import make_player
 from bot.store import ClockKind, Database, Pace, ShippedCardChoice, shipped_migrations
 from bot.tables.auto import automatic, drawn_tile
 from bot.tables.menu import joker_only

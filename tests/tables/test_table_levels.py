@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from table_helpers import ANN, BO, CARD_TEXT, HOST, Clock, FirstOption, Recorder, play_out
 
+from bot.bots import DEFAULT_LEVEL, Player
 from bot.engine.cards import Card
 from bot.engine.errors import IllegalAction, InvalidInput
 from bot.engine.game import STANDARD, THREE_PLAYER, RuleSet
-from bot.players import DEFAULT_LEVEL, Player
 from bot.store import Database
 from bot.tables.options import TableOptions, Timeout
 from bot.tables.service import TableService

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from bot.cli.main import main
 from bot.engine.tiles import JOKER, NUM_KINDS, format_tile, format_tiles, parse_tiles
 
 #: A script that has not finished its game after this many answers is stuck.

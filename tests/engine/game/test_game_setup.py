@@ -99,7 +99,7 @@ def test_rules_that_do_not_fit_are_refused(changes: dict[str, object]) -> None:
         replace(STANDARD, **changes)  # type: ignore[arg-type]
 
 
-def test_players_must_match() -> None:
+def test_bots_must_match() -> None:
     with pytest.raises(InvalidInput, match="needs 4 players"):
         new_game(STANDARD, engine_card(), 1, NAMES[:3])
     assert replace(THREE_PLAYER, charleston=Charleston.NONE) == THREE_PLAYER
