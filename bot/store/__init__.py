@@ -79,6 +79,7 @@ from bot.store.league_models import (
 )
 from bot.store.migrate import Migration, shipped_migrations
 from bot.store.models import (
+    STALE,
     Action,
     Bettor,
     CardChoice,
@@ -102,6 +103,7 @@ from bot.store.models import (
     Pace,
     Person,
     PlayedFor,
+    Revision,
     Seat,
     SeatResult,
     SeatScore,
@@ -117,6 +119,7 @@ from bot.store.vacations import OnVacation, Vacation
 
 __all__ = [
     "OUTBOX_LEASE",
+    "STALE",
     "Action",
     "AlreadySeated",
     "AuditEntry",
@@ -174,6 +177,7 @@ __all__ = [
     "PlayerTotals",
     "RatingModel",
     "RatingPair",
+    "Revision",
     "Round",
     "RoundConflict",
     "RoundNotFound",

@@ -53,9 +53,9 @@ TRANSIENT_TABLES = frozenset({"outbox_claims", "request_budgets"})
 #: Columns written as NULL in the copy, for the same reason.
 TRANSIENT_COLUMNS = {"clocks": frozenset({"claimed_by", "claimed_until"})}
 #: Columns the target's triggers count up while the rows of other tables go in (a game's
-#: revision): written again at the end with the source's values, so the
+#: revisions): written again at the end with the source's values, so the
 #: copy holds the same rows.
-COUNTED_COLUMNS = {"games": frozenset({"revision"})}
+COUNTED_COLUMNS = {"games": frozenset({"revision", "setup_revision"})}
 #: Rows read and written at a time (progress is reported after each batch).
 BATCH_ROWS = 1000
 

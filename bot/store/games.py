@@ -23,6 +23,7 @@ from bot.store.models import (
     NewDelivery,
     Outcome,
     Pace,
+    Revision,
     SeatResult,
     ShippedCardChoice,
 )
@@ -102,16 +103,17 @@ class Games(Part):
         async with self._db.read() as tx:
             return await fetch_game(tx, game_id, guild_id)
 
-    async def revision(self, game_id: int) -> int:
+    async def revision(self, game_id: int) -> Revision:
         """The game's revision: counted up by the database whenever something the game is
         rebuilt from changes (its triggers), so a process holding the game in memory can
-        tell whether anyone changed it since. Raises `GameNotFound`."""
+        tell whether anyone changed it since, and whether only its log and clocks did.
+        Raises `GameNotFound`."""
         async with self._db.read() as tx:
-            row = await tx.fetchone("SELECT revision FROM games WHERE id = ?",
+            row = await tx.fetchone("SELECT revision, setup_revision FROM games WHERE id = ?",
                                     (check_int(game_id, "game_id"),))
         if row is None:
             raise GameNotFound(game_id)
-        return int(row["revision"])
+        return Revision(int(row["revision"]), int(row["setup_revision"]))
 
     async def game_by_thread(self, thread_id: int) -> Game | None:
         """The most recent game played in this Discord thread, if any."""

@@ -259,6 +259,21 @@ class OutboxEntry:
 
 
 @dataclass(frozen=True)
+class Revision:
+    """Where a game stands in the store (`Games.revision`): `changes` counts every change to
+    what the game is rebuilt from, `setup` those other than its log and its clocks (seats,
+    seats' options, stand-ins taken back, the game's thread and status). A copy whose
+    `setup` is still the store's missed only moves and clocks."""
+
+    changes: int
+    setup: int
+
+
+#: The revision of a copy that must be rebuilt before it is used.
+STALE = Revision(-1, -1)
+
+
+@dataclass(frozen=True)
 class GameRecord:
     """Everything needed to rebuild a game after a restart, read at one moment: besides the
     game, its seats and its log, the quarters pot it started with (carried in a series) and

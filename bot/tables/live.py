@@ -22,7 +22,7 @@ from bot.engine.game import (
     format_action,
     legal_actions,
 )
-from bot.store import ClockKind, Pace, PlayedFor
+from bot.store import STALE, ClockKind, Pace, PlayedFor, Revision
 from bot.tables.delivery import Mailbox
 from bot.tables.errors import NotSeated, StalePrompt
 from bot.tables.notifier import Table
@@ -124,7 +124,7 @@ class LiveGame:
     vacations: bool = False
     #: The game's revision in the store when this copy was last made the store's (see
     #: `Moves.current`).
-    revision: int = -1
+    revision: Revision = STALE
 
     @property
     def pauses_for_vacations(self) -> bool:
@@ -188,10 +188,7 @@ class LiveGame:
         self.unsaved.append((format_action(action, self.table.rules.players), actor, state,
                              played_for))
         self.state = state
-        if actor is not None:
-            self.stand_ins = self.stand_ins.back(action.seat)
-        elif played_for is PlayedFor.TIMEOUT:
-            self.stand_ins = self.stand_ins.timed_out(action.seat)
+        self.stand_ins = self.stand_ins.after_move(action.seat, actor, played_for)
         return tuple(events)
 
 

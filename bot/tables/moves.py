@@ -47,6 +47,7 @@ from bot.engine.game.events import Discarded, Drew, EndReason, Exposed, MahjongS
 from bot.engine.game.state import finishing
 from bot.league.record import record_finished_game
 from bot.store import (
+    STALE,
     DeliveryKind,
     FinishReason,
     GameNotFound,
@@ -110,7 +111,7 @@ class Moves:
                     try:
                         yield live
                     except SeqConflict as conflict:
-                        live.revision = -1
+                        live.revision = STALE
                         raise StalePrompt(MOVED_ON) from conflict
                     live.revision = await self.registry.db.games.revision(game_id)
         finally:
@@ -121,8 +122,10 @@ class Moves:
     async def current(self, game_id: int) -> LiveGame:
         """This process's copy of a game in play, as the store has it (the caller holds the
         game's lock): the copy held, if nobody changed the game since it was last the
-        store's (`LiveGame.revision`); else the game rebuilt from the store, into the same
-        copy if one is held. Raises `IllegalAction` if the game is not in play."""
+        store's (`LiveGame.revision`); the copy caught up on the moves it missed, if only
+        other processes' moves and clocks changed it (`Restorer.catch_up`); else the game
+        rebuilt from the store, into the same copy if one is held. Raises `IllegalAction`
+        if the game is not in play."""
         if self.registry.closing:
             raise Restarting(RESTARTING)
         live = self.registry.games.get(game_id)
@@ -133,6 +136,13 @@ class Moves:
             if live is not None and live.revision == revision:
                 await self.attendance.away_in(live)
                 return live
+            if live is not None and live.revision.setup == revision.setup:
+                caught = await self.restorer.catch_up(live)
+                if caught is not None:
+                    self.registry.sender.resume(live, caught.orphans, caught.states)
+                    live.revision = revision
+                    await self.attendance.away_in(live)
+                    return live
             if live is None and (await self.registry.db.games.game(game_id)).status is not \
                     GameStatus.PLAYING:
                 raise NotRunning(NOT_RUNNING)

@@ -3,8 +3,12 @@ and bet), its log replayed move by move, its seats as they are held now, the bot
 seats for people, and the clocks of its moment.
 
 A restart rebuilds each game this way, and so does a move in a process whose copy of a game is
-older than the store's (another process changed it since). What follows a rebuild (resuming
-the undelivered messages, letting the bots answer) is a move's business: `Moves.restore`.
+older than the store's because someone changed its seats, their options or its status. When
+other processes only made moves since (the store's setup revision is the copy's), the copy
+catches up instead (`Restorer.catch_up`): the actions it missed applied in order and the
+clocks read again, a few statements whatever the log's length, so workers taking a game's
+clicks in turn do not each rebuild it on every move. What follows a rebuild (resuming the
+undelivered messages, letting the bots answer) is a move's business: `Moves.restore`.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from bot.engine.cards import Card
 from bot.engine.game import Action, GameState, RuleSet, apply, new_game, parse_action
 from bot.league.seasons import season_for_channel
 from bot.server_cards import playable_matcher
-from bot.store import DeliveryKind, Game, GameRecord, OutboxEntry
+from bot.store import OUTBOX_LEASE, DeliveryKind, Game, GameRecord, OutboxEntry
 from bot.tables.clock_plan import MOVE_CLOCKS
 from bot.tables.delivery import Mailbox
 from bot.tables.levels import stored_levels
@@ -27,6 +31,16 @@ from bot.tables.options import PACES, read_table_options
 from bot.tables.registry import Registry
 from bot.tables.seat_options import SeatOptions
 from bot.tables.standins import count_from_log
+
+
+@dataclass(frozen=True)
+class CaughtUp:
+    """A held copy brought up to the store's moves, with the entries to resume: those left
+    pending longer than a sender's lease (the process that wrote them stopped before
+    sending them), and the states they report, by action count."""
+
+    orphans: tuple[OutboxEntry, ...]
+    states: dict[int, GameState]
 
 
 @dataclass(frozen=True)
@@ -122,6 +136,43 @@ class Restorer:
                        if c.kind in MOVE_CLOCKS and c.at_seq == len(actions)}
         live.clock_moment = moment_of(state)
         return Rebuilt(live, game, tuple(pending), states)
+
+    async def catch_up(self, live: LiveGame) -> CaughtUp | None:
+        """Bring a held copy that missed only other processes' moves (its setup revision is
+        the store's; the caller holds the game's lock) up to the store: the actions it has
+        not seen applied in order, as a rebuild would replay them (prompt options, stand-in
+        counts), and the clocks read again. None, with the copy untouched, when a rebuild
+        is needed instead: a missed move seated or unseated a stand-in bot, or an entry
+        left pending reports a state the copy no longer holds."""
+        db = self.registry.db
+        game_id = live.table.game_id
+        stored = await db.actions.actions(game_id, since=len(live.saved.actions))
+        cutoff = db.now() - OUTBOX_LEASE
+        queued = {waiting.entry.id for waiting in live.mail.queue}
+        orphans = tuple(entry for entry in await db.outbox.pending(game_id)
+                        if entry.created_at <= cutoff and entry.id not in queued)
+        wanted = {entry.at_seq for entry in orphans}
+        state, options, stand_ins = live.saved, live.options.copy(), live.saved_stand_ins
+        states: dict[int, GameState] = {len(state.actions): state}
+        for row in stored:
+            action = parse_action(row.text, live.table.rules.players)
+            state, _ = apply(state, action)
+            options.update(state)
+            stand_ins = stand_ins.after_move(action.seat, row.actor_user_id, row.played_for)
+            if len(state.actions) in wanted:
+                states[len(state.actions)] = state
+        states[len(state.actions)] = state
+        if stand_ins.seats != live.saved_stand_ins.seats or not wanted <= states.keys():
+            return None
+        options.changed.clear()
+        clocks = await db.clocks.clocks(game_id)
+        live.state = live.saved = state
+        live.options = options
+        live.stand_ins = live.saved_stand_ins = stand_ins
+        live.clocks = {(c.kind, c.seat): c.due_at for c in clocks
+                       if c.kind in MOVE_CLOCKS and c.at_seq == len(state.actions)}
+        live.clock_moment = moment_of(state)
+        return CaughtUp(orphans, states)
 
     async def restore_stand_ins(self, live: LiveGame, record: GameRecord,
                                 actions: Sequence[Action], after: int) -> None:

@@ -71,6 +71,17 @@ class StandIns:
         """`seat`'s person moved, took the seat back, or handed it on: count from 0."""
         return self if not self.timeouts[seat] else self._with(seat, 0)
 
+    def after_move(self, seat: int, actor: int | None,
+                   played_for: PlayedFor | None) -> StandIns:
+        """The counts after one logged move of `seat`'s: the table playing it when the clock
+        ran out counts, the person playing it (`actor`) starts the count again, anything
+        else (their own options, a bot's seat) leaves it."""
+        if played_for is PlayedFor.TIMEOUT:
+            return self.timed_out(seat)
+        if actor is not None:
+            return self.back(seat)
+        return self
+
     def _with(self, seat: int, count: int) -> StandIns:
         counts = list(self.timeouts)
         counts[seat] = count
@@ -85,10 +96,6 @@ def count_from_log(after: int, players: int,
     when its holder took the seat over)."""
     counts = StandIns.fresh(after, players)
     for seq, seat, actor, played_for in moves:
-        if seq < starts.get(seat, 0):
-            continue
-        if played_for is PlayedFor.TIMEOUT:
-            counts = counts.timed_out(seat)
-        elif actor is not None:
-            counts = counts.back(seat)
+        if seq >= starts.get(seat, 0):
+            counts = counts.after_move(seat, actor, played_for)
     return counts
