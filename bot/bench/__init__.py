@@ -52,9 +52,11 @@ class Figure:
 
     @property
     def meets_goal(self) -> bool | None:
-        """Whether the figure reaches its goal (None with no goal)."""
-        ratio = self.ratio
-        return None if ratio is None else ratio >= 1
+        """Whether the figure reaches its goal (None with no goal); a figure of 0 against a
+        ceiling meets it, though its ratio is not a number."""
+        if self.goal is None:
+            return None
+        return self.value <= self.goal if self.lower_is_better else self.value >= self.goal
 
 
 @dataclass(frozen=True)
