@@ -48,6 +48,7 @@ from bot.engine.game.state import finishing
 from bot.league.record import record_finished_game
 from bot.store import (
     STALE,
+    DatabaseUnavailable,
     DeliveryKind,
     FinishReason,
     GameNotFound,
@@ -222,7 +223,7 @@ class Moves:
         live.options = options
         self.registry.sender.queue(live, entries, live.state, answer=answer if new_turn else None)
         if live.state.phase is Phase.OVER:
-            await self._finish(live)
+            await self._finish_saved(live)
 
     async def _run_bots(self, live: LiveGame, options: PromptOptions) -> list[Event]:
         """The bots' moves until a person must act or the game is over, noting in `options`
@@ -311,6 +312,36 @@ class Moves:
         if state.phase is Phase.OVER:
             reports.append(NewDelivery(DeliveryKind.GAME_OVER, at))
         return reports
+
+    async def _finish_saved(self, live: LiveGame) -> None:
+        """Finish a game whose last move is committed. That move stands whatever happens
+        here, so a database out of reach does not fail it (its player would be told nothing
+        changed): the result is written by a task that tries again until the database
+        answers, or, if the process stops first, by the next start, which finishes every
+        game whose log is over (`restore`)."""
+        try:
+            await self._finish(live)
+        except DatabaseUnavailable as error:
+            self.registry.outage.failed(error)
+            task = asyncio.create_task(self._finish_when_back(live),
+                                       name=f"jongg-finish-{live.table.game_id}")
+            self.registry.finishing.add(task)
+            task.add_done_callback(self.registry.finishing.discard)
+
+    async def _finish_when_back(self, live: LiveGame) -> None:
+        """Write a finished game's result once the database answers again."""
+        tries = 1
+        while True:
+            await asyncio.sleep(self.registry.outage.delay(tries))
+            try:
+                async with self.registry.db.game_lock(live.table.game_id):
+                    await self._finish(live)
+            except DatabaseUnavailable as error:
+                self.registry.outage.failed(error)
+                tries += 1
+                continue
+            self.registry.outage.answered()
+            return
 
     async def _finish(self, live: LiveGame) -> None:
         result = live.state.result

@@ -72,6 +72,9 @@ class Registry:
         #: Games of servers it does not own that the last `Clocks.run_due_clocks` found
         #: clocks due in.
         self.others_due = 0
+        #: Finished games whose result waits for the database to answer again
+        #: (`Moves._finish_saved`); stopped by `TableService.close`.
+        self.finishing: set[asyncio.Task[None]] = set()
 
     def get(self, game_id: int) -> LiveGame:
         """The game in play as this process holds it (after `Moves.visit`, for reads)."""

@@ -179,6 +179,9 @@ class TableService:
             await asyncio.gather(self._clock_task, return_exceptions=True)
             self._clock_task = None
         await self.registry.no_moves.wait()  # a move is done once its entries are queued
+        for waiting in self.registry.finishing:  # the next start finishes those games
+            waiting.cancel()
+        await asyncio.gather(*self.registry.finishing, return_exceptions=True)
         await self.registry.sender.stop(list(self.registry.games.values()), grace)
 
     async def flush(self, game_id: int) -> None:

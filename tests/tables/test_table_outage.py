@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from table_helpers import ANN, BO, HOST, Clock, Recorder, make_service, open_game
@@ -179,6 +180,41 @@ async def test_a_move_while_the_database_is_away_changes_nothing_and_says_so(
         after: View = service.view_for(game_id, HOST)
         assert after.action_count > mine.action_count
         assert len(await db.actions.actions(game_id)) == after.action_count
+        await service.close()
+
+
+async def test_the_last_move_stands_when_the_result_cannot_be_written_and_is_written_later(
+        tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database goes between the commit of the move that ends the game and the writing
+    of its result: the move is not refused (it is saved: "nothing changed" would be
+    untrue), and the result is written once the database answers again."""
+    async with Database(tmp_path / "j.db") as db:
+        service = make_service(db, Recorder(), clock, backoff=QUICK)
+        game_id = await open_game(service, THREE_PLAYER, [HOST, ANN])
+        real_finish = db.games.finish_game
+        refusals = 3
+
+        async def finish_game(*args: Any, **kwargs: Any) -> Any:
+            nonlocal refusals
+            if refusals:
+                refusals -= 1
+                raise DatabaseUnavailable("the test took the database away")
+            return await real_finish(*args, **kwargs)
+
+        monkeypatch.setattr(db.games, "finish_game", finish_game)
+        for _ in range(2000):
+            if not service.in_play(game_id) or service.registry.finishing:
+                break
+            user = next(u for u in (HOST, ANN) if service.view_for(game_id, u).legal)
+            seen = service.view_for(game_id, user)
+            await service.act(game_id, user, seen.legal[0].action, seen.action_count)
+        else:
+            pytest.fail("the game never ended")
+        assert refusals < 3, "the game ended without writing its result"
+        await asyncio.gather(*service.registry.finishing)
+        assert refusals == 0
+        assert (await db.games.game(game_id)).status.is_over
+        assert not service.in_play(game_id)
         await service.close()
 
 
