@@ -15,6 +15,7 @@ transactions work, `backend.py` for the two databases (SQLite, PostgreSQL), `mig
 `migrations/` for the schema, `copy.py` for copying a whole database into a new one.
 """
 
+from bot.store.clocks import CLOCK_LEASE, Clocks
 from bot.store.database import Database
 from bot.store.errors import (
     AlreadySeated,
@@ -116,6 +117,7 @@ from bot.store.tx import Tx
 from bot.store.vacations import OnVacation, Vacation
 
 __all__ = [
+    "CLOCK_LEASE",
     "OUTBOX_LEASE",
     "Action",
     "AlreadySeated",
@@ -131,6 +133,7 @@ __all__ = [
     "Clock",
     "ClockKind",
     "ClockPlan",
+    "Clocks",
     "ConstraintViolation",
     "Database",
     "DatabaseUnavailable",
