@@ -31,7 +31,7 @@ from bot.store.models import (
     OutboxEntry,
     PlayedFor,
 )
-from bot.store.outbox import check_deliveries, insert_deliveries
+from bot.store.outbox import check_deliveries, insert_deliveries, record_sent
 from bot.store.rows import (
     ACTION_COLUMNS,
     Part,
@@ -40,7 +40,6 @@ from bot.store.rows import (
     check_opt_int,
     fetch_game,
     fetch_game_in,
-    next_seq,
 )
 from bot.store.tx import Tx
 
@@ -49,6 +48,21 @@ if TYPE_CHECKING:
 
 #: Longest action text kept; the engine's actions are a few dozen characters.
 MAX_ACTION_LENGTH = 1000
+
+
+async def fetch_actions(tx: Tx, game_id: int, since: int = 0) -> list[Action]:
+    """The game's actions in order, from seq `since` on."""
+    rows = await tx.fetchall(
+        f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ? AND seq >= ? ORDER BY seq",
+        (game_id, since))
+    return [action_from_row(row) for row in rows]
+
+
+async def log_length(tx: Tx, game_id: int) -> int:
+    """How many actions the game's log holds (so the seq the next one gets)."""
+    row = await tx.fetchone(
+        "SELECT coalesce(max(seq), -1) + 1 AS next FROM actions WHERE game_id = ?", (game_id,))
+    return 0 if row is None else int(row["next"])
 
 
 @dataclass
@@ -236,10 +250,7 @@ class Actions(Part):
         (and the confirmations) are written and told once the commit is done."""
         accepted: list[_Append] = []
         async with self._db.transaction() as tx:
-            await tx.execute_many(
-                "UPDATE outbox SET state = 'sent', message_ids = ?, done_at = ? "
-                "WHERE id = ? AND state = 'pending'",
-                [row for confirm in confirms for row in confirm.rows])
+            await record_sent(tx, [row for confirm in confirms for row in confirm.rows])
             if group:
                 accepted = await self._append(tx, group)
         for confirm in confirms:
@@ -297,13 +308,10 @@ class Actions(Part):
         """The game's actions in order, from seq `since` on."""
         async with self._db.read() as tx:
             await fetch_game(tx, game_id)
-            rows = await tx.fetchall(
-                f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ? AND seq >= ? "
-                "ORDER BY seq", (game_id, check_int(since, "since", minimum=0)))
-        return [action_from_row(row) for row in rows]
+            return await fetch_actions(tx, game_id, check_int(since, "since", minimum=0))
 
     async def next_seq(self, game_id: int) -> int:
         """How many actions the log holds: the seq the next action must be appended as."""
         async with self._db.read() as tx:
             await fetch_game(tx, game_id)
-            return await next_seq(tx, game_id)
+            return await log_length(tx, game_id)

@@ -16,6 +16,7 @@ from bot.store.models import Clock, ClockKind, ClockPlan, GameStatus, NewDeliver
 from bot.store.outbox import check_deliveries, insert_deliveries
 from bot.store.rows import (
     CLOCK_COLUMNS,
+    UNFINISHED,
     Part,
     check_int,
     check_opt_int,
@@ -23,6 +24,11 @@ from bot.store.rows import (
     fetch_game_in,
 )
 from bot.store.tx import Tx
+
+#: Stops one clock: a game's, of a kind, for a seat (-1: the whole table).
+_STOP_ONE = "DELETE FROM clocks WHERE game_id = ? AND kind = ? AND ifnull(seat, -1) = ?"
+#: Where a clock's game is unfinished (its clocks still run).
+_UNFINISHED_GAME = f"g.status IN ({', '.join('?' * len(UNFINISHED))})"
 
 
 def check_plan(plan: ClockPlan) -> None:
@@ -41,7 +47,7 @@ async def replace_clocks(tx: Tx, plans: Sequence[tuple[int, ClockPlan]], now: fl
                           [(game_id, kind.value) for game_id, plan in plans
                            for kind in plan.kinds])
     await tx.execute_many(
-        "DELETE FROM clocks WHERE game_id = ? AND kind = ? AND ifnull(seat, -1) = ?",
+        _STOP_ONE,
         [(game_id, kind.value, -1 if seat is None else seat) for game_id, plan in plans
          for kind, seat, _ in plan.clocks])
     await tx.execute_many(
@@ -49,6 +55,23 @@ async def replace_clocks(tx: Tx, plans: Sequence[tuple[int, ClockPlan]], now: fl
         "VALUES (?, ?, ?, ?, ?, ?)",
         [(game_id, kind.value, seat, float(due_at), plan.at_seq, now)
          for game_id, plan in plans for kind, seat, due_at in plan.clocks])
+
+
+async def fetch_clocks(tx: Tx, game_id: int) -> list[Clock]:
+    """The game's clocks, soonest first."""
+    rows = await tx.fetchall(
+        f"SELECT {CLOCK_COLUMNS} FROM clocks AS c WHERE c.game_id = ? ORDER BY c.due_at, c.id",
+        (game_id,))
+    return [clock_from_row(row) for row in rows]
+
+
+async def stop_clocks(tx: Tx, game_id: int, kind: ClockKind | None = None) -> int:
+    """Stop all of a game's clocks (of one kind, if given) inside the caller's transaction;
+    returns how many."""
+    if kind is None:
+        return await tx.execute("DELETE FROM clocks WHERE game_id = ?", (game_id,))
+    return await tx.execute("DELETE FROM clocks WHERE game_id = ? AND kind = ?",
+                            (game_id, kind.value))
 
 
 #: How long a claimed clock stays with its process (it is acted on in well under that).
@@ -69,9 +92,7 @@ class Clocks(Part):
         check_int(at_seq, "at_seq", minimum=0)
         async with self._db.transaction() as tx:
             await fetch_game_in(tx, game_id, GameStatus.LOBBY, GameStatus.PLAYING)
-            await tx.execute(
-                "DELETE FROM clocks WHERE game_id = ? AND kind = ? AND ifnull(seat, -1) = ?",
-                (game_id, kind.value, -1 if seat is None else seat))
+            await tx.execute(_STOP_ONE, (game_id, kind.value, -1 if seat is None else seat))
             await tx.execute(
                 "INSERT INTO clocks (game_id, kind, seat, due_at, at_seq, set_at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
@@ -86,8 +107,7 @@ class Clocks(Part):
         only = "" if at_seq is None else " AND at_seq = ?"
         async with self._db.transaction() as tx:
             return await tx.execute(
-                "DELETE FROM clocks WHERE game_id = ? AND kind = ? AND ifnull(seat, -1) = ?"
-                + only,
+                _STOP_ONE + only,
                 (check_int(game_id, "game_id"), kind.value, -1 if seat is None else seat,
                  *(() if at_seq is None else (check_int(at_seq, "at_seq"),))),
             ) > 0
@@ -99,9 +119,8 @@ class Clocks(Part):
         the clock was not set, so a clock is announced once even if two runs see it due."""
         check_deliveries(outbox)
         async with self._db.transaction() as tx:
-            stopped = await tx.execute(
-                "DELETE FROM clocks WHERE game_id = ? AND kind = ? AND ifnull(seat, -1) = ?",
-                (check_int(game_id, "game_id"), kind.value, -1 if seat is None else seat))
+            stopped = await tx.execute(_STOP_ONE, (check_int(game_id, "game_id"), kind.value,
+                                                   -1 if seat is None else seat))
             if not stopped:
                 return ()
             return await insert_deliveries(tx, [(game_id, d) for d in outbox],
@@ -110,19 +129,12 @@ class Clocks(Part):
     async def clear_clocks(self, game_id: int, kind: ClockKind | None = None) -> int:
         """Stop all of a game's clocks (of one kind, if given); returns how many."""
         async with self._db.transaction() as tx:
-            if kind is None:
-                return await tx.execute("DELETE FROM clocks WHERE game_id = ?",
-                                        (check_int(game_id, "game_id"),))
-            return await tx.execute("DELETE FROM clocks WHERE game_id = ? AND kind = ?",
-                                    (check_int(game_id, "game_id"), kind.value))
+            return await stop_clocks(tx, check_int(game_id, "game_id"), kind)
 
     async def clocks(self, game_id: int) -> list[Clock]:
         """The game's clocks, soonest first."""
         async with self._db.read() as tx:
-            rows = await tx.fetchall(
-                f"SELECT {CLOCK_COLUMNS} FROM clocks AS c WHERE c.game_id = ? "
-                "ORDER BY c.due_at, c.id", (check_int(game_id, "game_id"),))
-        return [clock_from_row(row) for row in rows]
+            return await fetch_clocks(tx, check_int(game_id, "game_id"))
 
     async def due_clocks(self, now: float | None = None) -> list[Clock]:
         """Clocks of unfinished games that are due at `now` (default: the store's clock),
@@ -131,8 +143,8 @@ class Clocks(Part):
         async with self._db.read() as tx:
             rows = await tx.fetchall(
                 f"SELECT {CLOCK_COLUMNS} FROM clocks AS c JOIN games AS g ON g.id = c.game_id "
-                "WHERE c.due_at <= ? AND g.status IN ('lobby', 'playing') "
-                "ORDER BY c.due_at, c.id", (float(when),))
+                f"WHERE c.due_at <= ? AND {_UNFINISHED_GAME} ORDER BY c.due_at, c.id",
+                (float(when), *UNFINISHED))
         return [clock_from_row(row) for row in rows]
 
     async def claim_due(self, now: float | None = None, *, lease: float = CLOCK_LEASE,
@@ -155,9 +167,9 @@ class Clocks(Part):
             rows = await tx.fetchall(
                 "UPDATE clocks SET claimed_by = ?, claimed_until = ? WHERE due_at <= ? "
                 "AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?) "
-                "AND game_id IN (SELECT id FROM games WHERE status IN ('lobby', 'playing')) "
+                f"AND game_id IN (SELECT g.id FROM games AS g WHERE {_UNFINISHED_GAME}) "
                 f"{only}RETURNING id, game_id, kind, seat, due_at, at_seq",
-                (owner, when + lease, when, owner, when, *(ids or ())))
+                (owner, when + lease, when, owner, when, *UNFINISHED, *(ids or ())))
         rows.sort(key=lambda row: (float(row["due_at"]), int(row["id"])))
         return [clock_from_row(row) for row in rows]
 
@@ -178,6 +190,6 @@ class Clocks(Part):
             row = await tx.fetchone(
                 "SELECT min(CASE WHEN c.claimed_by <> ? AND c.claimed_until > c.due_at "
                 "THEN c.claimed_until ELSE c.due_at END) AS due FROM clocks AS c JOIN games "
-                "AS g ON g.id = c.game_id WHERE g.status IN ('lobby', 'playing')",
-                (self._db.owner,))
+                f"AS g ON g.id = c.game_id WHERE {_UNFINISHED_GAME}",
+                (self._db.owner, *UNFINISHED))
         return None if row is None or row["due"] is None else float(row["due"])

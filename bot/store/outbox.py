@@ -69,6 +69,15 @@ async def insert_deliveries(tx: Tx, deliveries: Sequence[tuple[int, NewDelivery]
     return entries
 
 
+async def record_sent(tx: Tx, rows: Sequence[tuple[str, float, int]]) -> None:
+    """Record delivered entries as sent inside the caller's transaction, each row the ids of
+    the messages it posted (as JSON), the time and the entry id; an entry no longer pending
+    stays as it is."""
+    await tx.execute_many(
+        "UPDATE outbox SET state = ?, message_ids = ?, done_at = ? WHERE id = ? AND state = ?",
+        [(DeliveryState.SENT.value, *row, DeliveryState.PENDING.value) for row in rows])
+
+
 class Outbox(Part):
     """`db.outbox`: each game's deliveries and how far they got."""
 
