@@ -1,7 +1,7 @@
 """The outbox: the messages each game owes the outside, kept until they are confirmed.
 
 Entries are written in the transaction of what they report (a move with `append_actions`, a
-result with `finish_game`, a reminder with `clear_clock`), so an announcement is durable
+result with `finish_game`, a reminder with `Clocks.ring`), so an announcement is durable
 exactly when its cause is, and the sender can always find what is still to be told. Within a
 game, entries are delivered in the order of their ids; an entry ends sent (with the ids of
 the messages it posted) or failed (given up, with the reason), and a game's sent entries are
