@@ -18,7 +18,7 @@ from bot.engine.game.rules import STANDARD
 from bot.engine.game.state import Phase, finishing
 from bot.engine.game.view import MahjongView, SeatView, View
 from bot.engine.tiles import GREEN, RED, SOAP, format_tile, is_suited, suit_of
-from bot.tables.narrate import laid_out_words
+from bot.tables.narrate import laid_out_words, pass_words
 from bot.tables.seat_options import SeatOptions
 from bot.tables.series import SeriesTotals
 from renderer import (
@@ -46,15 +46,6 @@ from renderer.series import MAX_GAMES
 
 #: The renderer's colour slots are 0 green, 1 red, 2 blue: the colours of Bams, Craks, Dots.
 _DRAGON_SLOT = {GREEN: 0, RED: 1, SOAP: 2}
-_PASS_LABELS = {
-    PassName.FIRST_RIGHT: "First Charleston: pass right",
-    PassName.FIRST_ACROSS: "First Charleston: pass across",
-    PassName.FIRST_LEFT: "First Charleston: pass left",
-    PassName.SECOND_LEFT: "Second Charleston: pass left",
-    PassName.SECOND_ACROSS: "Second Charleston: pass across",
-    PassName.SECOND_RIGHT: "Second Charleston: pass right",
-    PassName.COURTESY: "Courtesy pass",
-}
 
 
 def codes(kinds: Iterable[int]) -> tuple[str, ...]:
@@ -221,7 +212,8 @@ def _charleston_step(view: View) -> CharlestonStep | None:
     if view.charleston is None or view.charleston.pass_name is None:
         return None
     name = view.charleston.pass_name
-    return CharlestonStep(_PASS_LABELS[name], order.index(name) + 1, len(order))
+    return CharlestonStep(pass_words(name, joint=": ", capital=True), order.index(name) + 1,
+                          len(order))
 
 
 def _latest(view: View) -> Latest | None:
