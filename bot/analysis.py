@@ -28,6 +28,7 @@ from bot.engine.tiles import (
     BLANK,
     STANDARD_COUNTS,
     format_group,
+    format_tile,
     format_tiles,
     kind_counts,
     soap_readings,
@@ -119,11 +120,33 @@ def _hand_label(match_hand: NearHand | MahjongMatch) -> str:
     return f"{hand.id} ({hand.section}, {hand.value}, {kind})"
 
 
-def format_analysis(analysis: Analysis) -> str:
-    """The analysis as a few short lines of text, ready for a terminal or a chat message."""
+def typed_hand(tiles: str, exposed: str = "") -> str:
+    """A hand as a person typed it for `read_hand`, its exposures after a bar, as
+    `format_analysis` repeats it back."""
+    return f"{tiles} | exposed {exposed}" if exposed.strip() else tiles
+
+
+def _tile_by_tile(hand: PlayerHand) -> str:
+    """A hand's tiles one by one in the order read (`2026B` is 2B 0 2B 6B), exposures after
+    a bar."""
+    shown = " ".join(format_tile(kind) for kind in hand.concealed)
+    if hand.exposures:
+        shown += " | exposed " + ", ".join(" ".join(format_tile(kind) for kind in e.tiles)
+                                           for e in hand.exposures)
+    return shown
+
+
+def format_analysis(analysis: Analysis, typed: str | None = None) -> str:
+    """The analysis as a few short lines of text, ready for a terminal or a chat message.
+    A hand a person `typed` is said back as they wrote it (shortened if long), then as the
+    tiles it was read as, one by one; a seat's own hand (a hint) as its rack shows it."""
     hand = analysis.hand
     tiles = "1 tile" if hand.size == 1 else f"{hand.size} tiles"
-    lines = [f"Hand: {hand}  ({tiles}, card: {analysis.card_name})"]
+    shown = str(hand) if typed is None else echo(typed)
+    lines = [f"Hand: {shown}  ({tiles}, card: {analysis.card_name})"]
+    one_by_one = _tile_by_tile(hand)
+    if typed is not None and " ".join(typed.split()).upper() != one_by_one.upper():
+        lines.append(f"Tiles: {one_by_one}")
     if hand.size not in (HAND_SIZE, HAND_SIZE - 1):
         lines.append(f"Note: a hand has 13 tiles between turns and 14 to declare; this one has "
                      f"{hand.size}, so only the nearest hands are shown.")

@@ -26,7 +26,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.analysis import MAX_TILES_TEXT, analyze, format_analysis, read_hand
+from bot.analysis import MAX_TILES_TEXT, analyze, format_analysis, read_hand, typed_hand
 from bot.card_reading import read_line
 from bot.discord.components import answer_error
 from bot.discord.mentions import NO_MENTIONS
@@ -438,14 +438,15 @@ async def _delete_names(interaction: discord.Interaction[Any],
 
 # -- /analyze ----------------------------------------------------------------------------
 
-def analysis_reply(matcher: CardMatcher, hand: PlayerHand,
+def analysis_reply(matcher: CardMatcher, hand: PlayerHand, typed: str,
                    chosen: ResolvedCard) -> tuple[str, bytes, str]:
-    """The analysis as a message (fitting Discord's limit), a picture and its alt text.
-    Runs the matcher and the renderer, so call it off the event loop."""
+    """The analysis of the hand a person `typed` as a message (fitting Discord's limit), a
+    picture and its alt text. Runs the matcher and the renderer, so call it off the event
+    loop."""
     result = analyze(matcher, hand)
     where = " (this server's card)" if chosen.is_private else ""
     head = f"**Hand analysis** against **{result.card_name}**{where}"
-    body = format_analysis(result)
+    body = format_analysis(result, typed)
     room = MESSAGE_LIMIT - len(head) - len("\n```\n\n```") - 2
     if len(body) > room:
         body = body[:room - 1].rsplit("\n", 1)[0] + "\n…"
@@ -468,7 +469,8 @@ async def analyze_command(interaction: discord.Interaction[Any], tiles: TilesTex
     await usable_card(chosen.name, chosen.text)  # a refusal is answered privately
     await interaction.response.defer(ephemeral=not public, thinking=True)
     matcher = await playable_matcher(chosen.name, chosen.text)
-    text, picture, alt = await asyncio.to_thread(analysis_reply, matcher, hand, chosen)
+    text, picture, alt = await asyncio.to_thread(analysis_reply, matcher, hand,
+                                                 typed_hand(tiles, exposed), chosen)
     await interaction.followup.send(text, ephemeral=not public,
                                     file=discord.File(io.BytesIO(picture),
                                                       filename="analysis.png",

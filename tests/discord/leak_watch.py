@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from fake import FakeInteraction, Message, User
 from fake import walk_components as _walk
 
-from bot.analysis import read_hand
+from bot.analysis import read_hand, typed_hand
 from bot.discord.components import hint_reply
 from bot.discord.lookups import analysis_reply
 from bot.engine.errors import MahjongError
@@ -540,9 +540,10 @@ class LeakWatch:
         options = dict(_options(interaction.payload["data"]))
         client = self.table.client
         chosen = await resolve_card(client.db, self.game.guild_id, options.get("card"))
-        hand = read_hand(str(options["tiles"]), str(options.get("exposed", "")))
+        tiles, exposed = str(options["tiles"]), str(options.get("exposed", ""))
         matcher = await playable_matcher(chosen.name, chosen.text)
-        return await asyncio.to_thread(analysis_reply, matcher, hand, chosen)
+        return await asyncio.to_thread(analysis_reply, matcher, read_hand(tiles, exposed),
+                                       typed_hand(tiles, exposed), chosen)
 
     # -- the log -----------------------------------------------------------------------------
 

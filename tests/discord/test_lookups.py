@@ -395,6 +395,8 @@ async def test_analyze_lists_the_nearest_hands_with_what_is_missing(
                                        "public": True})
     reply = await handle.reply()
     assert not reply.ephemeral and "Nearest hands:" in reply.content
+    assert "Hand: FF 2026B 22C J | exposed 2222D  (13 tiles" in reply.content, "as typed"
+    assert "Tiles: F F 2B 0 2B 6B 2C 2C J | exposed 2D 2D 2D 2D" in reply.content
     assert "need" in reply.content and len(reply.content) <= 2000
     assert reply.files["analysis.png"].startswith(PNG)
 
