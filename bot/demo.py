@@ -174,6 +174,13 @@ def demo_hint() -> AnalysisScene:
     return analysis_scene(hint(state.card, STANDARD.counts, view(state, 0)))
 
 
+def demo_siamese_hint() -> AnalysisScene:
+    """The Hint button's answer for a Siamese-style seat on its turn: its tiles split between
+    its two racks."""
+    state, _ = _game(SIAMESE, SEED, 15, own_turn=True)
+    return analysis_scene(hint(state.card, SIAMESE.counts, view(state, 0)))
+
+
 def _settled() -> tuple[tuple[int, ...], ...]:
     """What changed hands in each of three seeded games played to their end."""
     settled: list[tuple[int, ...]] = []
