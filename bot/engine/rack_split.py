@@ -42,8 +42,8 @@ FIXED, FLEX, WILD = 0, 1, 2
 #: Places per kind of a way or a pair: (..., 3 kinds of place, `CARD_KINDS` tile kinds).
 Places = npt.NDArray[np.int16]
 Ints = npt.NDArray[np.intp]
-#: Pairs a hint counts at most: the search ends far sooner for nearly every holding (see
-#: `jongg bench` for how long a hint takes).
+#: Pairs a hint counts at most: the search ends far sooner for nearly every holding
+#: (`jongg bench hints` times it).
 HINT_PAIRS = 200_000
 #: Exposure sets whose open ways are kept per card (a seat keeps its exposures for many
 #: turns).
