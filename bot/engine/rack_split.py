@@ -91,6 +91,7 @@ class _Open:
     values: npt.NDArray[np.int32]
 
     def take(self, keep: npt.NDArray[np.bool_] | Ints) -> _Open:
+        """The ways selected by a mask or positions, in that order."""
         return _Open(self.rows[keep], self.places[keep], self.values[keep])
 
 
@@ -220,7 +221,7 @@ def split_racks(matcher: CardMatcher, pool: Sequence[int],
     held = kind_counts(pool)
     if visible is None:
         visible = kind_counts([t for rack in exposures for e in rack for t in e.tiles])
-    supply = [max(0, n - seen) for n, seen in zip(matcher.counts, visible, strict=False)]
+    supply = [max(0, n - seen) for n, seen in zip(matcher.counts, visible, strict=True)]
     search = _Search(_ways(matcher), held, exposures, supply)
     chosen = search.run(count, most)
     pair = _Pair(matcher, held, (numbers[0], numbers[1]), exposures, supply)
