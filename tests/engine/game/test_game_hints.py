@@ -121,6 +121,16 @@ def test_a_tile_face_up_on_the_table_can_not_come_but_the_one_on_offer_can() -> 
     assert "3C or jokers" not in passed
 
 
+def test_a_natural_only_place_whose_tile_is_gone_is_said_so() -> None:
+    # p1 is all pairs (no jokers): with the other three Greens thrown, its pair of Greens
+    # can't be finished.
+    state = position(STANDARD, ("NN EE WW SS 00 RR G 9B", "1111C 2222C 4444C 5C", *OTHERS),
+                     card=CARD, discards=[(1, "G"), (2, "G"), (3, "G")])
+    text = format_analysis(hint(CARD, STANDARD.counts, view(state, 0)))
+    assert ("  1 away  p1 (Singles & Pairs, 65, concealed): NN  EE  WW  SS  00  RR  GG\n"
+            "           need G, which can't come any more; not used: 9B") in text
+
+
 def test_two_racks_share_the_copies_still_to_come() -> None:
     # One 5 Bam is face up and the pool holds two: one more can come, for a4's pung on the
     # first rack; r1's pung of 5 Bams on the second rack then needs jokers.
