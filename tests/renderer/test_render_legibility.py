@@ -78,7 +78,7 @@ def test_a_finished_royale_table_is_about_as_tall_as_a_standard_one_on_a_phone()
     royale_scene = demo_finished_royale_table()
     several = [rack for seat in royale_scene.seats for rack in seat.racks
                if len(rack.exposures) > 1 and not rack.mahjong]
-    assert len(several) >= 3 and sum(bool(r.mahjong) for s in royale_scene.seats
+    assert len(several) >= 2 and sum(bool(r.mahjong) for s in royale_scene.seats
                                      for r in s.racks) >= 3, "a full finished table"
     with recording() as drawings:
         render_table(demo_finished_table())
