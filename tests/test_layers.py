@@ -208,7 +208,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
 #: processes' in it) and are to be moved behind the service; no other may.
 DISCORD_READING_THE_STORE = frozenset({
     "bot.discord.client", "bot.discord.commands", "bot.discord.league",
-    "bot.discord.lookups", "bot.discord.notify", "bot.discord.pacing", "bot.discord.series",
+    "bot.discord.notify", "bot.discord.pacing", "bot.discord.series",
     "bot.discord.server_config", "bot.discord.vacation",
 })
 

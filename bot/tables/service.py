@@ -17,6 +17,9 @@ their own:
 - `bot.tables.lobby`: a table before play; `bot.tables.handover`: seats changing hands in play;
   `bot.tables.player_settings`: people's own options and their seats'.
 
+The front ends reach one part directly, for what it keeps rather than for moves:
+`servers` (`bot.tables.servers`: a server's settings and cards).
+
 The service knows nothing about Discord: the outside is a `Notifier`.
 """
 
@@ -46,6 +49,7 @@ from bot.tables.presence import Presence
 from bot.tables.registry import BotFactory, Registry
 from bot.tables.restore import Restorer
 from bot.tables.seat_options import SeatOptions
+from bot.tables.servers import Servers
 from bot.tables.standins import StandIns
 from bot.tables.vacation import VacationStatus
 from bot.tables.waiting import SeatMoment
@@ -97,6 +101,7 @@ class TableService:
         self.lobby = Lobby(self.registry, self.moves, self.attendance)
         self.settings = PlayerSettings(self.registry, self.moves, self.attendance)
         self.handover = Handover(self.registry, self.moves, self.settings)
+        self.servers = Servers(self.registry)
         self._clock_task: asyncio.Task[None] | None = None
 
     @property
