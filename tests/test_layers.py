@@ -204,11 +204,10 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
 ))
 #: The Discord layer translates between Discord and the table service: the store is the
 #: service's. These of its modules still read the store for themselves (server settings,
-#: leagues, cards, DM channels; `pacing` counts the bot token's requests with the other
-#: processes' in it) and are to be moved behind the service; no other may.
+#: leagues, cards, DM channels) and are to be moved behind the service; no other may.
 DISCORD_READING_THE_STORE = frozenset({
     "bot.discord.client", "bot.discord.commands", "bot.discord.league",
-    "bot.discord.notify", "bot.discord.pacing", "bot.discord.series",
+    "bot.discord.notify", "bot.discord.series",
     "bot.discord.server_config", "bot.discord.vacation",
 })
 

@@ -46,6 +46,7 @@ from bot.tables.options import (
 )
 from bot.tables.service import BotFactory, TableService, level_bot, random_seed
 from bot.tables.standins import stand_in_text
+from bot.tables.storage import SharedBudgets
 from bot.tables.teaching import BANNER
 from bot.tables.vacation import when
 
@@ -117,7 +118,8 @@ class JonggClient(discord.Client):
             self.loop_watch.start()  # first: restoring games must not stall the loop either
         self.db = await Database.open(self.database, owner=self.owner)
         if self.shares_token and self.db.shared:
-            self.pace.sharing.budgets = self.db.budgets  # the token's limits, counted together
+            # The token's limits, counted together.
+            self.pace.sharing.budgets = SharedBudgets(self.db.budgets)
         self.service = TableService(self.db, DiscordNotifier(self), now=self.now,
                                     make_bot=self.make_bot, new_seed=self.new_seed,
                                     backoff=self.backoff, owns=self.shard_plan.owns)
