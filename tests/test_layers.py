@@ -206,9 +206,9 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
 #: service's. These of its modules still read the store for themselves (server settings,
 #: leagues, cards, DM channels) and are to be moved behind the service; no other may.
 DISCORD_READING_THE_STORE = frozenset({
-    "bot.discord.client", "bot.discord.commands", "bot.discord.league",
+    "bot.discord.client", "bot.discord.league",
     "bot.discord.notify", "bot.discord.series",
-    "bot.discord.server_config", "bot.discord.vacation",
+    "bot.discord.vacation",
 })
 
 
