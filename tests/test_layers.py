@@ -203,10 +203,10 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
     "__main__",                                       # python -m bot
 ))
 #: The Discord layer translates between Discord and the table service: the store is the
-#: service's. These of its modules still read the store for themselves (leagues, opening the
-#: store) and are to be moved behind the service; no other may.
+#: service's. These of its modules still read the store for themselves (opening the store)
+#: and are to be moved behind the service; no other may.
 DISCORD_READING_THE_STORE = frozenset({
-    "bot.discord.client", "bot.discord.league", "bot.discord.vacation",
+    "bot.discord.client",
 })
 
 

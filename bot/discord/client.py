@@ -33,7 +33,7 @@ from bot.discord.tokens import Tokens, count_tries
 from bot.engine.errors import IllegalAction
 from bot.engine.game.bettor import bettor_refusal
 from bot.engine.game.rules import house_options, seat_names
-from bot.league.record import record_missed_games
+from bot.league.service import LeagueService
 from bot.loopwatch import LoopWatch
 from bot.rules import knowledge_base
 from bot.store import Database, GameStatus
@@ -54,7 +54,8 @@ log = logging.getLogger(__name__)
 
 
 class JonggClient(discord.Client):
-    """The bot. `service` and `db` exist once `setup_hook` has run.
+    """The bot. `service` (the table service), `leagues` (the league service) and `db` exist
+    once `setup_hook` has run.
 
     `make_bot` builds the bots that fill empty seats, `new_seed` gives each new game's deal
     its seed, `now` is the table clocks' time source, `run_clocks=False` leaves clocks to
@@ -109,6 +110,7 @@ class JonggClient(discord.Client):
         self.tokens = Tokens(now)
         self.db: Database
         self.service: TableService
+        self.leagues: LeagueService
 
     async def setup_hook(self) -> None:
         """Open the store, rebuild unfinished games, register commands and buttons."""
@@ -123,9 +125,10 @@ class JonggClient(discord.Client):
         self.service = TableService(self.db, DiscordNotifier(self), now=self.now,
                                     make_bot=self.make_bot, new_seed=self.new_seed,
                                     backoff=self.backoff, owns=self.shard_plan.owns)
+        self.leagues = LeagueService(self.db)
         restored = await self.service.start(run_clocks=self.run_clocks)
         log.info("restored %d unfinished games (%s)", restored, self.shard_plan.describe())
-        recorded = await record_missed_games(self.db)
+        recorded = await self.leagues.record_missed_games()
         if recorded:
             log.info("recorded %d finished games in their leagues", recorded)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *SERIES_ITEMS, *SETTINGS_ITEMS, GamesButton,

@@ -40,7 +40,7 @@ from bot.engine.game.actions import Discard
 from bot.engine.game.bettor import bettor_refusal
 from bot.engine.game.rules import Scoring, suggest_options, table_rules, with_options
 from bot.engine.tiles import format_tile, parse_tile, tile_name
-from bot.league.seasons import season_for_channel, season_rules
+from bot.league.seasons import season_rules
 from bot.server_cards import MAX_NAME, usable_card
 from bot.tables.levels import level_label
 from bot.tables.options import PACES, Timeout
@@ -176,7 +176,7 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
         raise IllegalAction("Open tables in a text channel (not a thread or a DM).")
     guild_id = channel.guild.id
     servers = client.service.servers
-    season = await season_for_channel(client.db, guild_id, channel.id)
+    season = await client.leagues.open_season(guild_id, channel.id)
     if season is not None:
         if house:
             raise IllegalAction("This is a league's channel: its tables play the season's "
