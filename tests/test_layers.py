@@ -205,9 +205,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
 #: The Discord layer translates between Discord and the table service: the store is the
 #: service's. These of its modules still read the store for themselves (opening the store)
 #: and are to be moved behind the service; no other may.
-DISCORD_READING_THE_STORE = frozenset({
-    "bot.discord.client",
-})
+DISCORD_READING_THE_STORE: frozenset[str] = frozenset()
 
 
 def package_of(module: str) -> str | None:

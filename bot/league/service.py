@@ -3,8 +3,9 @@ a vacation or a new table belongs to), over the store's league parts (`db.league
 `db.league_games`, `db.league_stats`, `db.league_rounds`) and the rules of league play in
 this package: ranking (`standings`), ratings (`ratings`), seating rounds (`pairings`).
 
-A front end never holds the store: it reaches the leagues through this service and reads
-the values it hands back, re-exported here with the limits of what people may type.
+A front end never holds the store: it reaches the leagues through this service, opened with
+the table service over the same store (`bot.tables.storage`), and reads the values it hands
+back, re-exported here with the limits of what people may type.
 """
 
 from __future__ import annotations

@@ -1,17 +1,28 @@
-"""The store of one bot process, as a front end that must not hold it uses it (the Discord
-client).
+"""The store of one bot process, opened for a front end that must not hold it (the Discord
+client): the table service and the league service over it, the count of the bot token's
+requests that the bot's processes share in it, and its closing.
 
-The count of the bot token's requests that the bot's processes share in the store is what
-`bot.discord.pacing` declares it needs (`SharedCount`); the store's `db.budgets` is wrapped
-here to answer so.
+The front end names the database (a SQLite file, one process's; or a PostgreSQL server,
+which several processes may share: `is_postgres`) and gets back the services it talks to.
+The request count is what `bot.discord.pacing` declares it needs (`SharedCount`); the store's
+`db.budgets` is wrapped here to answer so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from bot.store import DatabaseUnavailable
+from bot.league.service import LeagueService
+from bot.store import Database, DatabaseUnavailable
+from bot.store.backend import is_postgres
 from bot.store.budgets import Grant, RequestBudgets
+from bot.tables.delivery import Backoff
+from bot.tables.notifier import Notifier
+from bot.tables.registry import BotFactory
+from bot.tables.service import TableService
+
+__all__ = ["SharedBudgets", "Storage", "is_postgres"]
 
 
 class SharedBudgets:
@@ -31,3 +42,37 @@ class SharedBudgets:
                                             lasts=lasts)
         except DatabaseUnavailable:
             return None
+
+
+class Storage:
+    """One process's open store, and the services over it."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    @classmethod
+    async def open(cls, database: str | Path, *, owner: str) -> Storage:
+        """The store at `database` (a SQLite file or a `postgresql://` URL), opened and
+        brought up to date; `owner` names the process in its clock and outbox claims."""
+        return cls(await Database.open(database, owner=owner))
+
+    def table_service(self, notifier: Notifier, *, now: Callable[[], float],
+                      make_bot: BotFactory, new_seed: Callable[[], int], backoff: Backoff,
+                      owns: Callable[[int], bool]) -> TableService:
+        """The table service over this store, telling the outside through `notifier` (the
+        options are `TableService`'s)."""
+        return TableService(self._db, notifier, now=now, make_bot=make_bot,
+                            new_seed=new_seed, backoff=backoff, owns=owns)
+
+    def league_service(self) -> LeagueService:
+        """The league service over this store."""
+        return LeagueService(self._db)
+
+    def shared_budgets(self) -> SharedBudgets | None:
+        """The request budgets the bot's processes count together in this store; None when
+        no other process can share it (a SQLite file)."""
+        return SharedBudgets(self._db.budgets) if self._db.shared else None
+
+    async def close(self) -> None:
+        """Close the store (its services are closed first)."""
+        await self._db.close()
