@@ -17,9 +17,9 @@ their own:
 - `bot.tables.lobby`: a table before play; `bot.tables.handover`: seats changing hands in play;
   `bot.tables.player_settings`: people's own options and their seats'.
 
-The front ends reach one part directly, for what it keeps rather than for moves:
-`servers` (`bot.tables.servers`: a server's settings and cards) and `records`
-(`bot.tables.records`: the stored games, read).
+The front ends reach three parts directly, for what they keep rather than for moves:
+`servers` (`bot.tables.servers`: a server's settings and cards), `records`
+(`bot.tables.records`: the stored games, read) and `settings` (people's DM channels).
 
 The service knows nothing about Discord: the outside is a `Notifier`.
 """
