@@ -290,7 +290,7 @@ class LeakWatch:
     @classmethod
     async def attach(cls, table: JonggTable) -> LeakWatch:
         """A watch on `table`, having looked at everything sent so far."""
-        game = await table.client.db.games.game(table.game_id)
+        game = await table.client.service.db.games.game(table.game_id)
         state, _ = replay_stored(game, [], table.client.service.table(game.id).names)
         watch = cls(table, game, state)
         await watch(table)
@@ -302,7 +302,7 @@ class LeakWatch:
         """A watch on `table` that has looked at nothing: for `unknown_in`, where the
         table's own messages are not the point (several tables in one test, whose watches
         would each read the others' racks as leaks)."""
-        game = await table.client.db.games.game(table.game_id)
+        game = await table.client.service.db.games.game(table.game_id)
         state, _ = replay_stored(game, [], table.client.service.table(game.id).names)
         return cls(table, game, state)
 
@@ -318,7 +318,7 @@ class LeakWatch:
     async def _follow(self) -> None:
         """Apply the actions logged since the last look to the watch's own replay, noting
         after each what became face up and what each rack held."""
-        db = self.table.client.db
+        db = self.table.client.service.db
         for logged in await db.actions.actions(self.game.id, since=self.applied):
             self.state, _ = apply(self.state, parse_action(logged.text, self.state.size))
             self.applied += 1
@@ -539,7 +539,7 @@ class LeakWatch:
             return None
         options = dict(_options(interaction.payload["data"]))
         client = self.table.client
-        chosen = await resolve_card(client.db, self.game.guild_id, options.get("card"))
+        chosen = await resolve_card(client.service.db, self.game.guild_id, options.get("card"))
         tiles, exposed = str(options["tiles"]), str(options.get("exposed", ""))
         matcher = await playable_matcher(chosen.name, chosen.text)
         return await asyncio.to_thread(analysis_reply, matcher, read_hand(tiles, exposed),
