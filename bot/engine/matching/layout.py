@@ -1,0 +1,165 @@
+"""Laying a hand's tiles out into one variation's groups: a Mah Jongg group by group, and a
+near hand with what it still needs.
+
+Naturals go first (natural-only groups, then joker-able ones), then flowers into
+flower-wild places, then jokers; exposures fill the groups `ExposureRows` matched them to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.engine.cards.compile import TileGroup, Variation
+from bot.engine.cards.model import Card
+from bot.engine.hands import Exposure, MahjongMatch, NearHand, PlayerHand
+from bot.engine.matching.rows import kind_counts
+from bot.engine.tiles import FLOWER, JOKER
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """A variation prepared for laying tiles out: its groups; `steps`, the groups in the
+    order they take naturals (natural-only groups, then joker-able, then flower-wild) as
+    (position, tiles, kind, size, identical); `jokerable`, the groups jokers (and, where
+    wild, flowers) may fill as (position, size, flowers wild); and its target tiles."""
+
+    groups: tuple[TileGroup, ...]
+    steps: tuple[tuple[int, tuple[int, ...], int, int, bool], ...]
+    jokerable: tuple[tuple[int, int, bool], ...]
+    target: tuple[tuple[int, ...], ...]
+    by_group: tuple[tuple[int, tuple[int, ...], int, int, bool], ...]
+    jokers_ok: tuple[bool, ...]
+
+
+def _assign_exposures(variation: Variation,
+                      exposures: Sequence[Exposure]) -> dict[int, Exposure]:
+    """Which group each exposure fills, with the same preference as `ExposureRows.open`."""
+    taken: dict[int, Exposure] = {}
+    ordered = sorted(exposures, key=lambda e: e.jokers > 0)
+    for exposure in ordered:
+        fits = [i for i, g in enumerate(variation.groups)
+                if i not in taken and g.identical and g.kind == exposure.kind
+                and g.size == exposure.size and (g.jokers_ok or not exposure.jokers)]
+        fits.sort(key=lambda i: (variation.groups[i].jokers_ok,
+                                 variation.groups[i].flowers_wild))
+        taken[fits[0]] = exposure
+    return taken
+
+
+class Layouts:
+    """The layouts of a card's variations (each prepared on first use)."""
+
+    def __init__(self, card: Card, variations: Sequence[Variation]) -> None:
+        self.card = card
+        self.variations = variations
+        self._layouts: list[_Layout | None] = [None] * len(variations)
+
+    def _layout(self, row: int) -> _Layout:
+        """The prepared layout of variation `row` (built on first use)."""
+        layout = self._layouts[row]
+        if layout is None:
+            groups = self.variations[row].groups
+            order = sorted(range(len(groups)),
+                           key=lambda i: (groups[i].jokers_ok, groups[i].flowers_wild))
+            by_group = tuple((i, g.tiles, g.kind, g.size, g.identical)
+                             for i, g in enumerate(groups))
+            layout = _Layout(
+                groups, tuple(by_group[i] for i in order),
+                tuple((i, g.size, g.flowers_wild) for i, g in enumerate(groups) if g.jokers_ok),
+                tuple(g.tiles for g in groups), by_group, tuple(g.jokers_ok for g in groups))
+            self._layouts[row] = layout
+        return layout
+
+    def fill(self, row: int, hand: PlayerHand, held: Sequence[int] | None = None) -> tuple[
+            list[list[int]], list[bool], tuple[int, ...], int]:
+        """Place the seat's tiles into variation `row`'s groups: naturals first (natural-only
+        groups, then joker-able ones), then flowers into flower-wild places, then jokers.
+
+        `held` may give the hand's concealed count per kind (when the caller has it).
+        Returns each group's tiles, which groups exposures fill, the natural tiles left over
+        (sorted) and the jokers left over."""
+        layout = self._layout(row)
+        taken = _assign_exposures(self.variations[row], hand.exposures) \
+            if hand.exposures else {}
+        pool = list(held) if held is not None else kind_counts(hand.concealed)
+        jokers = pool[JOKER]
+        pool[JOKER] = 0
+        placed: list[list[int]] = [[] for _ in layout.groups]
+        for i, tiles, kind, size, identical in layout.steps:
+            if i in taken:
+                placed[i] = list(taken[i].tiles)
+            elif identical:
+                have = pool[kind]
+                if have >= size:
+                    pool[kind] = have - size
+                    placed[i] = list(tiles)
+                elif have:
+                    pool[kind] = 0
+                    placed[i] = [kind] * have
+            else:
+                got = placed[i]
+                for tile in tiles:
+                    if pool[tile]:
+                        pool[tile] -= 1
+                        got.append(tile)
+        for i, size, flowers_wild in layout.jokerable:
+            got = placed[i]
+            gap = size - len(got)
+            if gap <= 0:
+                continue
+            if flowers_wild and pool[FLOWER]:
+                used = min(gap, pool[FLOWER])
+                pool[FLOWER] -= used
+                got.extend([FLOWER] * used)
+                gap -= used
+            if jokers and gap:
+                used = min(gap, jokers)
+                jokers -= used
+                got.extend([JOKER] * used)
+        unused: list[int] = []
+        for kind, count in enumerate(pool):
+            if count:
+                unused.extend([kind] * count)
+        exposed = [i in taken for i in range(len(placed))] if taken else [False] * len(placed)
+        return placed, exposed, tuple(unused), jokers
+
+    def arrange(self, row: int, hand: PlayerHand) -> MahjongMatch:
+        """The Mah Jongg this 14-tile hand makes as variation `row`, group by group."""
+        variation = self.variations[row]
+        placed, exposed, _, _ = self.fill(row, hand)
+        jokers = sum(tiles.count(JOKER) for tiles in placed)
+        flowers = sum(tiles.count(FLOWER) for group, tiles in zip(variation.groups, placed,
+                                                                  strict=True)
+                      if group.flowers_wild)
+        return MahjongMatch(self.card.hands[variation.hand_index],
+                            tuple(tuple(g) for g in placed), tuple(exposed), jokers, flowers)
+
+    def near(self, row: int, hand: PlayerHand, away: int,
+             held: Sequence[int] | None = None) -> NearHand:
+        """The hand as `away` tiles from variation `row`, with what it still needs."""
+        layout = self._layout(row)
+        placed, _, unused, spare_jokers = self.fill(row, hand, held)
+        need_natural: list[int] = []
+        need_any: list[int] = []
+        for (_, group_tiles, kind, size, _), jokers_ok, tiles in zip(
+                layout.by_group, layout.jokers_ok, placed, strict=True):
+            if len(tiles) >= size:
+                continue
+            if jokers_ok:
+                need_any.extend([kind] * (size - len(tiles)))
+            else:
+                # A natural-only group holds only its own naturals: what it lacks is the rest.
+                rest = list(group_tiles)
+                for tile in tiles:
+                    rest.remove(tile)
+                need_natural.extend(rest)
+        return NearHand(
+            hand=self.card.hands[self.variations[row].hand_index],
+            away=away,
+            need_natural=tuple(sorted(need_natural)),
+            need_any=tuple(sorted(need_any)),
+            unused=unused + (JOKER,) * spare_jokers,
+            target=layout.target,
+            groups=tuple(tuple(g) for g in placed),
+        )
