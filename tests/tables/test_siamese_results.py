@@ -25,7 +25,7 @@ CARD = load_card(CARD_TEXT)
 NAMES = ("Ann", "Bo")
 #: Seeds whose Normal games end with the wall run out after each player laid out a Mah
 #: Jongg, and with Bo's second Mah Jongg after Ann's first.
-RAN_OUT, BO_WINS = 2, 6
+RAN_OUT, BO_WINS = 3, 2
 
 
 def bots(seed: int) -> list[Player]:
