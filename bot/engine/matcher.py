@@ -307,8 +307,7 @@ class CardMatcher:
     def is_dead(self, exposures: Sequence[Exposure], visible: Sequence[int]) -> bool:
         """True when no card hand can still be completed (see `possible_hands`; this asks
         only whether there is one, not which)."""
-        rows = self._exposures.open(exposures)
-        return not len(rows.index) or not self._exposures.reachable(rows, visible).any()
+        return not self._exposures.any_reachable(self._exposures.open(exposures), visible)
 
     def can_expose(self, hand: PlayerHand, exposure: Exposure,
                    visible: Sequence[int] | None = None) -> bool:

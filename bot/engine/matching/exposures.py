@@ -16,7 +16,14 @@ import numpy.typing as npt
 
 from bot.engine.cards.compile import Variation
 from bot.engine.hands import Exposure
-from bot.engine.matching.rows import CARD_KINDS, BoolArray, IntArray, Rows, exposed_naturals
+from bot.engine.matching.rows import (
+    CARD_KINDS,
+    BoolArray,
+    IntArray,
+    Rows,
+    Witness,
+    exposed_naturals,
+)
 from bot.engine.tiles import FLOWER, JOKER
 
 #: Exposure sets whose open rows are kept (per matcher): seats keep their exposures for many
@@ -137,15 +144,41 @@ class ExposureRows:
             wild.min(axis=1, initial=0) >= 0)
         return Rows(index[ok], fixed[ok], flex[ok], wild[ok])
 
+    def any_reachable(self, rows: Rows, visible: Sequence[int]) -> bool:
+        """Whether the rest of the set can still fill one of these rows (see `reachable`).
+
+        A game asks this again and again about the same exposures as the discards grow, and
+        a row that could be filled last time mostly still can: so the row found last time
+        (`Rows.witness`) is tried first on its own, and only when it fails are all rows
+        counted (which finds the next witness: the row with the most jokers to spare)."""
+        if not len(rows.index):
+            return False
+        supply = [self.counts[k] - visible[k] for k in range(CARD_KINDS)]
+        jokers = self.counts[JOKER] - visible[JOKER]
+        witness = rows.witness
+        if witness is not None and min(supply) >= 0 and witness.fills(supply, jokers):
+            return True
+        ok, need = self._fillable(rows, supply, jokers)
+        if not ok.any():
+            return False
+        best = int(np.argmax(np.where(ok, jokers - need, np.iinfo(np.int32).min)))
+        rows.witness = Witness(rows.fixed[best], rows.flex[best], rows.wild[best])
+        return True
+
     def reachable(self, rows: Rows, visible: Sequence[int]) -> BoolArray:
         """Which of these rows the rest of the set can still fill when `visible` (a count per
         kind) holds tiles out of reach: their natural-only places from the naturals left, the
         rest from naturals, spare flowers (where wild) and the jokers left."""
-        sums = rows.sums
         supply = [self.counts[k] - visible[k] for k in range(CARD_KINDS)]
+        return self._fillable(rows, supply, self.counts[JOKER] - visible[JOKER])[0]
+
+    def _fillable(self, rows: Rows, supply: list[int], joker_supply: int) -> tuple[
+            BoolArray, npt.NDArray[np.int32]]:
+        """`reachable` from the naturals left per kind (`supply`) and the jokers left, with
+        each row's places still open for jokers."""
+        sums = rows.sums
         # Nothing asks for more than 14 of a kind, so the supply is clipped to fit small ints.
         column = np.array([max(-64, min(64, n)) for n in supply], dtype=np.int8)[:, None]
-        joker_supply = self.counts[JOKER] - visible[JOKER]
         # Each sum(min(supply, running total)) counts the places the supply can fill.
         filled = sums.placed(column)
         fill_fixed, fill_flex, fill_all = filled[0], filled[1], filled[-1]
@@ -156,4 +189,4 @@ class ExposureRows:
             spare_flowers = np.maximum(supply[FLOWER] - sums.all_flower, 0)
             need -= np.minimum(spare_flowers, wild_deficit)
         reachable: BoolArray = ok & (need <= joker_supply)
-        return reachable
+        return reachable, need
