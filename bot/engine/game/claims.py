@@ -44,7 +44,8 @@ def open_window(state: GameState, discarder: int, tile_id: int,
     """After a discard: ask the seats that must answer, or move on to the next draw."""
     if state.tiles[tile_id] == JOKER:
         return next_turn(state, discarder, events)
-    waiting = [s for s in state.seats_after(discarder) if state.is_live(s)]
+    live = state.live_seats()
+    waiting = [s for s in state.seats_after(discarder) if s in live]
     if state.rules.claim_window is ClaimWindow.ABLE_SEATS:
         waiting = [s for s in waiting
                    if any(not isinstance(o.action, Pass)
@@ -55,22 +56,29 @@ def open_window(state: GameState, discarder: int, tile_id: int,
     return evolve(state, phase=Phase.CLAIM, claim=claim)
 
 
+#: Each seat's pass on a claim: the same option at every window.
+_PASSES = tuple(Option(Pass(seat)) for seat in range(4))
+
+
 def claim_options(state: GameState, seat: int, tile_id: int) -> list[Option]:
     """What a seat may answer to this discard: Mah Jongg, pass, then every exposure (with the
     number of jokers), each flagged when it would leave the seat no card hand."""
     kind = state.tiles[tile_id]
-    racks = state.rules.racks
     found: list[Option] = []
     if state.wall_end() is not WallEnd.COLD:
+        racks = state.rules.racks
         found.extend(Option(mahjong.plan_request(CallMahjong(seat), plan, racks))
                      for plan in mahjong.plans(state, seat, claimed=kind))
-    found.append(Option(Pass(seat)))
-    held = state.concealed_kinds(seat)
-    naturals, jokers = held.count(kind), held.count(JOKER)
+    found.append(_PASSES[seat])
+    held = state.concealed_counts(seat)
+    naturals, jokers = held[kind], held[JOKER]
+    if naturals + jokers < 2:  # even a pung takes two tiles from the rack
+        return found
+    tiles = len(state.seats[seat].concealed)
     visible: list[int] | None = None  # counted only when there is a call to judge
     for rack in state.live_racks(seat):
         for size in exposure_sizes(state):
-            if len(held) - (size - 1) < 1:
+            if tiles - (size - 1) < 1:
                 continue
             fewest = max(0 if size < 5 or state.rules.natural_quints else 1,
                          size - 1 - naturals)
@@ -132,9 +140,8 @@ def answer(state: GameState, action: Claim, events: list[Event]) -> GameState:
     answers[seat] = action
     events.append(Ready(seat))
     claim = evolve(claim, answers=tuple(answers))
-    state = evolve(state, claim=claim)
     if any(answers[s] is None for s in claim.waiting):
-        return state
+        return evolve(state, claim=claim)
     return _resolve(state, claim, events)
 
 
@@ -145,7 +152,9 @@ def _completes_second(state: GameState, action: Claim) -> bool:
 
 
 def _resolve(state: GameState, claim: ClaimState, events: list[Event]) -> GameState:
-    order = list(state.seats_after(claim.discarder))
+    """Settle the window once every seat asked has answered (`claim`, answers included;
+    `state` may still hold the window as it was before the last answer)."""
+    order = state.seats_after(claim.discarder)
     if state.rules.claim_priority is ClaimPriority.SECOND_MAHJONG_FIRST:
         second = next((a for s in order if isinstance(a := claim.answers[s], CallMahjong)
                        and _completes_second(state, a)), None)
@@ -158,7 +167,7 @@ def _resolve(state: GameState, claim: ClaimState, events: list[Event]) -> GameSt
                 return _win(state, claim, chosen, events)
             if isinstance(chosen, Call) and wanted is Call:
                 return _expose(state, claim, chosen, events)
-    return next_turn(evolve(state, claim=None), claim.discarder, events)
+    return next_turn(state, claim.discarder, events)  # the next turn closes the window
 
 
 def _win(state: GameState, claim: ClaimState, action: CallMahjong,

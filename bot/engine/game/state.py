@@ -8,7 +8,7 @@ build new states with `dataclasses.replace`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Protocol, TypeVar
@@ -19,14 +19,16 @@ from bot.engine.game.actions import Action, Claim, Give
 from bot.engine.game.events import EndReason, Event, ScoreLine
 from bot.engine.game.rules import RuleSet, WallEnd, seat_names
 from bot.engine.matcher import CardMatcher, Exposure
-from bot.engine.tiles import JOKER, tile_name
+from bot.engine.tiles import JOKER, kind_counts, tile_name
 
 _FIELD_NAMES: dict[type, frozenset[str]] = {}
 _Record = TypeVar("_Record")
 
 
 #: Where `memo` and `carried` keep their values on a record: one dict each, under names
-#: no field can have, so `evolve` drops or filters them in one step.
+#: no field can have, so `evolve` drops or filters them in one step. `carried` keeps one
+#: dict per set of fields its values come from, so a copy that leaves those fields alone
+#: shares it (whatever either adds to it is derived from the same field values).
 _MEMO = " memo"
 _CARRIED = " carried"
 
@@ -44,19 +46,34 @@ def evolve(record: _Record, **changes: object) -> _Record:
     names = _FIELD_NAMES.get(cls)
     if names is None:
         names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(record))  # type: ignore[arg-type]
-    if not names.issuperset(changes):
+    if not changes.keys() <= names:
         unknown = sorted(changes.keys() - names)
         raise TypeError(f"{cls.__name__} has no field {', '.join(unknown)}")
     copied: _Record = object.__new__(cls)
     values = copied.__dict__
-    values.update(record.__dict__, **changes)
-    values.pop(_MEMO, None)
-    kept: dict[str, tuple[frozenset[str], object]] | None = values.pop(_CARRIED, None)
+    values.update(record.__dict__)
+    values.update(changes)
+    if _MEMO in values:
+        del values[_MEMO]
+    kept: dict[frozenset[str], dict[str, object]] | None = values.get(_CARRIED)
     if kept is not None:
-        still = {key: entry for key, entry in kept.items() if entry[0].isdisjoint(changes)}
+        still = {depends: group for depends, group in kept.items()
+                 if depends.isdisjoint(changes)}
         if still:
             values[_CARRIED] = still
+        else:
+            del values[_CARRIED]
     return copied
+
+
+def make(cls: type[_Record], values: dict[str, object]) -> _Record:
+    """One of the engine's frozen records from the value of every one of its fields, the
+    same as calling the class, without running `__init__` (see `evolve`): for the records
+    made at every step of a game. Only for records that check nothing in `__post_init__`;
+    `values` must name every field, defaults included."""
+    record: _Record = object.__new__(cls)
+    record.__dict__.update(values)
+    return record
 
 
 _Value = TypeVar("_Value")
@@ -77,6 +94,13 @@ def memo(record: object, key: str, make: Callable[[], _Value]) -> _Value:
     return made
 
 
+def kept(record: object, key: str) -> object | None:
+    """What `memo` keeps on a record under `key`, or None when it keeps nothing there: the
+    look-up of the accessors asked at every step, without building the value's maker."""
+    found: dict[str, object] | None = record.__dict__.get(_MEMO)
+    return None if found is None else found.get(key)
+
+
 def carried(record: object, key: str, depends: frozenset[str],
             make: Callable[[], _Value]) -> _Value:
     """Like `memo`, for a value derived only from the record's fields named in `depends`
@@ -84,17 +108,25 @@ def carried(record: object, key: str, depends: frozenset[str],
     those fields alone. A game moves one small step at a time (an answer to a claim changes
     the claim, never the discards), so what the discards or the seats give is made once per
     change of them, not once per state. `depends` must name every field `make` reads."""
-    kept: dict[str, tuple[frozenset[str], object]] | None = record.__dict__.get(_CARRIED)
+    kept: dict[frozenset[str], dict[str, object]] | None = record.__dict__.get(_CARRIED)
     if kept is None:
         kept = record.__dict__[_CARRIED] = {}
-    else:
-        entry = kept.get(key)
-        if entry is not None:
-            value: _Value = entry[1]  # type: ignore[assignment]
-            return value
-    made = make()
-    kept[key] = (depends, made)
+    group = kept.get(depends)
+    if group is None:
+        group = kept[depends] = {}
+    elif key in group:
+        value: _Value = group[key]  # type: ignore[assignment]
+        return value
+    made = group[key] = make()
     return made
+
+
+#: For each table size, the other seats after each seat in turn order.
+_AFTER = {size: tuple(tuple((seat + step) % size for step in range(1, size))
+                      for seat in range(size)) for size in (2, 3, 4)}
+#: The memo keys of each rack's exposures, and the fields the live seats come from.
+_RACK_EXPOSURES = ("rack_exposures 0", "rack_exposures 1")
+_SEATS = frozenset({"seats"})
 
 
 class Phase(Enum):
@@ -317,7 +349,19 @@ class GameState:
     def concealed_kinds(self, seat: int) -> tuple[int, ...]:
         """A seat's concealed tiles as kinds, in rack order."""
         held = self.seats[seat]
+        found = kept(held, "concealed_kinds")
+        if found is not None:
+            return found  # type: ignore[return-value]
         return memo(held, "concealed_kinds", lambda: tuple(sorted(self.kinds(held.concealed))))
+
+    def concealed_counts(self, seat: int) -> tuple[int, ...]:
+        """How many concealed tiles of each kind a seat holds (indexed by kind)."""
+        held = self.seats[seat]
+        found = kept(held, "concealed_counts")
+        if found is not None:
+            return found  # type: ignore[return-value]
+        return memo(held, "concealed_counts",
+                    lambda: tuple(kind_counts(self.concealed_kinds(seat))))
 
     def take(self, seat: int, kinds: Sequence[int], what: str) -> tuple[int, ...]:
         """The lowest tile ids of these kinds from a seat's rack; `IllegalAction` if missing."""
@@ -345,6 +389,9 @@ class GameState:
     def live_racks(self, seat: int) -> tuple[int, ...]:
         """Racks of a seat that can still become Mah Jongg (not dead, not already shown)."""
         state = self.seats[seat]
+        found = kept(state, "live_racks")
+        if found is not None:
+            return found  # type: ignore[return-value]
 
         def live() -> tuple[int, ...]:
             shown = {d.rack for d in state.declared}
@@ -358,18 +405,22 @@ class GameState:
         return bool(self.live_racks(seat))
 
     def live_seats(self) -> tuple[int, ...]:
-        """Seats that still play, in seat order."""
-        return tuple(s for s in range(self.size) if self.is_live(s))
+        """Seats that still play, in seat order (once per change of the seats)."""
+        return carried(self, "live seats", _SEATS, lambda: tuple(
+            s for s in range(self.size) if self.is_live(s)))
 
-    def seats_after(self, seat: int) -> Iterator[int]:
+    def seats_after(self, seat: int) -> tuple[int, ...]:
         """The other seats in turn order after `seat` (play passes to the right)."""
-        for step in range(1, self.size):
-            yield (seat + step) % self.size
+        return _AFTER[self.size][seat]
 
     def rack_exposures(self, seat: int, rack: int) -> tuple[Exposure, ...]:
         """A rack's exposures in the matcher's terms."""
         held = self.seats[seat]
-        return memo(held, f"rack_exposures {rack}", lambda: tuple(
+        key = _RACK_EXPOSURES[rack]
+        found = kept(held, key)
+        if found is not None:
+            return found  # type: ignore[return-value]
+        return memo(held, key, lambda: tuple(
             self.as_exposure(e) for e in held.exposures if e.rack == rack))
 
     def as_exposure(self, exposure: TableExposure) -> Exposure:
@@ -430,9 +481,47 @@ def _phase_message(phase: Phase) -> str:
 
 def with_seat(state: GameState, seat: int, **changes: object) -> GameState:
     """The state with one seat's record changed."""
+    return evolve(state, seats=seats_with(state, seat, **changes))
+
+
+def seats_with(state: GameState, seat: int, **changes: object) -> tuple[SeatState, ...]:
+    """The seats with one seat's record changed (for a state changed in more ways at once)."""
     seats = list(state.seats)
     seats[seat] = evolve(seats[seat], **changes)
-    return evolve(state, seats=tuple(seats))
+    return tuple(seats)
+
+
+#: The discards as kinds: who threw each and its kind, in order; and each seat's own pile.
+Piles = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...]]
+_PILES_FROM = frozenset({"discards", "tiles"})
+
+
+def discard_piles(state: GameState) -> Piles:
+    """The discards as kinds (who threw each, in order), and each seat's own pile: made
+    once per change of the discards (a discard extends them, see `with_discard`)."""
+    def count() -> Piles:
+        tiles = state.tiles
+        table = tuple([(seat, tiles[tile_id]) for seat, tile_id in state.discards])
+        piles: list[list[int]] = [[] for _ in range(state.size)]
+        for seat, kind in table:
+            piles[seat].append(kind)
+        return table, tuple(map(tuple, piles))
+
+    return carried(state, "discard piles", _PILES_FROM, count)
+
+
+def with_discard(state: GameState, seat: int, tile_id: int, **changes: object) -> GameState:
+    """The state with `seat`'s discard of `tile_id` laid on the discards (and `changes`):
+    piles the state had already counted are extended by the one tile, not counted again."""
+    new = evolve(state, discards=(*state.discards, (seat, tile_id)), **changes)
+    before = state.__dict__.get(_CARRIED, {}).get(_PILES_FROM, {}).get("discard piles")
+    if before is not None:
+        table, piles = before
+        kind = state.tiles[tile_id]
+        own = list(piles)
+        own[seat] = (*own[seat], kind)
+        carried(new, "discard piles", _PILES_FROM, lambda: ((*table, (seat, kind)), tuple(own)))
+    return new
 
 
 def sorted_ids(tile_ids: Iterable[int]) -> tuple[int, ...]:

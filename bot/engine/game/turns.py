@@ -15,7 +15,14 @@ from bot.engine.game.dead import kill, penalty_rack, rack_is_dead
 from bot.engine.game.events import DeathCause, DeclaredDead, Discarded, Event
 from bot.engine.game.flow import after_mahjong, next_turn, settle
 from bot.engine.game.rules import DeadHands, WallEnd
-from bot.engine.game.state import GameState, Phase, Took, TurnState, evolve, with_seat
+from bot.engine.game.state import (
+    GameState,
+    Phase,
+    Took,
+    TurnState,
+    seats_with,
+    with_discard,
+)
 from bot.engine.tiles import BLANK
 
 
@@ -26,9 +33,9 @@ def discard(state: GameState, action: Discard, events: list[Event]) -> GameState
         raise IllegalAction("Blanks can't be discarded; swap one for a discard instead.")
     tile_id = state.take(action.seat, (action.kind,), "discard")[0]
     concealed = tuple(t for t in state.seats[action.seat].concealed if t != tile_id)
-    state = with_seat(state, action.seat, concealed=concealed)
-    state = evolve(state, discards=(*state.discards, (action.seat, tile_id)),
-                   thrown=(*state.thrown, action.kind), turn=None)
+    state = with_discard(state, action.seat, tile_id,
+                         seats=seats_with(state, action.seat, concealed=concealed),
+                         thrown=(*state.thrown, action.kind), turn=None)
     events.append(Discarded(action.seat, action.kind))
     return claims.open_window(state, action.seat, tile_id, events)
 
