@@ -30,7 +30,7 @@ from bot.engine.cards.compile import HAND_SIZE, Variation, hand_variations
 from bot.engine.cards.model import Card, Hand
 from bot.engine.hands import Exposure, MahjongMatch, NearHand, PlayerHand, Wait
 from bot.engine.matching.exposures import ExposureRows
-from bot.engine.matching.layout import Layouts
+from bot.engine.matching.layout import Held, Layouts
 from bot.engine.matching.rows import (
     CARD_KINDS,
     BoolArray,
@@ -179,7 +179,7 @@ class CardMatcher:
         if not len(rows.index):
             return []
         missing = self._missing(rows, naturals, jokers)
-        held = kind_counts(hand.concealed)
+        held = Held(hand.concealed)
         size = len(missing)
         if per_hand > 1:
             return self._nearest_ways(rows, missing, hand, held, count, per_hand)
@@ -203,7 +203,7 @@ class CardMatcher:
                 zip(rows.index[best].tolist(), missing[best].tolist(), strict=True)]
 
     def _nearest_ways(self, rows: Rows, missing: npt.NDArray[np.int32], hand: PlayerHand,
-                      held: Sequence[int], count: int, per_hand: int) -> list[NearHand]:
+                      held: Held, count: int, per_hand: int) -> list[NearHand]:
         """`nearest` with up to `per_hand` variations of one card hand, from the open `rows`
         and what each is `missing`: every row in the order fewest missing, then highest
         value, then card order, at most `per_hand` rows of one hand, the first `count`."""
@@ -216,8 +216,8 @@ class CardMatcher:
             if taken[owner] >= per_hand:
                 continue
             taken[owner] += 1
-            found.append(self._layouts.near(int(rows.index[position]), hand, int(missing[position]),
-                                    held))
+            found.append(self._layouts.near(int(rows.index[position]), hand,
+                                            int(missing[position]), held))
             if len(found) == count:
                 break
         return found

@@ -66,16 +66,6 @@ def evolve(record: _Record, **changes: object) -> _Record:
     return copied
 
 
-def make(cls: type[_Record], values: dict[str, object]) -> _Record:
-    """One of the engine's frozen records from the value of every one of its fields, the
-    same as calling the class, without running `__init__` (see `evolve`): for the records
-    made at every step of a game. Only for records that check nothing in `__post_init__`;
-    `values` must name every field, defaults included."""
-    record: _Record = object.__new__(cls)
-    record.__dict__.update(values)
-    return record
-
-
 _Value = TypeVar("_Value")
 
 

@@ -24,9 +24,9 @@ from bot.engine.game.state import (
     Took,
     carried,
     discard_piles,
-    make,
     memo,
 )
+from bot.engine.records import make
 
 
 @dataclass(frozen=True)
