@@ -63,6 +63,7 @@ from bot.engine.game.actions import (
 from bot.engine.game.state import Phase
 from bot.engine.game.view import View
 from bot.engine.matcher import CardMatcher, Exposure, NearHand, PlayerHand, matcher_for
+from bot.engine.records import make
 from bot.engine.tiles import BLANK, JOKER, NUM_KINDS
 
 #: Nearest card hands weighed for each decision (one-rack games).
@@ -458,9 +459,10 @@ class NormalPlayer:
         call_kinds: set[int] = set()
         racks = sorted(exposures)
         if len(racks) == 1:
+            held = (_counts(concealed),)
             for near in self.matcher.nearest(PlayerHand(concealed, exposures[racks[0]]),
                                              count, self.ways_per_hand):
-                plans.append(_candidate((near,), (concealed,), call_kinds, self.call_away))
+                plans.append(_candidate((near,), held, call_kinds, self.call_away))
         else:
             done: set[tuple[str, ...]] = set()
             for first in racks:
@@ -474,7 +476,8 @@ class NormalPlayer:
                     ids = (near.hand.id, other[0].hand.id)[::1 if first < second else -1]
                     if ids not in done:
                         done.add(ids)
-                        plans.append(_candidate((near, other[0]), (concealed, rest),
+                        plans.append(_candidate((near, other[0]),
+                                                (_counts(concealed), _counts(rest)),
                                                 call_kinds, self.call_away))
         return _Candidates(tuple(plans), frozenset(call_kinds))
 
@@ -524,16 +527,15 @@ class _Candidates:
     call_kinds: frozenset[int]
 
 
-def _candidate(nears: Sequence[NearHand], pools: Sequence[tuple[int, ...]],
+def _candidate(nears: Sequence[NearHand], pools: Sequence[Sequence[int]],
                call_kinds: set[int], call_away: int) -> Candidate:
     """A candidate plan from nearest hands (one per live rack) and the tiles each was
-    matched against; adds the kinds a call could help with to `call_kinds`."""
-    keep = [0] * NUM_KINDS
+    matched against, counted per kind; adds the kinds a call could help with to
+    `call_kinds`."""
+    keep = list(pools[0]) if len(pools) == 1 else [sum(n) for n in zip(*pools, strict=True)]
     need: dict[int, int] = {}
     need_any: dict[int, int] = {}
-    for near, pool in zip(nears, pools, strict=True):
-        for kind in pool:
-            keep[kind] += 1
+    for near in nears:
         for kind in near.unused:
             keep[kind] -= 1
         for kind in near.need_natural:
@@ -546,11 +548,13 @@ def _candidate(nears: Sequence[NearHand], pools: Sequence[tuple[int, ...]],
             for target, have in zip(near.target, near.groups, strict=True):
                 if len(target) >= 3 and len(have) < len(target) and len(set(target)) == 1:
                     call_kinds.add(target[0])
-    return Candidate(tuple(n.hand.id for n in nears), away,
-                      sum(near.hand.value for near in nears), tuple(keep),
-                      tuple(sorted(need.items())), tuple(sorted(need_any.items())),
-                      keep[JOKER], any(n.hand.concealed for n in nears),
-                      not any(n.hand.singles_and_pairs for n in nears))
+    return make(Candidate, {
+        "hands": tuple(n.hand.id for n in nears), "away": away,
+        "value": sum(near.hand.value for near in nears), "keep": tuple(keep),
+        "need_natural": tuple(sorted(need.items())),
+        "need_any": tuple(sorted(need_any.items())), "jokers": keep[JOKER],
+        "concealed": any(n.hand.concealed for n in nears),
+        "doubles": not any(n.hand.singles_and_pairs for n in nears)})
 
 
 def _kept(concealed: Sequence[int], near: NearHand) -> tuple[int, ...]:

@@ -235,7 +235,9 @@ class CardMatcher:
         near = rows.take(close)
         if not len(near.index):
             return []
-        wanted = (near.fixed + near.flex + near.wild).any(axis=0)
+        wanted = _short_of(near, naturals)
+        if self._has_wild and near.wild.any():
+            wanted[FLOWER] = True  # a spare flower may stand in for a flower-wild place
         held = kind_counts([*hand.concealed, *(t for e in hand.exposures for t in e.tiles)])
         found: dict[int, set[int]] = {}
         for tile in [*np.flatnonzero(wanted).tolist(), JOKER]:
@@ -262,7 +264,8 @@ class CardMatcher:
         None when the pool fills a variation already (any tile might then do).
 
         One more tile fills at most one more place, so only variations one place short are
-        tried, and only with the kinds they ask for (flowers too where flowers are wild).
+        tried, and only with the kinds they ask for more of than the pool holds (flowers too
+        where flowers are wild): another tile of a kind a variation has enough of is left over.
         A 13-tile hand must place every tile it holds, so then only the variations that use
         every kind it holds are counted at all (as `mahjong` does)."""
         if len(pool) + sum(e.size for e in exposures) == HAND_SIZE - 1:
@@ -281,7 +284,7 @@ class CardMatcher:
         near = rows.take(missing == 1)
         if not len(near.index):
             return frozenset()
-        wanted: BoolArray = np.asarray((near.fixed + near.flex + near.wild).any(axis=0))
+        wanted = _short_of(near, naturals)
         if self._has_wild and near.wild.any():
             wanted[FLOWER] = True
         found: set[int] = set()
@@ -317,6 +320,14 @@ class CardMatcher:
             visible = exposed_naturals(exposures)
         return bool(self.possible_hands(exposures, visible))
 
+
+
+def _short_of(rows: Rows, naturals: IntArray) -> BoolArray:
+    """The kinds of which some of these rows ask for more than `naturals` holds: another
+    natural of any other kind finds no place in them (each place a row has for a kind is
+    already taken by the naturals held), so it cannot bring one closer."""
+    short: BoolArray = np.asarray(((rows.fixed + rows.flex + rows.wild) > naturals).any(axis=0))
+    return short
 
 
 #: Recently used matchers, kept alive; `_LIVE` finds any matcher still in use (by a game, a

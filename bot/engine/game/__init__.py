@@ -106,17 +106,17 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
     if not 0 <= action.seat < state.size:
         raise IllegalAction("There is no such seat at this table.")
     events: list[Event] = []
-    match action:
+    match action:  # the commonest first: three answers to every discard
+        case Pass() | Call() | CallMahjong():
+            new = claims.answer(state, action, events)
+        case Discard():
+            new = turns.discard(state, action, events)
         case Give():
             new = charleston.give(state, action, events)
         case Vote():
             new = charleston.vote(state, action, events)
         case Offer():
             new = charleston.offer(state, action, events)
-        case Discard():
-            new = turns.discard(state, action, events)
-        case Call() | CallMahjong() | Pass():
-            new = claims.answer(state, action, events)
         case Exchange():
             new = exchanges.exchange(state, action, events)
         case SwapBlank():

@@ -65,7 +65,7 @@ def claim_options(state: GameState, seat: int, tile_id: int) -> list[Option]:
     number of jokers), each flagged when it would leave the seat no card hand."""
     kind = state.tiles[tile_id]
     found: list[Option] = []
-    if state.wall_end() is not WallEnd.COLD:
+    if state.wall_end() is not WallEnd.COLD and mahjong.may_complete(state, seat, kind):
         racks = state.rules.racks
         found.extend(Option(mahjong.plan_request(CallMahjong(seat), plan, racks))
                      for plan in mahjong.plans(state, seat, claimed=kind))
@@ -121,8 +121,9 @@ def _own_kinds(action: Call) -> tuple[int, ...]:
 
 def answer(state: GameState, action: Claim, events: list[Event]) -> GameState:
     """Record a seat's claim or pass; when every seat asked has answered, settle it."""
-    state.require_phase(Phase.CLAIM)
     claim = state.claim
+    if claim is None or state.phase is not Phase.CLAIM:
+        state.require_phase(Phase.CLAIM)
     assert claim is not None
     seat = action.seat
     if seat == claim.discarder:
@@ -138,11 +139,16 @@ def answer(state: GameState, action: Claim, events: list[Event]) -> GameState:
         mahjong.check(state, action, claimed=state.tiles[claim.tile_id])
     answers = list(claim.answers)
     answers[seat] = action
-    events.append(Ready(seat))
+    events.append(_READY[seat])
     claim = evolve(claim, answers=tuple(answers))
-    if any(answers[s] is None for s in claim.waiting):
-        return evolve(state, claim=claim)
+    for waiting in claim.waiting:
+        if answers[waiting] is None:
+            return evolve(state, claim=claim)
     return _resolve(state, claim, events)
+
+
+#: Each seat's event for an answer to a claim (the same value every time).
+_READY = tuple(Ready(seat) for seat in range(4))
 
 
 def _completes_second(state: GameState, action: Claim) -> bool:
@@ -160,6 +166,8 @@ def _resolve(state: GameState, claim: ClaimState, events: list[Event]) -> GameSt
                        and _completes_second(state, a)), None)
         if second is not None:
             return _win(state, claim, second, events)
+    if all(isinstance(claim.answers[seat], Pass) for seat in claim.waiting):
+        return next_turn(state, claim.discarder, events)  # the next turn closes the window
     for wanted in (CallMahjong, Call):
         for seat in order:
             chosen = claim.answers[seat]

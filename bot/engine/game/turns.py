@@ -20,10 +20,11 @@ from bot.engine.game.state import (
     Phase,
     Took,
     TurnState,
+    memo,
     seats_with,
     with_discard,
 )
-from bot.engine.tiles import BLANK
+from bot.engine.tiles import BLANK, NUM_KINDS
 
 
 def discard(state: GameState, action: Discard, events: list[Event]) -> GameState:
@@ -115,8 +116,9 @@ def turn_options(state: GameState, seat: int) -> list[Option]:
     if not turn.shown and not cold:
         for plan in mahjong.plans(state, seat):
             found.append(Option(mahjong.plan_request(Mahjong(seat), plan, state.rules.racks)))
-    kinds = sorted(set(state.concealed_kinds(seat)) - {BLANK})
-    found.extend(Option(Discard(seat, kind)) for kind in kinds)
+    found.extend(memo(state.seats[seat], "discard options", lambda: tuple(
+        _DISCARDS[seat][kind] for kind in dict.fromkeys(state.concealed_kinds(seat))
+        if kind != BLANK)))
     return found
 
 
@@ -124,5 +126,13 @@ def dead_options(state: GameState, seat: int) -> list[Option]:
     """Dead-hand declarations the seat on turn may make (right or wrong)."""
     if state.rules.dead_hands is DeadHands.OFF or not state.is_live(seat):
         return []
-    return [Option(DeclareDead(seat, target, rack))
+    return [_DECLARATIONS[seat, target, rack]
             for target in state.seats_after(seat) for rack in state.live_racks(target)]
+
+
+#: The options every game offers again and again, made once: each seat's discard of each
+#: kind, and each seat's declaration of each other seat's rack dead.
+_DISCARDS = tuple(tuple(Option(Discard(seat, kind)) for kind in range(NUM_KINDS))
+                  for seat in range(4))
+_DECLARATIONS = {(seat, target, rack): Option(DeclareDead(seat, target, rack))
+                 for seat in range(4) for target in range(4) for rack in range(2)}

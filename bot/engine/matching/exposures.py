@@ -32,6 +32,8 @@ from bot.engine.tiles import FLOWER, JOKER
 #: Games make ever new sets (a benchmark of 150 random games meets about 2,500), each
 #: kept in a few kilobytes, so thousands are kept.
 _OPEN_ROWS_CACHE = 4096
+#: Below any number of spare jokers: marks the rows that cannot be filled.
+_NEVER = np.iinfo(np.int32).min
 
 
 class ExposureRows:
@@ -161,7 +163,7 @@ class ExposureRows:
         ok, need = self._fillable(rows, supply, jokers)
         if not ok.any():
             return False
-        best = int(np.argmax(np.where(ok, jokers - need, np.iinfo(np.int32).min)))
+        best = int(np.argmax(np.where(ok, jokers - need, _NEVER)))
         rows.witness = Witness(rows.fixed[best], rows.flex[best], rows.wild[best])
         return True
 
