@@ -52,7 +52,7 @@ from bot.engine.game.rules import (
     Walls,
     preset,
 )
-from bot.engine.game.state import GameState, Phase, SeatState, evolve
+from bot.engine.game.state import GameState, Phase, SeatState, evolve, recorded
 from bot.engine.game.view import View, build_view, spectator_view
 from bot.engine.matcher import matcher_for
 
@@ -125,7 +125,7 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
             new = turns.declare_dead(state, action, events)
         case Mahjong():
             new = turns.declare_mahjong(state, action, events)
-    return evolve(new, actions=(*state.actions, action)), tuple(events)
+    return recorded(state, new, action), tuple(events)
 
 
 def view(state: GameState, seat: int) -> View:

@@ -25,12 +25,15 @@ _FIELD_NAMES: dict[type, frozenset[str]] = {}
 _Record = TypeVar("_Record")
 
 
-#: Where `memo` and `carried` keep their values on a record: one dict each, under names
-#: no field can have, so `evolve` drops or filters them in one step. `carried` keeps one
-#: dict per set of fields its values come from, so a copy that leaves those fields alone
-#: shares it (whatever either adds to it is derived from the same field values).
+#: Where `memo` and `carried` keep their values on a record, under names no field can have:
+#: `memo` one dict, which `evolve` drops; `carried` a tuple of (fields, dict) pairs, one per
+#: set of fields its values come from, which `evolve` passes on as it is while the change
+#: leaves every one of those sets alone (most changes do), or filtered. A copy shares the
+#: dicts it was passed, and whatever either adds to one is derived from the same values of
+#: its fields; a new set of fields gets a new tuple, on that record only.
 _MEMO = " memo"
 _CARRIED = " carried"
+_Carried = tuple[tuple[frozenset[str], dict[str, object]], ...]
 
 
 def evolve(record: _Record, **changes: object) -> _Record:
@@ -51,18 +54,19 @@ def evolve(record: _Record, **changes: object) -> _Record:
         raise TypeError(f"{cls.__name__} has no field {', '.join(unknown)}")
     copied: _Record = object.__new__(cls)
     values = copied.__dict__
-    values.update(record.__dict__)
-    values.update(changes)
+    values.update(record.__dict__, **changes)
     if _MEMO in values:
         del values[_MEMO]
-    kept: dict[frozenset[str], dict[str, object]] | None = values.get(_CARRIED)
-    if kept is not None:
-        still = {depends: group for depends, group in kept.items()
-                 if depends.isdisjoint(changes)}
-        if still:
-            values[_CARRIED] = still
-        else:
-            del values[_CARRIED]
+    groups: _Carried | None = values.get(_CARRIED)
+    if groups is not None:
+        for depends, _ in groups:
+            if not depends.isdisjoint(changes):
+                still = tuple(group for group in groups if group[0].isdisjoint(changes))
+                if still:
+                    values[_CARRIED] = still
+                else:
+                    del values[_CARRIED]
+                break
     return copied
 
 
@@ -84,7 +88,7 @@ def memo(record: object, key: str, make: Callable[[], _Value]) -> _Value:
     return made
 
 
-def kept(record: object, key: str) -> object | None:
+def kept_memo(record: object, key: str) -> object | None:
     """What `memo` keeps on a record under `key`, or None when it keeps nothing there: the
     look-up of the accessors asked at every step, without building the value's maker."""
     found: dict[str, object] | None = record.__dict__.get(_MEMO)
@@ -97,16 +101,18 @@ def carried(record: object, key: str, depends: frozenset[str],
     (and the game's constants): `evolve` carries it to the copy while the change leaves
     those fields alone. A game moves one small step at a time (an answer to a claim changes
     the claim, never the discards), so what the discards or the seats give is made once per
-    change of them, not once per state. `depends` must name every field `make` reads."""
-    kept: dict[frozenset[str], dict[str, object]] | None = record.__dict__.get(_CARRIED)
-    if kept is None:
-        kept = record.__dict__[_CARRIED] = {}
-    group = kept.get(depends)
-    if group is None:
-        group = kept[depends] = {}
-    elif key in group:
-        value: _Value = group[key]  # type: ignore[assignment]
-        return value
+    change of them, not once per state. `depends` must name every field `make` reads, and
+    be one constant set for each key (sets of fields are told apart by identity)."""
+    groups: _Carried = record.__dict__.get(_CARRIED, ())
+    for known, group in groups:
+        if known is depends:
+            if key in group:
+                value: _Value = group[key]  # type: ignore[assignment]
+                return value
+            break
+    else:
+        group = {}
+        record.__dict__[_CARRIED] = (*groups, (depends, group))
     made = group[key] = make()
     return made
 
@@ -114,9 +120,12 @@ def carried(record: object, key: str, depends: frozenset[str],
 #: For each table size, the other seats after each seat in turn order.
 _AFTER = {size: tuple(tuple((seat + step) % size for step in range(1, size))
                       for seat in range(size)) for size in (2, 3, 4)}
-#: The memo keys of each rack's exposures, and the fields the live seats come from.
+#: The keys of each rack's exposures, and the fields of a state or a seat some values kept
+#: on them come from.
 _RACK_EXPOSURES = ("rack_exposures 0", "rack_exposures 1")
 _SEATS = frozenset({"seats"})
+_LIVE_FROM = frozenset({"dead", "declared"})
+_EXPOSED_FROM = frozenset({"exposures"})
 
 
 class Phase(Enum):
@@ -334,12 +343,13 @@ class GameState:
 
     def kinds(self, tile_ids: Iterable[int]) -> tuple[int, ...]:
         """The kinds of some tile ids, in the same order."""
-        return tuple(self.tiles[t] for t in tile_ids)
+        tiles = self.tiles
+        return tuple([tiles[t] for t in tile_ids])
 
     def concealed_kinds(self, seat: int) -> tuple[int, ...]:
         """A seat's concealed tiles as kinds, in rack order."""
         held = self.seats[seat]
-        found = kept(held, "concealed_kinds")
+        found = kept_memo(held, "concealed_kinds")
         if found is not None:
             return found  # type: ignore[return-value]
         return memo(held, "concealed_kinds", lambda: tuple(sorted(self.kinds(held.concealed))))
@@ -347,7 +357,7 @@ class GameState:
     def concealed_counts(self, seat: int) -> tuple[int, ...]:
         """How many concealed tiles of each kind a seat holds (indexed by kind)."""
         held = self.seats[seat]
-        found = kept(held, "concealed_counts")
+        found = kept_memo(held, "concealed_counts")
         if found is not None:
             return found  # type: ignore[return-value]
         return memo(held, "concealed_counts",
@@ -378,17 +388,14 @@ class GameState:
 
     def live_racks(self, seat: int) -> tuple[int, ...]:
         """Racks of a seat that can still become Mah Jongg (not dead, not already shown)."""
-        state = self.seats[seat]
-        found = kept(state, "live_racks")
-        if found is not None:
-            return found  # type: ignore[return-value]
+        held = self.seats[seat]
 
         def live() -> tuple[int, ...]:
-            shown = {d.rack for d in state.declared}
-            return tuple(r for r in range(len(state.dead)) if not state.dead[r]
+            shown = {d.rack for d in held.declared}
+            return tuple(r for r in range(len(held.dead)) if not held.dead[r]
                          and r not in shown)
 
-        return memo(state, "live_racks", live)
+        return carried(held, "live racks", _LIVE_FROM, live)
 
     def is_live(self, seat: int) -> bool:
         """A seat still plays (draws, discards, claims) while it has a live rack."""
@@ -406,11 +413,7 @@ class GameState:
     def rack_exposures(self, seat: int, rack: int) -> tuple[Exposure, ...]:
         """A rack's exposures in the matcher's terms."""
         held = self.seats[seat]
-        key = _RACK_EXPOSURES[rack]
-        found = kept(held, key)
-        if found is not None:
-            return found  # type: ignore[return-value]
-        return memo(held, key, lambda: tuple(
+        return carried(held, _RACK_EXPOSURES[rack], _EXPOSED_FROM, lambda: tuple(
             self.as_exposure(e) for e in held.exposures if e.rack == rack))
 
     def as_exposure(self, exposure: TableExposure) -> Exposure:
@@ -469,6 +472,19 @@ def _phase_message(phase: Phase) -> str:
     return f"You can't do that now. {_PHASE_MESSAGES[phase]}"
 
 
+def recorded(before: GameState, after: GameState, action: Action) -> GameState:
+    """`after`, the state an action led to from `before`, with the action added to the
+    actions: the last step of `apply`. Each phase's handler returns a record it made itself
+    (nothing else holds it yet, and nothing kept on it comes from the actions), so the field
+    is set on that record rather than copying it once more; a state handed back unchanged
+    is copied."""
+    actions = (*before.actions, action)
+    if after is before:
+        return evolve(after, actions=actions)
+    after.__dict__["actions"] = actions
+    return after
+
+
 def with_seat(state: GameState, seat: int, **changes: object) -> GameState:
     """The state with one seat's record changed."""
     return evolve(state, seats=seats_with(state, seat, **changes))
@@ -500,17 +516,32 @@ def discard_piles(state: GameState) -> Piles:
     return carried(state, "discard piles", _PILES_FROM, count)
 
 
+def discard_counts(state: GameState) -> tuple[int, ...]:
+    """How many tiles of each kind lie in the discards (once per change of the discards; a
+    discard adds one, see `with_discard`)."""
+    return carried(state, "discard counts", _PILES_FROM,
+                   lambda: tuple(kind_counts(kind for _, kind in discard_piles(state)[0])))
+
+
 def with_discard(state: GameState, seat: int, tile_id: int, **changes: object) -> GameState:
     """The state with `seat`'s discard of `tile_id` laid on the discards (and `changes`):
-    piles the state had already counted are extended by the one tile, not counted again."""
+    what the state had already counted of the discards is added to, not counted again."""
     new = evolve(state, discards=(*state.discards, (seat, tile_id)), **changes)
-    before = state.__dict__.get(_CARRIED, {}).get(_PILES_FROM, {}).get("discard piles")
-    if before is not None:
-        table, piles = before
-        kind = state.tiles[tile_id]
-        own = list(piles)
+    counted = next((group for depends, group in state.__dict__.get(_CARRIED, ())
+                    if depends is _PILES_FROM), None)
+    if counted is None:
+        return new
+    kind = state.tiles[tile_id]
+    piles: Piles | None = counted.get("discard piles")
+    if piles is not None:
+        table, own = piles[0], list(piles[1])
         own[seat] = (*own[seat], kind)
         carried(new, "discard piles", _PILES_FROM, lambda: ((*table, (seat, kind)), tuple(own)))
+    counts: tuple[int, ...] | None = counted.get("discard counts")
+    if counts is not None:
+        more = list(counts)
+        more[kind] += 1
+        carried(new, "discard counts", _PILES_FROM, lambda: tuple(more))
     return new
 
 

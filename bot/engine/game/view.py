@@ -24,6 +24,7 @@ from bot.engine.game.state import (
     Took,
     carried,
     discard_piles,
+    kept_memo,
     memo,
 )
 from bot.engine.records import make
@@ -176,7 +177,10 @@ def _seat_view(state: GameState, seat: int, discards: tuple[int, ...]) -> SeatVi
     record changes far less often than the game moves (its pile can shrink under it when a
     discard is called)."""
     seat_state = state.seats[seat]
-    kept: dict[tuple[int, tuple[int, ...]], SeatView] = memo(seat_state, "seat views", dict)
+    kept: dict[tuple[int, tuple[int, ...]], SeatView] | None = kept_memo(  # type: ignore[assignment]
+        seat_state, "seat views")
+    if kept is None:
+        kept = memo(seat_state, "seat views", dict)
     found = kept.get((seat, discards))
     if found is None:
         found = kept[seat, discards] = SeatView(

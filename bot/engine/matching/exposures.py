@@ -54,6 +54,10 @@ class ExposureRows:
                         slots[key] = np.zeros((size, 3), dtype=np.int8)
                     slots[key][row, column] += 1
         self._slots = slots
+        # The open (not concealed) variations with some group of each kind and size: the
+        # only ones an exposure of it can fit.
+        self._with_slot = {key: np.flatnonzero(table.any(axis=1) & ~concealed)
+                           for key, table in slots.items()}
         self._size = size
         self._concealed = concealed
         self._all_rows = all_rows
@@ -112,14 +116,13 @@ class ExposureRows:
         """`open` for (kind, size, has jokers) exposures, computed: first the variations
         with enough groups of the right kind and size (few), then their rows less the tiles
         the exposures fill."""
-        index = self._all_rows.index[~self._concealed]
         by_slot = Counter(exposures)
         slots = sorted({(k, s) for k, s, _ in by_slot})
+        if any(slot not in self._slots for slot in slots):
+            return self._all_rows.take(self._all_rows.index[:0])
+        index = min((self._with_slot[slot] for slot in slots), key=len)
         for kind, size in slots:
-            table = self._slots.get((kind, size))
-            if table is None:
-                return self._all_rows.take(index[:0])
-            groups = table[index]
+            groups = self._slots[(kind, size)][index]
             with_jokers = by_slot[(kind, size, True)]
             without = by_slot[(kind, size, False)]
             jokerable = groups[:, 1].astype(np.int16) + groups[:, 2]
