@@ -134,8 +134,18 @@ class Sums:
         """`sum(min(held, total))` for each total (see the class docstring): what `held`, a
         column of counts per kind, places into the fixed places, into the fixed and
         joker-able ones, and (with wild places) into all of them."""
+        return self._split(np.minimum(held, self.stacked).sum(axis=0, dtype=np.int32))
+
+    def placed_tiles(self, naturals: IntArray) -> tuple[npt.NDArray[np.int32], ...]:
+        """`placed` for a hand's naturals (a row of counts, none below zero): a kind the hand
+        does not hold places nothing (no total is below zero), so only the few kinds it holds
+        are counted."""
+        kinds = np.flatnonzero(naturals)
+        held = naturals[kinds].astype(np.int8)[:, None]
+        return self._split(np.minimum(held, self.stacked[kinds]).sum(axis=0, dtype=np.int32))
+
+    def _split(self, total: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.int32], ...]:
         size = self.size
-        total = np.minimum(held, self.stacked).sum(axis=0, dtype=np.int32)
         return tuple(total[part * size:(part + 1) * size] for part in range(3 if self.has_wild
                                                                            else 2))
 
@@ -186,7 +196,7 @@ def missing_tiles(rows: Rows, naturals: IntArray, jokers: int | npt.NDArray[np.i
     if naturals.ndim > 1:
         return _missing_each(rows, naturals, jokers, has_wild)
     sums = rows.sums
-    placed = sums.placed(naturals.astype(np.int8)[:, None])
+    placed = sums.placed_tiles(naturals)
     placed_fixed, placed_flex = placed[0], placed[1]
     missing_fixed = sums.need_fixed - placed_fixed
     open_flex = sums.need_fixed_flex - placed_flex - missing_fixed
