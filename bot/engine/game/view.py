@@ -175,7 +175,7 @@ def _exposure_view(state: GameState, exposure: TableExposure) -> ExposureView:
 def _seat_view(state: GameState, seat: int, discards: tuple[int, ...]) -> SeatView:
     """A seat as everyone sees it. Kept on the seat's record per discard pile: a seat's
     record changes far less often than the game moves (its pile can shrink under it when a
-    discard is called)."""
+    discard is called); what its exposures and Mah Jonggs show goes along while they stay."""
     seat_state = state.seats[seat]
     kept: dict[tuple[int, tuple[int, ...]], SeatView] | None = kept_memo(  # type: ignore[assignment]
         seat_state, "seat views")
@@ -183,13 +183,19 @@ def _seat_view(state: GameState, seat: int, discards: tuple[int, ...]) -> SeatVi
         kept = memo(seat_state, "seat views", dict)
     found = kept.get((seat, discards))
     if found is None:
-        found = kept[seat, discards] = SeatView(
-            seat=seat, wind=state.name(seat), player=state.players[seat],
-            concealed_count=len(seat_state.concealed),
-            exposures=tuple(_exposure_view(state, e) for e in seat_state.exposures),
-            mahjongs=tuple(_mahjong_view(state, d) for d in seat_state.declared),
-            dead=seat_state.dead, live=state.is_live(seat), discards=discards)
+        exposures, mahjongs = carried(seat_state, "shown", _SHOWN_FROM, lambda: (
+            tuple(_exposure_view(state, e) for e in seat_state.exposures),
+            tuple(_mahjong_view(state, d) for d in seat_state.declared)))
+        found = kept[seat, discards] = make(SeatView, {
+            "seat": seat, "wind": state.name(seat), "player": state.players[seat],
+            "concealed_count": len(seat_state.concealed), "exposures": exposures,
+            "mahjongs": mahjongs, "dead": seat_state.dead, "live": state.is_live(seat),
+            "discards": discards})
     return found
+
+
+#: The fields of a seat's record its exposures and Mah Jonggs as shown come from.
+_SHOWN_FROM = frozenset({"exposures", "declared"})
 
 
 #: The fields of the state the table's public parts of a view are made from.
