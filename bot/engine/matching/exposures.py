@@ -77,14 +77,7 @@ class ExposureRows:
         cached by that (the arrays are read-only)."""
         if not exposures:
             return self._all_rows if index is None else self._all_rows.take(index)
-        key = tuple(sorted((e.kind, e.size, e.jokers > 0) for e in exposures))
-        rows = self._open_cache.get(key)
-        if rows is None:
-            rows = self._match(key)
-            rows.freeze()
-            if len(self._open_cache) >= _OPEN_ROWS_CACHE:
-                self._open_cache.popitem(last=False)
-            self._open_cache[key] = rows
+        rows = self._open(tuple(sorted((e.kind, e.size, e.jokers > 0) for e in exposures)))
         if index is None:
             return rows
         wanted = np.zeros(self._size, dtype=bool)
@@ -111,6 +104,45 @@ class ExposureRows:
                 self._real_cache.popitem(last=False)
             self._real_cache[key] = rows
         return rows
+
+    def _open(self, key: tuple[tuple[int, int, bool], ...]) -> Rows:
+        """`open` for (kind, size, has jokers) exposures, sorted: kept, or computed. When no
+        two are of one kind and size, each fills its own groups whatever the others fill, so
+        the last one is matched against the rows the others leave (kept themselves: a seat
+        asks about its exposures and each call it could make next)."""
+        rows = self._open_cache.get(key)
+        if rows is None:
+            if len(key) > 1 and len({(kind, size) for kind, size, _ in key}) == len(key):
+                rows = self._with(self._open(key[:-1]), *key[-1])
+            else:
+                rows = self._match(key)
+            rows.freeze()
+            if len(self._open_cache) >= _OPEN_ROWS_CACHE:
+                self._open_cache.popitem(last=False)
+            self._open_cache[key] = rows
+        return rows
+
+    def _with(self, rows: Rows, kind: int, size: int, jokers: bool) -> Rows:
+        """The rows left when one more exposure, of a kind and size no exposure already in
+        `rows` has, fills a group of them (as `_match` fills it: a natural one takes a
+        no-joker group first); only its kind's counts change, so only they are checked."""
+        table = self._slots.get((kind, size))
+        if table is None:
+            return rows.take(rows.index[:0])
+        groups = table[rows.index]
+        with_jokers, without = (1, 0) if jokers else (0, 1)
+        jokerable = groups[:, 1].astype(np.int16) + groups[:, 2]
+        keep = (with_jokers <= jokerable) & (with_jokers + without <= jokerable + groups[:, 0])
+        kept = rows.take(keep)
+        groups = groups[keep].astype(np.int16)
+        to_plain = np.minimum(without, groups[:, 0])
+        need_jokerable = with_jokers + without - to_plain
+        to_flex = np.minimum(need_jokerable, groups[:, 1])
+        kept.fixed[:, kind] -= size * to_plain
+        kept.flex[:, kind] -= size * to_flex
+        kept.wild[:, kind] -= size * (need_jokerable - to_flex)
+        ok = (kept.fixed[:, kind] >= 0) & (kept.flex[:, kind] >= 0) & (kept.wild[:, kind] >= 0)
+        return kept.take(ok)
 
     def _match(self, exposures: Sequence[tuple[int, int, bool]]) -> Rows:
         """`open` for (kind, size, has jokers) exposures, computed: first the variations
