@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.bots.base import (
     live_racks,
@@ -106,10 +106,14 @@ class Plan:
 
 @dataclass(frozen=True)
 class Analysis:
-    """The seat's plans, heaviest first; `held` counts its concealed tiles per kind."""
+    """The seat's plans, heaviest first; `held` counts its concealed tiles per kind.
+    `costs` keeps each `cost` asked for (choosing three tiles to pass asks about every kind
+    again after each pick)."""
 
     held: tuple[int, ...]
     plans: tuple[Plan, ...]
+    costs: dict[tuple[int, int], float] = field(default_factory=dict, compare=False,
+                                                repr=False)
 
     @property
     def best_away(self) -> int:
@@ -124,7 +128,11 @@ class Analysis:
     def cost(self, kind: int, held: int | None = None) -> float:
         """The weight of plans hurt by giving up one tile of `kind` when `held` are held."""
         count = self.held[kind] if held is None else held
-        return sum(p.weight for p in self.plans if p.keep[kind] >= count)
+        found = self.costs.get((kind, count))
+        if found is None:
+            found = self.costs[kind, count] = sum(p.weight for p in self.plans
+                                                  if p.keep[kind] >= count)
+        return found
 
 
 def _counts(kinds: Sequence[int]) -> list[int]:
@@ -167,6 +175,14 @@ class NormalPlayer:
         self.rng = random.Random(seed)
         self._cache: dict[tuple[object, ...], _Candidates] = {}
         self._last: tuple[_Candidates, tuple[int, ...], int, Analysis] | None = None
+        self._seen_in: tuple[View, tuple[int, ...]] | None = None
+
+    def _seen(self, view: View) -> tuple[int, ...]:
+        """`seen_counts` of a view, counted once for the view being decided on (a decision
+        asks for it several times)."""
+        if self._seen_in is None or self._seen_in[0] is not view:
+            self._seen_in = (view, tuple(seen_counts(view)))
+        return self._seen_in[1]
 
     def target(self, view: View) -> tuple[str, ...]:
         """The card hand(s) the bot plays toward now (its heaviest plan; one per rack in the
@@ -226,7 +242,7 @@ class NormalPlayer:
         """`count` tiles from `kinds`, the least useful first (costs updated as copies go)."""
         held = list(analysis.held)
         pool = _counts(kinds)
-        seen = seen_counts(view)
+        seen = self._seen(view)
         picked: list[int] = []
         for _ in range(count):
             options = [k for k in range(NUM_KINDS) if pool[k] > 0 and k not in (JOKER, BLANK)]
@@ -329,7 +345,7 @@ class NormalPlayer:
         """A dead hand throws what nobody can call: a joker, else the most visible tile."""
         if JOKER in discards:
             return Discard(view.seat, JOKER)
-        seen = seen_counts(view)
+        seen = self._seen(view)
         return Discard(view.seat, max(discards, key=lambda k: (seen[k], -k)))
 
     def _discard(self, view: View, analysis: Analysis, discards: Sequence[int]) -> Action:
@@ -338,7 +354,7 @@ class NormalPlayer:
         naturals = [k for k in discards if k != JOKER]
         if not naturals:
             return Discard(view.seat, discards[0])
-        seen = seen_counts(view)
+        seen = self._seen(view)
         scale = analysis.total_weight or 1.0
         kind = min(naturals, key=lambda k: (round(analysis.cost(k) / scale, 9), -seen[k],
                                             self.rng.random()))
@@ -411,7 +427,7 @@ class NormalPlayer:
     def _table(self, view: View) -> Supply:
         """The live copies of each kind the seat cannot see, how many tiles it cannot see
         (the wall and the other racks), and about how many draws it has left."""
-        seen = seen_counts(view)
+        seen = self._seen(view)
         held = _counts(view.concealed)
         live = tuple(max(0, self.counts[k] - seen[k] - held[k]) for k in range(NUM_KINDS))
         seats = sum(1 for seat in view.seats if seat.live) or 1
@@ -420,7 +436,7 @@ class NormalPlayer:
     def _analysis(self, view: View) -> Analysis:
         """The seat's plans for its tiles and the table as it stands."""
         candidates = self._candidates(view)
-        seen = tuple(seen_counts(view))
+        seen = self._seen(view)
         last = self._last
         if (last is not None and last[0] is candidates and last[1] == seen
                 and last[2] == view.wall_count):

@@ -84,19 +84,15 @@ class Layouts:
             self._layouts[row] = layout
         return layout
 
-    def fill(self, row: int, hand: PlayerHand, held: Held | None = None) -> tuple[
-            list[list[int]], list[bool], tuple[int, ...], int]:
+    def _place(self, layout: _Layout, row: int, hand: PlayerHand, held: Held) -> tuple[
+            list[list[int]], dict[int, Exposure], list[int], int]:
         """Place the seat's tiles into variation `row`'s groups: naturals first (natural-only
         groups, then joker-able ones), then flowers into flower-wild places, then jokers.
 
-        `held` may give the hand's concealed tiles counted (when the caller has them).
-        Returns each group's tiles, which groups exposures fill, the natural tiles left over
-        (sorted) and the jokers left over."""
-        layout = self._layout(row)
+        Returns each group's tiles, which group each exposure fills, the naturals left over
+        (a count per kind) and the jokers left over."""
         taken = _assign_exposures(self.variations[row], hand.exposures) \
             if hand.exposures else {}
-        if held is None:
-            held = Held(hand.concealed)
         pool = list(held.counts)
         jokers = pool[JOKER]
         pool[JOKER] = 0
@@ -132,14 +128,30 @@ class Layouts:
                 used = min(gap, jokers)
                 jokers -= used
                 got.extend([JOKER] * used)
+        return placed, taken, pool, jokers
+
+    @staticmethod
+    def _left(held: Held, pool: list[int]) -> tuple[int, ...]:
+        """The naturals left in `pool` (a count per kind), sorted."""
         left: list[int] = []
         for kind in held.kinds:
             count = pool[kind]
             if count:
                 left += [kind] * count
-        unused = tuple(left)
+        return tuple(left)
+
+    def fill(self, row: int, hand: PlayerHand, held: Held | None = None) -> tuple[
+            list[list[int]], list[bool], tuple[int, ...], int]:
+        """Place the seat's tiles into variation `row`'s groups (see `_place`).
+
+        `held` may give the hand's concealed tiles counted (when the caller has them).
+        Returns each group's tiles, which groups exposures fill, the natural tiles left over
+        (sorted) and the jokers left over."""
+        if held is None:
+            held = Held(hand.concealed)
+        placed, taken, pool, jokers = self._place(self._layout(row), row, hand, held)
         exposed = [i in taken for i in range(len(placed))] if taken else [False] * len(placed)
-        return placed, exposed, unused, jokers
+        return placed, exposed, self._left(held, pool), jokers
 
     def arrange(self, row: int, hand: PlayerHand) -> MahjongMatch:
         """The Mah Jongg this 14-tile hand makes as variation `row`, group by group."""
@@ -156,7 +168,10 @@ class Layouts:
              held: Held | None = None) -> NearHand:
         """The hand as `away` tiles from variation `row`, with what it still needs."""
         layout = self._layout(row)
-        placed, _, unused, spare_jokers = self.fill(row, hand, held)
+        if held is None:
+            held = Held(hand.concealed)
+        placed, _, pool, spare_jokers = self._place(layout, row, hand, held)
+        unused = self._left(held, pool)
         need_natural: list[int] = []
         need_any: list[int] = []
         for (_, group_tiles, kind, size, _), jokers_ok, tiles in zip(
