@@ -22,7 +22,15 @@ from bot.engine.game.siamese import (
     rack_wins,
     with_jokered_quints,
 )
-from bot.engine.game.state import Declared, GameState, evolve, memo, remove_ids, with_seat
+from bot.engine.game.state import (
+    Declared,
+    GameState,
+    evolve,
+    kept_memo,
+    memo,
+    remove_ids,
+    with_seat,
+)
 from bot.engine.matcher import CARD_KINDS
 from bot.engine.tiles import format_tiles, tile_name
 
@@ -112,6 +120,9 @@ def may_complete(state: GameState, seat: int, claimed: int) -> bool:
     `CardMatcher.completing_kinds`)."""
     if claimed >= CARD_KINDS:
         return True
+    known = kept_memo(state.seats[seat], "completing kinds")
+    if isinstance(known, frozenset):
+        return claimed in known
 
     def kinds() -> frozenset[int] | None:
         pool = state.concealed_kinds(seat)

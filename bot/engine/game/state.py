@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 from bot.engine.cards.model import Card
 from bot.engine.errors import IllegalAction, NotYourTurn
@@ -516,6 +516,12 @@ def discard_piles(state: GameState) -> Piles:
     return carried(state, "discard piles", _PILES_FROM, count)
 
 
+def _carried_group(record: object, depends: frozenset[str]) -> dict[str, object] | None:
+    """What `carried` keeps on a record for the fields `depends`, if anything."""
+    return next((group for known, group in record.__dict__.get(_CARRIED, ())
+                 if known is depends), None)
+
+
 def discard_counts(state: GameState) -> tuple[int, ...]:
     """How many tiles of each kind lie in the discards (once per change of the discards; a
     discard adds one, see `with_discard`)."""
@@ -527,17 +533,16 @@ def with_discard(state: GameState, seat: int, tile_id: int, **changes: object) -
     """The state with `seat`'s discard of `tile_id` laid on the discards (and `changes`):
     what the state had already counted of the discards is added to, not counted again."""
     new = evolve(state, discards=(*state.discards, (seat, tile_id)), **changes)
-    counted = next((group for depends, group in state.__dict__.get(_CARRIED, ())
-                    if depends is _PILES_FROM), None)
+    counted = _carried_group(state, _PILES_FROM)
     if counted is None:
         return new
     kind = state.tiles[tile_id]
-    piles: Piles | None = counted.get("discard piles")
+    piles = cast("Piles | None", counted.get("discard piles"))
     if piles is not None:
         table, own = piles[0], list(piles[1])
         own[seat] = (*own[seat], kind)
         carried(new, "discard piles", _PILES_FROM, lambda: ((*table, (seat, kind)), tuple(own)))
-    counts: tuple[int, ...] | None = counted.get("discard counts")
+    counts = cast("tuple[int, ...] | None", counted.get("discard counts"))
     if counts is not None:
         more = list(counts)
         more[kind] += 1
