@@ -106,6 +106,21 @@ def _called() -> GameState:
     raise RuntimeError("no seeded game has a call")
 
 
+def _royale_over() -> GameState:
+    """The first seeded Royale-style game from SEED on that ends with several exposures on a
+    rack of two seats or more (besides the Mah Jonggs laid out): a finished two-rack table
+    at its fullest (the bots, planning both racks, seldom expose more)."""
+    for seed in range(SEED, SEED + 200):
+        state, _ = _game(ROYALE, seed, None)
+        seats = spectator_view(state).seats
+        exposed = sum(any(sum(e.rack == rack for e in seat.exposures) > 1
+                          and all(m.rack != rack for m in seat.mahjongs)
+                          for rack in range(ROYALE.racks)) for seat in seats)
+        if exposed >= 2:
+            return state
+    raise RuntimeError("no seeded Royale-style game ends with several exposures on 2 seats")
+
+
 def demo_rack() -> RackScene:
     """Seat 0's rack on its turn, mid-game, with the tile it just drew."""
     state, drawn = _game(STANDARD, SEED, 21, own_turn=True)
@@ -156,6 +171,16 @@ def demo_royale_table() -> TableScene:
     return table_scene(spectator_view(state), bots=BOTS, title="Table 10")
 
 
+def demo_finished_table() -> TableScene:
+    """The table at the end of the seeded game won by Mah Jongg (the result picture's)."""
+    return table_scene(spectator_view(_ended(EndReason.MAHJONG)), bots=BOTS, title="Table 7")
+
+
+def demo_finished_royale_table() -> TableScene:
+    """A finished Royale-style table: Mah Jonggs laid out on racks, exposures on others."""
+    return table_scene(spectator_view(_royale_over()), bots=BOTS, title="Table 10")
+
+
 def demo_card(private: bool = False) -> CardSheet:
     """Our card's sheet, or the teaching card shown as a server's private card."""
     return card_sheet(shipped_card("jongg-teaching" if private else CARD), private=private)
@@ -172,6 +197,13 @@ def demo_hint() -> AnalysisScene:
     """The Hint button's answer for seat 0 on its turn, from its own view."""
     state, _ = _game(STANDARD, SEED, 21, own_turn=True)
     return analysis_scene(hint(state.card, STANDARD.counts, view(state, 0)))
+
+
+def demo_siamese_hint() -> AnalysisScene:
+    """The Hint button's answer for a Siamese-style seat on its turn: its tiles split between
+    its two racks."""
+    state, _ = _game(SIAMESE, SEED, 15, own_turn=True)
+    return analysis_scene(hint(state.card, SIAMESE.counts, view(state, 0)))
 
 
 def _settled() -> tuple[tuple[int, ...], ...]:

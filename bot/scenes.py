@@ -11,14 +11,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from bot.analysis import Analysis
+from bot.analysis import Analysis, Needs, need_words
 from bot.engine.cards.model import FIXED_SUITS, SUIT_VARIABLES, Card, Group, Hand
 from bot.engine.game.events import EndReason, PassName
 from bot.engine.game.rules import STANDARD
 from bot.engine.game.state import Phase, finishing
 from bot.engine.game.view import MahjongView, SeatView, View
+from bot.engine.matcher import Exposure, NearHand, Wait
 from bot.engine.tiles import GREEN, RED, SOAP, format_tile, is_suited, suit_of
-from bot.tables.narrate import laid_out_words
+from bot.tables.narrate import laid_out_words, pass_words
 from bot.tables.seat_options import SeatOptions
 from bot.tables.series import SeriesTotals
 from renderer import (
@@ -46,15 +47,6 @@ from renderer.series import MAX_GAMES
 
 #: The renderer's colour slots are 0 green, 1 red, 2 blue: the colours of Bams, Craks, Dots.
 _DRAGON_SLOT = {GREEN: 0, RED: 1, SOAP: 2}
-_PASS_LABELS = {
-    PassName.FIRST_RIGHT: "First Charleston: pass right",
-    PassName.FIRST_ACROSS: "First Charleston: pass across",
-    PassName.FIRST_LEFT: "First Charleston: pass left",
-    PassName.SECOND_LEFT: "Second Charleston: pass left",
-    PassName.SECOND_ACROSS: "Second Charleston: pass across",
-    PassName.SECOND_RIGHT: "Second Charleston: pass right",
-    PassName.COURTESY: "Courtesy pass",
-}
 
 
 def codes(kinds: Iterable[int]) -> tuple[str, ...]:
@@ -134,31 +126,51 @@ def _laid_near(target: Sequence[int], have: Sequence[int]) -> LaidGroup:
     return LaidGroup(codes(target), tuple(flags), group_slot(target))
 
 
+def _near_scene(label: str, near: NearHand, needs: Needs, exposed: Sequence[Exposure] = (),
+                waits: Sequence[Wait] = ()) -> NearestHand:
+    """A near hand's panel: its groups with the missing tiles greyed; its rack's exposures,
+    what it needs and the tiles it waits for, in words."""
+    laid = [_laid_near(target, have) for target, have in zip(near.target, near.groups,
+                                                              strict=True)]
+    notes = [f"exposed {' '.join(codes(e.tiles))}" for e in exposed]
+    notes += need_words(needs, lambda kinds: " ".join(codes(kinds)))
+    if waits:
+        notes.append("waiting for " + " ".join(codes(w.tile for w in waits)))
+    return NearestHand(label, near.away, tuple(laid), "; ".join(notes))
+
+
 def analysis_scene(analysis: Analysis) -> AnalysisScene:
-    """The nearest hands with the missing tiles greyed, or the completed hand."""
+    """The nearest hands with the missing tiles greyed, or the completed hand; for two racks,
+    each rack's hand and the tiles neither uses."""
+    hand = analysis.hand
+    if analysis.two_racks:
+        split = analysis.split
+        racks = []
+        for plan, needs, waits in zip(split.plans if split else (), analysis.needs(),
+                                      analysis.rack_waits, strict=True):
+            racks.append(_near_scene(f"Rack {plan.rack + 1}: {_hand_label(plan.near.hand)}",
+                                     plan.near, needs, plan.exposures, waits))
+        return AnalysisScene(
+            hand=codes(hand.concealed), nearest=tuple(racks),
+            title="Hand analysis", heading="Your two racks",
+            caption=f"{hand.size} tiles on two racks against {analysis.card_name}"
+                    + (f", {split.away} away together" if split else ""),
+            spare=codes(split.spare if split else ()))
     nearest: list[NearestHand] = []
     for match in analysis.matches:
         nearest.append(NearestHand(
             f"Mah Jongg: {_hand_label(match.hand)}", 0,
             tuple(LaidGroup(codes(g), color=group_slot(g)) for g in match.groups)))
-    for near in () if analysis.matches else analysis.nearest:
-        laid = [_laid_near(target, have) for target, have in zip(near.target, near.groups,
-                                                                  strict=True)]
-        notes = []
-        if near.need_natural:
-            notes.append("needs " + " ".join(codes(near.need_natural)))
-        if near.need_any:
-            notes.append("open for jokers: " + " ".join(codes(near.need_any)))
-        nearest.append(NearestHand(_hand_label(near.hand), near.away, tuple(laid),
-                                   "; ".join(notes)))
-    hand = analysis.hand
+    if not analysis.matches:
+        nearest += [_near_scene(_hand_label(near.hand), near, needs)
+                    for near, needs in zip(analysis.nearest, analysis.needs(), strict=True)]
     return AnalysisScene(
         hand=codes(hand.concealed),
         exposures=tuple(codes(e.tiles) for e in hand.exposures),
         nearest=tuple(nearest),
         waits=codes(w.tile for w in analysis.waits),
         title="Hand analysis",
-        caption=f"{hand.size} tiles against {analysis.card_name}",
+        caption=analysis.note or f"{hand.size} tiles against {analysis.card_name}",
     )
 
 
@@ -221,7 +233,8 @@ def _charleston_step(view: View) -> CharlestonStep | None:
     if view.charleston is None or view.charleston.pass_name is None:
         return None
     name = view.charleston.pass_name
-    return CharlestonStep(_PASS_LABELS[name], order.index(name) + 1, len(order))
+    return CharlestonStep(pass_words(name, joint=": ", capital=True), order.index(name) + 1,
+                          len(order))
 
 
 def _latest(view: View) -> Latest | None:

@@ -24,6 +24,7 @@ from bot.engine.tiles import STANDARD_COUNTS
 from bot.library import CARD_SUFFIX, DEFAULT_CARD, shipped_card_paths
 from bot.store import CardNotFound, Database, GuildSettings, ServerCard
 from bot.store.cards import MAX_CARD_TEXT, check_card_name
+from bot.store.cards import MAX_NAME as MAX_NAME  # the longest card name, for the front ends
 
 #: Longest card problem quoted when a stored card can't be used.
 MAX_PROBLEM_CHARS = 700

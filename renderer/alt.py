@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from renderer.analysis import away_text
+from renderer.analysis import SPARE_TITLE, away_text
 from renderer.card import card_pages, suit_key
 from renderer.codes import WIND_CODES, sort_tiles, tile_name
 from renderer.faceup import rack_label
@@ -153,8 +153,9 @@ def describe_result(scene: ResultScene) -> str:
 
 
 def describe_analysis(scene: AnalysisScene) -> str:
-    """The analysis picture in words: the hand, its exposures, the waits, and each nearest
-    card hand with the tiles it still needs marked."""
+    """The analysis picture in words: the hand, its exposures, the waits, each nearest card
+    hand (each rack's, for two racks) with the tiles it still needs marked, and the tiles
+    neither rack uses."""
     parts = [scene.title, scene.caption, f"Your hand: {tiles_text(sort_tiles(scene.hand))}"]
     if scene.exposures:
         parts.append(f"Exposed: {_groups_text(scene.exposures)}")
@@ -162,6 +163,8 @@ def describe_analysis(scene: AnalysisScene) -> str:
         parts.append(f"Waiting on: {tiles_text(scene.waits)}")
     parts += [f"{near.label}, {away_text(near.away)}: {_laid_text(near.groups)}"
               + (f" ({near.note})" if near.note else "") for near in scene.nearest]
+    if scene.spare:
+        parts.append(f"{SPARE_TITLE}: {tiles_text(sort_tiles(scene.spare))}")
     return _fit(parts)
 
 

@@ -2,6 +2,7 @@
 tiles that would finish the hand, and the nearest card hands laid out as on the card, with
 the tiles the player already has drawn normally and the ones still missing greyed out (a
 legend says so when any are). What each hand still needs is written out in full under it.
+For a player of two racks the hands are one per rack, followed by the tiles neither uses.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from renderer.canvas import (
     PageMetrics,
     Scale,
     TileRow,
-    laid_hand,
     laid_lines_height,
     plain_groups,
 )
@@ -32,6 +32,8 @@ from renderer.text import wrap
 
 #: The picture's width at scale 1.
 BASE_WIDTH = 760
+#: The title over the tiles no hand shown uses.
+SPARE_TITLE = "Neither rack uses (discard candidates)"
 
 
 @dataclass(frozen=True)
@@ -116,14 +118,24 @@ def _draw_block(canvas: Canvas, title: str, groups: tuple[LaidGroup, ...], y: in
     return _block_height(groups, m)
 
 
+def _wrapped(tiles: tuple[str, ...], m: _Metrics) -> tuple[LaidGroup, ...]:
+    """Tiles sorted, as groups of as many as fit on a line, so a long hand (two racks' 28
+    tiles) wraps onto lines instead of running off the picture."""
+    row = m.hand_row
+    per_line = max(1, (m.inner + row.gap) // (row.width + row.gap))
+    ordered = sort_tiles(tiles)
+    return tuple(LaidGroup(ordered[i:i + per_line]) for i in range(0, len(ordered), per_line))
+
+
 def render_analysis(scene: AnalysisScene, *, scale: float = 1.0) -> bytes:
     """The analysis picture as PNG bytes. `scale` 1 makes it 760 pixels wide."""
     m = _Metrics(Scale(scale))
     blocks = [(title, groups) for title, groups in (
-        ("Your hand", laid_hand(scene.hand, ())),
+        ("Your hand", _wrapped(scene.hand, m)),
         ("Exposed", plain_groups(scene.exposures)),
         ("Waiting for", (LaidGroup(sort_tiles(scene.waits)),) if scene.waits else ()),
     ) if groups]
+    spare = _wrapped(scene.spare, m)
     greyed = any(any(group.missing) for near in scene.nearest for group in near.groups)
     title_height = m.px(40) + (_line(m) if scene.caption else 0) + m.px(10)
     height = m.margin + title_height
@@ -132,6 +144,8 @@ def render_analysis(scene: AnalysisScene, *, scale: float = 1.0) -> bytes:
     height += sum(_near_height(near, m) + m.px(12) for near in scene.nearest)
     if not scene.nearest:
         height += _line(m) + m.px(4)
+    if spare:
+        height += _block_height(spare, m)
     height += (m.near_row.height + m.px(8) if greyed else 0) + m.margin
     canvas = Canvas(m.width, height, FELT)
     y = m.margin
@@ -145,7 +159,7 @@ def render_analysis(scene: AnalysisScene, *, scale: float = 1.0) -> bytes:
     y += m.px(10)
     for title, groups in blocks:
         y += _draw_block(canvas, title, groups, y, m)
-    canvas.text((m.margin, y), "Nearest hands", m.heading, MUTED, max_width=m.inner,
+    canvas.text((m.margin, y), scene.heading, m.heading, MUTED, max_width=m.inner,
                 face=Face.BOLD)
     y += m.heading + m.px(12)
     if not scene.nearest:
@@ -154,6 +168,8 @@ def render_analysis(scene: AnalysisScene, *, scale: float = 1.0) -> bytes:
         y += _line(m) + m.px(4)
     for near in scene.nearest:
         y += _draw_near(canvas, near, y, m) + m.px(12)
+    if spare:
+        y += _draw_block(canvas, SPARE_TITLE, spare, y, m)
     if greyed:
         row = m.near_row
         canvas.tile("5D", m.margin, y, row.width, dimmed=True)

@@ -268,7 +268,8 @@ class NearestHand:
 @dataclass(frozen=True)
 class AnalysisScene:
     """A hand analysis: the player's tiles and exposures, the tiles that would complete the
-    hand (`waits`), and the nearest card hands."""
+    hand (`waits`), and the nearest card hands under `heading`. For a player of two racks
+    the hands are one per rack, and `spare` holds the tiles neither rack uses."""
 
     hand: Tiles
     exposures: tuple[Tiles, ...] = ()
@@ -276,10 +277,13 @@ class AnalysisScene:
     waits: Tiles = ()
     title: str = ""
     caption: str = ""
+    heading: str = "Nearest hands"
+    spare: Tiles = ()
 
     def __post_init__(self) -> None:
         check_codes(self.hand)
         check_codes(self.waits)
+        check_codes(self.spare)
         _groups(self.exposures)
 
 

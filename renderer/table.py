@@ -3,9 +3,11 @@ last tile thrown, every seat with its name, wind, marks, hidden tiles and what i
 and the discards grouped by tile.
 
 Seats are stacked as rows rather than placed round a square, so names and exposures read
-the right way up on a phone. Discards are a fixed grid, one place per tile kind (Bams, Craks,
-Dots, then winds, dragons, flowers and jokers) with how many of each are out, so "how many 5
-Dots are gone?" is answered at a glance. Hidden tiles are only ever drawn as backs from a
+the right way up on a phone. A seat with two racks shows them in little height
+(`renderer.faceup.pair_layout`), so a finished table of four such seats stays about as tall
+as a table of one-rack seats. Discards are a fixed grid, one place per tile kind (Bams,
+Craks, Dots, then winds, dragons, flowers and jokers) with how many of each are out, so "how
+many 5 Dots are gone?" is answered at a glance. Hidden tiles are only ever drawn as backs from a
 count: the scene cannot carry their codes.
 """
 
@@ -31,7 +33,7 @@ from renderer.canvas import (
     TileRow,
 )
 from renderer.codes import DRAGON_CODES, SUITED_CODES, WIND_CODES, tile_name
-from renderer.faceup import draw_faceup, faceup_height
+from renderer.faceup import PairLayout, draw_faceup, faceup_height, pair_layout
 from renderer.fonts import Face
 from renderer.scenes import CharlestonStep, Latest, SeatScene, TableScene
 from renderer.text import wrap
@@ -66,6 +68,12 @@ class _Metrics(PageMetrics):
     @property
     def exposed(self) -> TileRow:
         return TileRow(self.px(46), self.px(3), self.px(16))
+
+    @property
+    def paired(self) -> TileRow:
+        """The face-up tiles of a seat with two racks: a little smaller and closer, so a
+        rack's whole Mah Jongg fits on one line."""
+        return TileRow(self.px(44), self.px(2), self.px(10))
 
     @property
     def discard(self) -> TileRow:
@@ -112,8 +120,14 @@ def _head_height(seat: SeatScene, m: _Metrics) -> int:
     return max(m.seat_head, _backs_height(seat, m))
 
 
+def _pair(seat: SeatScene, m: _Metrics) -> PairLayout | None:
+    """How a seat with two racks lays them out; None for a seat with one."""
+    return pair_layout(seat.racks, m.paired, m.text, m.inner) if len(seat.racks) > 1 else None
+
+
 def _seat_height(seat: SeatScene, m: _Metrics) -> int:
-    body = faceup_height(seat.racks, m.exposed, m.text, m.inner)
+    pair = _pair(seat, m)
+    body = pair.height if pair else faceup_height(seat.racks, m.exposed, m.text, m.inner)
     return m.pad * 2 + _head_height(seat, m) + m.px(10) + body
 
 
@@ -177,8 +191,12 @@ def _draw_seat(canvas: Canvas, scene: TableScene, index: int, y: int, m: _Metric
                              top + (head - _backs_height(seat, m)) // 2, m)
     canvas.name_line(x, head_mid, seat.name, m.name_size, _badges(scene, index), m.text,
                      backs_left - x - m.px(12))
-    draw_faceup(canvas, seat.racks, left + m.pad, top + head + m.px(10), m.exposed, m.text,
-                m.inner)
+    pair = _pair(seat, m)
+    if pair:
+        pair.draw(canvas, left + m.pad, top + head + m.px(10))
+    else:
+        draw_faceup(canvas, seat.racks, left + m.pad, top + head + m.px(10), m.exposed,
+                    m.text, m.inner)
     return height
 
 

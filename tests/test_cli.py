@@ -116,6 +116,16 @@ def test_bench_cards_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(figure["value"] > 0 for figure in report["figures"])
 
 
+def test_bench_hints_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "hints", "--quick", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    figures = {figure["name"]: figure for figure in report["figures"]}
+    assert figures["two-rack hint, p95"]["value"] > 0
+    assert figures["hint with its picture, p95"]["value"] > 0
+    assert figures["split of a random deal, max"]["value"] > 0
+    assert "turns of seat 0 with two live racks" in report["info"]["holdings"]
+
+
 def test_no_arguments_shows_cards_and_a_sample(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 0
     out = capsys.readouterr().out

@@ -123,7 +123,27 @@ def test_analyze_says_how_it_read_a_zero(capsys: pytest.CaptureFixture[str]) -> 
     lines = capsys.readouterr().out.splitlines()
     # `10B` is no ten: said at once. A year reads as players expect and needs no note.
     assert lines[0] == "0 is Soap: `10B` is 1 Bam + Soap; `0D` is Soap; `0D` is Soap."
-    assert lines[1].startswith("Hand: 1226B 00 FF | exposed 222C, 00 J  (14 tiles")
+    assert lines[1].startswith("Hand: FF 10B 2026B | exposed 222C, 0D 0D J  (14 tiles")
+    assert lines[2] == "Tiles: F F 1B 0 2B 0 2B 6B | exposed 2C 2C 2C, 0 0 J"
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    # A year with its suit is said back as typed, not sorted as a rack into `226B 0`.
+    ("2026B 6C", ["Hand: 2026B 6C  (5 tiles, card: Jongg Original)",
+                  "Tiles: 2B 0 2B 6B 6C"]),
+    # Words are said back shortened, as every echo of a person's text is.
+    ("north, east, west, south, red dragon, green dragon, soap, flower, joker",
+     ["Hand: north, east, west, south, red dragon, g…  (9 tiles, card: Jongg Original)",
+      "Tiles: N E W S R G 0 F J"]),
+    # Tiles typed one by one need no second line.
+    ("3b 4B 0", ["Hand: 3b 4B 0  (3 tiles, card: Jongg Original)", "Note: a hand has 13 "
+                 "tiles between turns and 14 to declare; this one has 3, so only the nearest "
+                 "hands are shown."]),
+])
+def test_analyze_says_the_hand_back_as_typed_then_tile_by_tile(
+        typed: str, said: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", typed, "--count", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == said
 
 
 def test_analyze_shows_exactly_count_hands(capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,6 +3,8 @@
 * `bot/engine` is pure: the standard library (minus discord-era I/O: sqlite3, asyncio), numpy
   and `bot.engine` itself. Never discord, PIL, aiosqlite, or any other package.
 * `renderer/` depends on nothing of `bot`.
+* Each package of `bot` imports only packages of lower layers (`LAYERS`), and the Discord layer
+  never reaches the store: it asks the table service and the league service.
 """
 
 from __future__ import annotations
@@ -194,15 +196,6 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
     "cli",                                            # the jongg command line
     "__main__",                                       # python -m bot
 ))
-#: The Discord layer translates between Discord and the table service: the store is the
-#: service's. These of its modules still read the store for themselves (server settings,
-#: leagues, cards, DM channels; `pacing` counts the bot token's requests with the other
-#: processes' in it) and are to be moved behind the service; no other may.
-DISCORD_READING_THE_STORE = frozenset({
-    "bot.discord.client", "bot.discord.commands", "bot.discord.config", "bot.discord.league",
-    "bot.discord.lookups", "bot.discord.notify", "bot.discord.pacing", "bot.discord.series",
-    "bot.discord.server_config", "bot.discord.vacation",
-})
 
 
 def package_of(module: str) -> str | None:
@@ -247,11 +240,34 @@ def test_packages_import_only_lower_layers_so_no_two_import_each_other() -> None
     assert not upward, f"imports of a package of the same or a higher layer: {sorted(upward)}"
 
 
-def test_the_discord_layer_reaches_the_store_only_where_it_still_does() -> None:
-    reaching = set(package_imports().get(("discord", "store"), []))
-    assert reaching <= DISCORD_READING_THE_STORE, (
-        f"new Discord modules reading the store: {sorted(reaching - DISCORD_READING_THE_STORE)}"
-        "; ask the table service instead")
+def store_handles(source: str) -> list[str]:
+    """Every expression of a source that reads a `db` attribute (`client.db`,
+    `service.db.games`): the store's handle, wherever it was found."""
+    return [ast.unparse(node) for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Attribute) and node.attr == "db"]
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("game = await client.db.games.game(1)", ["client.db"]),
+        ("x = interaction.client.service.db", ["interaction.client.service.db"]),
+        ("db = 1\nclient.dbs\nf(db)", []),
+    ],
+)
+def test_store_handle_checker(source: str, found: list[str]) -> None:
+    assert store_handles(source) == found
+
+
+def test_the_discord_layer_never_reaches_the_store() -> None:
+    """The Discord layer translates between Discord and the services (the table service, the
+    league service): the store is theirs. No module of bot/discord imports it or holds it."""
+    importing = sorted(set(package_imports().get(("discord", "store"), [])))
+    assert not importing, (f"Discord modules importing the store: {importing}; ask the table "
+                           "service or the league service instead")
+    holding = {module_name(path): handles for path in modules_under(BOT / "discord")
+               if (handles := store_handles(path.read_text(encoding="utf-8")))}
+    assert not holding, f"Discord modules reading the store's handle: {holding}"
 
 
 def test_packages_are_named_and_ranked_as_the_architecture_draws_them() -> None:

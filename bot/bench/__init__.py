@@ -23,6 +23,7 @@ TARGETS = {
     "cards": "bot.bench.cards",
     "discord": "bot.bench.discord",
     "engine": "bot.bench.engine",
+    "hints": "bot.bench.hints",
     "league": "bot.bench.league",
     "loop": "bot.bench.loop",
     "prompts": "bot.bench.prompts",

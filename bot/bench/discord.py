@@ -19,7 +19,10 @@ Worlds, each a fresh fake Discord, client and database:
 * census: tables played to the end with every person answering at once, for each table
   shape (four people; one person and three first-option bots). It gives the requests per
   move by kind over whole games (Charleston included) and the most moves per second the bot
-  carries (saturated: its latency is queueing, and the global limit paces it).
+  carries (saturated: its latency is queueing, and the global limit paces it). The
+  four-person census runs once more as asynchronous tables, whose people answer hours apart:
+  no click is young enough to carry a message, so what the bot owes goes out with its token
+  (one bot process only); reported apart.
 * paced, the headline: as many tables of four people as the largest level are opened and
   started; each plays fast until play has begun and a few moves more (so the tables are
   spread over their games rather than all in the Charleston), then waits. Then level by
@@ -235,7 +238,7 @@ def _shard(index: int, shards: int) -> ShardPlan:
 async def _world(child: Child, shape: Shape, tables: int, database: str, scale: float,
                  processes: int, start: Start | None, plays: Sequence[Play],
                  tick: Callable[[], None], workers: int = 0,
-                 database_pid: int | None = None) -> list[_Run]:
+                 database_pid: int | None = None, stale_clicks: bool = False) -> list[_Run]:
     """One world: a fresh fake Discord (in the child) with `tables` tables of `shape` over
     one server per shard, a bot process per shard (this one runs shard 0's, children the
     others', see `Bot`) and a database; the tables opened and (with `start`) started, then
@@ -243,7 +246,9 @@ async def _world(child: Child, shape: Shape, tables: int, database: str, scale: 
     child process, take every interaction (the fake's endpoint posts to them in turn, as a
     reverse proxy would), and this process is only the gateway's (it registers the
     commands), as `jongg run` beside `jongg run --http` workers. `database_pid`: the
-    database server's process, whose CPU is measured too (None: not measured)."""
+    database server's process, whose CPU is measured too (None: not measured).
+    `stale_clicks`: this process's bot finds every click too old to carry a message (an
+    asynchronous table's), so what it owes goes out with the bot's token."""
     fake_mod, _ = checkout()
     address = await child.ask(World(tables, shape, scale, processes, database_pid))
     saved = fake_mod.point_discord(address)
@@ -251,7 +256,7 @@ async def _world(child: Child, shape: Shape, tables: int, database: str, scale: 
     runs: list[_Run] = []
     try:
         with contextlib.ExitStack() as others:
-            here = Bot(database, _shard(0, processes), scale)
+            here = Bot(database, _shard(0, processes), scale, stale_clicks=stale_clicks)
             async with here.running(address):
                 there = [others.enter_context(Child("serve_bot"))
                          for _ in range(1, processes + workers)]
@@ -373,9 +378,10 @@ def _cpu_figures(run: _Run) -> list[Figure]:
 
 
 def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
-            ones: dict[int, _Run], database: str, processes: int, workers: int = 0
-            ) -> tuple[list[Figure], dict[str, Any]]:
-    """Figures and info; without a census (`--http-workers`' plans) only the paced ones."""
+            ones: dict[int, _Run], database: str, processes: int, workers: int = 0,
+            slow: _Run | None = None) -> tuple[list[Figure], dict[str, Any]]:
+    """Figures and info; without a census (`--http-workers`' plans) only the paced ones.
+    `slow`: the census of asynchronous four-person tables, reported apart."""
     shown = GAMES_GOAL if GAMES_GOAL in paced else max(paced)
     top = paced[shown]
     sustained = max((level for level, run in paced.items() if run.meets_goal), default=0)
@@ -398,6 +404,13 @@ def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
             Figure("global requests per move, four people", four.global_per_move,
                    "requests", REQUESTS_PER_MOVE_GOAL),
             Figure("global requests per move, one person", one.global_per_move, "requests"),
+        ]
+    if slow is not None:
+        figures += [
+            Figure("global requests per move, four people, asynchronous",
+                   slow.global_per_move, "requests"),
+            *(Figure(f"global requests per move, asynchronous, {purpose.value}", share,
+                     "requests") for purpose, share in slow.purposes.global_limited.items()),
         ]
     figures += [
         Figure("global requests per move in live play, four people", top.global_per_move,
@@ -437,6 +450,10 @@ def _report(plan: _Plan, census: dict[Shape, _Run], paced: dict[int, _Run],
     for shape, run in census.items():
         info[f"census, {shape.value}"] = (f"{run.tables} tables played {played}, people "
                                           f"answering at once: {run.describe()}")
+    if slow is not None:
+        info["census, four people, asynchronous"] = (
+            f"{slow.tables} tables played {played}, people answering at once, every click "
+            f"too old to carry a message (as hours apart): {slow.describe()}")
     for level, run in paced.items():
         info[f"{level} tables of four people, paced"] = run.describe()
     for level, run in ones.items():
@@ -478,21 +495,30 @@ def run(quick: bool = False, progress: ProgressCallback | None = None,
     workers = http_workers or 0
     plan = ((HTTP_QUICK if quick else HTTP) if workers else (QUICK if quick else FULL))
     fake_mod, _ = checkout()
-    tick = Steps(progress, plan.steps)
+    # Asynchronous tables' census needs one bot process: the others' clicks are theirs.
+    asynchronous = bool(plan.census) and processes == 1
+    tick = Steps(progress, plan.steps + asynchronous)
     census: dict[Shape, _Run] = {}
     with bench_databases(database) as databases, stub_renderers(fake_mod.png(1, 1)), \
             Child("serve_child") as child:
 
-        def world(shape: Shape, tables: int, start: Start | None, plays: list[Play]
-                  ) -> list[_Run]:
+        def world(shape: Shape, tables: int, start: Start | None, plays: list[Play],
+                  stale_clicks: bool = False) -> list[_Run]:
             target = databases.new(f"{shape.name.lower()}_{len(census)}_{tables}")
             tune_process()  # as `jongg run` does (the last world's garbage collected first)
             return asyncio.run(_world(child, shape, tables, target, plan.scale, processes,
-                                      start, plays, tick, workers, databases.server_pid))
+                                      start, plays, tick, workers, databases.server_pid,
+                                      stale_clicks))
+
+        def whole_games(shape: Shape, *, stale_clicks: bool = False) -> _Run:
+            [run] = world(shape, plan.census, None, [Play(
+                plan.census, AT_ONCE, None, moves=plan.census_moves, seed=SEED)],
+                stale_clicks)
+            return run
 
         for shape in Shape if plan.census else ():
-            [census[shape]] = world(shape, plan.census, None, [Play(
-                plan.census, AT_ONCE, None, moves=plan.census_moves, seed=SEED)])
+            census[shape] = whole_games(shape)
+        slow = whole_games(Shape.FOUR, stale_clicks=True) if asynchronous else None
         start = Start(plan.warmup, SEED)
         paced = dict(zip(plan.levels, world(Shape.FOUR, max(plan.levels), start, [
             Play(level, plan.think, plan.seconds, plan.settle, seed=SEED + level)
@@ -501,5 +527,5 @@ def run(quick: bool = False, progress: ProgressCallback | None = None,
             Play(level, plan.think, plan.seconds, plan.settle, seed=SEED + level)
             for level in plan.ones]), strict=True)) if plan.ones else {}
         shown = databases.shown
-    figures, info = _report(plan, census, paced, ones, shown, processes, workers)
+    figures, info = _report(plan, census, paced, ones, shown, processes, workers, slow)
     return BenchResult("discord", tuple(figures), {"quick": quick, **info})

@@ -318,10 +318,11 @@ class Bot:
     bench records of it: its commits and deliveries (`_Recorder`), its CPU time and its
     pacing's holds. The bench's own process runs shard 0's; `serve_bot` runs each other
     shard's, and each HTTP worker, in a process of its own, answering the same requests
-    (`ask`)."""
+    (`ask`). With `stale_clicks` no click's token is kept to carry a message, as at tables
+    whose people answer hours apart."""
 
     def __init__(self, database: str, plan: ShardPlan, scale: float,
-                 worker: int | None = None) -> None:
+                 worker: int | None = None, *, stale_clicks: bool = False) -> None:
         fake_mod, table_mod = checkout()
         from bot.discord.client import make_client
 
@@ -337,6 +338,10 @@ class Bot:
                                   new_seed=lambda: next(seeds), now=table_mod.FrozenClock(),
                                   run_clocks=False, global_limit=self.pace,
                                   **fake_mod.CLIENT_OPTIONS, **as_worker)
+        if stale_clicks:
+            # No click kept to carry a later message, as if each were older than a token's
+            # life by then: the people of asynchronous tables, who answer hours apart.
+            self.client.tokens.saw = lambda interaction: None  # type: ignore[method-assign]
         self.clock = _CpuClock()
         self.recorder: _Recorder | None = None
         self._reported = 0

@@ -2,7 +2,7 @@
 
 It is the Normal bot (`bot.bots.normal`) with a beginner's habits:
 
-* it looks at its two nearest hands only (one per rack pair in the Siamese-style game) and
+* it looks at its two nearest hands only (two pairs of hands with two live racks) and
   weighs them by distance alone (each missing tile cuts a plan's weight by `decay`, value
   breaks near-ties), without reading the table: it does not notice that the tiles a hand
   needs are used up, nor how many copies are still live;
@@ -24,7 +24,7 @@ from bot.engine.game.actions import Action, Discard
 from bot.engine.game.view import View
 from bot.engine.tiles import JOKER
 
-#: Nearest card hands an Easy bot looks at (and the first-rack hands of a Siamese pair).
+#: Nearest card hands an Easy bot looks at (pairs of hands, with two live racks).
 EASY_NEAREST = 2
 #: How much a plan's weight falls with each tile it still lacks.
 DECAY = 0.3
@@ -39,7 +39,7 @@ class EasyPlayer(NormalPlayer):
 
     nearest = EASY_NEAREST
     charleston_nearest = EASY_NEAREST
-    siamese_nearest = 1
+    siamese_pairs = EASY_NEAREST
     declares_dead = False
     decay = DECAY
     value_scale = VALUE_SCALE

@@ -1,8 +1,9 @@
 """`NormalPlayer`: the Normal bot, a steady player that weighs its hands by their odds.
 
 It looks at the card hands its tiles are nearest to (`CardMatcher.nearest`) and turns them
-into *plans*: a card hand (two, one per rack, in the Siamese-style game), how many tiles away
-it is, its value, and which of the seat's concealed tiles it keeps. A plan's weight is its
+into *plans*: a card hand (two, one per rack, with two live racks: the pairs its tiles come
+nearest to when no tile serves both racks, `bot.engine.rack_split`), how many tiles away it
+is, its value, and which of the seat's concealed tiles it keeps. A plan's weight is its
 expected value: the chance of finishing it (`bot.bots.odds`: the tiles it lacks against
 the live copies the seat cannot see, over the draws it has left; a concealed hand can't call)
 times its value, counting the jokerless doubling by the chance of finishing without a joker.
@@ -63,6 +64,7 @@ from bot.engine.game.actions import (
 from bot.engine.game.state import Phase
 from bot.engine.game.view import View
 from bot.engine.matcher import CardMatcher, Exposure, NearHand, PlayerHand, matcher_for
+from bot.engine.rack_split import split_racks
 from bot.engine.records import make
 from bot.engine.tiles import BLANK, JOKER, NUM_KINDS
 
@@ -73,8 +75,11 @@ CHARLESTON_NEAREST = 12
 #: Ways of making one card hand (its variations: suits, numbers) a one-rack plan may be
 #: among the nearest: one, its nearest, for the Normal bot.
 WAYS_PER_HAND = 1
-#: Hands tried for the first rack of a Siamese pair (the second gets its best fit).
-SIAMESE_NEAREST = 3
+#: Pairs of hands (one per rack) weighed with two live racks.
+SIAMESE_PAIRS = 6
+#: Pairs of ways a two-rack split counts at most for one decision (it keeps the best found;
+#: nearly every holding is settled far sooner).
+SPLIT_PAIRS = 5000
 #: How many more looks at a kind calling gives a joker-able place (see `bot.bots.odds`).
 CALL_FACTOR = 2.0
 #: Call only when the exposure leaves a hand at most this many tiles away.
@@ -158,7 +163,8 @@ class NormalPlayer:
     nearest = NEAREST
     charleston_nearest = CHARLESTON_NEAREST
     ways_per_hand = WAYS_PER_HAND
-    siamese_nearest = SIAMESE_NEAREST
+    siamese_pairs = SIAMESE_PAIRS
+    split_pairs = SPLIT_PAIRS
     call_factor = CALL_FACTOR
     call_away = CALL_AWAY
     stop_away = STOP_AWAY
@@ -469,8 +475,8 @@ class NormalPlayer:
                          exposures: dict[int, tuple[Exposure, ...]],
                          count: int) -> _Candidates:
         """Candidate plans: the `count` nearest ways to a hand (one-rack games; up to
-        `ways_per_hand` variations of one card hand), or pairs of hands for two live racks
-        (the first rack's `siamese_nearest`, each with its best fit)."""
+        `ways_per_hand` variations of one card hand), or the `siamese_pairs` best pairs of
+        hands for two live racks, the tiles split between them."""
         plans: list[Candidate] = []
         call_kinds: set[int] = set()
         racks = sorted(exposures)
@@ -480,21 +486,11 @@ class NormalPlayer:
                                              count, self.ways_per_hand):
                 plans.append(_candidate((near,), held, call_kinds, self.call_away))
         else:
-            done: set[tuple[str, ...]] = set()
-            for first in racks:
-                second = racks[1 - racks.index(first)]
-                for near in self.matcher.nearest(PlayerHand(concealed, exposures[first]),
-                                                 self.siamese_nearest):
-                    rest = _without(concealed, _kept(concealed, near))
-                    other = self.matcher.nearest(PlayerHand(rest, exposures[second]), 1)
-                    if not other:
-                        continue
-                    ids = (near.hand.id, other[0].hand.id)[::1 if first < second else -1]
-                    if ids not in done:
-                        done.add(ids)
-                        plans.append(_candidate((near, other[0]),
-                                                (_counts(concealed), _counts(rest)),
-                                                call_kinds, self.call_away))
+            for split in split_racks(self.matcher, concealed, exposures, self.siamese_pairs,
+                                     most=self.split_pairs):
+                plans.append(_candidate(tuple(plan.near for plan in split.plans),
+                                        tuple(_counts(plan.keep) for plan in split.plans),
+                                        call_kinds, self.call_away))
         return _Candidates(tuple(plans), frozenset(call_kinds))
 
     def _best_away(self, concealed: tuple[int, ...],
@@ -504,17 +500,8 @@ class NormalPlayer:
         if len(racks) == 1:
             found = self.matcher.nearest(PlayerHand(concealed, exposures[racks[0]]), 1)
             return found[0].away if found else FAR
-        best = FAR
-        for first in racks:
-            second = racks[1 - racks.index(first)]
-            found = self.matcher.nearest(PlayerHand(concealed, exposures[first]), 1)
-            if not found:
-                continue
-            rest = _without(concealed, _kept(concealed, found[0]))
-            other = self.matcher.nearest(PlayerHand(rest, exposures[second]), 1)
-            if other:
-                best = min(best, found[0].away + other[0].away)
-        return best
+        splits = split_racks(self.matcher, concealed, exposures, most=self.split_pairs)
+        return splits[0].away if splits else FAR
 
 
 @dataclass(frozen=True)
@@ -571,8 +558,3 @@ def _candidate(nears: Sequence[NearHand], pools: Sequence[Sequence[int]],
         "need_any": tuple(sorted(need_any.items())), "jokers": keep[JOKER],
         "concealed": any(n.hand.concealed for n in nears),
         "doubles": not any(n.hand.singles_and_pairs for n in nears)})
-
-
-def _kept(concealed: Sequence[int], near: NearHand) -> tuple[int, ...]:
-    """The concealed tiles a nearest hand places: the seat's tiles less the unused ones."""
-    return _without(concealed, near.unused)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from bot.analysis import analyze, format_analysis, read_hand, soap_note
+from bot.analysis import analyze, format_analysis, read_hand, soap_note, typed_hand
 from bot.cli.options import examples, positive_int
 from bot.engine.matcher import CardMatcher
 from bot.library import DEFAULT_CARD, card_from_name_or_path
@@ -16,7 +16,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "analyze", help="analyze a hand against a card",
         description="Analyze a hand: Mah Jongg (14 tiles), waits (13 tiles) and the nearest "
                     "card hands. The hand is checked against a real set (no tile more often "
-                    "than a set has it, 14 tiles at most) and echoed as it was read.",
+                    "than a set has it, 14 tiles at most), said back as typed and then tile "
+                    "by tile as it was read.",
         epilog=examples('jongg analyze "FF 2026B 222C 2222D J"',
                         'jongg analyze "2026B 22B" --exposed "222C, 2222D J"'))
     parser.add_argument("tiles", help='concealed tiles, e.g. "FF 2026B 222C 22D J"')
@@ -36,5 +37,6 @@ def run(args: argparse.Namespace) -> int:
     note = soap_note(args.tiles, args.exposed)
     if note is not None:
         print(note)
-    print(format_analysis(analyze(matcher, hand, args.count)))
+    print(format_analysis(analyze(matcher, hand, args.count),
+                          typed_hand(args.tiles, args.exposed)))
     return 0

@@ -60,8 +60,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--card", default=DEFAULT_CARD,
                         help="a shipped card's name or a card file (default: %(default)s)")
     parser.add_argument("--sprt", type=float, default=None, metavar="D",
-                        help="stop when the challenger is shown better by D points a game, "
-                             "or not better (alpha = beta = 0.05)")
+                        help="stop when the challenger is shown to make at least D points "
+                             "a game (the headline figure), or not to make more than 0 "
+                             "(alpha = beta = 0.05)")
     parser.add_argument("--log", default=None, metavar="FILE",
                         help="write every game as a JSON line to FILE (replayable)")
     parser.add_argument("--jobs", type=positive_int, default=1,

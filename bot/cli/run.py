@@ -8,7 +8,7 @@ import logging
 import signal
 import sys
 
-from bot.discord.config import TOKEN_HELP, load_settings, uses_database_server
+from bot.cli.config import TOKEN_HELP, load_settings, uses_database_server
 from bot.discord.shards import parse_shard_plan, split_shards
 from bot.discord.tuning import tune_process
 from bot.engine.errors import InvalidInput

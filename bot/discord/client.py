@@ -1,4 +1,5 @@
-"""The Discord client: starts the store, the table service and the commands, and closes them.
+"""The Discord client: opens the store (`bot.tables.storage`) with the table and league
+services over it, starts them and the commands, and closes them.
 
 No privileged intents, and of the others only guilds (the channels and threads the bot posts
 in): everything players do arrives through interactions, which come whatever the intents, so
@@ -33,19 +34,19 @@ from bot.discord.tokens import Tokens, count_tries
 from bot.engine.errors import IllegalAction
 from bot.engine.game.bettor import bettor_refusal
 from bot.engine.game.rules import house_options, seat_names
-from bot.league.record import record_missed_games
+from bot.league.service import LeagueService
 from bot.loopwatch import LoopWatch
 from bot.rules import knowledge_base
-from bot.store import Database, GameStatus
-from bot.store.backend import is_postgres
 from bot.tables.delivery import DEFAULT_BACKOFF, Backoff
 from bot.tables.levels import level_label
 from bot.tables.options import (
     describe_clocks,
     read_table_options,
 )
+from bot.tables.records import GameStatus
 from bot.tables.service import BotFactory, TableService, level_bot, random_seed
 from bot.tables.standins import stand_in_text
+from bot.tables.storage import Storage, is_postgres
 from bot.tables.teaching import BANNER
 from bot.tables.vacation import when
 
@@ -53,7 +54,8 @@ log = logging.getLogger(__name__)
 
 
 class JonggClient(discord.Client):
-    """The bot. `service` and `db` exist once `setup_hook` has run.
+    """The bot. `service` (the table service) and `leagues` (the league service) exist once
+    `setup_hook` has opened the store they keep their data in (`storage`).
 
     `make_bot` builds the bots that fill empty seats, `new_seed` gives each new game's deal
     its seed, `now` is the table clocks' time source, `run_clocks=False` leaves clocks to
@@ -106,8 +108,9 @@ class JonggClient(discord.Client):
         self.tree = _Tree(self)
         self.prompts = PromptBuilder()
         self.tokens = Tokens(now)
-        self.db: Database
+        self.storage: Storage
         self.service: TableService
+        self.leagues: LeagueService
 
     async def setup_hook(self) -> None:
         """Open the store, rebuild unfinished games, register commands and buttons."""
@@ -115,15 +118,16 @@ class JonggClient(discord.Client):
 
         if self.loop_watch is not None:
             self.loop_watch.start()  # first: restoring games must not stall the loop either
-        self.db = await Database.open(self.database, owner=self.owner)
-        if self.shares_token and self.db.shared:
-            self.pace.sharing.budgets = self.db.budgets  # the token's limits, counted together
-        self.service = TableService(self.db, DiscordNotifier(self), now=self.now,
-                                    make_bot=self.make_bot, new_seed=self.new_seed,
-                                    backoff=self.backoff, owns=self.shard_plan.owns)
+        self.storage = await Storage.open(self.database, owner=self.owner)
+        if self.shares_token:  # the token's limits, counted together
+            self.pace.sharing.budgets = self.storage.shared_budgets()
+        self.service = self.storage.table_service(
+            DiscordNotifier(self), now=self.now, make_bot=self.make_bot,
+            new_seed=self.new_seed, backoff=self.backoff, owns=self.shard_plan.owns)
+        self.leagues = self.storage.league_service()
         restored = await self.service.start(run_clocks=self.run_clocks)
         log.info("restored %d unfinished games (%s)", restored, self.shard_plan.describe())
-        recorded = await record_missed_games(self.db)
+        recorded = await self.leagues.record_missed_games()
         if recorded:
             log.info("recorded %d finished games in their leagues", recorded)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *SERIES_ITEMS, *SETTINGS_ITEMS, GamesButton,
@@ -142,9 +146,9 @@ class JonggClient(discord.Client):
         """Stop the service, close the store, disconnect, then stop watching the loop."""
         if hasattr(self, "service"):
             await self.service.close()
-        if hasattr(self, "db"):
+        if hasattr(self, "storage"):
             self.pace.sharing.budgets = None  # what is sent from here on: its part alone
-            await self.db.close()
+            await self.storage.close()
         await super().close()
         if self.loop_watch is not None:
             await self.loop_watch.stop()
@@ -154,11 +158,12 @@ class JonggClient(discord.Client):
     async def lobby_text(self, game_id: int) -> str:
         """The lobby message: the table's settings (with the options in which it differs
         from its preset, see `preset_of`) and who sits where."""
-        game = await self.db.games.game(game_id)
+        records = self.service.records
+        game = await records.game(game_id)
         stored = read_table_options(game.rules)
         rules = stored.rules
         clocks = describe_clocks(game.pace, quiet=stored.quiet, vacations=stored.vacations)
-        seats = {seat.seat: seat for seat in await self.db.seats.seats(game_id)}
+        seats = await records.seats(game_id)
         levels = await self.service.stored_levels(game_id)
         lines = [f"**Table {game.id}** · {rules.name} · card {game.card.name} · "
                  f"{stored.pace} pace{clocks} · hints {'on' if game.hints else 'off'} · "
@@ -181,7 +186,7 @@ class JonggClient(discord.Client):
             personal=stored.vacations)
         lines += [f"<@{user}> is on vacation until {when(until)} at the latest: the game "
                   "waits for them (their clocks are paused)." for user, until in away.items()]
-        bettor = await self.db.series.bettor(game_id)
+        bettor = await records.bettor(game_id)
         if bettor is not None:
             backs = ("choosing a seat" if bettor.seat is None
                      else f"backs {seat_names(rules.players)[bettor.seat]}")
@@ -199,7 +204,7 @@ class JonggClient(discord.Client):
     async def refresh_lobby(self, game_id: int) -> None:
         """Show the lobby message as the game is now: its buttons go once the game has left
         the lobby (started, aborted), so nobody presses Join on a table that is gone."""
-        game = await self.db.games.game(game_id)
+        game = await self.service.records.game(game_id)
         if game.lobby_message_id is None:
             return
         message = self.get_partial_messageable(game.channel_id).get_partial_message(
@@ -213,7 +218,7 @@ class JonggClient(discord.Client):
 
         if status is not GameStatus.LOBBY:
             return None
-        game = await self.db.games.game(game_id)
+        game = await self.service.records.game(game_id)
         rules = read_table_options(game.rules).rules
         return lobby_buttons(game_id, await self.service.server_level(game.guild_id),
                              bettor=bettor_refusal(rules) is None)
@@ -229,7 +234,7 @@ class JonggClient(discord.Client):
             await self.service.join_as_bettor(game_id, user.id, user.display_name)
             await open_bet_menu(interaction, self, game_id)
         elif op == "leave":
-            bettor = await self.db.series.bettor(game_id)
+            bettor = await self.service.records.bettor(game_id)
             if bettor is not None and bettor.user_id == user.id:
                 await self.service.leave_bet(game_id, user.id)
             else:
@@ -239,11 +244,11 @@ class JonggClient(discord.Client):
         else:
             # /mj new shows the lobby before Discord has made the table's thread; a game
             # started before the thread is recorded would be posted in the channel.
-            if (await self.db.games.game(game_id)).thread_id is None:
+            if (await self.service.records.game(game_id)).thread_id is None:
                 raise IllegalAction("The table's thread is still being opened: press Start "
                                     "again in a moment.")
             await self.service.start_game(game_id, user.id)
-        game = await self.db.games.game(game_id)
+        game = await self.service.records.game(game_id)
         await interaction.edit_original_response(
             content=await self.lobby_text(game_id),
             view=await self._lobby_view(game_id, game.status), allowed_mentions=NO_MENTIONS)

@@ -40,23 +40,14 @@ from bot.engine.game.actions import Discard
 from bot.engine.game.bettor import bettor_refusal
 from bot.engine.game.rules import Scoring, suggest_options, table_rules, with_options
 from bot.engine.tiles import format_tile, parse_tile, tile_name
-from bot.league.seasons import season_for_channel, season_rules
-from bot.server_cards import card_names, resolve_card, usable_card
-from bot.store import GameStatus
-from bot.store.cards import MAX_NAME
+from bot.league.seasons import season_rules
+from bot.server_cards import MAX_NAME, usable_card
 from bot.tables.levels import level_label
 from bot.tables.options import PACES, Timeout
+from bot.tables.records import GameStatus
 from bot.tables.replay import LogKind, game_log, log_kind
 from bot.tables.seat_options import JokerCalls
-from bot.tables.server_config import (
-    SETTINGS,
-    ConfigChange,
-    change_settings,
-    changed_settings,
-    new_table_options,
-    pace_text,
-    server_config,
-)
+from bot.tables.server_config import SETTINGS, ConfigChange, new_table_options, pace_text
 from bot.tables.standins import DEFAULT_STAND_IN_AFTER, MOST_STAND_IN_AFTER
 from bot.tables.zones import zone_choices
 
@@ -84,7 +75,7 @@ async def _game_here(interaction: discord.Interaction[Any]) -> int:
     if channel is None:
         raise IllegalAction("Use this command in a game's thread.")
     client = _client(interaction)
-    game = await client.db.games.game_by_thread(channel.id)
+    game = await client.service.records.in_thread(channel.id)
     if game is None:
         raise IllegalAction("There is no game in this channel; use it in a game's thread, "
                             "or start one with /mj new.")
@@ -184,7 +175,8 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
     if not isinstance(channel, discord.TextChannel):
         raise IllegalAction("Open tables in a text channel (not a thread or a DM).")
     guild_id = channel.guild.id
-    season = await season_for_channel(client.db, guild_id, channel.id)
+    servers = client.service.servers
+    season = await client.leagues.open_season(guild_id, channel.id)
     if season is not None:
         if house:
             raise IllegalAction("This is a league's channel: its tables play the season's "
@@ -196,11 +188,11 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
                                 "season's vacations (`/mj vacation start`), so they take no "
                                 "vacations option.")
         rules = season_rules(season)
-        chosen = await resolve_card(client.db, guild_id, season.settings.card_name)
+        chosen = await servers.card(guild_id, season.settings.card_name)
     else:
         rules = with_options(table_rules(players, scoring, racks), house or "")
-        chosen = await resolve_card(client.db, guild_id, card)
-    options = new_table_options(await client.db.guilds.settings(guild_id), rules, chosen,
+        chosen = await servers.card(guild_id, card)
+    options = new_table_options(await servers.settings(guild_id), rules, chosen,
                                 pace=pace, hints=hints, timeout=Timeout(timeout),
                                 teaching=teaching, turn=turn, claim=claim,
                                 quiet_hours=quiet_hours, vacations=vacations,
@@ -224,15 +216,14 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
     # channel (same request: a thread started from the lobby message).
     thread = await channel.create_thread(name=thread_name(game.id), message=message,
                                          auto_archive_duration=archive_minutes(game.pace))
-    await client.db.games.set_thread(game.id, thread.id)
-    await client.db.games.set_lobby_message(game.id, message.id)
+    await client.service.placed(game.id, thread_id=thread.id, lobby_message_id=message.id)
     await thread.send("The game will be played here once the host presses Start.")
 
 
 async def _card_choices(interaction: discord.Interaction[Any],
                         current: str) -> list[app_commands.Choice[str]]:
     """The cards usable in this server, filtered by what was typed."""
-    names = await card_names(_client(interaction).db, interaction.guild_id)
+    names = await _client(interaction).service.servers.card_names(interaction.guild_id)
     wanted = current.strip().lower()
     return [app_commands.Choice(name=n, value=n) for n in names if wanted in n.lower()][:25]
 
@@ -277,7 +268,7 @@ async def config(interaction: discord.Interaction[Any], card: CardName | None = 
     """Show the server's settings, each with where it comes from, or (a server manager)
     change the ones given, all or none; each change is kept in the server's audit log, which
     `history` shows. A new server needs none: each has a default."""
-    client = _client(interaction)
+    servers = _client(interaction).service.servers
     guild_id = interaction.guild_id
     if guild_id is None:
         raise IllegalAction("Use this command in a server.")
@@ -290,15 +281,13 @@ async def config(interaction: discord.Interaction[Any], card: CardName | None = 
         if not manager:
             raise IllegalAction("Only server managers (the Manage Server permission) can see "
                                 "the changes of this server's settings.")
-        text = history_text(await client.db.guilds.audit(guild_id, limit=HISTORY_ENTRIES))
+        text = history_text(await servers.history(guild_id, HISTORY_ENTRIES))
     else:
         changed: list[str] | None = None
         if not change.empty:
-            before = await client.db.guilds.settings(guild_id)
-            changed = changed_settings(before, await change_settings(
-                client.db, guild_id, change, interaction.user.id, manager=manager))
-        text = config_text(await server_config(client.db, guild_id, client.service.auto_delay),
-                           changed=changed)
+            changed = await servers.change(guild_id, change, interaction.user.id,
+                                           manager=manager)
+        text = config_text(await servers.config(guild_id), changed=changed)
     await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
@@ -423,7 +412,7 @@ async def status(interaction: discord.Interaction[Any]) -> None:
     """Phase, whose turn, the wall and the seats."""
     client = _client(interaction)
     game_id = await _game_here(interaction)
-    game = await client.db.games.game(game_id)
+    game = await client.service.records.game(game_id)
     if game.status is not GameStatus.PLAYING:
         text = await client.lobby_text(game_id)
     else:
@@ -453,7 +442,7 @@ async def resign(interaction: discord.Interaction[Any]) -> None:
 async def _stand_in_level(client: Any, game_id: int) -> str:
     """The level of the bot just given a seat of the game, for the table to read: the
     server's (asked of the server, since the game may be over already, its bots done)."""
-    game = await client.db.games.game(game_id)
+    game = await client.service.records.game(game_id)
     return level_label(await client.service.server_level(game.guild_id))
 
 
@@ -572,14 +561,14 @@ async def replay_log(interaction: discord.Interaction[Any], game: int) -> None:
     record while it is played, the full log with the seed once it is over, nothing in the
     lobby (see `bot.tables.replay`)."""
     client = _client(interaction)
-    record = await client.db.games.game(game, guild_id=interaction.guild_id)
+    record = await client.service.records.game(game, guild_id=interaction.guild_id)
     if log_kind(record.status) is LogKind.NOTHING:
         await interaction.response.send_message(
             f"Table {record.id} hasn't started yet, so there is nothing to replay. Its log "
             "opens once the host presses Start.", ephemeral=True)
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
-    actions = await client.db.actions.actions(record.id)
+    actions = await client.service.records.actions(record.id)
     log = await asyncio.to_thread(game_log, record, actions)
     if log.kind is LogKind.FULL:
         text, name = f"Table {record.id}: {log.moves} moves.", f"table-{record.id}.txt"

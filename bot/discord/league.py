@@ -1,8 +1,9 @@
 """The `/league` slash commands: leagues, seasons, standings, stats, rounds and corrections.
 
 Each command finds the league of the channel it is used in (or of the thread's parent
-channel, or the server's only league), calls the store and `bot.league`, and answers. The
-store's refusals are `MahjongError`s, which the command tree shows to the person as they are.
+channel, or the server's only league), calls the league service (`bot.league.service`), and
+answers. Its refusals are `MahjongError`s, which the command tree shows to the person as
+they are.
 Anything that changes a league is for server managers (Manage Server): they are the
 tournament directors, and every correction they make is kept in the audit log with who and
 why. Pictures are drawn off the event loop, and every write is committed before it is
@@ -15,7 +16,6 @@ import asyncio
 import gzip
 import io
 import json
-import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -33,34 +33,32 @@ from bot.engine.game.rules import (
     with_options,
 )
 from bot.league.export import write_csv
-from bot.league.pairings import seat_round
-from bot.league.ratings import RATING_MODEL, conservative
-from bot.league.standings import (
-    STAND_IN_ROOM,
-    TEXT_LIMIT,
-    format_table,
-    rank_standings,
-    season_line,
-    season_title,
-    stand_in_line,
-    standings_scene,
-)
-from bot.library import DEFAULT_CARD
-from bot.server_cards import card_names, resolve_card
-from bot.store import (
-    Database,
+from bot.league.ratings import conservative
+from bot.league.service import (
+    MAX_LEAGUE_NAME,
+    MAX_REASON,
+    MAX_SEASON_NAME,
     League,
     LeagueGame,
     LeagueNotFound,
+    LeagueService,
     NotAtThatGame,
     Season,
     SeasonSettings,
     StandInGames,
     SubCredit,
 )
-from bot.store.cards import MAX_NAME
-from bot.store.league_games import MAX_REASON
-from bot.store.leagues import MAX_LEAGUE_NAME, MAX_SEASON_NAME
+from bot.league.standings import (
+    STAND_IN_ROOM,
+    TEXT_LIMIT,
+    format_table,
+    season_line,
+    season_title,
+    stand_in_line,
+    standings_scene,
+)
+from bot.library import DEFAULT_CARD
+from bot.server_cards import MAX_NAME
 from renderer.alt import describe_standings
 from renderer.standings import render_standings
 
@@ -70,11 +68,11 @@ MESSAGE_LIMIT = 1900
 # -- shared helpers -----------------------------------------------------------------------
 
 
-def _db(interaction: discord.Interaction[Any]) -> Database:
-    db = getattr(interaction.client, "db", None)
-    if not isinstance(db, Database):
-        raise RuntimeError("the client has no database")
-    return db
+def _leagues(interaction: discord.Interaction[Any]) -> LeagueService:
+    leagues = getattr(interaction.client, "leagues", None)
+    if not isinstance(leagues, LeagueService):
+        raise RuntimeError("the client has no league service")
+    return leagues
 
 
 def _guild(interaction: discord.Interaction[Any]) -> int:
@@ -100,7 +98,7 @@ async def _league_here(interaction: discord.Interaction[Any]) -> League:
     otherwise a refusal saying where the leagues are, or how to make one."""
     found = await _league_if_any(interaction)
     if found is None:
-        home = (await _db(interaction).guilds.settings(_guild(interaction))).league_channel_id
+        home = await _leagues(interaction).home_channel(_guild(interaction))
         where = ("the league's channel" if home is None
                  else f"<#{home}>, this server's league channel")
         raise LeagueNotFound("This server has no league yet. A server manager can create one "
@@ -112,16 +110,16 @@ async def _league_if_any(interaction: discord.Interaction[Any]) -> League | None
     """The league this command is for, found as `_league_here` finds it; None when the
     server has no league at all, and a refusal saying where the leagues are when it has
     several and this is none of their channels."""
-    db = _db(interaction)
+    service = _leagues(interaction)
     guild_id = _guild(interaction)
     channel = interaction.channel
-    home = (await db.guilds.settings(guild_id)).league_channel_id
+    home = await service.home_channel(guild_id)
     for channel_id in (getattr(channel, "id", None), getattr(channel, "parent_id", None), home):
         if isinstance(channel_id, int):
-            found = await db.leagues.league_in_channel(guild_id, channel_id)
+            found = await service.in_channel(guild_id, channel_id)
             if found is not None:
                 return found
-    leagues = await db.leagues.leagues(guild_id)
+    leagues = await service.of_server(guild_id)
     if len(leagues) == 1:
         return leagues[0]
     if not leagues:
@@ -132,7 +130,7 @@ async def _league_if_any(interaction: discord.Interaction[Any]) -> League | None
 
 async def _season(interaction: discord.Interaction[Any], league: League,
                   number: int | None) -> Season:
-    return await _db(interaction).leagues.season(league.id, number)
+    return await _leagues(interaction).season(league.id, number)
 
 
 def _chunks(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
@@ -217,8 +215,8 @@ async def create(interaction: discord.Interaction[Any],
     if not isinstance(channel, discord.TextChannel):
         raise IllegalAction("Create a league in a text channel (not a thread or a DM): its "
                             "games are the tables opened there with `/mj new`.")
-    made = await _db(interaction).leagues.create_league(
-        _guild(interaction), name, channel.id, created_by=interaction.user.id)
+    made = await _leagues(interaction).create(_guild(interaction), name, channel.id,
+                                              by=interaction.user.id)
     await interaction.response.send_message(
         f"League **{_name(made.name)}** now lives in {channel.mention}. A manager starts its "
         "first season with `/league season start`; players sign up with `/league join`.",
@@ -263,20 +261,18 @@ async def season_start(interaction: discord.Interaction[Any],
     """Open a season with its table size, scoring, house options (see
     `bot.engine.game.rules.with_options`), card and ranking settings."""
     _require_manager(interaction)
-    db = _db(interaction)
     found = await _league_here(interaction)
     scoring = scoring or ("siamese" if players == 2 else "tournament")
     standard = table_rules(players, scoring)
     rules = with_options(standard, house or "")
-    chosen = (await resolve_card(db, found.guild_id, card)).name
-    number = len(await db.leagues.seasons(found.id)) + 1
-    settings = SeasonSettings(name=name or f"Season {number}", players=players,
-                              card_name=chosen, scoring=scoring, rules=rules_to_json(rules),
+    settings = SeasonSettings(name=name or "", players=players, card_name=card,
+                              scoring=scoring, rules=rules_to_json(rules),
                               min_games=min_games, game_minutes=minutes,
                               stand_in_games=StandInGames(stand_ins),
                               vacation_days=vacation_days,
                               sub_credit=SubCredit(sub_credit))
-    season = await db.leagues.start_season(found.id, settings, by=interaction.user.id)
+    season = await _leagues(interaction).start_season(found, settings,
+                                                      by=interaction.user.id)
     house_options = format_options(rules, standard)
     house_note = f" · house options `{house_options}`" if house_options else ""
     await interaction.response.send_message(
@@ -292,7 +288,7 @@ async def season_cards(interaction: discord.Interaction[Any],
                        current: str) -> list[app_commands.Choice[str]]:
     """Shipped cards and the server's own cards, filtered by what was typed."""
     try:
-        names = await card_names(_db(interaction), _guild(interaction))
+        names = await interaction.client.service.servers.card_names(_guild(interaction))
     except Exception:
         return []
     wanted = current.strip().casefold()
@@ -318,7 +314,7 @@ async def season_vacation_days(interaction: discord.Interaction[Any],
     moves the clocks of the vacations under way); kept in the audit log."""
     _require_manager(interaction)
     found = await _league_here(interaction)
-    before = (await _db(interaction).leagues.season(found.id)).settings.vacation_days
+    before = (await _leagues(interaction).season(found.id)).settings.vacation_days
     season, under_way = await interaction.client.service.change_vacation_budget(
         found.id, days, by=interaction.user.id, reason=reason)
     ended = sum(v.ended_at is not None for v in under_way)
@@ -336,11 +332,8 @@ async def season_vacation_days(interaction: discord.Interaction[Any],
 async def season_end(interaction: discord.Interaction[Any]) -> None:
     """End the open season and name the top of the table."""
     _require_manager(interaction)
-    db = _db(interaction)
     found = await _league_here(interaction)
-    season = await db.leagues.end_season(found.id, by=interaction.user.id)
-    rows = rank_standings(await db.league_stats.standings(season.id),
-                          season.settings.min_games)
+    season, rows = await _leagues(interaction).end_season(found.id, by=interaction.user.id)
     podium = [r for r in rows if r.rank is not None and r.rank <= 3]
     text = f"**{_name(season_title(found.name, season))}** is over."
     if podium:
@@ -358,8 +351,8 @@ async def season_end(interaction: discord.Interaction[Any]) -> None:
 async def join(interaction: discord.Interaction[Any]) -> None:
     """Register the caller."""
     found = await _league_here(interaction)
-    await _db(interaction).leagues.join(found.id, interaction.user.id,
-                                        interaction.user.display_name)
+    await _leagues(interaction).join(found.id, interaction.user.id,
+                                     interaction.user.display_name)
     await interaction.response.send_message(
         f"{interaction.user.mention} is in **{_name(found.name)}**. Your games in "
         f"<#{found.channel_id}> count toward the season.", allowed_mentions=NO_MENTIONS)
@@ -369,7 +362,7 @@ async def join(interaction: discord.Interaction[Any]) -> None:
 async def leave(interaction: discord.Interaction[Any]) -> None:
     """Unregister the caller; their games stay in the standings."""
     found = await _league_here(interaction)
-    await _db(interaction).leagues.leave(found.id, interaction.user.id)
+    await _leagues(interaction).leave(found.id, interaction.user.id)
     await interaction.response.send_message(
         f"You left **{_name(found.name)}**: you won't be seated in its rounds. Your games so "
         "far stay in the standings.", ephemeral=True)
@@ -383,12 +376,10 @@ async def leave(interaction: discord.Interaction[Any]) -> None:
 async def standings(interaction: discord.Interaction[Any],
                     season: app_commands.Range[int, 1, 10_000] | None = None) -> None:
     """A picture and a text table of the standings."""
-    db = _db(interaction)
     found = await _league_here(interaction)
     chosen = await _season(interaction, found, season)
     await interaction.response.defer(thinking=True)
-    rows = rank_standings(await db.league_stats.standings(chosen.id),
-                          chosen.settings.min_games)
+    rows = await _leagues(interaction).standings(chosen)
     title = season_title(found.name, chosen)
     scene = standings_scene(title, season_line(chosen), rows,
                             min_games=chosen.settings.min_games)
@@ -407,11 +398,10 @@ async def standings(interaction: discord.Interaction[Any],
 async def stats(interaction: discord.Interaction[Any], player: discord.Member | None = None,
                 season: app_commands.Range[int, 1, 10_000] | None = None) -> None:
     """Wins, self-picks, jokerless wins, favourite hands and head-to-head records."""
-    db = _db(interaction)
     found = await _league_here(interaction)
     chosen = await _season(interaction, found, season)
     user = player or interaction.user
-    s = await db.league_stats.player_stats(chosen.id, user.id)
+    s = await _leagues(interaction).player_stats(chosen.id, user.id)
     who = _name(s.display_name if s.games else user.display_name)
     if not s.games:
         await interaction.response.send_message(
@@ -447,10 +437,9 @@ async def stats(interaction: discord.Interaction[Any], player: discord.Member | 
 @league.command(name="history", description="The league's seasons and latest games")
 async def history(interaction: discord.Interaction[Any]) -> None:
     """Every season with its games and leader, then the latest recorded games."""
-    db = _db(interaction)
     found = await _league_here(interaction)
     await interaction.response.defer(thinking=True)
-    summaries = await db.league_stats.history(found.id)
+    summaries, recent = await _leagues(interaction).history(found.id, recent=10)
     lines = [f"**{_name(found.name)}** · since {_when(found.created_at)}"]
     if not summaries:
         lines.append("No seasons yet; a manager starts one with `/league season start`.")
@@ -464,13 +453,10 @@ async def history(interaction: discord.Interaction[Any]) -> None:
             leader = f" · {role}: {_name(summary.leader_name)} ({summary.leader_points} pts)"
         lines.append(f"• {_name(season_title(found.name, season))} · {span} · "
                      f"{summary.games} games{leader}")
-    if summaries:
-        latest = summaries[-1].season
-        recent = await db.league_games.recent(latest.id, limit=10)
-        if recent:
-            lines.append(f"Latest games of season {latest.number}:")
-            for game in recent:
-                lines += [_game_line(game), *_holder_lines(game)]
+    if recent:
+        lines.append(f"Latest games of season {summaries[-1].season.number}:")
+        for game in recent:
+            lines += [_game_line(game), *_holder_lines(game)]
     await _send_chunks(interaction, lines)
 
 
@@ -479,11 +465,10 @@ async def history(interaction: discord.Interaction[Any]) -> None:
 async def export(interaction: discord.Interaction[Any],
                  season: app_commands.Range[int, 1, 10_000] | None = None) -> None:
     """Every seat of every recorded game, one row each (sent only to you)."""
-    db = _db(interaction)
     found = await _league_here(interaction)
     chosen = await _season(interaction, found, season)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    rows = await db.league_stats.export_rows(chosen.id)
+    rows = await _leagues(interaction).export_rows(chosen.id)
     data = (await asyncio.to_thread(write_csv, rows)).encode("utf-8")
     slug = "".join(c if c.isalnum() else "-" for c in found.name.lower()).strip("-") or "league"
     filename = f"{slug}-season-{chosen.number}.csv"
@@ -503,7 +488,7 @@ async def export(interaction: discord.Interaction[Any],
 async def audit(interaction: discord.Interaction[Any]) -> None:
     """The latest entries of the audit log (only you see them)."""
     found = await _league_here(interaction)
-    entries = await _db(interaction).leagues.audit(found.id, limit=15)
+    entries = await _leagues(interaction).audit(found.id, limit=15)
     lines = [f"**{_name(found.name)}**: latest changes"]
     for entry in entries:
         what = entry.action.replace("_", " ")
@@ -539,7 +524,7 @@ async def adjust(interaction: discord.Interaction[Any], game: int,
                  counted: bool | None = None) -> None:
     """A director's ruling: change one player's points, or count or uncount a game."""
     _require_manager(interaction)
-    db = _db(interaction)
+    leagues = _leagues(interaction)
     guild_id = _guild(interaction)
     if counted is not None and (player is not None or points is not None):
         raise InvalidInput("Correct one thing at a time: either a player's points, or whether "
@@ -548,21 +533,19 @@ async def adjust(interaction: discord.Interaction[Any], game: int,
         raise InvalidInput("Give a `player` and their corrected `points`, or `counted` to take "
                            "the game out of the standings (or put it back).")
     if counted is not None:
-        await db.league_games.set_counted(game, counted, guild_id=guild_id,
-                                          by=interaction.user.id, reason=reason,
-                                          model=RATING_MODEL)
+        await leagues.set_counted(game, counted, guild_id=guild_id, by=interaction.user.id,
+                                  reason=reason)
         text = (f"Game #{game} {'counts again' if counted else 'no longer counts'} "
                 f"(ruled by {interaction.user.mention}: {_name(reason)}).")
     else:
         assert player is not None and points is not None
-        before = await db.league_games.game(game, guild_id=guild_id)
+        before = await leagues.game(game, guild_id=guild_id)
         old = next((s.points for s in before.seats if s.user_id == player.id), None)
         if old is None:
             raise NotAtThatGame(f"{_name(player.display_name)} didn't hold a seat at the end "
                                 f"of game #{game}. Check the player and the game number.")
-        await db.league_games.adjust_points(game, player.id, points, guild_id=guild_id,
-                                            by=interaction.user.id, reason=reason,
-                                            model=RATING_MODEL)
+        await leagues.adjust_points(game, player.id, points, guild_id=guild_id,
+                                    by=interaction.user.id, reason=reason)
         text = (f"Game #{game}: {player.mention} {old} → {points} points (ruled by "
                 f"{interaction.user.mention}: {_name(reason)}).")
     await interaction.response.send_message(
@@ -587,21 +570,14 @@ def _table_lines(tables: Sequence[Sequence[int]], size: int) -> list[str]:
 async def round_start(interaction: discord.Interaction[Any]) -> None:
     """Seat every registered player at tables of the season's size, mixing opponents."""
     _require_manager(interaction)
-    db = _db(interaction)
+    leagues = _leagues(interaction)
     found = await _league_here(interaction)
-    season = await db.leagues.season(found.id)
+    season = await leagues.season(found.id)
     if not season.is_open:
         raise IllegalAction("This league has no season in progress. Start one with "
                             "`/league season start`.")
     await interaction.response.defer(thinking=True)
-    players = [p.user_id for p in await db.leagues.players(found.id, registered_only=True)]
-    past = await db.league_rounds.past_tables(season.id)
-    number = await db.league_rounds.next_number(season.id)
-    seed = random.SystemRandom().randrange(2**62)
-    tables = await asyncio.to_thread(seat_round, players, season.settings.players, past,
-                                     seed=seed)
-    started = await db.league_rounds.start_round(season.id, number, tables, seed=seed,
-                                                 by=interaction.user.id)
+    started = await leagues.start_round(found.id, season, by=interaction.user.id)
     limit = (f" Each game has {season.settings.game_minutes} minutes; when time is up it "
              "scores 0 for everyone." if season.settings.game_minutes else "")
     lines = [f"**Round {started.number}** of {_name(season_title(found.name, season))}: "
@@ -617,11 +593,10 @@ async def round_start(interaction: discord.Interaction[Any]) -> None:
 async def round_show(interaction: discord.Interaction[Any],
                      number: app_commands.Range[int, 1, 1000] | None = None) -> None:
     """The seating and the points scored at each table so far."""
-    db = _db(interaction)
+    leagues = _leagues(interaction)
     found = await _league_here(interaction)
-    season = await db.leagues.season(found.id)
-    shown = await db.league_rounds.round(season.id, number)
-    scores = await db.league_rounds.scores(shown.id)
+    season = await leagues.season(found.id)
+    shown, scores = await leagues.round(season.id, number)
     lines = [f"**Round {shown.number}** of {_name(season_title(found.name, season))} "
              f"({_when(shown.started_at)})"]
     for table in shown.tables:

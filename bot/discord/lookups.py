@@ -26,9 +26,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.analysis import MAX_TILES_TEXT, analyze, format_analysis, read_hand
+from bot.analysis import MAX_TILES_TEXT, analyze, format_analysis, read_hand, typed_hand
 from bot.card_reading import read_line
-from bot.discord.components import answer_error
+from bot.discord.components import _client, answer_error
 from bot.discord.mentions import NO_MENTIONS
 from bot.engine.cards import Card
 from bot.engine.errors import CardError, IllegalAction, InvalidInput, echo
@@ -37,22 +37,18 @@ from bot.rules import MESSAGE_LIMIT, Kind, Topic, full_messages, knowledge_base,
 from bot.rules import topics_list as rules_topics_list
 from bot.scenes import analysis_scene, card_sheet, page_names
 from bot.server_cards import (
+    MAX_NAME,
     MAX_UPLOAD_BYTES,
     ResolvedCard,
-    card_names,
-    default_card,
     load_card_async,
     parse_card,
     playable_matcher,
     read_card_file,
-    resolve_card,
-    set_default_card,
     unusable_card,
     upload_name,
     usable_card,
 )
-from bot.store import Database
-from bot.store.cards import MAX_NAME
+from bot.tables.servers import Servers
 from renderer import render_analysis, render_card_pages
 from renderer.alt import describe_analysis, describe_card_pages
 
@@ -66,11 +62,9 @@ MAX_RELATED = 3
 MAX_FILES = 10
 
 
-def _db(interaction: discord.Interaction[Any]) -> Database:
-    db = getattr(interaction.client, "db", None)
-    if not isinstance(db, Database):
-        raise RuntimeError("the client has no database yet")
-    return db
+def _servers(interaction: discord.Interaction[Any]) -> Servers:
+    """The servers' settings and cards, as the table service keeps them."""
+    return _client(interaction).service.servers
 
 
 def _guild_id(interaction: discord.Interaction[Any]) -> int:
@@ -210,7 +204,7 @@ async def rules_command(interaction: discord.Interaction[Any], topic: TopicText 
     """The short answer for a topic or question, or the list of topics; with `hand`, that
     hand of the card read in plain words (`bot.card_reading`)."""
     if hand is not None:
-        chosen = await resolve_card(_db(interaction), interaction.guild_id, card)
+        chosen = await _servers(interaction).card(interaction.guild_id, card)
         found = await usable_card(chosen.name, chosen.text)
         await interaction.response.send_message(read_line(found, hand)[:MESSAGE_LIMIT],
                                                 ephemeral=private,
@@ -275,11 +269,12 @@ async def _card_choices(interaction: discord.Interaction[Any], current: str, *,
                         own_only: bool = False) -> list[app_commands.Choice[str]]:
     """Card names usable here (this server's own cards only ever in this server)."""
     try:
-        db = _db(interaction)
-        names = await card_names(db, interaction.guild_id)
+        servers = _servers(interaction)
+        guild = interaction.guild_id
         if own_only:
-            guild = interaction.guild_id
-            names = [] if guild is None else [c.name for c in await db.cards.cards(guild)]
+            names = [] if guild is None else await servers.own_card_names(guild)
+        else:
+            names = await servers.card_names(guild)
     except Exception:
         return []
     wanted = current.strip().lower()
@@ -294,7 +289,7 @@ async def card_show(interaction: discord.Interaction[Any], name: CardName | None
     """The card sheet image; a server's own card only in that server."""
     # Resolve and check first (a quick read, and a check in a worker), so a wrong name or a
     # card that can't be used is answered privately, then defer for the drawing.
-    chosen = await resolve_card(_db(interaction), interaction.guild_id, name)
+    chosen = await _servers(interaction).card(interaction.guild_id, name)
     card = await usable_card(chosen.name, chosen.text)
     await interaction.response.defer(ephemeral=private, thinking=True)
     pages, alts = await asyncio.to_thread(card_pictures, chosen.text, chosen.is_private)
@@ -311,11 +306,11 @@ async def card_show(interaction: discord.Interaction[Any], name: CardName | None
 @card_group.command(name="list", description="The cards you can use here")
 async def card_list(interaction: discord.Interaction[Any]) -> None:
     """Shipped cards, this server's own cards, and which one new tables use."""
-    db = _db(interaction)
-    default = await default_card(db, interaction.guild_id)
+    servers = _servers(interaction)
+    default = await servers.default_card(interaction.guild_id)
     lines = ["**Cards you can use here**"]
-    for name in await card_names(db, interaction.guild_id):
-        chosen = await resolve_card(db, interaction.guild_id, name)
+    for name in await servers.card_names(interaction.guild_id):
+        chosen = await servers.card(interaction.guild_id, name)
         try:
             line = _card_line(chosen, await load_card_async(chosen.text))
         except CardError as error:  # stored before a limit it breaks: say so, list the rest
@@ -375,9 +370,9 @@ async def card_upload(interaction: discord.Interaction[Any], file: discord.Attac
         await interaction.followup.send(reply, ephemeral=True, **extra)
         return
     chosen = await upload_name(name, card)
-    saved = await _db(interaction).cards.save_card(guild_id, chosen, text,
-                                                   uploaded_by=interaction.user.id,
-                                                   replace=replace)
+    saved = await _servers(interaction).save_card(guild_id, chosen, text,
+                                                  uploaded_by=interaction.user.id,
+                                                  replace=replace)
     year = f" ({card.year})" if card.year else ""
     await interaction.followup.send(
         f"Saved **{saved.name}**: {card.name}{year}, {len(card.hands)} hands in "
@@ -393,14 +388,14 @@ async def card_default(interaction: discord.Interaction[Any],
                        name: CardName | None = None) -> None:
     """Show or set the server's default card."""
     guild_id = _guild_id(interaction)
-    db = _db(interaction)
+    servers = _servers(interaction)
     if name is None or not name.strip():
-        chosen = await default_card(db, guild_id)
+        chosen = await servers.default_card(guild_id)
         text = (f"New tables here use **{chosen.name}**. Server managers can change it with "
                 "`/card default name:`.")
     else:
         _require_manager(interaction)
-        chosen = await set_default_card(db, guild_id, name, interaction.user.id)
+        chosen = await servers.set_default_card(guild_id, name, interaction.user.id)
         text = f"New tables on this server will use **{chosen.name}**."
     await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
@@ -412,7 +407,7 @@ async def card_delete(interaction: discord.Interaction[Any], name: CardName) -> 
     """Remove a server card; games already played with it keep their copy."""
     guild_id = _guild_id(interaction)
     _require_manager(interaction)
-    removed = await _db(interaction).cards.delete_card(guild_id, name)
+    removed = await _servers(interaction).delete_card(guild_id, name)
     await interaction.response.send_message(
         f"Removed **{removed.name}** from this server's cards. Games already played with it "
         "keep their copy.", ephemeral=True, allowed_mentions=NO_MENTIONS)
@@ -438,14 +433,15 @@ async def _delete_names(interaction: discord.Interaction[Any],
 
 # -- /analyze ----------------------------------------------------------------------------
 
-def analysis_reply(matcher: CardMatcher, hand: PlayerHand,
+def analysis_reply(matcher: CardMatcher, hand: PlayerHand, typed: str,
                    chosen: ResolvedCard) -> tuple[str, bytes, str]:
-    """The analysis as a message (fitting Discord's limit), a picture and its alt text.
-    Runs the matcher and the renderer, so call it off the event loop."""
+    """The analysis of the hand a person `typed` as a message (fitting Discord's limit), a
+    picture and its alt text. Runs the matcher and the renderer, so call it off the event
+    loop."""
     result = analyze(matcher, hand)
     where = " (this server's card)" if chosen.is_private else ""
     head = f"**Hand analysis** against **{result.card_name}**{where}"
-    body = format_analysis(result)
+    body = format_analysis(result, typed)
     room = MESSAGE_LIMIT - len(head) - len("\n```\n\n```") - 2
     if len(body) > room:
         body = body[:room - 1].rsplit("\n", 1)[0] + "\n…"
@@ -464,11 +460,12 @@ async def analyze_command(interaction: discord.Interaction[Any], tiles: TilesTex
                           public: bool = False) -> None:
     """Mah Jongg, waits and the nearest hands, as text and a picture."""
     hand = read_hand(tiles, exposed)
-    chosen = await resolve_card(_db(interaction), interaction.guild_id, card)
+    chosen = await _servers(interaction).card(interaction.guild_id, card)
     await usable_card(chosen.name, chosen.text)  # a refusal is answered privately
     await interaction.response.defer(ephemeral=not public, thinking=True)
     matcher = await playable_matcher(chosen.name, chosen.text)
-    text, picture, alt = await asyncio.to_thread(analysis_reply, matcher, hand, chosen)
+    text, picture, alt = await asyncio.to_thread(analysis_reply, matcher, hand,
+                                                 typed_hand(tiles, exposed), chosen)
     await interaction.followup.send(text, ephemeral=not public,
                                     file=discord.File(io.BytesIO(picture),
                                                       filename="analysis.png",

@@ -50,7 +50,6 @@ from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.discord.series import result_footer
 from bot.engine.game import Phase, View
 from bot.scenes import result_scene, table_scene
-from bot.store import Pace
 from bot.tables.notifier import (
     Delivery,
     NotAllowed,
@@ -60,6 +59,7 @@ from bot.tables.notifier import (
     TableGone,
     TableUpdate,
 )
+from bot.tables.options import Pace
 from bot.tables.reminders import Reminder
 from bot.tables.teaching import BANNER, racks_text, wants_hints
 from renderer import render_result, render_table
@@ -140,10 +140,10 @@ class DiscordNotifier:
         if afresh:
             channel_id = None
         elif channel_id is None:
-            channel_id = await self.client.db.players.dm_channel(user_id)
+            channel_id = await self.client.service.settings.dm_channel(user_id)
         if channel_id is None:
             channel_id = (await self.client.create_dm(discord.Object(user_id))).id
-            await self.client.db.players.set_dm_channel(user_id, channel_id)
+            await self.client.service.settings.set_dm_channel(user_id, channel_id)
         self._dm_channels[user_id] = channel_id
         if len(self._dm_channels) > DM_CHANNELS:
             self._dm_channels.popitem(last=False)
@@ -388,8 +388,7 @@ class DiscordNotifier:
         totals, and Play again / End series for the host (not at a league's table)."""
         scene = result_scene(view, table.card, bots=table.bots)
         png = await asyncio.to_thread(render_result, scene)
-        game = await self.client.db.games.game(table.game_id)
-        text, controls = await result_footer(self.client.db, table, view, game)
+        text, controls = await result_footer(self.client.service.records, table, view)
         if table.teaching:
             text = "\n".join(part for part in (f"**{BANNER}**", text) if part)
         extra: dict[str, Any] = {"content": text} if text else {}
@@ -417,7 +416,7 @@ class DiscordNotifier:
 
     async def new_thread(self, table: Table) -> int | None:
         """Open a new public thread for the table in its channel."""
-        game = await self.client.db.games.game(table.game_id)
+        game = await self.client.service.records.game(table.game_id)
         try:
             with self._posting(table, table.channel_id):
                 channel = (self.client.get_channel(table.channel_id)

@@ -22,16 +22,18 @@ makes a little under 50 a second.
 
 **Several processes.** The limit is the bot token's, not a process's: a bot whose shards run
 in several processes (`bot.discord.shards`) has 50 a second for all of them. Processes that
-share a database server count their requests together in it (`Sharing.budgets`,
-`bot.store.budgets`): each takes what it needs when it needs it, so one busy process (the
-one that gets every click made in a DM, say) may use nearly all of the limit while the
-others are idle. Requests that wait at once share one trip to the database, and a process
-that waits for the others' requests to stop counting asks again at least every
-`POLL_SHARE` of a window, since their answers may have come back since. While the database
-cannot be reached, the requests waiting for a take fail with the store's error, as the
-bot's other work does. Processes that share no database server keep to a fixed part each,
-in proportion to the shards they run (`ShardPlan.share`). A process that runs every shard
-(the default) has the whole limit in memory.
+share a database server count their requests together in it (`Sharing.budgets`, a
+`SharedCount`: the client hands in the store's, `bot.tables.storage.SharedBudgets`): each
+takes what it needs when it needs it, so one busy process (the one that gets every click
+made in a DM, say) may use nearly all of the limit while the others are idle. Requests that
+wait at once share one trip to the database, and a process that waits for the others'
+requests to stop counting asks again at least every `POLL_SHARE` of a window, since their
+answers may have come back since. While the database cannot be reached, each process keeps
+to a small part of the limit alone (`OUTAGE_PART`); when the count fails otherwise (the
+database closed), the requests waiting for a take fail with its error, as the bot's other
+work does. Processes that share no database server keep to a fixed part each, in proportion
+to the shards they run (`ShardPlan.share`). A process that runs every shard (the default)
+has the whole limit in memory.
 """
 
 from __future__ import annotations
@@ -40,14 +42,12 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
+from typing import NamedTuple, Protocol
 
 import aiohttp
-
-from bot.store import DatabaseUnavailable, StoreError
-from bot.store.budgets import Grant, RequestBudgets
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +72,42 @@ def whole(limit: int) -> int:
     return limit
 
 
+class Grant(Protocol):
+    """What a take granted: `granted` requests (of those wanted), counted from `at` (the
+    count's clock, the time of day), and, when not all were granted, `retry_after` seconds
+    until the first request that counts stops counting (0 when all were)."""
+
+    @property
+    def granted(self) -> int: ...
+    @property
+    def at(self) -> float: ...
+    @property
+    def retry_after(self) -> float: ...
+
+
+class _OwnGrant(NamedTuple):
+    """A `Grant` of this process's own count."""
+
+    granted: int
+    at: float
+    retry_after: float
+
+
+class SharedCount(Protocol):
+    """Where the bot's processes count the bot token's requests together: the database they
+    share (the client hands in the store's, `bot.tables.storage.SharedBudgets`)."""
+
+    async def take(self, budget: str, *, wanted: int, limit: int, held: Sequence[float],
+                   lasts: float) -> Grant | None:
+        """Grant up to `wanted` more requests of `budget`, keeping it at `limit` requests
+        counting at once in all the processes. `held` is when each of this process's
+        requests that still count stops counting (replacing what it handed in before); a
+        new grant counts for `lasts` seconds, until the next take says more precisely.
+        `wanted` may be 0: only to hand in `held`. None while the count can't be reached;
+        an error when it fails for good (the database closed)."""
+        ...
+
+
 @dataclass
 class Sharing:
     """How this process counts its requests against the bot token's limits, which the
@@ -80,7 +116,7 @@ class Sharing:
     limit, with every process's requests."""
 
     share: Callable[[int], int] = whole
-    budgets: RequestBudgets | None = None
+    budgets: SharedCount | None = None
 
 
 class Counted:
@@ -267,12 +303,11 @@ class GlobalLimit:
         window = self.window
         # In a task of its own: the request may come from a task inside a transaction of
         # its own, and the store's transactions do not nest.
-        try:
-            grant = await asyncio.create_task(budgets.take(
-                self.name, wanted=wanted, limit=self.limit,
-                held=[request.until(window) for request in self._counted],
-                lasts=PENDING_SECONDS + window))
-        except DatabaseUnavailable:
+        grant = await asyncio.create_task(budgets.take(
+            self.name, wanted=wanted, limit=self.limit,
+            held=[request.until(window) for request in self._counted],
+            lasts=PENDING_SECONDS + window))
+        if grant is None:
             # The shared count is out of reach: each process keeps to a small part of the
             # limit alone until it is back, so the bot still talks to Discord (and tells
             # people the database is away) while together they stay under the limit.
@@ -282,7 +317,7 @@ class GlobalLimit:
         return grant
 
     def _take_here(self, wanted: int, part: float | None = None) -> Grant:
-        """`RequestBudgets.take` for this process alone, keeping to its `share` of the
+        """`SharedCount.take` for this process alone, keeping to its `share` of the
         limit (or to `part` of it); the requests that stopped counting are dropped. On the
         store's clock (the time of day): what the process counted before its database was
         open (logging in) carries over when the count moves there."""
@@ -295,7 +330,7 @@ class GlobalLimit:
         granted = max(0, min(wanted, mine - len(counting)))
         counting += [now + PENDING_SECONDS + window] * granted
         retry = min(counting) - now if granted < wanted else 0.0
-        return Grant(granted, now, retry)
+        return _OwnGrant(granted, now, retry)
 
     async def _hand_in(self) -> None:
         """Tell the database the processes share when this process's answered requests stop
@@ -303,7 +338,9 @@ class GlobalLimit:
         try:
             async with self._lock:
                 await self._take(0)
-        except StoreError as error:  # the database closed with the bot: nothing to tell
+        except Exception as error:
+            # The count failed for good (the database closed with the bot): what this
+            # process holds in it stops counting at its own times anyway.
             log.debug("request budget %s not handed in: %s", self.name, error)
         finally:
             self._handing_in = None

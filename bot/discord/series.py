@@ -22,10 +22,9 @@ from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.engine.game import View
 from bot.engine.game.rules import seat_names
 from bot.scenes import series_scene
-from bot.store import Database, Game
 from bot.tables.notifier import Table
-from bot.tables.series import SeriesTotals, league_table, series_totals
-from bot.tables.series import end_series as end_the_series
+from bot.tables.records import Records
+from bot.tables.series import SeriesTotals
 from renderer import render_series
 from renderer.alt import describe_series
 
@@ -48,21 +47,22 @@ def totals_line(totals: SeriesTotals) -> str:
     return f"Series after {totals.games} game{'s' if totals.games != 1 else ''}: {shown}."
 
 
-async def result_footer(db: Database, table: Table, view: View,
-                        game: Game) -> tuple[str, discord.ui.View | None]:
+async def result_footer(records: Records, table: Table,
+                        view: View) -> tuple[str, discord.ui.View | None]:
     """What goes with a result picture: the bettor's payment, the series' running totals
     (through this game, from its own view: the store may not hold its result yet), and Play
     again / End series unless the table may not play again (a league table)."""
+    game = await records.game(table.game_id)
     lines = []
     result = view.result
     assert result is not None
     if table.bettor_name is not None and result.bettor is not None:
         lines.append(f"{table.bettor_name}, the bettor, backed "
                      f"{seat_names(4)[view.bet or 0]}: {result.bettor:+d}.")
-    totals = await series_totals(db, table.game_id, (result.settlement, result.bettor))
+    totals = await records.series_totals(table.game_id, (result.settlement, result.bettor))
     if totals is not None:
         lines.append(totals_line(totals))
-    controls = None if await league_table(db, game) else series_controls(table.game_id)
+    controls = None if await records.league_table(game) else series_controls(table.game_id)
     return "\n".join(lines), controls
 
 
@@ -107,7 +107,7 @@ class SeriesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         """Start the next game, or post the series summary; the result loses its buttons."""
         client = _client(interaction)
         try:
-            game = await client.db.games.game(self.game)
+            game = await client.service.records.game(self.game)
             if game.host_user_id != interaction.user.id:
                 what = "play again" if self.op == "again" else "end the series"
                 await interaction.response.send_message(
@@ -127,7 +127,7 @@ class SeriesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         game, table = await client.service.play_again(self.game, interaction.user.id)
         if table is not None:
             return  # its first table post and DMs go out through the outbox
-        bettor = await client.db.series.bettor(game.id)
+        bettor = await client.service.records.bettor(game.id)
         assert bettor is not None
         await interaction.followup.send(
             f"Table {game.id} is next. <@{bettor.user_id}>, you sit out this game as the "
@@ -135,7 +135,7 @@ class SeriesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             view=bet_controls(game.id), allowed_mentions=pinging([bettor.user_id]))
 
     async def _end(self, interaction: discord.Interaction[Any], client: JonggClient) -> None:
-        totals = await end_the_series(client.db, self.game, interaction.user.id)
+        totals = await client.service.end_series(self.game, interaction.user.id)
         png, alt = await asyncio.to_thread(series_picture, totals, self.game)
         await interaction.followup.send(
             f"The series is over. {totals_line(totals)}", allowed_mentions=NO_MENTIONS,
@@ -159,7 +159,7 @@ def bet_menu(game_id: int, names: list[str]) -> discord.ui.View:
 async def open_bet_menu(interaction: discord.Interaction[Any], client: JonggClient,
                         game_id: int) -> None:
     """Answer the bettor privately with the seat menu (after a deferral or not)."""
-    seats = {seat.seat: seat for seat in await client.db.seats.seats(game_id)}
+    seats = await client.service.records.seats(game_id)
     names = [f"{wind}: {seats[i].display_name}" if i in seats else f"{wind}: (open)"
              for i, wind in enumerate(seat_names(4))]
     text = "Choose the seat to back. You see the game as a spectator does."
@@ -189,7 +189,7 @@ class BetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"jg:b:
         """Open the menu for the bettor."""
         client = _client(interaction)
         try:
-            bettor = await client.db.series.bettor(self.game)
+            bettor = await client.service.records.bettor(self.game)
             if bettor is None or bettor.user_id != interaction.user.id:
                 await interaction.response.send_message(
                     "Only this game's bettor chooses a seat to back.", ephemeral=True)

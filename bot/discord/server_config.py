@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from bot.store import GuildAuditEntry, Pace
 from bot.tables.levels import level_label
+from bot.tables.options import Pace
 from bot.tables.server_config import ServerConfig, duration, pace_text
+from bot.tables.servers import GuildAuditEntry
 
 #: The names of the settings as shown, by `bot.tables.server_config.SETTINGS` name, with the
 #: option of `/mj config` that changes each.

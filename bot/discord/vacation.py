@@ -16,8 +16,8 @@ import discord
 from discord import app_commands
 
 from bot.discord.components import _client
-from bot.discord.league import _league_if_any
-from bot.store import Season
+from bot.discord.league import _league_if_any, _leagues
+from bot.league.service import Season
 from bot.tables.vacation import PERSONAL_DAYS, parse_start
 
 vacation = app_commands.Group(name="vacation", description="Time away from your games: "
@@ -34,7 +34,7 @@ async def _season_here(interaction: discord.Interaction[Any]) -> Season | None:
     found = await _league_if_any(interaction)
     if found is None:
         return None
-    return await _client(interaction).db.leagues.season(found.id, None)
+    return await _leagues(interaction).season(found.id, None)
 
 
 @vacation.command(name="start", description="Go away: your clocks in this league's games "

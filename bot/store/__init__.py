@@ -15,6 +15,7 @@ transactions work, `backend.py` for the two databases (SQLite, PostgreSQL), `mig
 `migrations/` for the schema, `copy.py` for copying a whole database into a new one.
 """
 
+from bot.store.clocks import CLOCK_LEASE, Clocks
 from bot.store.database import Database
 from bot.store.errors import (
     AlreadySeated,
@@ -118,6 +119,7 @@ from bot.store.tx import Tx
 from bot.store.vacations import OnVacation, Vacation
 
 __all__ = [
+    "CLOCK_LEASE",
     "OUTBOX_LEASE",
     "STALE",
     "Action",
@@ -134,6 +136,7 @@ __all__ = [
     "Clock",
     "ClockKind",
     "ClockPlan",
+    "Clocks",
     "ConstraintViolation",
     "Database",
     "DatabaseUnavailable",

@@ -64,7 +64,7 @@ class ServerCards(Part):
                     "UPDATE server_cards SET name = ?, card_text = ?, uploaded_by = ?, "
                     "uploaded_at = ? WHERE id = ? AND guild_id = ?",
                     (name, text, uploaded_by, now, card_id, guild_id))
-            return await _get_by_id(tx, guild_id, card_id)
+            return await fetch_card(tx, guild_id, card_id)
 
     async def card(self, guild_id: int, name: str) -> ServerCard:
         """This server's card called `name` (any case), or `CardNotFound`."""
@@ -77,7 +77,7 @@ class ServerCards(Part):
     async def card_by_id(self, guild_id: int, card_id: int) -> ServerCard:
         """This server's card with this id, or `CardNotFound` (also for another server's)."""
         async with self._db.read() as tx:
-            return await _get_by_id(tx, guild_id, card_id)
+            return await fetch_card(tx, guild_id, card_id)
 
     async def cards(self, guild_id: int) -> list[ServerCard]:
         """This server's cards, by name."""
@@ -106,7 +106,8 @@ async def _find(tx: Tx, guild_id: int, name: str) -> ServerCard | None:
     return None if row is None else card_from_row(row)
 
 
-async def _get_by_id(tx: Tx, guild_id: int, card_id: int) -> ServerCard:
+async def fetch_card(tx: Tx, guild_id: int, card_id: int) -> ServerCard:
+    """The server's card with this id, or `CardNotFound` (a card of another server too)."""
     row = await tx.fetchone(
         f"SELECT {CARD_COLUMNS} FROM server_cards WHERE id = ? AND guild_id = ?",
         (check_int(card_id, "card_id"), check_int(guild_id, "guild_id")))

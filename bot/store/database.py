@@ -23,10 +23,11 @@ from contextlib import asynccontextmanager
 from types import TracebackType
 from typing import Any, Self
 
-from bot.store.actions import Actions, Clocks
+from bot.store.actions import Actions
 from bot.store.backend import Backend, database_target, open_backend
 from bot.store.budgets import RequestBudgets
 from bot.store.cards import ServerCards
+from bot.store.clocks import Clocks
 from bot.store.errors import DatabaseUnavailable, StoreClosed, StoreError
 from bot.store.games import Games
 from bot.store.guilds import Guilds

@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from bot.store.errors import CardNotFound, GameNotFound, TableNotFull
+from bot.store.actions import fetch_actions
+from bot.store.cards import fetch_card
+from bot.store.clocks import fetch_clocks, stop_clocks
+from bot.store.errors import GameNotFound, TableNotFull
 from bot.store.models import (
     CardChoice,
     CardSource,
@@ -29,17 +32,14 @@ from bot.store.models import (
 )
 from bot.store.outbox import check_deliveries, insert_deliveries
 from bot.store.rows import (
-    ACTION_COLUMNS,
-    CLOCK_COLUMNS,
     GAME_COLUMNS,
     SEAT_COLUMNS,
+    UNFINISHED,
     Part,
-    action_from_row,
     check_int,
     check_json,
     check_name,
     check_opt_int,
-    clock_from_row,
     ensure_guild,
     fetch_game,
     fetch_game_in,
@@ -52,9 +52,6 @@ from bot.store.series import fetch_bettor, fetch_pot
 
 if TYPE_CHECKING:
     from bot.store.tx import Tx
-
-UNFINISHED = (GameStatus.LOBBY.value, GameStatus.PLAYING.value)
-
 
 class Games(Part):
     """`db.games`: games and their results."""
@@ -76,24 +73,20 @@ class Games(Part):
                 source, name, card_id, text = CardSource.SHIPPED, card.name, None, card.text
                 check_name(name, "card name")
             else:
-                row = await tx.fetchone(
-                    "SELECT name, card_text FROM server_cards WHERE id = ? AND guild_id = ?",
-                    (check_int(card.card_id, "card_id"), guild_id))
-                if row is None:
-                    raise CardNotFound(None)
-                source, name, card_id = CardSource.SERVER, str(row["name"]), card.card_id
-                text = str(row["card_text"])
+                own = await fetch_card(tx, guild_id, card.card_id)
+                source, name, card_id, text = CardSource.SERVER, own.name, own.id, own.text
             game_id = await tx.insert(
                 """INSERT INTO games (guild_id, channel_id, thread_id, lobby_message_id,
                        host_user_id, status, rules, card_source, card_name, server_card_id,
                        card_text, seed, pace_name, turn_seconds, claim_seconds, hints,
                        created_at)
-                   VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 (guild_id, check_int(channel_id, "channel_id"),
                  check_opt_int(thread_id, "thread_id"),
                  check_opt_int(lobby_message_id, "lobby_message_id"),
-                 check_int(host_user_id, "host_user_id"), rules, source.value, name, card_id,
-                 text, seed, pace.name, pace.turn_seconds, pace.claim_seconds, int(hints), now),
+                 check_int(host_user_id, "host_user_id"), GameStatus.LOBBY.value, rules,
+                 source.value, name, card_id, text, seed, pace.name, pace.turn_seconds,
+                 pace.claim_seconds, int(hints), now),
             )
             return await fetch_game(tx, game_id)
 
@@ -138,12 +131,8 @@ class Games(Part):
             game = await fetch_game(tx, game_id)
             seat_rows = await tx.fetchall(
                 f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY id", (game_id,))
-            action_rows = await tx.fetchall(
-                f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq",
-                (game_id,))
-            clock_rows = await tx.fetchall(
-                f"SELECT {CLOCK_COLUMNS} FROM clocks AS c WHERE c.game_id = ? "
-                "ORDER BY c.due_at, c.id", (game_id,))
+            actions = await fetch_actions(tx, game_id)
+            clocks = await fetch_clocks(tx, game_id)
             bettor = await fetch_bettor(tx, game_id)
             pot = await fetch_pot(tx, game_id)
         history = tuple(seat_from_row(row) for row in seat_rows)
@@ -151,8 +140,8 @@ class Games(Part):
             game=game,
             seats=tuple(sorted((s for s in history if s.left_at is None), key=lambda s: s.seat)),
             history=history,
-            actions=tuple(action_from_row(row) for row in action_rows),
-            clocks=tuple(clock_from_row(row) for row in clock_rows),
+            actions=tuple(actions),
+            clocks=tuple(clocks),
             pot=pot,
             bettor=bettor,
         )
@@ -206,8 +195,8 @@ class Games(Part):
                     "who is sitting where."
                 )
             await tx.execute(
-                "UPDATE games SET status = 'playing', started_at = ? WHERE id = ?",
-                (now, game_id))
+                "UPDATE games SET status = ?, started_at = ? WHERE id = ?",
+                (GameStatus.PLAYING.value, now, game_id))
             return await fetch_game(tx, game_id)
 
     async def finish_game(self, game_id: int, outcome: Outcome, *,
@@ -252,7 +241,7 @@ class Games(Part):
             status = GameStatus.ABORTED if aborting else GameStatus.FINISHED
             await tx.execute("UPDATE games SET status = ?, finished_at = ? WHERE id = ?",
                              (status.value, now, game_id))
-            await tx.execute("DELETE FROM clocks WHERE game_id = ?", (game_id,))
+            await stop_clocks(tx, game_id)
             await insert_deliveries(tx, [(game_id, d) for d in outbox], now)
             result = await _fetch_result(tx, game_id)
         assert result is not None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from bot.store.errors import CardNotFound
+from bot.store.cards import fetch_card
 from bot.store.models import GuildAuditEntry, GuildSettings, Pace
 from bot.store.rows import (
     Part,
@@ -49,11 +49,7 @@ class Guilds(Part):
         async with self._db.transaction() as tx:
             await ensure_guild(tx, guild_id, now)
             if settings.server_card_id is not None:
-                own = await tx.fetchone(
-                    "SELECT 1 FROM server_cards WHERE id = ? AND guild_id = ?",
-                    (check_int(settings.server_card_id, "server_card_id"), guild_id))
-                if own is None:
-                    raise CardNotFound(None)
+                await fetch_card(tx, guild_id, settings.server_card_id)
             before = _as_json(await _read(tx, guild_id))
             await tx.execute(
                 """UPDATE guilds SET default_rules = ?, default_shipped_card = ?,

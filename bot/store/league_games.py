@@ -42,7 +42,7 @@ from bot.store.league_rows import (
     season_from_row,
     seat_from_result_row,
 )
-from bot.store.models import FinishReason
+from bot.store.models import FinishReason, GameStatus
 from bot.store.rows import Part, check_int, check_opt_int
 from bot.store.tx import Row, Tx
 
@@ -81,10 +81,10 @@ class LeagueGames(Part):
                    JOIN leagues AS l ON l.guild_id = g.guild_id AND l.channel_id = g.channel_id
                    JOIN league_seasons AS s ON s.league_id = l.id AND s.started_at <= g.finished_at
                         AND (s.ended_at IS NULL OR g.finished_at < s.ended_at)
-                   WHERE g.status = 'finished'
+                   WHERE g.status = ?
                      AND NOT EXISTS (SELECT 1 FROM league_games AS lg WHERE lg.game_id = g.id)
                    ORDER BY g.finished_at, g.id LIMIT ?""",
-                (check_int(limit, "limit", minimum=1),))
+                (GameStatus.FINISHED.value, check_int(limit, "limit", minimum=1)))
         return [int(row["id"]) for row in rows]
 
     async def record(self, game_id: int, details: Sequence[SeatDetail], *, counted: bool,

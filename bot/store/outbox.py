@@ -1,7 +1,7 @@
 """The outbox: the messages each game owes the outside, kept until they are confirmed.
 
 Entries are written in the transaction of what they report (a move with `append_actions`, a
-result with `finish_game`, a reminder with `clear_clock`), so an announcement is durable
+result with `finish_game`, a reminder with `Clocks.ring`), so an announcement is durable
 exactly when its cause is, and the sender can always find what is still to be told. Within a
 game, entries are delivered in the order of their ids; an entry ends sent (with the ids of
 the messages it posted) or failed (given up, with the reason), and a game's sent entries are
@@ -67,6 +67,15 @@ async def insert_deliveries(tx: Tx, deliveries: Sequence[tuple[int, NewDelivery]
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
         [(e.id, e.game_id, e.kind.value, e.at_seq, e.seat, e.body, now) for e in entries])
     return entries
+
+
+async def record_sent(tx: Tx, rows: Sequence[tuple[str, float, int]]) -> None:
+    """Record delivered entries as sent inside the caller's transaction, each row the ids of
+    the messages it posted (as JSON), the time and the entry id; an entry no longer pending
+    stays as it is."""
+    await tx.execute_many(
+        "UPDATE outbox SET state = ?, message_ids = ?, done_at = ? WHERE id = ? AND state = ?",
+        [(DeliveryState.SENT.value, *row, DeliveryState.PENDING.value) for row in rows])
 
 
 class Outbox(Part):

@@ -95,6 +95,10 @@ GAME_COLUMNS = """
 """
 
 
+#: The statuses of the games not over yet (their clocks run; a restart brings them back).
+UNFINISHED = (GameStatus.LOBBY.value, GameStatus.PLAYING.value)
+
+
 def game_from_row(row: Row) -> Game:
     """A `Game` from a row selected with `GAME_COLUMNS`."""
     return Game(
@@ -237,13 +241,6 @@ def _status_message(game: Game) -> str:
     if game.status is GameStatus.PLAYING:
         return f"Game #{game.id} has already started; follow it in its thread."
     return f"Game #{game.id} is over; start a new game to play again."
-
-
-async def next_seq(tx: Tx, game_id: int) -> int:
-    """How many actions the game's log holds (so the seq the next one gets)."""
-    row = await tx.fetchone(
-        "SELECT coalesce(max(seq), -1) + 1 AS next FROM actions WHERE game_id = ?", (game_id,))
-    return 0 if row is None else int(row["next"])
 
 
 async def ensure_guild(tx: Tx, guild_id: int, now: float) -> None:

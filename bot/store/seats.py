@@ -8,6 +8,7 @@ so disputes and league credit can tell who made which move.
 
 from __future__ import annotations
 
+from bot.store.actions import log_length
 from bot.store.errors import AlreadySeated, SeatEmpty, SeatTaken, TableFull
 from bot.store.models import GameStatus, Seat
 from bot.store.rows import (
@@ -19,7 +20,6 @@ from bot.store.rows import (
     check_opt_int,
     fetch_game,
     fetch_game_in,
-    next_seq,
     seat_from_row,
 )
 from bot.store.tx import Tx
@@ -92,7 +92,7 @@ class Seats(Part):
                              "AND left_at IS NULL", (now, game_id, seat))
             await _check_free(tx, game_id, seat, user_id)
             return await insert_seat(tx, game_id, seat, user_id, display_name,
-                                     await next_seq(tx, game_id), now, bot_level)
+                                     await log_length(tx, game_id), now, bot_level)
 
     async def record_reclaim(self, game_id: int, seat: int, user_id: int) -> int:
         """Note that the seat's holder (`user_id`) took it back from its stand-in now (a
@@ -105,7 +105,7 @@ class Seats(Part):
             holder = await _holder(tx, game_id, seat)
             if holder.user_id != user_id:
                 raise AlreadySeated("Only the seat's own player can take it back.")
-            at_seq = await next_seq(tx, game_id)
+            at_seq = await log_length(tx, game_id)
             await tx.execute(
                 "INSERT INTO seat_reclaims (game_id, seat, at_seq, user_id, at) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",

@@ -94,10 +94,10 @@ class SeriesStore(Part):
                 """INSERT INTO games (guild_id, channel_id, thread_id, host_user_id, status,
                        rules, card_source, card_name, server_card_id, card_text, seed,
                        pace_name, turn_seconds, claim_seconds, hints, created_at)
-                   SELECT guild_id, channel_id, thread_id, host_user_id, 'lobby', rules,
+                   SELECT guild_id, channel_id, thread_id, host_user_id, ?, rules,
                        card_source, card_name, server_card_id, card_text, ?, pace_name,
                        turn_seconds, claim_seconds, hints, ?
-                   FROM games WHERE id = ?""", (seed, now, after))
+                   FROM games WHERE id = ?""", (GameStatus.LOBBY.value, seed, now, after))
             for seat, position in enumerate(seats):
                 person = series.people[position]
                 await insert_seat(tx, game_id, seat, person.user_id, person.display_name, 0,

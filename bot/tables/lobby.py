@@ -1,5 +1,5 @@
-"""A table before play and between games: opened, seats taken and left, bots seated, the
-bettor's seat chosen, play started, and a series' next game.
+"""A table before play and between games: opened and posted, seats taken and left, bots
+seated, the bettor's seat chosen, play started, and a series' next game or its end.
 
 Nothing here is a move until the host starts play: the lobby lives in the store alone, so
 any process can answer its buttons. Starting play is the game's first move (`Moves.moving`):
@@ -22,7 +22,7 @@ from bot.tables.moves import Moves
 from bot.tables.notifier import Table
 from bot.tables.options import TableOptions, read_table_options
 from bot.tables.registry import Registry
-from bot.tables.series import next_game
+from bot.tables.series import SeriesTotals, end_series, next_game
 from bot.tables.server_config import ConfigChange, change_settings
 from bot.tables.teaching import teaching_refusal
 from bot.tables.vacation import away_note
@@ -65,6 +65,12 @@ class Lobby:
             thread_id=thread_id)
         await self.registry.db.seats.add_seat(game.id, 0, user_id=host_id, display_name=host_name)
         return game
+
+    async def placed(self, game_id: int, *, thread_id: int, lobby_message_id: int) -> None:
+        """Where the table was posted: its thread (play is told there) and its lobby message
+        (shown again as the lobby changes)."""
+        await self.registry.db.games.set_thread(game_id, thread_id)
+        await self.registry.db.games.set_lobby_message(game_id, lobby_message_id)
 
     async def check_teaching(self, guild_id: int, channel_id: int) -> None:
         """Refuse (`IllegalAction`, saying why) a teaching table where it can't be opened:
@@ -170,6 +176,11 @@ class Lobby:
         if await self.registry.db.series.bettor(game.id) is not None:
             return game, None
         return game, await self.start_game(game.id, by_user)
+
+    async def end_series(self, game_id: int, by_user: int) -> SeriesTotals:
+        """The host ends the series of a finished game (`bot.tables.series.end_series`);
+        returns its totals."""
+        return await end_series(self.registry.db, game_id, by_user)
 
     async def _hosted(self, game_id: int, user_id: int) -> Game:
         """The game, if this person is its host; `IllegalAction` for anyone else."""

@@ -10,7 +10,7 @@ from enum import Enum
 from bot.engine.errors import InvalidInput
 from bot.engine.game import RuleSet
 from bot.engine.game.rules import rules_from_json, rules_to_json
-from bot.store import Pace
+from bot.store import Pace as Pace  # a table's clocks, for the front ends too
 from bot.tables.standins import DEFAULT_STAND_IN_AFTER
 from bot.tables.timekeeping import (
     CLAIM_BOUNDS,

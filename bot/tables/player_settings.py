@@ -1,5 +1,6 @@
 """A person's own options (`/mj settings`) and the options of the seats they hold: kept in
-the store, and taken by a game in play from its seat's next prompt.
+the store, and taken by a game in play from its seat's next prompt. Also the DM channel each
+person is written to, kept with their options so every process sharing the store finds it.
 
 Options in play are a move (`Moves.moving`): new quiet hours or a new time zone move the
 seat's running clocks, keeping the time they had left (`Attendance.retime`), and options that
@@ -79,6 +80,14 @@ class PlayerSettings:
             return SeatOptions()
         kept = await self.registry.db.players.options(user_id)
         return SeatOptions() if kept is None else SeatOptions.from_json(kept)
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The person's DM channel with the bot, if a process sharing the store opened it."""
+        return await self.registry.db.players.dm_channel(user_id)
+
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Keep the person's DM channel with the bot, for every process sharing the store."""
+        await self.registry.db.players.set_dm_channel(user_id, channel_id)
 
     async def set_player_options(self, user_id: int, options: SeatOptions) -> SeatOptions:
         """Keep a person's own options. Every seat they hold in a game in play takes them

@@ -17,6 +17,10 @@ their own:
 - `bot.tables.lobby`: a table before play; `bot.tables.handover`: seats changing hands in play;
   `bot.tables.player_settings`: people's own options and their seats'.
 
+The front ends reach three parts directly, for what they keep rather than for moves:
+`servers` (`bot.tables.servers`: a server's settings and cards), `records`
+(`bot.tables.records`: the stored games, read) and `settings` (people's DM channels).
+
 The service knows nothing about Discord: the outside is a `Notifier`.
 """
 
@@ -43,9 +47,12 @@ from bot.tables.options import TableOptions
 from bot.tables.outage import Outage
 from bot.tables.player_settings import PlayerSettings
 from bot.tables.presence import Presence
+from bot.tables.records import Records
 from bot.tables.registry import BotFactory, Registry
 from bot.tables.restore import Restorer
 from bot.tables.seat_options import SeatOptions
+from bot.tables.series import SeriesTotals
+from bot.tables.servers import Servers
 from bot.tables.standins import StandIns
 from bot.tables.vacation import VacationStatus
 from bot.tables.waiting import SeatMoment
@@ -97,6 +104,8 @@ class TableService:
         self.lobby = Lobby(self.registry, self.moves, self.attendance)
         self.settings = PlayerSettings(self.registry, self.moves, self.attendance)
         self.handover = Handover(self.registry, self.moves, self.settings)
+        self.servers = Servers(self.registry)
+        self.records = Records(self.registry)
         self._clock_task: asyncio.Task[None] | None = None
 
     @property
@@ -205,6 +214,10 @@ class TableService:
                                            host_id=host_id, host_name=host_name,
                                            options=options, thread_id=thread_id, seed=seed)
 
+    async def placed(self, game_id: int, *, thread_id: int, lobby_message_id: int) -> None:
+        """Record where the table was posted (`Lobby.placed`)."""
+        await self.lobby.placed(game_id, thread_id=thread_id, lobby_message_id=lobby_message_id)
+
     async def check_teaching(self, guild_id: int, channel_id: int) -> None:
         """Refuse (`IllegalAction`) a teaching table where it can't be opened."""
         await self.lobby.check_teaching(guild_id, channel_id)
@@ -256,6 +269,10 @@ class TableService:
     async def play_again(self, game_id: int, by_user: int) -> tuple[Game, Table | None]:
         """The host plays the next game of a finished game's series (`Lobby.play_again`)."""
         return await self.lobby.play_again(game_id, by_user)
+
+    async def end_series(self, game_id: int, by_user: int) -> SeriesTotals:
+        """The host ends a finished game's series (`Lobby.end_series`)."""
+        return await self.lobby.end_series(game_id, by_user)
 
     # -- play (`bot.tables.moves`) -----------------------------------------------------------
 

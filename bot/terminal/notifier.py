@@ -111,7 +111,8 @@ class TerminalNotifier:
         for line in update.lines:
             print(wrap(f"  {line}"), file=self.out)
         if update.new_turn:
-            self._picture("table", render_table(table_scene(update.view, bots=table.bots)))
+            scene = table_scene(update.view, bots=table.bots, title=f"Table {table.game_id}")
+            self._picture("table", render_table(scene))
 
     async def seat_update(self, table: Table, seat: int, update: SeatUpdate,
                           delivery: Delivery) -> None:

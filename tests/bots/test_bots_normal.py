@@ -1,8 +1,10 @@
 """The Normal bot's decisions on views built by hand, and over seeded games: it wins when
-it can, keeps what its nearest hands use, never passes a joker, calls only what helps, beats
-the random player, and repeats itself given the same seed."""
+it can, keeps what its nearest hands use, never passes a joker, calls only what helps, plans
+two racks together, beats the random player, and repeats itself given the same seed."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 from bots_support import discard_options, make_view, small_card
@@ -27,7 +29,7 @@ from bot.engine.game import (
 )
 from bot.engine.game.rules import ROYALE, ROYALE_3, RuleSet
 from bot.engine.matcher import CardMatcher, PlayerHand
-from bot.engine.tiles import JOKER, NORTH, parse_tile, parse_tiles, standard_counts
+from bot.engine.tiles import GREEN, JOKER, NORTH, parse_tile, parse_tiles, standard_counts
 from bot.library import shipped_card
 
 
@@ -156,6 +158,21 @@ def test_exchanges_a_natural_it_does_not_need_for_a_joker() -> None:
     view = make_view("111 222 333 44B 5B N 9C", exposures={1: ["NN J"]})
     options = [*discard_options(view), Option(Exchange(0, NORTH, 1, 0))]
     assert _bot().choose(view, options) == Exchange(0, NORTH, 1, 0)
+
+
+def test_plans_two_racks_together_and_swaps_a_tile_neither_rack_uses_for_a_joker() -> None:
+    # Split between two racks these tiles are w1 (complete: EEEE RRR 000 7777B) and o5
+    # (3333B 55B 33C 55C FF, two 3 Craks short); the Green is spare. Taking the nearest
+    # hand first and the rest for the other rack counts them 6 away, not 2, and would turn
+    # down the joker.
+    view = make_view("3333557777B 3355C EEEE RRRR G 000 FF", players=2,
+                     exposures={1: ["GGG J"]})
+    view = replace(view, rules="siamese", seats=tuple(replace(seat, dead=(False, False))
+                                                      for seat in view.seats))
+    bot = NormalPlayer(shipped_card(), SIAMESE.counts, 1)
+    assert sorted(bot.target(view)) == ["o5", "w1"]
+    swap = Exchange(0, GREEN, 1, 0)
+    assert bot.choose(view, [*discard_options(view), Option(swap)]) == swap
 
 
 # -- over whole games ------------------------------------------------------------------------

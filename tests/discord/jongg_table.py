@@ -197,7 +197,7 @@ class JonggTable:
 
     async def _rebuild_end(self) -> None:
         """Replay the finished game from the store, as the service would have held it."""
-        record = await self.client.db.games.load_game(self.game_id)
+        record = await self.client.service.db.games.load_game(self.game_id)
         rules = read_table_options(record.game.rules).rules
         first: dict[int, str] = {}
         for holder in record.history:
@@ -341,9 +341,9 @@ def assert_no_error_logged(caplog: pytest.LogCaptureFixture) -> None:
 
 async def finished(client: JonggClient, game_id: int) -> None:
     """The store has the game finished with a result for every seat."""
-    game = await client.db.games.game(game_id)
+    game = await client.service.db.games.game(game_id)
     assert game.status is GameStatus.FINISHED
-    result = await client.db.games.result(game_id)
+    result = await client.service.db.games.result(game_id)
     assert result is not None
     assert len(result.seats) == read_table_options(game.rules).rules.players
 

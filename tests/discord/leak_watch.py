@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from fake import FakeInteraction, Message, User
 from fake import walk_components as _walk
 
-from bot.analysis import read_hand
+from bot.analysis import read_hand, typed_hand
 from bot.discord.components import hint_reply
 from bot.discord.lookups import analysis_reply
 from bot.engine.errors import MahjongError
@@ -290,7 +290,7 @@ class LeakWatch:
     @classmethod
     async def attach(cls, table: JonggTable) -> LeakWatch:
         """A watch on `table`, having looked at everything sent so far."""
-        game = await table.client.db.games.game(table.game_id)
+        game = await table.client.service.db.games.game(table.game_id)
         state, _ = replay_stored(game, [], table.client.service.table(game.id).names)
         watch = cls(table, game, state)
         await watch(table)
@@ -302,7 +302,7 @@ class LeakWatch:
         """A watch on `table` that has looked at nothing: for `unknown_in`, where the
         table's own messages are not the point (several tables in one test, whose watches
         would each read the others' racks as leaks)."""
-        game = await table.client.db.games.game(table.game_id)
+        game = await table.client.service.db.games.game(table.game_id)
         state, _ = replay_stored(game, [], table.client.service.table(game.id).names)
         return cls(table, game, state)
 
@@ -318,7 +318,7 @@ class LeakWatch:
     async def _follow(self) -> None:
         """Apply the actions logged since the last look to the watch's own replay, noting
         after each what became face up and what each rack held."""
-        db = self.table.client.db
+        db = self.table.client.service.db
         for logged in await db.actions.actions(self.game.id, since=self.applied):
             self.state, _ = apply(self.state, parse_action(logged.text, self.state.size))
             self.applied += 1
@@ -539,10 +539,11 @@ class LeakWatch:
             return None
         options = dict(_options(interaction.payload["data"]))
         client = self.table.client
-        chosen = await resolve_card(client.db, self.game.guild_id, options.get("card"))
-        hand = read_hand(str(options["tiles"]), str(options.get("exposed", "")))
+        chosen = await resolve_card(client.service.db, self.game.guild_id, options.get("card"))
+        tiles, exposed = str(options["tiles"]), str(options.get("exposed", ""))
         matcher = await playable_matcher(chosen.name, chosen.text)
-        return await asyncio.to_thread(analysis_reply, matcher, hand, chosen)
+        return await asyncio.to_thread(analysis_reply, matcher, read_hand(tiles, exposed),
+                                       typed_hand(tiles, exposed), chosen)
 
     # -- the log -----------------------------------------------------------------------------
 

@@ -51,7 +51,7 @@ async def timeouts(client: JonggClient, table: JonggTable, user: User) -> int:
     out."""
     seat = table.seats.index(user)
     players = len(table.seats)
-    return sum(1 for a in await client.db.actions.actions(table.game_id)
+    return sum(1 for a in await client.service.db.actions.actions(table.game_id)
                if a.played_for is PlayedFor.TIMEOUT
                and parse_action(a.text, players).seat == seat)
 
@@ -74,7 +74,8 @@ def time_ran_out(fake: FakeDiscord, table: JonggTable) -> list[str]:
 
 async def clock_due(client: JonggClient, table: JonggTable, kind: ClockKind) -> float:
     """When the game's one clock of `kind` runs out, as the store has it."""
-    [due] = [c.due_at for c in await client.db.clocks.clocks(table.game_id) if c.kind is kind]
+    [due] = [c.due_at for c in await client.service.db.clocks.clocks(table.game_id)
+             if c.kind is kind]
     return due
 
 
@@ -119,7 +120,7 @@ async def away_windows(client: JonggClient, table: JonggTable, clock: FrozenCloc
                    and (others := [u for u in table.to_move() if u is not away])):
                 await table.step(others[0])
             if table.spectator().action_count == count:
-                answered = [c.due_at for c in await client.db.clocks.clocks(table.game_id)
+                answered = [c.due_at for c in await client.service.db.clocks.clocks(table.game_id)
                             if c.kind is ClockKind.AUTO]
                 assert answered and answered[0] <= opened + DEFAULT_AUTO_DELAY, (
                     f"{away.username} is waited for in a claim window, not answered for")

@@ -31,5 +31,5 @@ async def test_pass_all_three_blind_on_the_first_left(fake_discord: FakeDiscord,
                                                              ["blind"]))
         assert "Pass nothing + 3 blind" in chosen.content
         await table.settle()
-        log = await client.db.actions.actions(table.game_id)
+        log = await client.service.db.actions.actions(table.game_id)
         assert any(a.text.startswith("East: give") and "blind=3" in a.text for a in log)

@@ -35,7 +35,7 @@ def local(zone_name: str, *when: int) -> float:
 
 async def turn_due(client: JonggClient, game_id: int, seat: int) -> float:
     """When the seat's turn clock runs out, as the store has it."""
-    [due] = [c.due_at for c in await client.db.clocks.clocks(game_id)
+    [due] = [c.due_at for c in await client.service.db.clocks.clocks(game_id)
              if c.kind is ClockKind.TURN and c.seat == seat]
     return due
 
@@ -154,12 +154,12 @@ async def test_a_table_opens_with_its_own_clocks(fake_discord: FakeDiscord, worl
         refused = await (await fake_discord.slash(alice, world.tables, "mj new", {
             "pace": "async", "turn": "10d"})).reply()
         assert refused.ephemeral and "turn clock must be from 30s to 7d" in refused.content
-        assert await client.db.games.unfinished_games() == []
+        assert await client.service.db.games.unfinished_games() == []
         table = await JonggTable.open(fake_discord, world, client, [alice], bots=2,
                                       options={"pace": "live", "turn": "3m", "claim": "20s",
                                                "quiet_hours": True})
         assert "live pace (turn 3m, claim 20s, paused in quiet hours)" in table.lobby.content
-        game = await client.db.games.game(table.game_id)
+        game = await client.service.db.games.game(table.game_id)
         assert (game.pace.turn_seconds, game.pace.claim_seconds) == (180, 20)
     assert_clean(fake_discord, caplog)
 

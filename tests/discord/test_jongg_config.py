@@ -60,13 +60,13 @@ async def test_a_manager_sets_several_settings_everyone_sees_them_and_new_tables
         again = (await (await fake_discord.slash(world.alice, world.general, "mj config",
                                                  SEVERAL)).reply()).content
         assert again.startswith("Nothing changed: those were the settings already.")
-        assert len(await client.db.guilds.audit(world.guild.id)) == 1
+        assert len(await client.service.db.guilds.audit(world.guild.id)) == 1
 
         # A new table plays with them: the card, the pace and its clocks, the delay, and the
         # server's bots in its empty seats.
         table = await JonggTable.open(fake_discord, world, client, [world.bob, world.carol],
                                       size=4)
-        game = await client.db.games.game(table.game_id)
+        game = await client.service.db.games.game(table.game_id)
         assert (game.card.name, game.pace) == ("jongg-teaching", Pace("async", 3600, 600))
         assert read_table_options(game.rules).auto_delay == 5.0
         assert "card jongg-teaching · async pace (turn 1h, claim 10m, paused in quiet hours)" in (
@@ -78,7 +78,7 @@ async def test_a_manager_sets_several_settings_everyone_sees_them_and_new_tables
                                            "card": "jongg-original"})
         lobby = await opened.reply()
         await opened.settled()
-        told = await client.db.games.game(int(custom_ids(lobby, "jg:l:")[0].split(":")[2]))
+        told = await client.service.db.games.game(int(custom_ids(lobby, "jg:l:")[0].split(":")[2]))
         assert (told.card.name, told.pace.name, told.pace.turn_seconds) == (
             "jongg-original", "live", 90)
         assert "card jongg-original · live pace" in lobby.content
@@ -108,7 +108,7 @@ async def test_a_non_manager_is_refused_privately_and_nothing_changes(
             assert refused.ephemeral and refused.visible_to is world.bob
             assert refused.content.startswith("Only server managers (the Manage Server "
                                               "permission) can "), refused.content
-        assert await client.db.guilds.audit(world.guild.id) == []
+        assert await client.service.db.guilds.audit(world.guild.id) == []
         shown = (await (await fake_discord.slash(world.bob, world.general, "mj config")
                         ).reply()).content
         assert "(set by" not in shown
@@ -133,6 +133,6 @@ async def test_a_bad_value_gets_a_friendly_answer_and_nothing_changes(
         answer = await (await fake_discord.slash(world.alice, world.general, "mj config",
                                                  options)).reply()
         assert answer.ephemeral and answer.content.startswith(said), answer.content
-        assert await client.db.guilds.audit(world.guild.id) == []
-        assert await client.db.guilds.settings(world.guild.id) == GuildSettings()
+        assert await client.service.db.guilds.audit(world.guild.id) == []
+        assert await client.service.db.guilds.settings(world.guild.id) == GuildSettings()
     assert_clean(fake_discord, caplog)

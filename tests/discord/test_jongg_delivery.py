@@ -237,7 +237,7 @@ async def test_a_deleted_thread_is_replaced_and_the_game_finishes_there(
         await table.step(alice)  # her discard's post finds the thread gone
         [new] = world.guild.threads
         assert new.name == thread_name(table.game_id) and new.parent is world.tables
-        assert (await client.db.games.game(table.game_id)).thread_id == new.id
+        assert (await client.service.db.games.game(table.game_id)).thread_id == new.id
         # The players are told in the new thread (named, so it shows up for them) and in
         # the channel, and the discard's post follows.
         notice, post, *_ = fake_discord.messages_in(new)

@@ -147,7 +147,7 @@ async def test_a_click_lost_while_the_bot_reconnected_is_made_again(
         assert custom_ids(prompt, "jg:"), "her prompt changed while the bot was away"
         await table.first_option(alice, prompt)  # the same click, made again
         await table.settle()
-        made = await client.db.actions.actions(table.game_id, since=count)
+        made = await client.service.db.actions.actions(table.game_id, since=count)
         assert [a.actor_user_id for a in made].count(alice.id) == 1
         for _ in range(4):
             await table.step(table.to_move()[0])

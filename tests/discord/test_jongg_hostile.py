@@ -59,7 +59,7 @@ async def test_nobody_but_the_bettor_moves_the_bet_and_the_bettor_sees_no_rack(
         menu.visible_to = erin
         assert forged.ephemeral and forged.visible_to is world.alice
         assert "not this table's bettor" in forged.content
-        bettor = await client.db.series.bettor(game_id)
+        bettor = await client.service.db.series.bettor(game_id)
         assert bettor is not None and (bettor.user_id, bettor.seat) == (erin.id, 1)
 
         await lobby_click(fake_discord, world.bob, lobby, f"jg:l:{game_id}:start")
@@ -74,7 +74,7 @@ async def test_nobody_but_the_bettor_moves_the_bet_and_the_bettor_sees_no_rack(
         late = await (await fake_discord.select(erin, menu, f"jg:bs:{game_id}",
                                                 ["2"])).reply()
         assert late.ephemeral and late.visible_to is erin and "already started" in late.content
-        bettor = await client.db.series.bettor(game_id)
+        bettor = await client.service.db.series.bettor(game_id)
         assert bettor is not None and bettor.seat == 1
         # Every command and control the table offers answers the bettor as an outsider.
         used: Counter[str] = Counter()
@@ -103,10 +103,10 @@ async def test_play_again_and_end_series_pressed_carelessly(
         presses = [await fake_discord.click(world.bob, result_copy(), again_id) for _ in range(2)]
         for press in presses:
             await press.settled()
-        series = await client.db.series.series_of(first.game_id)
+        series = await client.service.db.series.series_of(first.game_id)
         assert series is not None and len(series.games) == 2
         second_id = series.games[-1]
-        assert (await client.db.games.game(second_id)).status is GameStatus.PLAYING
+        assert (await client.service.db.games.game(second_id)).status is GameStatus.PLAYING
         refusals = [f for p in presses for f in p.followups if f.ephemeral]
         assert [r.visible_to for r in refusals] == [world.bob]
         assert "already begun" in refusals[0].content
@@ -119,7 +119,7 @@ async def test_play_again_and_end_series_pressed_carelessly(
         # played (and leave that game's result with buttons that refuse): refused too.
         early = await (await fake_discord.click(world.bob, result_copy(), end_id)).followup()
         assert early.ephemeral and "already begun" in early.content
-        series = await client.db.series.series_of(first.game_id)
+        series = await client.service.db.series.series_of(first.game_id)
         assert series is not None and series.ended_at is None
         second = await _next_table(first, second_id)
         await second.play()
@@ -145,7 +145,7 @@ async def test_play_again_and_end_series_pressed_carelessly(
         last.components = copy.deepcopy(kept)
         after = await (await fake_discord.click(world.bob, last, again2)).followup()
         assert after.ephemeral and "has ended" in after.content
-        series = await client.db.series.series_of(first.game_id)
+        series = await client.service.db.series.series_of(first.game_id)
         assert series is not None and series.ended_at is not None and len(series.games) == 2
     assert_clean(fake_discord, caplog)
 

@@ -35,7 +35,7 @@ async def test_a_table_plays_its_house_options(fake_discord: FakeDiscord, world:
         assert any(isinstance(o.action, Discard) for o in seen.legal)
         await table.step(alice)
         # What a restart reads back: the game's stored rules hold the options.
-        stored = read_table_options((await client.db.games.game(table.game_id)).rules).rules
+        stored = read_table_options((await client.service.db.games.game(table.game_id)).rules).rules
         assert stored.charleston is Charleston.NONE and stored.quarters_pot
         assert (stored.pot_ante, stored.wall_end, stored.wall_end_tiles) == (50, WallEnd.COLD,
                                                                               16)
@@ -59,7 +59,7 @@ async def test_a_mistyped_house_option_is_refused_privately(
             answer = await opened.reply()
             assert answer.ephemeral and told in answer.content, answer.content
         assert not [m for m in fake_discord.messages_in(world.tables) if not m.ephemeral]
-        assert await client.db.games.unfinished_games() == []
+        assert await client.service.db.games.unfinished_games() == []
     assert_clean(fake_discord, caplog)
 
 
@@ -76,5 +76,5 @@ async def test_a_league_channel_refuses_house_options_instead_of_ignoring_them(
         answer = await opened.reply()
         assert answer.ephemeral and "league's channel" in answer.content, answer.content
         assert [m for m in fake_discord.messages_in(world.tables) if not m.ephemeral] == public
-        assert await client.db.games.unfinished_games() == []
+        assert await client.service.db.games.unfinished_games() == []
     assert_clean(fake_discord, caplog)

@@ -29,7 +29,7 @@ async def test_a_game_over_http_answers_every_click_in_the_response(
     async with http_worker(fake, client) as url:
         await fake.set_interactions_endpoint(url)
         game_id, _, thread = await start_table(fake, world, [world.alice], bots=3)
-        alice = Player(fake, client.db, world.alice, game_id, thread.id)
+        alice = Player(fake, client.service.db, world.alice, game_id, thread.id)
         await alice.play(6)
         assert await alice.moves() == alice.by_dm + alice.by_post
         posted = [post for post in fake.endpoint.posts if post.interaction is not None]

@@ -56,7 +56,7 @@ async def test_a_manager_sets_the_servers_level_others_are_refused_privately(
         answer = await typo.reply()
         assert answer.ephemeral and answer.content == (
             "There is no bot level `hard`. Choose one of: easy, normal, strong.")
-        assert await client.db.guilds.audit(world.guild.id) == []
+        assert await client.service.db.guilds.audit(world.guild.id) == []
         typing = await fake_discord.autocomplete(world.alice, world.general, "mj config",
                                                  "bot_level", "st")
         assert await typing.choices() == [{"name": "Strong", "value": "strong"}]
@@ -64,7 +64,7 @@ async def test_a_manager_sets_the_servers_level_others_are_refused_privately(
                                           {"bot_level": "strong"})
         answer = await chosen.reply()
         assert answer.ephemeral and "**Strong**" in answer.content
-        [entry] = await client.db.guilds.audit(world.guild.id)
+        [entry] = await client.service.db.guilds.audit(world.guild.id)
         assert entry.actor_user_id == world.alice.id
         shown = await fake_discord.slash(world.bob, world.general, "mj config")
         assert "Stand-in bot level: **Strong** (set by <@" in (await shown.reply()).content

@@ -120,7 +120,7 @@ async def test_resign_sub_and_abort(fake_discord: FakeDiscord, world: World,
         await fake_discord.click(alice, ask, yes)
         await fake_discord.wait_for_message(lambda m: "was aborted by Alice" in m.content,
                                             channel=table.thread)
-        assert (await client.db.games.game(table.game_id)).status is GameStatus.ABORTED
+        assert (await client.service.db.games.game(table.game_id)).status is GameStatus.ABORTED
         assert "aborted" in table.lobby.content and table.lobby.custom_ids() == []
         post, rack = table.newest_post(f"jg:r:{table.game_id}")
         late = await fake_discord.click(carol, post, rack)
@@ -140,14 +140,14 @@ async def test_sub_refuses_another_bot_account_and_seats_our_own_bot(
     async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
         table = await JonggTable.open(fake_discord, world, client, [alice, bob], bots=1)
         seat = table.seats.index(bob) + 1
-        before = await client.db.seats.seat_history(table.game_id)
+        before = await client.service.db.seats.seat_history(table.game_id)
         handing = await fake_discord.slash(alice, table.thread, "mj sub",
                                            {"seat": seat, "user": other})
         refused = await handing.followup()
         assert refused.ephemeral and "Other Bot is a bot account" in refused.content
         assert "only people can" in refused.content
         assert handing.original is not None and handing.original.deleted
-        assert await client.db.seats.seat_history(table.game_id) == before
+        assert await client.service.db.seats.seat_history(table.game_id) == before
         assert client.service.table(table.game_id).user_ids[seat - 1] == bob.id
 
         ours = await fake_discord.slash(alice, table.thread, "mj sub",
@@ -212,5 +212,5 @@ async def test_races_refusals_and_a_manager_repairing_a_table(
         await fake_discord.wait_until(lambda: not second.custom_ids(),
                                       what="the aborted lobby to lose its buttons")
         assert "aborted" in second.content
-        assert (await client.db.games.game(second_game)).status is GameStatus.ABORTED
+        assert (await client.service.db.games.game(second_game)).status is GameStatus.ABORTED
     assert_clean(fake_discord, caplog)

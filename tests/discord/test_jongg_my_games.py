@@ -50,7 +50,7 @@ async def until_asked_about_a_discard(table: JonggTable, user: User) -> None:
 
 
 async def due(client: JonggClient, game_id: int, kind: ClockKind, seat: int | None) -> int:
-    [found] = [c.due_at for c in await client.db.clocks.clocks(game_id)
+    [found] = [c.due_at for c in await client.service.db.clocks.clocks(game_id)
                if c.kind is kind and c.seat == seat]
     return int(found)
 

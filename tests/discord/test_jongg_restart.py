@@ -95,7 +95,7 @@ async def test_a_dm_channel_kept_from_another_bot_is_opened_afresh(
     async with fake_discord.run(jongg_client(database)) as client:
         table = await JonggTable.open(fake_discord, world, client, [world.alice], bots=3)
         assert table.prompts(world.alice)  # her rack came, in her own DM channel
-        assert (await client.db.players.dm_channel(world.alice.id)
+        assert (await client.service.db.players.dm_channel(world.alice.id)
                 == fake_discord.dm_channel(world.alice).id)
     # One refusal, the kept channel's, and only once.
     assert [r.path for r in fake_discord.failed_requests] == ["/channels/4242424242/messages"]

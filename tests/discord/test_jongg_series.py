@@ -37,7 +37,7 @@ async def _next_table(table: JonggTable, game_id: int) -> JonggTable:
 
 
 async def _newest_game(client: JonggClient, after: int) -> int:
-    series = await client.db.series.series_of(after)
+    series = await client.service.db.series.series_of(after)
     assert series is not None and series.games[-2] == after
     return series.games[-1]
 
@@ -56,7 +56,7 @@ async def test_play_again_rotates_and_end_series_posts_the_picture(
         refused = await fake_discord.click(world.alice, result, f"jg:s:{first.game_id}:again")
         answer = await refused.reply()
         assert answer.ephemeral and "Only the table's host can play again" in answer.content
-        assert await client.db.series.series_of(first.game_id) is None
+        assert await client.service.db.series.series_of(first.game_id) is None
 
         again = await fake_discord.click(world.bob, result, f"jg:s:{first.game_id}:again")
         await again.acked()
@@ -66,7 +66,7 @@ async def test_play_again_rotates_and_end_series_posts_the_picture(
         second = await _next_table(first, second_id)
         # South (Bot 1) deals; Bob, who was East, sits North, in the same thread.
         assert client.service.table(second_id).names == ("Bot 1", "Bot 2", "Bot 3", "Bob")
-        assert (await client.db.games.game(second_id)).thread_id == first.thread.id
+        assert (await client.service.db.games.game(second_id)).thread_id == first.thread.id
         await second.play()
         await finished(client, second_id)
         result2 = await fake_discord.wait_for_message(
@@ -79,7 +79,7 @@ async def test_play_again_rotates_and_end_series_posts_the_picture(
         alt = summary.attachments[0].description or ""
         assert alt.startswith(f"Table {second_id} · series.") and "Bob: total" in alt, alt
         assert summary.content.startswith("The series is over. Series after 2 games:")
-        series = await client.db.series.series_of(second_id)
+        series = await client.service.db.series.series_of(second_id)
         assert series is not None and series.ended_at is not None
         await fake_discord.wait_until(lambda: not result2.custom_ids(),
                                       what="the result to lose its buttons")

@@ -26,7 +26,7 @@ from bot.tables.standins import DEFAULT_STAND_IN_AFTER
 
 async def _run_a_clock(table: JonggTable, clock: FrozenClock) -> None:
     """Let the next clock run out (nobody but the absent player is waiting)."""
-    due = await table.client.db.clocks.next_due()
+    due = await table.client.service.db.clocks.next_due()
     assert due is not None, "nothing is waiting"
     clock.now = max(clock.now, due) + 0.01
     await table.client.service.run_due_clocks()
@@ -57,7 +57,7 @@ async def test_timeouts_hand_the_seat_to_the_bot_and_reclaim_gives_it_back(
             await _play_on_without(table, clock, alice)
         else:
             raise AssertionError("Alice's seat was never stood in for")
-        timeouts = [a for a in await client.db.actions.actions(table.game_id)
+        timeouts = [a for a in await client.service.db.actions.actions(table.game_id)
                     if a.played_for is PlayedFor.TIMEOUT]
         assert len(timeouts) == DEFAULT_STAND_IN_AFTER
         # Alice is told by DM how to take the seat back, with the button on her rack; the
@@ -91,7 +91,7 @@ async def test_timeouts_hand_the_seat_to_the_bot_and_reclaim_gives_it_back(
         else:
             raise AssertionError("Alice never had a move again")
         await table.step(alice)
-        mine = [a for a in await client.db.actions.actions(table.game_id)
+        mine = [a for a in await client.service.db.actions.actions(table.game_id)
                 if a.actor_user_id == alice.id]
         assert mine and mine[-1].played_for is None
     assert_clean(fake_discord, caplog)
@@ -118,8 +118,8 @@ async def test_a_league_standings_table_counts_a_stand_in_game_at_half(
             await _play_on_without(table, clock, alice)
         else:
             raise AssertionError("the game did not end")
-        assert (await client.db.games.game(table.game_id)).status is GameStatus.FINISHED
-        result = await client.db.games.result(table.game_id)
+        assert (await client.service.db.games.game(table.game_id)).status is GameStatus.FINISHED
+        result = await client.service.db.games.result(table.game_id)
         assert result is not None
         table_points = {s.user_id: s.points for s in result.seats if s.user_id is not None}
         answer = await (await fake_discord.slash(bob, world.tables,
@@ -132,7 +132,7 @@ async def test_a_league_standings_table_counts_a_stand_in_game_at_half(
                 if len(cells) > 4 and cells[1] == user.display_name:
                     shown[user.id] = int(cells[4])
         assert shown == {user: int(points / 2) for user, points in table_points.items()}
-        recorded = await client.db.league_games.game(table.game_id)
+        recorded = await client.service.db.league_games.game(table.game_id)
         assert recorded.counted and "counted at half" in recorded.note
         assert [s.detail.played_for > 0 for s in recorded.seats] == [
             s == seat for s in range(4)]
@@ -161,7 +161,7 @@ async def test_a_subbed_seat_is_shared_by_moves_and_history_says_how(
         table.seats[seat] = carol
         await table.play()
 
-        recorded = await client.db.league_games.game(table.game_id)
+        recorded = await client.service.db.league_games.game(table.game_id)
         mine = recorded.seats[seat]
         first, second = mine.detail.holders
         assert (first.user_id, second.user_id) == (bob.id, carol.id)

@@ -84,5 +84,5 @@ async def test_a_league_and_a_server_that_says_no_refuse_a_teaching_table(
         refused = await (await fake_discord.slash(world.bob, world.general, "mj new",
                                                   {"teaching": True})).reply()
         assert refused.ephemeral and "doesn't allow teaching tables" in refused.content
-        assert len(await client.db.games.unfinished_games()) == 1
+        assert len(await client.service.db.games.unfinished_games()) == 1
     assert_clean(fake_discord, caplog)

@@ -142,7 +142,7 @@ async def test_a_token_discord_refuses_falls_back_to_the_bots_token(
             assert all(r.response["code"] == INVALID_WEBHOOK_TOKEN for r in refused)
         # Nothing lost, nothing twice: every entry of the outbox was sent, and each post in
         # the thread and each prompt since is one of the messages an entry recorded.
-        entries = await client.db.outbox.entries(table.game_id)
+        entries = await client.service.db.outbox.entries(table.game_id)
         assert all(e.state is DeliveryState.SENT for e in entries), entries
         recorded = {message for e in entries for message in e.message_ids}
         shown = [m for m in fake_discord.bot_messages(since=since)

@@ -30,6 +30,7 @@ from bot.engine.game.rules import TOURNAMENT, DeadHands  # noqa: E402
 from bot.league.export import read_csv  # noqa: E402
 from bot.league.record import record_finished_game  # noqa: E402
 from bot.league.seasons import season_for_channel, season_rules  # noqa: E402
+from bot.league.service import LeagueService  # noqa: E402
 from bot.store import Database  # noqa: E402
 
 
@@ -48,7 +49,7 @@ async def bot(fake_discord: FakeDiscord, world: World, db: Database,
     director = fake_discord.add_role(world.guild, "Directors", Perm.MANAGE_GUILD)
     world.guild.member(world.alice).roles.append(director)
     client = make_bot()
-    client.db = db  # type: ignore[attr-defined]
+    client.leagues = LeagueService(db)  # type: ignore[attr-defined]
     register_league_commands(client.tree)
 
     @client.tree.error

@@ -79,7 +79,7 @@ def other(fake_discord: FakeDiscord, world: World) -> Other:
 @pytest.fixture
 async def jongg(fake_discord: FakeDiscord, other: Other, tmp_path: Path
                 ) -> AsyncIterator[LookupClient]:
-    client = LookupClient(tmp_path / "jongg.db", sync_commands=False, **CLIENT_OPTIONS)
+    client = LookupClient(tmp_path / "jongg.service.db", sync_commands=False, **CLIENT_OPTIONS)
     async with fake_discord.run(client) as running:
         yield running
 
@@ -260,7 +260,7 @@ async def test_only_server_managers_upload_cards(
                                       {"file": Upload("house.jongg", HOUSE_CARD.encode())})
     reply = await handle.reply()
     assert reply.ephemeral and "Only server managers" in reply.content
-    assert await jongg.db.cards.cards(world.guild.id) == []
+    assert await jongg.service.db.cards.cards(world.guild.id) == []
 
 
 async def test_a_malformed_card_is_refused_line_by_line(
@@ -272,7 +272,7 @@ async def test_a_malformed_card_is_refused_line_by_line(
     for line in ("line 3: hand `h1` has 5 tiles", "line 4: value `abc`",
                  "line 5: group `66q`"):
         assert line in reply.content
-    assert await jongg.db.cards.cards(world.guild.id) == []
+    assert await jongg.service.db.cards.cards(world.guild.id) == []
 
     binary = await fake_discord.slash(world.alice, world.general, "card upload",
                                       {"file": Upload("card.png", PNG + b"\xff\xfe")})
@@ -292,7 +292,7 @@ async def test_a_private_card_stays_in_its_server(
                                         {"file": Upload("house.jongg", HOUSE_CARD.encode()),
                                          "replace": True})
     assert "Saved **House Card**" in (await replaced.reply()).content
-    assert len(await jongg.db.cards.cards(world.guild.id)) == 1
+    assert len(await jongg.service.db.cards.cards(world.guild.id)) == 1
 
     shown = await (await fake_discord.slash(world.bob, world.general, "card show",
                                             {"name": "house card"})).reply()
@@ -316,20 +316,20 @@ async def test_a_private_card_stays_in_its_server(
     default = await fake_discord.slash(world.dave, other.lounge, "card default",
                                        {"name": "House Card"})
     assert "There is no card called" in (await default.reply()).content
-    assert (await default_card(jongg.db, other.guild.id)).is_private is False
+    assert (await default_card(jongg.service.db, other.guild.id)).is_private is False
 
     # Back home it is the default, analyzes, and can be removed.
     made = await fake_discord.slash(world.alice, world.general, "card default",
                                     {"name": "House Card"})
     assert "will use **House Card**" in (await made.reply()).content
-    home = await default_card(jongg.db, world.guild.id)
+    home = await default_card(jongg.service.db, world.guild.id)
     assert home.is_private and home.name == "House Card" and home.card_id is not None
     result = await fake_discord.slash(world.carol, world.general, "analyze", {"tiles": MAHJONG})
     assert "MAH JONGG: t1" in (await result.reply()).content
     removed = await fake_discord.slash(world.alice, world.general, "card delete",
                                        {"name": "House Card"})
     assert "Removed **House Card**" in (await removed.reply()).content
-    assert (await default_card(jongg.db, world.guild.id)).name == "jongg-original"
+    assert (await default_card(jongg.service.db, world.guild.id)).name == "jongg-original"
 
 
 async def test_a_card_over_the_compile_budget_is_refused_naming_its_costliest_hands(
@@ -344,7 +344,7 @@ async def test_a_card_over_the_compile_budget_is_refused_naming_its_costliest_ha
     for number, line in ((1, 4), (2, 5), (3, 6)):
         assert f"`c{number}` on line {line} (4,096)" in reply.content
     assert "fewer `|` alternatives" in reply.content and len(reply.content) <= 2000
-    assert await jongg.db.cards.cards(world.guild.id) == []
+    assert await jongg.service.db.cards.cards(world.guild.id) == []
 
 
 async def test_a_stored_card_over_the_budget_is_refused_politely_where_it_is_used(
@@ -352,7 +352,8 @@ async def test_a_stored_card_over_the_budget_is_refused_politely_where_it_is_use
     """A card uploaded before the budget existed is still in the store: every command that
     would check or compile it says why it can't be used and what to do."""
     old = costliest_card_text(MAX_CARD_COMBINATIONS + 1).replace("Costliest", "Old Card")
-    await jongg.db.cards.save_card(world.guild.id, "Old Card", old, uploaded_by=world.alice.id)
+    await jongg.service.db.cards.save_card(world.guild.id, "Old Card", old,
+                                           uploaded_by=world.alice.id)
     refusal = "The card `Old Card` can't be used: line 4: the card spans 20,001 combinations"
     for command, options in (("card show", {"name": "Old Card"}),
                              ("analyze", {"tiles": MAHJONG, "card": "Old Card"}),
@@ -363,7 +364,7 @@ async def test_a_stored_card_over_the_budget_is_refused_politely_where_it_is_use
         assert "`/card upload` (replace: True)" in reply.content and not reply.files
     listing = await (await fake_discord.slash(world.bob, world.general, "card list")).reply()
     assert refusal in listing.content and "**Jongg Teaching**" in listing.content
-    assert await jongg.db.games.unfinished_games() == []
+    assert await jongg.service.db.games.unfinished_games() == []
 
 
 async def test_non_managers_can_see_but_not_change_the_default(
@@ -395,6 +396,8 @@ async def test_analyze_lists_the_nearest_hands_with_what_is_missing(
                                        "public": True})
     reply = await handle.reply()
     assert not reply.ephemeral and "Nearest hands:" in reply.content
+    assert "Hand: FF 2026B 22C J | exposed 2222D  (13 tiles" in reply.content, "as typed"
+    assert "Tiles: F F 2B 0 2B 6B 2C 2C J | exposed 2D 2D 2D 2D" in reply.content
     assert "need" in reply.content and len(reply.content) <= 2000
     assert reply.files["analysis.png"].startswith(PNG)
 

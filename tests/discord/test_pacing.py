@@ -15,6 +15,7 @@ import pytest
 
 from bot.discord.pacing import OUTAGE_PART, PENDING_SECONDS, Counted, GlobalLimit, Sharing
 from bot.store import Database, DatabaseUnavailable, StoreClosed
+from bot.tables.storage import SharedBudgets
 
 
 def test_a_request_counts_until_a_window_after_its_answer() -> None:
@@ -45,7 +46,8 @@ async def databases(tmp_path: Path) -> AsyncIterator[tuple[Database, Database]]:
 
 def shared(db: Database, limit: int) -> GlobalLimit:
     """A limit counted in `db` with the other processes', whose requests count a minute."""
-    return GlobalLimit(limit=limit, per=60.0, margin=0.0, sharing=Sharing(budgets=db.budgets))
+    return GlobalLimit(limit=limit, per=60.0, margin=0.0,
+                       sharing=Sharing(budgets=SharedBudgets(db.budgets)))
 
 
 def counting_takes(db: Database, monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -81,7 +83,8 @@ async def test_a_busy_process_takes_what_an_idle_one_leaves_and_no_more(
 async def test_an_answered_request_frees_its_place_a_window_later(
         databases: tuple[Database, Database]) -> None:
     first, second = databases
-    pace, other = (GlobalLimit(limit=1, per=0.0, margin=0.0, sharing=Sharing(budgets=db.budgets))
+    pace, other = (GlobalLimit(limit=1, per=0.0, margin=0.0,
+                               sharing=Sharing(budgets=SharedBudgets(db.budgets)))
                    for db in (first, second))
     request = await pace.turn()
     waiting = asyncio.create_task(other.turn())

@@ -1,5 +1,6 @@
 """Shared pieces for the engine tests: the card files, and a slow but obviously correct
-reference for "does this hand win with this variation", written independently of the matcher.
+reference for "does this hand win with this variation" (and "how many places of these ways can
+these tiles not fill"), written independently of the matcher.
 
 The reference tries every way of laying exposures onto whole groups and then finds a perfect
 matching between the concealed tiles and the remaining places (a tile fits a place when it is
@@ -8,6 +9,7 @@ that tile, or a joker in a joker-able group, or a flower in a flowers-wild group
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -48,8 +50,11 @@ def _accepts(group: TileGroup, wanted: int, tile: int) -> bool:
 
 
 def _perfect_matching(tiles: Sequence[int], places: Sequence[tuple[TileGroup, int]]) -> bool:
-    if len(tiles) != len(places):
-        return False
+    return len(tiles) == len(places) == _matched(tiles, places)
+
+
+def _matched(tiles: Sequence[int], places: Sequence[tuple[TileGroup, int]]) -> int:
+    """How many places the tiles fill at most (a maximum matching, by augmenting paths)."""
     owner: list[int | None] = [None] * len(places)
 
     def augment(t: int, seen: set[int]) -> bool:
@@ -63,7 +68,7 @@ def _perfect_matching(tiles: Sequence[int], places: Sequence[tuple[TileGroup, in
                 return True
         return False
 
-    return all(augment(t, set()) for t in range(len(tiles)))
+    return sum(augment(t, set()) for t in range(len(tiles)))
 
 
 def reference_wins(variation: Variation, hand: PlayerHand, concealed_hand: bool) -> bool:
@@ -88,11 +93,25 @@ def reference_hand_wins(variations: Sequence[Variation], hand: PlayerHand,
     return any(reference_wins(v, hand, concealed_hand) for v in variations)
 
 
+def reference_lacking(ways: Sequence[tuple[Variation, Sequence[Exposure]]],
+                      tiles: Sequence[int]) -> int | None:
+    """The fewest places of these ways (one per rack, each with its rack's exposures on
+    whole groups) that `tiles`, each used once, leave unfilled; None when some rack's
+    exposures fit no way of putting them on its groups."""
+    best: int | None = None
+    for rests in itertools.product(*(_leftovers(v.groups, e) for v, e in ways)):
+        places = [(group, kind) for rest in rests for group in rest for kind in group.tiles]
+        lacking = len(places) - _matched(tiles, places)
+        best = lacking if best is None else min(best, lacking)
+    return best
+
+
 class Reference:
     """The reference as a fixture (test modules do not import conftest)."""
 
     wins = staticmethod(reference_wins)
     hand_wins = staticmethod(reference_hand_wins)
+    lacking = staticmethod(reference_lacking)
 
 
 @pytest.fixture(scope="session")

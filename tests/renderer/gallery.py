@@ -5,7 +5,8 @@ Royale-style game of two racks each at four and three players, with two sets) is
 once; on the way, the moments worth a picture are kept: the Charleston, a claim window, just
 after a discard was called, seat 0's own turn with the tile it drew, a Mah Jongg laid out
 while the game goes on (two racks), and the end. Each moment gives the table picture, seat
-0's rack picture and (at its turn) its analysis; the end gives the result picture. Card
+0's rack picture and (at its turn) its hint, split between its racks where it has two; the end
+gives the result picture. Card
 sheets (every page, both shipped cards) and a standings table complete the set.
 
 Names are short on purpose: a test here may then require that no text is cut with an
@@ -18,7 +19,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.analysis import analyze
+from bot.analysis import analyze, hint
 from bot.bots import make_player
 from bot.engine.game import (
     SIAMESE,
@@ -137,9 +138,8 @@ def _game_pictures(rules: RuleSet, seed: int) -> dict[str, Callable[[], tuple[by
             seen, shown)
         if name == "own turn":
             found[f"analysis, {key}"] = functools.partial(
-                lambda v: (render_analysis(analysis_scene(analyze(
-                    CardMatcher(shipped_card(CARD)), PlayerHand(v.concealed), count=3))),),
-                seen)
+                lambda s: (render_analysis(analysis_scene(hint(s.card, s.rules.counts,
+                                                               view(s, 0)))),), state)
         if name == "over":
             found[f"result, {key}"] = functools.partial(
                 lambda s: (render_result(result_scene(spectator_view(s), s.card,

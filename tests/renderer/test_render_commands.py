@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from bot.bench.render import run as bench_run
-from bot.cli.main import render_demo
+from bot.cli import render_demo
 
 
 def test_render_demo_writes_every_picture_and_page_with_its_phone_figures(

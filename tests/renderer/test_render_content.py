@@ -14,6 +14,7 @@ import pytest
 from gallery import GAMES, NAMES, Moment, moments
 from PIL import Image, ImageChops, ImageDraw
 
+from bot.demo import demo_finished_royale_table, demo_royale_table
 from bot.engine.game import SIAMESE, Phase, RuleSet, spectator_view, view
 from bot.engine.game.rules import ROYALE
 from bot.engine.game.state import finishing
@@ -193,8 +194,8 @@ def test_siamese_racks_are_shown_as_the_game_holds_them() -> None:
     table, _ = _drawn(lambda: render_table(table_scene(seen, bots=(False, False))))
     texts = _texts(table)
     assert texts.count("both racks") == 2, "each player's hidden tiles serve both racks"
-    assert sum(1 for text in texts if text.startswith("Rack 1: ")) == 2
-    assert sum(1 for text in texts if text.startswith("Rack 2: ")) == 2
+    assert sum(1 for text in texts if text.startswith("Rack 1:")) == 2
+    assert sum(1 for text in texts if text.startswith("Rack 2:")) == 2
     assert any("points" in text and "Mah Jongg" in text for text in texts)
     wall_back = 1
     assert len(table.backs) == sum(s.concealed_count for s in seen.seats) + wall_back, (
@@ -205,6 +206,33 @@ def test_siamese_racks_are_shown_as_the_game_holds_them() -> None:
         format_tile(kind) for kind in mine.concealed)
     assert f"Your {len(mine.concealed)} concealed tiles serve both racks" in _texts(rack)
 
+
+
+def test_a_seats_two_racks_are_laid_out_compactly() -> None:
+    """At a table of two-rack seats, each rack's face-up tiles lie on one line (a whole Mah
+    Jongg too), a rack's exposures beside its name, and two racks with nothing face up share
+    a line."""
+    scene = demo_finished_royale_table()
+    drawing, _ = _drawn(lambda: render_table(scene))
+    faces = iter(drawing.tiles[1:])  # after the header's latest tile, seat by seat
+    tops: list[set[int]] = []
+    for rack in (rack for seat in scene.seats for rack in seat.racks):
+        codes = ([code for group in rack.mahjong for code in group.tiles]
+                 or [code for group in rack.exposures for code in group])
+        shown = [next(faces) for _ in codes]
+        assert [face.code for face in shown] == codes
+        if shown:
+            tops.append({face.box[1] for face in shown})
+    assert tops and all(len(line) == 1 for line in tops), "one line a rack"
+    beside = [run for run in drawing.texts if run.text == "Rack 2:"]
+    assert beside, "exposures follow their rack's name"
+    for run in beside:
+        middle = (run.box[1] + run.box[3]) / 2
+        assert any(face.box[1] < middle < face.box[3] and face.box[0] > run.box[2]
+                   for face in drawing.tiles)
+    empty, _ = _drawn(lambda: render_table(demo_royale_table()))
+    lines = [run.box[1] for run in empty.texts if run.text.endswith(": No exposures")]
+    assert len(lines) == 8 and len(set(lines)) == 4, "a seat's two empty racks share a line"
 
 # -- tile faces ------------------------------------------------------------------------------
 

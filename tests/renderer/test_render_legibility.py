@@ -13,6 +13,8 @@ import pytest
 from gallery import pictures
 
 import renderer
+from bot.demo import demo_finished_royale_table, demo_finished_table
+from renderer import render_table
 from renderer.measure import MIN_CAP, MIN_TILE, PHONE_WIDTH, Drawing, recording
 from renderer.text import ELLIPSIS
 
@@ -67,3 +69,23 @@ def test_every_text_is_drawn_where_the_measure_sees_it() -> None:
                 assert not (isinstance(node.value, ast.Attribute)
                             and node.value.attr == "draw"), (
                     f"{path.name}:{node.lineno} draws text around the measure")
+
+
+def test_a_finished_royale_table_is_about_as_tall_as_a_standard_one_on_a_phone() -> None:
+    """Four seats of two racks each, with Mah Jonggs laid out and exposures on other racks:
+    on a phone at most a quarter taller than the standard four-player table at the end of
+    its game, with tiles as wide and indexes as tall as the phone rule asks."""
+    royale_scene = demo_finished_royale_table()
+    several = [rack for seat in royale_scene.seats for rack in seat.racks
+               if len(rack.exposures) > 1 and not rack.mahjong]
+    assert len(several) >= 2 and sum(bool(r.mahjong) for s in royale_scene.seats
+                                     for r in s.racks) >= 3, "a full finished table"
+    with recording() as drawings:
+        render_table(demo_finished_table())
+        render_table(royale_scene)
+    standard, royale = drawings
+    phone_height = royale.height * royale.phone_scale
+    assert phone_height <= 1.25 * standard.height * standard.phone_scale, phone_height
+    narrowest = royale.narrowest_tile()
+    assert narrowest is not None and narrowest.width * royale.phone_scale >= MIN_TILE
+    assert royale.problems() == [], "tile indexes and text legible at 400 px"

@@ -14,7 +14,7 @@ import asyncio
 from store_helpers import FakeClock, new_game
 
 from bot.store import ClockKind, Database
-from bot.store.actions import CLOCK_LEASE
+from bot.store.clocks import CLOCK_LEASE
 from bot.store.outbox import OUTBOX_LEASE
 
 

@@ -72,14 +72,25 @@ async def one_move(service: TableService, game_id: int, humans: list[int]) -> No
     await service.act(game_id, user, seen.legal[0].action, seen.action_count)
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The shared database: a file, or a PostgreSQL database (as HTTP workers share)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "j.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
 @pytest.mark.parametrize("rules", [THREE_PLAYER, STANDARD], ids=["three", "four"])
 async def test_workers_taking_clicks_in_turn_catch_up_and_match_a_rebuild(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rules: object) -> None:
+        target: str, monkeypatch: pytest.MonkeyPatch, rules: object) -> None:
+    """Two processes (each with its own connection to the database) take a game's moves
+    in turn; each catches up on the other's and ends as a rebuild would leave it."""
     clock = Clock()
     humans = [HOST, ANN, BO, CY][:3 if rules is THREE_PLAYER else 4]
-    async with Database(tmp_path / "j.db") as db:
+    async with Database(target, owner="first") as db, \
+            Database(target, owner="second") as other_db:
         first = make_service(db, Recorder(), clock)
-        second = make_service(db, Recorder(), clock)
+        second = make_service(other_db, Recorder(), clock)
         game_id = await open_game(first, rules, humans)  # type: ignore[arg-type]
         await second.visit(game_id)  # loaded once: a rebuild
         counts = (counting(first, monkeypatch), counting(second, monkeypatch))

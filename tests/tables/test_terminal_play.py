@@ -132,8 +132,10 @@ def test_a_game_with_mistakes_at_every_question_finishes(
                    "Nothing declared; your turn goes on.", "That isn't one of the choices.",
                    "No call made."):
         assert answer in text, answer
-    # The words that look, not move.
-    for answer in ("Nearest hands:", "\nYear\n", "Discards (", "Exposures:",
+    # The words that look, not move (a hint for two racks splits the tiles between them).
+    two_racks = players == "2" or "--racks 2" in players
+    hinted = "Your two racks, " if two_racks else "Nearest hands:"
+    for answer in (hinted, "\nYear\n", "Discards (", "Exposures:",
                    "Type a number from the list, or:", "Calls only jokers would fill"):
         assert answer in text, answer
     assert "Declare Bot 1's" in text and "If you're wrong" in text

@@ -106,10 +106,12 @@ def test_a_natural_quint_of_eight_copies_is_found_by_game_hints_and_dead_checks(
                      exposures={1: [(1, "55555C")]})
     wins = [o.action for o in legal_actions(state, 0) if isinstance(o.action, Mahjong)]
     assert Mahjong(0, rack=0, hands=("q1",)) in wins
-    # The hint for East's own view counts the game's supply: q1 is complete.
+    # The hint for East's own view counts the game's supply: q1 is complete on one rack
+    # (c1 would be too, but it takes the 1, 2 and 3 Bams q1 needs).
     analysis = hint(engine_card(), ROYALE.counts, view(state, 0))
-    assert [(near.hand.id, near.away) for near in analysis.nearest][:2] == [("c1", 0),
-                                                                         ("q1", 0)]
+    assert analysis.split is not None
+    assert [(plan.near.hand.id, plan.near.away) for plan in analysis.split.plans] == [
+        ("q1", 0), ("w1", 2)]
     # Five natural 5C exposed (only two sets hold them) leave South's rack alive.
     assert not rack_is_dead(state, 1, 1)
     state, lines = act(state, "East: mahjong hands=q1")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 import pytest
 
 from bot.engine.errors import InvalidInput
@@ -23,6 +25,7 @@ from bot.engine.game import (
     parse_event,
 )
 from bot.engine.game.actions import Action
+from bot.engine.game.event_text import NOTATION
 from bot.engine.game.events import (
     BlankSwapped,
     CourtesyAgreed,
@@ -147,6 +150,12 @@ EVENTS: list[tuple[Event, str]] = [
 ]
 
 
+def test_every_event_of_the_engine_has_its_notation_and_round_trips_here() -> None:
+    assert set(NOTATION) == set(get_args(Event))
+    assert all(notation.event is kind for kind, notation in NOTATION.items())
+    assert {type(event) for event, _ in EVENTS} == set(get_args(Event))
+
+
 @pytest.mark.parametrize(("event", "text"), EVENTS)
 def test_events_round_trip(event: Event, text: str) -> None:
     assert format_event(event, 4) == text
@@ -160,7 +169,8 @@ def test_events_round_trip(event: Event, text: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["Table: fly", "East: fly", "Table: passed nowhere",
-                                  "East: exposed pair 3B from=South"])
+                                  "East: exposed pair 3B from=South", "Table: dealt count=3",
+                                  "East: pool tiles=98", "Nobody: discard 3B"])
 def test_bad_event_text(text: str) -> None:
     with pytest.raises(InvalidInput):
         parse_event(text, 4)
