@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.bots.base import (
     live_racks,
@@ -65,6 +65,7 @@ from bot.engine.game.state import Phase
 from bot.engine.game.view import View
 from bot.engine.matcher import CardMatcher, Exposure, NearHand, PlayerHand, matcher_for
 from bot.engine.rack_split import split_racks
+from bot.engine.records import make
 from bot.engine.tiles import BLANK, JOKER, NUM_KINDS
 
 #: Nearest card hands weighed for each decision (one-rack games).
@@ -110,10 +111,14 @@ class Plan:
 
 @dataclass(frozen=True)
 class Analysis:
-    """The seat's plans, heaviest first; `held` counts its concealed tiles per kind."""
+    """The seat's plans, heaviest first; `held` counts its concealed tiles per kind.
+    `costs` keeps each `cost` asked for (choosing three tiles to pass asks about every kind
+    again after each pick)."""
 
     held: tuple[int, ...]
     plans: tuple[Plan, ...]
+    costs: dict[tuple[int, int], float] = field(default_factory=dict, compare=False,
+                                                repr=False)
 
     @property
     def best_away(self) -> int:
@@ -128,7 +133,11 @@ class Analysis:
     def cost(self, kind: int, held: int | None = None) -> float:
         """The weight of plans hurt by giving up one tile of `kind` when `held` are held."""
         count = self.held[kind] if held is None else held
-        return sum(p.weight for p in self.plans if p.keep[kind] >= count)
+        found = self.costs.get((kind, count))
+        if found is None:
+            found = self.costs[kind, count] = sum(p.weight for p in self.plans
+                                                  if p.keep[kind] >= count)
+        return found
 
 
 def _counts(kinds: Sequence[int]) -> list[int]:
@@ -172,6 +181,14 @@ class NormalPlayer:
         self.rng = random.Random(seed)
         self._cache: dict[tuple[object, ...], _Candidates] = {}
         self._last: tuple[_Candidates, tuple[int, ...], int, Analysis] | None = None
+        self._seen_in: tuple[View, tuple[int, ...]] | None = None
+
+    def _seen(self, view: View) -> tuple[int, ...]:
+        """`seen_counts` of a view, counted once for the view being decided on (a decision
+        asks for it several times)."""
+        if self._seen_in is None or self._seen_in[0] is not view:
+            self._seen_in = (view, tuple(seen_counts(view)))
+        return self._seen_in[1]
 
     def target(self, view: View) -> tuple[str, ...]:
         """The card hand(s) the bot plays toward now (its heaviest plan; one per rack in the
@@ -231,7 +248,7 @@ class NormalPlayer:
         """`count` tiles from `kinds`, the least useful first (costs updated as copies go)."""
         held = list(analysis.held)
         pool = _counts(kinds)
-        seen = seen_counts(view)
+        seen = self._seen(view)
         picked: list[int] = []
         for _ in range(count):
             options = [k for k in range(NUM_KINDS) if pool[k] > 0 and k not in (JOKER, BLANK)]
@@ -334,7 +351,7 @@ class NormalPlayer:
         """A dead hand throws what nobody can call: a joker, else the most visible tile."""
         if JOKER in discards:
             return Discard(view.seat, JOKER)
-        seen = seen_counts(view)
+        seen = self._seen(view)
         return Discard(view.seat, max(discards, key=lambda k: (seen[k], -k)))
 
     def _discard(self, view: View, analysis: Analysis, discards: Sequence[int]) -> Action:
@@ -343,7 +360,7 @@ class NormalPlayer:
         naturals = [k for k in discards if k != JOKER]
         if not naturals:
             return Discard(view.seat, discards[0])
-        seen = seen_counts(view)
+        seen = self._seen(view)
         scale = analysis.total_weight or 1.0
         kind = min(naturals, key=lambda k: (round(analysis.cost(k) / scale, 9), -seen[k],
                                             self.rng.random()))
@@ -416,7 +433,7 @@ class NormalPlayer:
     def _table(self, view: View) -> Supply:
         """The live copies of each kind the seat cannot see, how many tiles it cannot see
         (the wall and the other racks), and about how many draws it has left."""
-        seen = seen_counts(view)
+        seen = self._seen(view)
         held = _counts(view.concealed)
         live = tuple(max(0, self.counts[k] - seen[k] - held[k]) for k in range(NUM_KINDS))
         seats = sum(1 for seat in view.seats if seat.live) or 1
@@ -425,7 +442,7 @@ class NormalPlayer:
     def _analysis(self, view: View) -> Analysis:
         """The seat's plans for its tiles and the table as it stands."""
         candidates = self._candidates(view)
-        seen = tuple(seen_counts(view))
+        seen = self._seen(view)
         last = self._last
         if (last is not None and last[0] is candidates and last[1] == seen
                 and last[2] == view.wall_count):
@@ -464,14 +481,15 @@ class NormalPlayer:
         call_kinds: set[int] = set()
         racks = sorted(exposures)
         if len(racks) == 1:
+            held = (_counts(concealed),)
             for near in self.matcher.nearest(PlayerHand(concealed, exposures[racks[0]]),
                                              count, self.ways_per_hand):
-                plans.append(_candidate((near,), (concealed,), call_kinds, self.call_away))
+                plans.append(_candidate((near,), held, call_kinds, self.call_away))
         else:
             for split in split_racks(self.matcher, concealed, exposures, self.siamese_pairs,
                                      most=self.split_pairs):
                 plans.append(_candidate(tuple(plan.near for plan in split.plans),
-                                        tuple(plan.keep for plan in split.plans),
+                                        tuple(_counts(plan.keep) for plan in split.plans),
                                         call_kinds, self.call_away))
         return _Candidates(tuple(plans), frozenset(call_kinds))
 
@@ -512,16 +530,15 @@ class _Candidates:
     call_kinds: frozenset[int]
 
 
-def _candidate(nears: Sequence[NearHand], pools: Sequence[tuple[int, ...]],
+def _candidate(nears: Sequence[NearHand], pools: Sequence[Sequence[int]],
                call_kinds: set[int], call_away: int) -> Candidate:
     """A candidate plan from nearest hands (one per live rack) and the tiles each was
-    matched against; adds the kinds a call could help with to `call_kinds`."""
-    keep = [0] * NUM_KINDS
+    matched against, counted per kind; adds the kinds a call could help with to
+    `call_kinds`."""
+    keep = list(pools[0]) if len(pools) == 1 else [sum(n) for n in zip(*pools, strict=True)]
     need: dict[int, int] = {}
     need_any: dict[int, int] = {}
-    for near, pool in zip(nears, pools, strict=True):
-        for kind in pool:
-            keep[kind] += 1
+    for near in nears:
         for kind in near.unused:
             keep[kind] -= 1
         for kind in near.need_natural:
@@ -534,8 +551,10 @@ def _candidate(nears: Sequence[NearHand], pools: Sequence[tuple[int, ...]],
             for target, have in zip(near.target, near.groups, strict=True):
                 if len(target) >= 3 and len(have) < len(target) and len(set(target)) == 1:
                     call_kinds.add(target[0])
-    return Candidate(tuple(n.hand.id for n in nears), away,
-                      sum(near.hand.value for near in nears), tuple(keep),
-                      tuple(sorted(need.items())), tuple(sorted(need_any.items())),
-                      keep[JOKER], any(n.hand.concealed for n in nears),
-                      not any(n.hand.singles_and_pairs for n in nears))
+    return make(Candidate, {
+        "hands": tuple(n.hand.id for n in nears), "away": away,
+        "value": sum(near.hand.value for near in nears), "keep": tuple(keep),
+        "need_natural": tuple(sorted(need.items())),
+        "need_any": tuple(sorted(need_any.items())), "jokers": keep[JOKER],
+        "concealed": any(n.hand.concealed for n in nears),
+        "doubles": not any(n.hand.singles_and_pairs for n in nears)})

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bot.engine.tiles import JOKER
 
@@ -41,8 +42,10 @@ class Odds:
     jokerless: float
 
 
+@lru_cache(maxsize=4096)
 def at_least(mean: float, count: int) -> float:
-    """P(X >= count) for a Poisson count X of this mean."""
+    """P(X >= count) for a Poisson count X of this mean (kept for the means seen last: the
+    plans weighed at one table ask about the same few kinds again and again)."""
     if count <= 0:
         return 1.0
     if mean <= 0:

@@ -30,11 +30,6 @@ def random_give(rng: random.Random, seat: int, choice: TileChoice) -> Give:
     return Give(seat, tuple(sorted(own)), blind)
 
 
-def _kills_a_hand(option: Option) -> bool:
-    """The option declares a hand dead or is a call that kills the caller's own hand."""
-    return option.deadens or isinstance(option.action, DeclareDead)
-
-
 class RandomPlayer:
     """Chooses uniformly among the legal options that kill no hand (seeded, so games are
     reproducible); see the module docstring."""
@@ -49,8 +44,9 @@ class RandomPlayer:
         """A random option; a random concrete pass when the option is a tile choice."""
         if not options:
             raise ValueError("A player is asked to choose only when it has options.")
-        if not self.kills_hands:
-            options = [o for o in options if not _kills_a_hand(o)] or options
+        if not self.kills_hands:  # no declaration, no call that kills its own hand
+            options = [o for o in options if not o.deadens
+                       and not isinstance(o.action, DeclareDead)] or options
         option = options[self.rng.randrange(len(options))]
         if option.choice is not None and isinstance(option.action, Give):
             return random_give(self.rng, view.seat, option.choice)

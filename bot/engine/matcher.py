@@ -30,7 +30,7 @@ from bot.engine.cards.compile import HAND_SIZE, Variation, hand_variations
 from bot.engine.cards.model import Card, Hand
 from bot.engine.hands import Exposure, MahjongMatch, NearHand, PlayerHand, Wait
 from bot.engine.matching.exposures import ExposureRows
-from bot.engine.matching.layout import Layouts
+from bot.engine.matching.layout import Held, Layouts
 from bot.engine.matching.rows import (
     CARD_KINDS,
     BoolArray,
@@ -179,7 +179,7 @@ class CardMatcher:
         if not len(rows.index):
             return []
         missing = self._missing(rows, naturals, jokers)
-        held = kind_counts(hand.concealed)
+        held = Held(hand.concealed)
         size = len(missing)
         if per_hand > 1:
             return self._nearest_ways(rows, missing, hand, held, count, per_hand)
@@ -203,7 +203,7 @@ class CardMatcher:
                 zip(rows.index[best].tolist(), missing[best].tolist(), strict=True)]
 
     def _nearest_ways(self, rows: Rows, missing: npt.NDArray[np.int32], hand: PlayerHand,
-                      held: Sequence[int], count: int, per_hand: int) -> list[NearHand]:
+                      held: Held, count: int, per_hand: int) -> list[NearHand]:
         """`nearest` with up to `per_hand` variations of one card hand, from the open `rows`
         and what each is `missing`: every row in the order fewest missing, then highest
         value, then card order, at most `per_hand` rows of one hand, the first `count`."""
@@ -216,8 +216,8 @@ class CardMatcher:
             if taken[owner] >= per_hand:
                 continue
             taken[owner] += 1
-            found.append(self._layouts.near(int(rows.index[position]), hand, int(missing[position]),
-                                    held))
+            found.append(self._layouts.near(int(rows.index[position]), hand,
+                                            int(missing[position]), held))
             if len(found) == count:
                 break
         return found
@@ -235,7 +235,9 @@ class CardMatcher:
         near = rows.take(close)
         if not len(near.index):
             return []
-        wanted = (near.fixed + near.flex + near.wild).any(axis=0)
+        wanted = _short_of(near, naturals)
+        if self._has_wild and near.wild.any():
+            wanted[FLOWER] = True  # a spare flower may stand in for a flower-wild place
         held = kind_counts([*hand.concealed, *(t for e in hand.exposures for t in e.tiles)])
         found: dict[int, set[int]] = {}
         for tile in [*np.flatnonzero(wanted).tolist(), JOKER]:
@@ -262,7 +264,8 @@ class CardMatcher:
         None when the pool fills a variation already (any tile might then do).
 
         One more tile fills at most one more place, so only variations one place short are
-        tried, and only with the kinds they ask for (flowers too where flowers are wild).
+        tried, and only with the kinds they ask for more of than the pool holds (flowers too
+        where flowers are wild): another tile of a kind a variation has enough of is left over.
         A 13-tile hand must place every tile it holds, so then only the variations that use
         every kind it holds are counted at all (as `mahjong` does)."""
         if len(pool) + sum(e.size for e in exposures) == HAND_SIZE - 1:
@@ -281,7 +284,7 @@ class CardMatcher:
         near = rows.take(missing == 1)
         if not len(near.index):
             return frozenset()
-        wanted: BoolArray = np.asarray((near.fixed + near.flex + near.wild).any(axis=0))
+        wanted = _short_of(near, naturals)
         if self._has_wild and near.wild.any():
             wanted[FLOWER] = True
         found: set[int] = set()
@@ -307,8 +310,7 @@ class CardMatcher:
     def is_dead(self, exposures: Sequence[Exposure], visible: Sequence[int]) -> bool:
         """True when no card hand can still be completed (see `possible_hands`; this asks
         only whether there is one, not which)."""
-        rows = self._exposures.open(exposures)
-        return not len(rows.index) or not self._exposures.reachable(rows, visible).any()
+        return not self._exposures.any_reachable(self._exposures.open(exposures), visible)
 
     def can_expose(self, hand: PlayerHand, exposure: Exposure,
                    visible: Sequence[int] | None = None) -> bool:
@@ -318,6 +320,14 @@ class CardMatcher:
             visible = exposed_naturals(exposures)
         return bool(self.possible_hands(exposures, visible))
 
+
+
+def _short_of(rows: Rows, naturals: IntArray) -> BoolArray:
+    """The kinds of which some of these rows ask for more than `naturals` holds: another
+    natural of any other kind finds no place in them (each place a row has for a kind is
+    already taken by the naturals held), so it cannot bring one closer."""
+    short: BoolArray = np.asarray(((rows.fixed + rows.flex + rows.wild) > naturals).any(axis=0))
+    return short
 
 
 #: Recently used matchers, kept alive; `_LIVE` finds any matcher still in use (by a game, a

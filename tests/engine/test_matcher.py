@@ -385,6 +385,24 @@ def test_jokers_still_save_a_kong() -> None:
     assert MATCHER.is_dead(kong, visible("1111C 2222C FFF JJJJJ")), "only 3 jokers are left"
 
 
+def test_a_hand_found_possible_is_judged_again_as_more_tiles_are_seen() -> None:
+    # The matcher first tries the variation it last found possible: each way it can stop
+    # being possible must still be seen (a natural pair gone, flowers short, jokers short).
+    card = "card: T\n[S]\nw1 FF 5555a^ 66a 7777a 88a = 30 X\n"
+    pairs = CardMatcher(load_card(card))
+    assert not pairs.is_dead([], visible(""))
+    assert not pairs.is_dead([], visible("6666B 6666C"))
+    assert pairs.is_dead([], visible("6666B 6666C 6666D")), "every pair of 6s is gone"
+    flowers = CardMatcher(load_card(card))
+    assert not flowers.is_dead([], visible(""))
+    assert not flowers.is_dead([], visible("5555B 5555C 5555D JJJJJJJJ FF")), "FF and 4 of 6"
+    assert flowers.is_dead([], visible("5555B 5555C 5555D JJJJJJJJ FFF")), "5 flowers: 1 short"
+    jokers = CardMatcher(load_card(card))
+    assert not jokers.is_dead([], visible(""))
+    assert not jokers.is_dead([], visible("5555B 5555C 5555D JJJJ FFFFFF")), "2 F, 4 J"
+    assert jokers.is_dead([], visible("5555B 5555C 5555D JJJJJ FFFFFF")), "3 jokers left"
+
+
 def test_can_expose_only_what_some_hand_still_uses() -> None:
     seat = hand("FF 2222C 333C")
     assert MATCHER.can_expose(seat, Exposure.parse("1111C"))

@@ -228,3 +228,20 @@ def test_a_call_that_leaves_a_hand_alive_leaves_it_alive_with_more_jokers(
         visible[kind] += size - jokers
         dead.append(MATCHER.is_dead((*exposures, Exposure(kind, size, jokers)), visible))
     assert dead == sorted(dead, reverse=True), (before, called, dead)
+
+
+#: Visible counts: up to what a standard set holds of each kind.
+VISIBLE = st.tuples(*(st.integers(0, count) for count in STANDARD_COUNTS)).map(list)
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(EXPOSABLE), max_size=2),
+       st.lists(VISIBLE, min_size=1, max_size=6))
+def test_is_dead_agrees_with_the_possible_hands_as_the_visible_tiles_change(
+        exposed: list[tuple[int, int]], seen: list[list[int]]) -> None:
+    # `is_dead` tries the row it found alive last time before counting every row; whatever
+    # it remembers, its answer is the full count's.
+    exposures = tuple(Exposure(k, s) for k, s in exposed)
+    for visible in seen:
+        assert MATCHER.is_dead(exposures, visible) == (
+            not MATCHER.possible_hands(exposures, visible)), (exposed, visible)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 
 
 class Shift(Enum):
@@ -81,10 +82,11 @@ class Hand:
     note: str
     line: int
 
-    @property
+    @cached_property
     def singles_and_pairs(self) -> bool:
         """True when no group has three or more identical tiles, so the hand can never hold a
-        joker and never earns the jokerless bonus."""
+        joker and never earns the jokerless bonus (worked out once per hand: bots ask for
+        every hand they weigh)."""
         return not any(
             form.identical and form.size >= 3
             for pattern in self.patterns

@@ -52,7 +52,7 @@ from bot.engine.game.rules import (
     Walls,
     preset,
 )
-from bot.engine.game.state import GameState, Phase, SeatState, evolve
+from bot.engine.game.state import GameState, Phase, SeatState, evolve, recorded
 from bot.engine.game.view import View, build_view, spectator_view
 from bot.engine.matcher import matcher_for
 
@@ -106,17 +106,17 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
     if not 0 <= action.seat < state.size:
         raise IllegalAction("There is no such seat at this table.")
     events: list[Event] = []
-    match action:
+    match action:  # the commonest first: three answers to every discard
+        case Pass() | Call() | CallMahjong():
+            new = claims.answer(state, action, events)
+        case Discard():
+            new = turns.discard(state, action, events)
         case Give():
             new = charleston.give(state, action, events)
         case Vote():
             new = charleston.vote(state, action, events)
         case Offer():
             new = charleston.offer(state, action, events)
-        case Discard():
-            new = turns.discard(state, action, events)
-        case Call() | CallMahjong() | Pass():
-            new = claims.answer(state, action, events)
         case Exchange():
             new = exchanges.exchange(state, action, events)
         case SwapBlank():
@@ -125,7 +125,7 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
             new = turns.declare_dead(state, action, events)
         case Mahjong():
             new = turns.declare_mahjong(state, action, events)
-    return evolve(new, actions=(*state.actions, action)), tuple(events)
+    return recorded(state, new, action), tuple(events)
 
 
 def view(state: GameState, seat: int) -> View:

@@ -44,7 +44,8 @@ def open_window(state: GameState, discarder: int, tile_id: int,
     """After a discard: ask the seats that must answer, or move on to the next draw."""
     if state.tiles[tile_id] == JOKER:
         return next_turn(state, discarder, events)
-    waiting = [s for s in state.seats_after(discarder) if state.is_live(s)]
+    live = state.live_seats()
+    waiting = [s for s in state.seats_after(discarder) if s in live]
     if state.rules.claim_window is ClaimWindow.ABLE_SEATS:
         waiting = [s for s in waiting
                    if any(not isinstance(o.action, Pass)
@@ -55,22 +56,29 @@ def open_window(state: GameState, discarder: int, tile_id: int,
     return evolve(state, phase=Phase.CLAIM, claim=claim)
 
 
+#: Each seat's pass on a claim: the same option at every window.
+_PASSES = tuple(Option(Pass(seat)) for seat in range(4))
+
+
 def claim_options(state: GameState, seat: int, tile_id: int) -> list[Option]:
     """What a seat may answer to this discard: Mah Jongg, pass, then every exposure (with the
     number of jokers), each flagged when it would leave the seat no card hand."""
     kind = state.tiles[tile_id]
-    racks = state.rules.racks
     found: list[Option] = []
-    if state.wall_end() is not WallEnd.COLD:
+    if state.wall_end() is not WallEnd.COLD and mahjong.may_complete(state, seat, kind):
+        racks = state.rules.racks
         found.extend(Option(mahjong.plan_request(CallMahjong(seat), plan, racks))
                      for plan in mahjong.plans(state, seat, claimed=kind))
-    found.append(Option(Pass(seat)))
-    held = state.concealed_kinds(seat)
-    naturals, jokers = held.count(kind), held.count(JOKER)
+    found.append(_PASSES[seat])
+    held = state.concealed_counts(seat)
+    naturals, jokers = held[kind], held[JOKER]
+    if naturals + jokers < 2:  # even a pung takes two tiles from the rack
+        return found
+    tiles = len(state.seats[seat].concealed)
     visible: list[int] | None = None  # counted only when there is a call to judge
     for rack in state.live_racks(seat):
         for size in exposure_sizes(state):
-            if len(held) - (size - 1) < 1:
+            if tiles - (size - 1) < 1:
                 continue
             fewest = max(0 if size < 5 or state.rules.natural_quints else 1,
                          size - 1 - naturals)
@@ -113,8 +121,9 @@ def _own_kinds(action: Call) -> tuple[int, ...]:
 
 def answer(state: GameState, action: Claim, events: list[Event]) -> GameState:
     """Record a seat's claim or pass; when every seat asked has answered, settle it."""
-    state.require_phase(Phase.CLAIM)
     claim = state.claim
+    if claim is None or state.phase is not Phase.CLAIM:
+        state.require_phase(Phase.CLAIM)
     assert claim is not None
     seat = action.seat
     if seat == claim.discarder:
@@ -130,12 +139,16 @@ def answer(state: GameState, action: Claim, events: list[Event]) -> GameState:
         mahjong.check(state, action, claimed=state.tiles[claim.tile_id])
     answers = list(claim.answers)
     answers[seat] = action
-    events.append(Ready(seat))
+    events.append(_READY[seat])
     claim = evolve(claim, answers=tuple(answers))
-    state = evolve(state, claim=claim)
-    if any(answers[s] is None for s in claim.waiting):
-        return state
+    for waiting in claim.waiting:
+        if answers[waiting] is None:
+            return evolve(state, claim=claim)
     return _resolve(state, claim, events)
+
+
+#: Each seat's event for an answer to a claim (the same value every time).
+_READY = tuple(Ready(seat) for seat in range(4))
 
 
 def _completes_second(state: GameState, action: Claim) -> bool:
@@ -145,12 +158,16 @@ def _completes_second(state: GameState, action: Claim) -> bool:
 
 
 def _resolve(state: GameState, claim: ClaimState, events: list[Event]) -> GameState:
-    order = list(state.seats_after(claim.discarder))
+    """Settle the window once every seat asked has answered (`claim`, answers included;
+    `state` may still hold the window as it was before the last answer)."""
+    order = state.seats_after(claim.discarder)
     if state.rules.claim_priority is ClaimPriority.SECOND_MAHJONG_FIRST:
         second = next((a for s in order if isinstance(a := claim.answers[s], CallMahjong)
                        and _completes_second(state, a)), None)
         if second is not None:
             return _win(state, claim, second, events)
+    if all(isinstance(claim.answers[seat], Pass) for seat in claim.waiting):
+        return next_turn(state, claim.discarder, events)  # the next turn closes the window
     for wanted in (CallMahjong, Call):
         for seat in order:
             chosen = claim.answers[seat]
@@ -158,7 +175,7 @@ def _resolve(state: GameState, claim: ClaimState, events: list[Event]) -> GameSt
                 return _win(state, claim, chosen, events)
             if isinstance(chosen, Call) and wanted is Call:
                 return _expose(state, claim, chosen, events)
-    return next_turn(evolve(state, claim=None), claim.discarder, events)
+    return next_turn(state, claim.discarder, events)  # the next turn closes the window
 
 
 def _win(state: GameState, claim: ClaimState, action: CallMahjong,

@@ -10,9 +10,16 @@ from __future__ import annotations
 
 from bot.engine.game.events import DeathCause, HandDead
 from bot.engine.game.rules import DeadJokers
-from bot.engine.game.state import GameState, TableExposure, carried, evolve, with_seat
+from bot.engine.game.state import (
+    GameState,
+    TableExposure,
+    carried,
+    discard_counts,
+    evolve,
+    with_seat,
+)
 from bot.engine.matcher import Exposure
-from bot.engine.tiles import JOKER, NUM_KINDS
+from bot.engine.tiles import JOKER
 
 
 def visible_counts(state: GameState) -> list[int]:
@@ -29,9 +36,7 @@ _VISIBLE_FROM = frozenset({"discards", "seats", "tiles"})
 
 
 def _visible(state: GameState) -> tuple[int, ...]:
-    counts = [0] * NUM_KINDS
-    for _, tile_id in state.discards:
-        counts[state.tiles[tile_id]] += 1
+    counts = list(discard_counts(state))
     for seat_state in state.seats:
         for exposure in seat_state.exposures:
             for tile_id in exposure.tile_ids:

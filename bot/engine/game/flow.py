@@ -18,7 +18,7 @@ from bot.engine.game import mahjong
 from bot.engine.game.events import Drew, EndReason, Event, GameOver, PlayBegins
 from bot.engine.game.rules import GameEnd
 from bot.engine.game.scoring import score
-from bot.engine.game.state import GameState, Phase, Result, Took, TurnState, evolve, with_seat
+from bot.engine.game.state import GameState, Phase, Result, Took, TurnState, evolve, seats_with
 
 
 def start_play(state: GameState, events: list[Event]) -> GameState:
@@ -36,11 +36,11 @@ def draw(state: GameState, seat: int, events: list[Event]) -> GameState:
     tile_id, wall = state.wall[0], state.wall[1:]
     concealed = tuple(sorted((*state.seats[seat].concealed, tile_id)))
     before = state
-    state = with_seat(evolve(state, wall=wall), seat, concealed=concealed)
+    state = evolve(state, wall=wall, seats=seats_with(state, seat, concealed=concealed),
+                   phase=Phase.TURN, turn=TurnState(seat, Took.DRAW, tile=tile_id), claim=None)
     mahjong.note_draw(before, state, seat, state.tiles[tile_id])
     events.append(Drew(seat, state.tiles[tile_id]))
-    return evolve(state, phase=Phase.TURN, turn=TurnState(seat, Took.DRAW, tile=tile_id),
-                  claim=None)
+    return state
 
 
 def next_turn(state: GameState, after: int, events: list[Event]) -> GameState:

@@ -16,16 +16,17 @@ from bot.engine.game.turns import dead_options, heavenly_allowed, turn_options
 
 def legal_options(state: GameState, seat: int) -> tuple[Option, ...]:
     """Everything `seat` may do now (empty when it need not act)."""
-    if not 0 <= seat < state.size or state.phase is Phase.OVER:
+    phase = state.phase
+    if not 0 <= seat < state.size or phase is Phase.OVER:
+        return ()
+    if phase is Phase.CLAIM:
+        claim = state.claim
+        assert claim is not None
+        if seat in claim.waiting and claim.answers[seat] is None:
+            return tuple(claims.claim_options(state, seat, claim.tile_id))
         return ()
     found: list[Option] = []
-    if state.phase in (Phase.CHARLESTON, Phase.VOTE, Phase.COURTESY_OFFER,
-                       Phase.COURTESY_PASS):
-        if heavenly_allowed(state, seat):
-            found.extend(Option(mahjong.plan_request(Mahjong(seat), plan, state.rules.racks))
-                         for plan in mahjong.plans(state, seat))
-        found.extend(charleston.options(state, seat))
-    elif state.phase is Phase.TURN:
+    if phase is Phase.TURN:
         assert state.turn is not None
         if state.turn.seat == seat:
             found.extend(turn_options(state, seat))
@@ -33,11 +34,11 @@ def legal_options(state: GameState, seat: int) -> tuple[Option, ...]:
                 found.extend(exchange_options(state, seat))
                 found.extend(blank_options(state, seat))
                 found.extend(dead_options(state, seat))
-    elif state.phase is Phase.CLAIM:
-        claim = state.claim
-        assert claim is not None
-        if seat in claim.waiting and claim.answers[seat] is None:
-            found.extend(claims.claim_options(state, seat, claim.tile_id))
+    else:
+        if heavenly_allowed(state, seat):
+            found.extend(Option(mahjong.plan_request(Mahjong(seat), plan, state.rules.racks))
+                         for plan in mahjong.plans(state, seat))
+        found.extend(charleston.options(state, seat))
     return tuple(found)
 
 
@@ -51,5 +52,6 @@ def seats_to_act(state: GameState) -> tuple[int, ...]:
     if state.phase is Phase.CLAIM:
         claim = state.claim
         assert claim is not None
-        return tuple(s for s in sorted(claim.waiting) if claim.answers[s] is None)
+        answers = claim.answers
+        return tuple([s for s in sorted(claim.waiting) if answers[s] is None])
     return tuple(s for s in range(state.size) if charleston.must_act(state, s))

@@ -22,7 +22,15 @@ from bot.engine.game.siamese import (
     rack_wins,
     with_jokered_quints,
 )
-from bot.engine.game.state import Declared, GameState, evolve, memo, remove_ids, with_seat
+from bot.engine.game.state import (
+    Declared,
+    GameState,
+    evolve,
+    kept_memo,
+    memo,
+    remove_ids,
+    with_seat,
+)
 from bot.engine.matcher import CARD_KINDS
 from bot.engine.tiles import format_tiles, tile_name
 
@@ -79,7 +87,7 @@ def plans(state: GameState, seat: int, claimed: int | None = None) -> list[Plan]
     first: one plan per rack and card hand, and per pair of hands for both racks at once."""
     if not state.is_live(seat):
         return []
-    if claimed is not None and not _may_complete(state, seat, claimed):
+    if claimed is not None and not may_complete(state, seat, claimed):
         return []
     if claimed is None and memo(state.seats[seat], _DREW_BLANK, bool):
         return []
@@ -98,19 +106,23 @@ _DREW_BLANK = "drew no winning tile"
 def note_draw(before: GameState, after: GameState, seat: int, kind: int) -> None:
     """After a seat draws a tile of `kind`: when no discard of that kind could have completed
     a rack of the hand before the draw (the kinds its claim windows look up, see
-    `_may_complete`), the hand after it makes no Mah Jongg either, so the turn's options
+    `may_complete`), the hand after it makes no Mah Jongg either, so the turn's options
     need not match it again. Noted on the new record, as what it is: a fact about its tiles."""
-    if not _may_complete(before, seat, kind):
+    if not may_complete(before, seat, kind):
         memo(after.seats[seat], _DREW_BLANK, lambda: True)
 
 
-def _may_complete(state: GameState, seat: int, claimed: int) -> bool:
-    """Whether a discard of this kind could complete one of the seat's live racks: a set
-    lookup kept on the seat's record (which changes only when its tiles do), where matching
-    the whole hand again would be asked about every discard by every seat. A kind outside
-    the set makes no Mah Jongg (see `CardMatcher.completing_kinds`)."""
+def may_complete(state: GameState, seat: int, claimed: int) -> bool:
+    """Whether a discard of this kind could complete one of the seat's live racks (`plans`
+    finds none when it could not): a set lookup kept on the seat's record (which changes
+    only when its tiles do), where matching the whole hand again would be asked about every
+    discard by every seat. A kind outside the set makes no Mah Jongg (see
+    `CardMatcher.completing_kinds`)."""
     if claimed >= CARD_KINDS:
         return True
+    known = kept_memo(state.seats[seat], "completing kinds")
+    if isinstance(known, frozenset):
+        return claimed in known
 
     def kinds() -> frozenset[int] | None:
         pool = state.concealed_kinds(seat)

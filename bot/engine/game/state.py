@@ -8,10 +8,10 @@ build new states with `dataclasses.replace`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 from bot.engine.cards.model import Card
 from bot.engine.errors import IllegalAction, NotYourTurn
@@ -19,16 +19,21 @@ from bot.engine.game.actions import Action, Claim, Give
 from bot.engine.game.events import EndReason, Event, ScoreLine
 from bot.engine.game.rules import RuleSet, WallEnd, seat_names
 from bot.engine.matcher import CardMatcher, Exposure
-from bot.engine.tiles import JOKER, tile_name
+from bot.engine.tiles import JOKER, kind_counts, tile_name
 
 _FIELD_NAMES: dict[type, frozenset[str]] = {}
 _Record = TypeVar("_Record")
 
 
-#: Where `memo` and `carried` keep their values on a record: one dict each, under names
-#: no field can have, so `evolve` drops or filters them in one step.
+#: Where `memo` and `carried` keep their values on a record, under names no field can have:
+#: `memo` one dict, which `evolve` drops; `carried` a tuple of (fields, dict) pairs, one per
+#: set of fields its values come from, which `evolve` passes on as it is while the change
+#: leaves every one of those sets alone (most changes do), or filtered. A copy shares the
+#: dicts it was passed, and whatever either adds to one is derived from the same values of
+#: its fields; a new set of fields gets a new tuple, on that record only.
 _MEMO = " memo"
 _CARRIED = " carried"
+_Carried = tuple[tuple[frozenset[str], dict[str, object]], ...]
 
 
 def evolve(record: _Record, **changes: object) -> _Record:
@@ -44,18 +49,24 @@ def evolve(record: _Record, **changes: object) -> _Record:
     names = _FIELD_NAMES.get(cls)
     if names is None:
         names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(record))  # type: ignore[arg-type]
-    if not names.issuperset(changes):
+    if not changes.keys() <= names:
         unknown = sorted(changes.keys() - names)
         raise TypeError(f"{cls.__name__} has no field {', '.join(unknown)}")
     copied: _Record = object.__new__(cls)
     values = copied.__dict__
     values.update(record.__dict__, **changes)
-    values.pop(_MEMO, None)
-    kept: dict[str, tuple[frozenset[str], object]] | None = values.pop(_CARRIED, None)
-    if kept is not None:
-        still = {key: entry for key, entry in kept.items() if entry[0].isdisjoint(changes)}
-        if still:
-            values[_CARRIED] = still
+    if _MEMO in values:
+        del values[_MEMO]
+    groups: _Carried | None = values.get(_CARRIED)
+    if groups is not None:
+        for depends, _ in groups:
+            if not depends.isdisjoint(changes):
+                still = tuple(group for group in groups if group[0].isdisjoint(changes))
+                if still:
+                    values[_CARRIED] = still
+                else:
+                    del values[_CARRIED]
+                break
     return copied
 
 
@@ -77,24 +88,44 @@ def memo(record: object, key: str, make: Callable[[], _Value]) -> _Value:
     return made
 
 
+def kept_memo(record: object, key: str) -> object | None:
+    """What `memo` keeps on a record under `key`, or None when it keeps nothing there: the
+    look-up of the accessors asked at every step, without building the value's maker."""
+    found: dict[str, object] | None = record.__dict__.get(_MEMO)
+    return None if found is None else found.get(key)
+
+
 def carried(record: object, key: str, depends: frozenset[str],
             make: Callable[[], _Value]) -> _Value:
     """Like `memo`, for a value derived only from the record's fields named in `depends`
     (and the game's constants): `evolve` carries it to the copy while the change leaves
     those fields alone. A game moves one small step at a time (an answer to a claim changes
     the claim, never the discards), so what the discards or the seats give is made once per
-    change of them, not once per state. `depends` must name every field `make` reads."""
-    kept: dict[str, tuple[frozenset[str], object]] | None = record.__dict__.get(_CARRIED)
-    if kept is None:
-        kept = record.__dict__[_CARRIED] = {}
+    change of them, not once per state. `depends` must name every field `make` reads, and
+    be one constant set for each key (sets of fields are told apart by identity)."""
+    groups: _Carried = record.__dict__.get(_CARRIED, ())
+    for known, group in groups:
+        if known is depends:
+            if key in group:
+                value: _Value = group[key]  # type: ignore[assignment]
+                return value
+            break
     else:
-        entry = kept.get(key)
-        if entry is not None:
-            value: _Value = entry[1]  # type: ignore[assignment]
-            return value
-    made = make()
-    kept[key] = (depends, made)
+        group = {}
+        record.__dict__[_CARRIED] = (*groups, (depends, group))
+    made = group[key] = make()
     return made
+
+
+#: For each table size, the other seats after each seat in turn order.
+_AFTER = {size: tuple(tuple((seat + step) % size for step in range(1, size))
+                      for seat in range(size)) for size in (2, 3, 4)}
+#: The keys of each rack's exposures, and the fields of a state or a seat some values kept
+#: on them come from.
+_RACK_EXPOSURES = ("rack_exposures 0", "rack_exposures 1")
+_SEATS = frozenset({"seats"})
+_LIVE_FROM = frozenset({"dead", "declared"})
+_EXPOSED_FROM = frozenset({"exposures"})
 
 
 class Phase(Enum):
@@ -312,12 +343,25 @@ class GameState:
 
     def kinds(self, tile_ids: Iterable[int]) -> tuple[int, ...]:
         """The kinds of some tile ids, in the same order."""
-        return tuple(self.tiles[t] for t in tile_ids)
+        tiles = self.tiles
+        return tuple([tiles[t] for t in tile_ids])
 
     def concealed_kinds(self, seat: int) -> tuple[int, ...]:
         """A seat's concealed tiles as kinds, in rack order."""
         held = self.seats[seat]
+        found = kept_memo(held, "concealed_kinds")
+        if found is not None:
+            return found  # type: ignore[return-value]
         return memo(held, "concealed_kinds", lambda: tuple(sorted(self.kinds(held.concealed))))
+
+    def concealed_counts(self, seat: int) -> tuple[int, ...]:
+        """How many concealed tiles of each kind a seat holds (indexed by kind)."""
+        held = self.seats[seat]
+        found = kept_memo(held, "concealed_counts")
+        if found is not None:
+            return found  # type: ignore[return-value]
+        return memo(held, "concealed_counts",
+                    lambda: tuple(kind_counts(self.concealed_kinds(seat))))
 
     def take(self, seat: int, kinds: Sequence[int], what: str) -> tuple[int, ...]:
         """The lowest tile ids of these kinds from a seat's rack; `IllegalAction` if missing."""
@@ -344,32 +388,32 @@ class GameState:
 
     def live_racks(self, seat: int) -> tuple[int, ...]:
         """Racks of a seat that can still become Mah Jongg (not dead, not already shown)."""
-        state = self.seats[seat]
+        held = self.seats[seat]
 
         def live() -> tuple[int, ...]:
-            shown = {d.rack for d in state.declared}
-            return tuple(r for r in range(len(state.dead)) if not state.dead[r]
+            shown = {d.rack for d in held.declared}
+            return tuple(r for r in range(len(held.dead)) if not held.dead[r]
                          and r not in shown)
 
-        return memo(state, "live_racks", live)
+        return carried(held, "live racks", _LIVE_FROM, live)
 
     def is_live(self, seat: int) -> bool:
         """A seat still plays (draws, discards, claims) while it has a live rack."""
         return bool(self.live_racks(seat))
 
     def live_seats(self) -> tuple[int, ...]:
-        """Seats that still play, in seat order."""
-        return tuple(s for s in range(self.size) if self.is_live(s))
+        """Seats that still play, in seat order (once per change of the seats)."""
+        return carried(self, "live seats", _SEATS, lambda: tuple(
+            s for s in range(self.size) if self.is_live(s)))
 
-    def seats_after(self, seat: int) -> Iterator[int]:
+    def seats_after(self, seat: int) -> tuple[int, ...]:
         """The other seats in turn order after `seat` (play passes to the right)."""
-        for step in range(1, self.size):
-            yield (seat + step) % self.size
+        return _AFTER[self.size][seat]
 
     def rack_exposures(self, seat: int, rack: int) -> tuple[Exposure, ...]:
         """A rack's exposures in the matcher's terms."""
         held = self.seats[seat]
-        return memo(held, f"rack_exposures {rack}", lambda: tuple(
+        return carried(held, _RACK_EXPOSURES[rack], _EXPOSED_FROM, lambda: tuple(
             self.as_exposure(e) for e in held.exposures if e.rack == rack))
 
     def as_exposure(self, exposure: TableExposure) -> Exposure:
@@ -428,11 +472,82 @@ def _phase_message(phase: Phase) -> str:
     return f"You can't do that now. {_PHASE_MESSAGES[phase]}"
 
 
+def recorded(before: GameState, after: GameState, action: Action) -> GameState:
+    """`after`, the state an action led to from `before`, with the action added to the
+    actions: the last step of `apply`. Each phase's handler returns a record it made itself
+    (nothing else holds it yet, and nothing kept on it comes from the actions), so the field
+    is set on that record rather than copying it once more; a state handed back unchanged
+    is copied."""
+    actions = (*before.actions, action)
+    if after is before:
+        return evolve(after, actions=actions)
+    after.__dict__["actions"] = actions
+    return after
+
+
 def with_seat(state: GameState, seat: int, **changes: object) -> GameState:
     """The state with one seat's record changed."""
+    return evolve(state, seats=seats_with(state, seat, **changes))
+
+
+def seats_with(state: GameState, seat: int, **changes: object) -> tuple[SeatState, ...]:
+    """The seats with one seat's record changed (for a state changed in more ways at once)."""
     seats = list(state.seats)
     seats[seat] = evolve(seats[seat], **changes)
-    return evolve(state, seats=tuple(seats))
+    return tuple(seats)
+
+
+#: The discards as kinds: who threw each and its kind, in order; and each seat's own pile.
+Piles = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...]]
+_PILES_FROM = frozenset({"discards", "tiles"})
+
+
+def discard_piles(state: GameState) -> Piles:
+    """The discards as kinds (who threw each, in order), and each seat's own pile: made
+    once per change of the discards (a discard extends them, see `with_discard`)."""
+    def count() -> Piles:
+        tiles = state.tiles
+        table = tuple([(seat, tiles[tile_id]) for seat, tile_id in state.discards])
+        piles: list[list[int]] = [[] for _ in range(state.size)]
+        for seat, kind in table:
+            piles[seat].append(kind)
+        return table, tuple(map(tuple, piles))
+
+    return carried(state, "discard piles", _PILES_FROM, count)
+
+
+def _carried_group(record: object, depends: frozenset[str]) -> dict[str, object] | None:
+    """What `carried` keeps on a record for the fields `depends`, if anything."""
+    return next((group for known, group in record.__dict__.get(_CARRIED, ())
+                 if known is depends), None)
+
+
+def discard_counts(state: GameState) -> tuple[int, ...]:
+    """How many tiles of each kind lie in the discards (once per change of the discards; a
+    discard adds one, see `with_discard`)."""
+    return carried(state, "discard counts", _PILES_FROM,
+                   lambda: tuple(kind_counts(kind for _, kind in discard_piles(state)[0])))
+
+
+def with_discard(state: GameState, seat: int, tile_id: int, **changes: object) -> GameState:
+    """The state with `seat`'s discard of `tile_id` laid on the discards (and `changes`):
+    what the state had already counted of the discards is added to, not counted again."""
+    new = evolve(state, discards=(*state.discards, (seat, tile_id)), **changes)
+    counted = _carried_group(state, _PILES_FROM)
+    if counted is None:
+        return new
+    kind = state.tiles[tile_id]
+    piles = cast("Piles | None", counted.get("discard piles"))
+    if piles is not None:
+        table, own = piles[0], list(piles[1])
+        own[seat] = (*own[seat], kind)
+        carried(new, "discard piles", _PILES_FROM, lambda: ((*table, (seat, kind)), tuple(own)))
+    counts = cast("tuple[int, ...] | None", counted.get("discard counts"))
+    if counts is not None:
+        more = list(counts)
+        more[kind] += 1
+        carried(new, "discard counts", _PILES_FROM, lambda: tuple(more))
+    return new
 
 
 def sorted_ids(tile_ids: Iterable[int]) -> tuple[int, ...]:

@@ -15,8 +15,16 @@ from bot.engine.game.dead import kill, penalty_rack, rack_is_dead
 from bot.engine.game.events import DeathCause, DeclaredDead, Discarded, Event
 from bot.engine.game.flow import after_mahjong, next_turn, settle
 from bot.engine.game.rules import DeadHands, WallEnd
-from bot.engine.game.state import GameState, Phase, Took, TurnState, evolve, with_seat
-from bot.engine.tiles import BLANK
+from bot.engine.game.state import (
+    GameState,
+    Phase,
+    Took,
+    TurnState,
+    memo,
+    seats_with,
+    with_discard,
+)
+from bot.engine.tiles import BLANK, NUM_KINDS
 
 
 def discard(state: GameState, action: Discard, events: list[Event]) -> GameState:
@@ -26,9 +34,9 @@ def discard(state: GameState, action: Discard, events: list[Event]) -> GameState
         raise IllegalAction("Blanks can't be discarded; swap one for a discard instead.")
     tile_id = state.take(action.seat, (action.kind,), "discard")[0]
     concealed = tuple(t for t in state.seats[action.seat].concealed if t != tile_id)
-    state = with_seat(state, action.seat, concealed=concealed)
-    state = evolve(state, discards=(*state.discards, (action.seat, tile_id)),
-                   thrown=(*state.thrown, action.kind), turn=None)
+    state = with_discard(state, action.seat, tile_id,
+                         seats=seats_with(state, action.seat, concealed=concealed),
+                         thrown=(*state.thrown, action.kind), turn=None)
     events.append(Discarded(action.seat, action.kind))
     return claims.open_window(state, action.seat, tile_id, events)
 
@@ -108,8 +116,9 @@ def turn_options(state: GameState, seat: int) -> list[Option]:
     if not turn.shown and not cold:
         for plan in mahjong.plans(state, seat):
             found.append(Option(mahjong.plan_request(Mahjong(seat), plan, state.rules.racks)))
-    kinds = sorted(set(state.concealed_kinds(seat)) - {BLANK})
-    found.extend(Option(Discard(seat, kind)) for kind in kinds)
+    found.extend(memo(state.seats[seat], "discard options", lambda: tuple(
+        _DISCARDS[seat][kind] for kind in dict.fromkeys(state.concealed_kinds(seat))
+        if kind != BLANK)))
     return found
 
 
@@ -117,5 +126,13 @@ def dead_options(state: GameState, seat: int) -> list[Option]:
     """Dead-hand declarations the seat on turn may make (right or wrong)."""
     if state.rules.dead_hands is DeadHands.OFF or not state.is_live(seat):
         return []
-    return [Option(DeclareDead(seat, target, rack))
+    return [_DECLARATIONS[seat, target, rack]
             for target in state.seats_after(seat) for rack in state.live_racks(target)]
+
+
+#: The options every game offers again and again, made once: each seat's discard of each
+#: kind, and each seat's declaration of each other seat's rack dead.
+_DISCARDS = tuple(tuple(Option(Discard(seat, kind)) for kind in range(NUM_KINDS))
+                  for seat in range(4))
+_DECLARATIONS = {(seat, target, rack): Option(DeclareDead(seat, target, rack))
+                 for seat in range(4) for target in range(4) for rack in range(2)}

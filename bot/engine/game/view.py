@@ -23,8 +23,11 @@ from bot.engine.game.state import (
     TableExposure,
     Took,
     carried,
+    discard_piles,
+    kept_memo,
     memo,
 )
+from bot.engine.records import make
 
 
 @dataclass(frozen=True)
@@ -172,44 +175,38 @@ def _exposure_view(state: GameState, exposure: TableExposure) -> ExposureView:
 def _seat_view(state: GameState, seat: int, discards: tuple[int, ...]) -> SeatView:
     """A seat as everyone sees it. Kept on the seat's record per discard pile: a seat's
     record changes far less often than the game moves (its pile can shrink under it when a
-    discard is called)."""
+    discard is called); what its exposures and Mah Jonggs show goes along while they stay."""
     seat_state = state.seats[seat]
-    kept: dict[tuple[int, tuple[int, ...]], SeatView] = memo(seat_state, "seat views", dict)
+    kept: dict[tuple[int, tuple[int, ...]], SeatView] | None = kept_memo(  # type: ignore[assignment]
+        seat_state, "seat views")
+    if kept is None:
+        kept = memo(seat_state, "seat views", dict)
     found = kept.get((seat, discards))
     if found is None:
-        found = kept[seat, discards] = SeatView(
-            seat=seat, wind=state.name(seat), player=state.players[seat],
-            concealed_count=len(seat_state.concealed),
-            exposures=tuple(_exposure_view(state, e) for e in seat_state.exposures),
-            mahjongs=tuple(_mahjong_view(state, d) for d in seat_state.declared),
-            dead=seat_state.dead, live=state.is_live(seat), discards=discards)
+        exposures, mahjongs = carried(seat_state, "shown", _SHOWN_FROM, lambda: (
+            tuple(_exposure_view(state, e) for e in seat_state.exposures),
+            tuple(_mahjong_view(state, d) for d in seat_state.declared)))
+        found = kept[seat, discards] = make(SeatView, {
+            "seat": seat, "wind": state.name(seat), "player": state.players[seat],
+            "concealed_count": len(seat_state.concealed), "exposures": exposures,
+            "mahjongs": mahjongs, "dead": seat_state.dead, "live": state.is_live(seat),
+            "discards": discards})
     return found
 
 
+#: The fields of a seat's record its exposures and Mah Jonggs as shown come from.
+_SHOWN_FROM = frozenset({"exposures", "declared"})
+
+
 #: The fields of the state the table's public parts of a view are made from.
-_PILES_FROM = frozenset({"discards", "tiles"})
 _SEATS_FROM = frozenset({"discards", "tiles", "seats", "players", "rules"})
-
-
-def _piles(state: GameState) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...]]:
-    """The discards as kinds (who threw each, in order), and each seat's own pile: made
-    once per change of the discards, not for every view."""
-    def make() -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...]]:
-        tiles = state.tiles
-        table = tuple([(seat, tiles[tile_id]) for seat, tile_id in state.discards])
-        piles: list[list[int]] = [[] for _ in range(state.size)]
-        for seat, kind in table:
-            piles[seat].append(kind)
-        return table, tuple(map(tuple, piles))
-
-    return carried(state, "discard piles", _PILES_FROM, make)
 
 
 def _seat_views(state: GameState) -> tuple[SeatView, ...]:
     """Every seat as the table sees it, the same for every viewer: made once per change of
     the seats or the discards."""
     return carried(state, "seat views", _SEATS_FROM, lambda: tuple(
-        _seat_view(state, seat, pile) for seat, pile in enumerate(_piles(state)[1])))
+        _seat_view(state, seat, pile) for seat, pile in enumerate(discard_piles(state)[1])))
 
 
 def _charleston_view(state: GameState, seat: int) -> CharlestonView | None:
@@ -244,25 +241,29 @@ def _claim_view(state: GameState, seat: int) -> ClaimView | None:
                      claim.answers[seat])
 
 
-def build_view(state: GameState, seat: int) -> View:
-    """Everything `seat` may see now, with its legal options."""
-    result = None
-    if state.result is not None:
-        result = ResultView(state.result.reason,
-                            tuple(_mahjong_view(state, d) for d in state.result.declared),
-                            state.result.lines, state.result.totals, state.result.settlement,
-                            state.result.bettor)
-    return View(
-        seat=seat, rules=state.rules.name, card=state.card.name, phase=state.phase,
-        concealed=state.concealed_kinds(seat),
-        seats=_seat_views(state),
-        discards=_piles(state)[0],
-        wall_count=len(state.wall), dice=state.deal.dice,
-        turn=state.turn.seat if state.turn is not None else None,
-        charleston=_charleston_view(state, seat), claim=_claim_view(state, seat),
-        result=result, legal=legal_options(state, seat), action_count=len(state.actions),
-        called=_called_view(state), bet=state.bet)
+def _result_view(state: GameState) -> ResultView | None:
+    result = state.result
+    if result is None:
+        return None
+    return ResultView(result.reason, tuple(_mahjong_view(state, d) for d in result.declared),
+                      result.lines, result.totals, result.settlement, result.bettor)
 
+
+def build_view(state: GameState, seat: int) -> View:
+    """Everything `seat` may see now, with its legal options. Made at every step of every
+    game, so it is put together from parts kept on the state's records (see `make`)."""
+    turn = state.turn
+    return make(View, {
+        "seat": seat, "rules": state.rules.name, "card": state.card.name,
+        "phase": state.phase, "concealed": state.concealed_kinds(seat),
+        "seats": _seat_views(state), "discards": discard_piles(state)[0],
+        "wall_count": len(state.wall), "dice": state.deal.dice,
+        "turn": turn.seat if turn is not None else None,
+        "charleston": None if state.charleston is None else _charleston_view(state, seat),
+        "claim": None if state.claim is None else _claim_view(state, seat),
+        "result": _result_view(state), "legal": legal_options(state, seat),
+        "action_count": len(state.actions),
+        "called": None if turn is None else _called_view(state), "bet": state.bet})
 
 
 def spectator_view(state: GameState) -> View:

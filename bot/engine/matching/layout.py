@@ -14,6 +14,7 @@ from bot.engine.cards.compile import TileGroup, Variation
 from bot.engine.cards.model import Card
 from bot.engine.hands import Exposure, MahjongMatch, NearHand, PlayerHand
 from bot.engine.matching.rows import kind_counts
+from bot.engine.records import make
 from bot.engine.tiles import FLOWER, JOKER
 
 
@@ -47,6 +48,18 @@ def _assign_exposures(variation: Variation,
     return taken
 
 
+class Held:
+    """A hand's concealed tiles as a count per kind, and the natural kinds among them in
+    order: what laying the hand out into many variations starts from each time."""
+
+    __slots__ = ("counts", "kinds")
+
+    def __init__(self, concealed: Sequence[int]) -> None:
+        self.counts = kind_counts(concealed)
+        self.kinds = tuple(kind for kind, count in enumerate(self.counts)
+                           if count and kind != JOKER)
+
+
 class Layouts:
     """The layouts of a card's variations (each prepared on first use)."""
 
@@ -71,23 +84,21 @@ class Layouts:
             self._layouts[row] = layout
         return layout
 
-    def fill(self, row: int, hand: PlayerHand, held: Sequence[int] | None = None) -> tuple[
-            list[list[int]], list[bool], tuple[int, ...], int]:
+    def _place(self, layout: _Layout, row: int, hand: PlayerHand, held: Held) -> tuple[
+            list[list[int]], dict[int, Exposure], list[int], int]:
         """Place the seat's tiles into variation `row`'s groups: naturals first (natural-only
         groups, then joker-able ones), then flowers into flower-wild places, then jokers.
 
-        `held` may give the hand's concealed count per kind (when the caller has it).
-        Returns each group's tiles, which groups exposures fill, the natural tiles left over
-        (sorted) and the jokers left over."""
-        layout = self._layout(row)
+        Returns each group's tiles, which group each exposure fills, the naturals left over
+        (a count per kind) and the jokers left over."""
         taken = _assign_exposures(self.variations[row], hand.exposures) \
             if hand.exposures else {}
-        pool = list(held) if held is not None else kind_counts(hand.concealed)
+        pool = list(held.counts)
         jokers = pool[JOKER]
         pool[JOKER] = 0
         placed: list[list[int]] = [[] for _ in layout.groups]
         for i, tiles, kind, size, identical in layout.steps:
-            if i in taken:
+            if taken and i in taken:
                 placed[i] = list(taken[i].tiles)
             elif identical:
                 have = pool[kind]
@@ -117,12 +128,30 @@ class Layouts:
                 used = min(gap, jokers)
                 jokers -= used
                 got.extend([JOKER] * used)
-        unused: list[int] = []
-        for kind, count in enumerate(pool):
+        return placed, taken, pool, jokers
+
+    @staticmethod
+    def _left(held: Held, pool: list[int]) -> tuple[int, ...]:
+        """The naturals left in `pool` (a count per kind), sorted."""
+        left: list[int] = []
+        for kind in held.kinds:
+            count = pool[kind]
             if count:
-                unused.extend([kind] * count)
+                left += [kind] * count
+        return tuple(left)
+
+    def fill(self, row: int, hand: PlayerHand, held: Held | None = None) -> tuple[
+            list[list[int]], list[bool], tuple[int, ...], int]:
+        """Place the seat's tiles into variation `row`'s groups (see `_place`).
+
+        `held` may give the hand's concealed tiles counted (when the caller has them).
+        Returns each group's tiles, which groups exposures fill, the natural tiles left over
+        (sorted) and the jokers left over."""
+        if held is None:
+            held = Held(hand.concealed)
+        placed, taken, pool, jokers = self._place(self._layout(row), row, hand, held)
         exposed = [i in taken for i in range(len(placed))] if taken else [False] * len(placed)
-        return placed, exposed, tuple(unused), jokers
+        return placed, exposed, self._left(held, pool), jokers
 
     def arrange(self, row: int, hand: PlayerHand) -> MahjongMatch:
         """The Mah Jongg this 14-tile hand makes as variation `row`, group by group."""
@@ -136,30 +165,34 @@ class Layouts:
                             tuple(tuple(g) for g in placed), tuple(exposed), jokers, flowers)
 
     def near(self, row: int, hand: PlayerHand, away: int,
-             held: Sequence[int] | None = None) -> NearHand:
+             held: Held | None = None) -> NearHand:
         """The hand as `away` tiles from variation `row`, with what it still needs."""
         layout = self._layout(row)
-        placed, _, unused, spare_jokers = self.fill(row, hand, held)
+        if held is None:
+            held = Held(hand.concealed)
+        placed, _, pool, spare_jokers = self._place(layout, row, hand, held)
+        unused = self._left(held, pool)
         need_natural: list[int] = []
         need_any: list[int] = []
         for (_, group_tiles, kind, size, _), jokers_ok, tiles in zip(
                 layout.by_group, layout.jokers_ok, placed, strict=True):
-            if len(tiles) >= size:
+            short = size - len(tiles)
+            if short <= 0:
                 continue
             if jokers_ok:
-                need_any.extend([kind] * (size - len(tiles)))
+                need_any.extend([kind] * short)
+            elif not tiles:
+                need_natural.extend(group_tiles)
             else:
                 # A natural-only group holds only its own naturals: what it lacks is the rest.
                 rest = list(group_tiles)
                 for tile in tiles:
                     rest.remove(tile)
                 need_natural.extend(rest)
-        return NearHand(
-            hand=self.card.hands[self.variations[row].hand_index],
-            away=away,
-            need_natural=tuple(sorted(need_natural)),
-            need_any=tuple(sorted(need_any)),
-            unused=unused + (JOKER,) * spare_jokers,
-            target=layout.target,
-            groups=tuple(tuple(g) for g in placed),
-        )
+        need_natural.sort()
+        need_any.sort()
+        return make(NearHand, {
+            "hand": self.card.hands[self.variations[row].hand_index], "away": away,
+            "need_natural": tuple(need_natural), "need_any": tuple(need_any),
+            "unused": unused + (JOKER,) * spare_jokers if spare_jokers else unused,
+            "target": layout.target, "groups": tuple([tuple(g) for g in placed])})

@@ -27,9 +27,10 @@ class Rows:
     For counting against one hand, `sums` lazily prepares the rows transposed (kind-major,
     small ints) as running totals `fixed`, `fixed + flex` and `fixed + flex + wild`, with
     their row sums: then what a hand lacks is a few `minimum` and `sum` passes (see
-    `missing_tiles`)."""
+    `missing_tiles`). `witness` is kept by `ExposureRows.any_reachable`: one row the set
+    could still fill when last asked, tried first next time."""
 
-    __slots__ = ("_runs", "_sums", "fixed", "flex", "index", "wild")
+    __slots__ = ("_runs", "_sums", "fixed", "flex", "index", "wild", "witness")
 
     def __init__(self, index: npt.NDArray[np.intp], fixed: IntArray, flex: IntArray,
                  wild: IntArray) -> None:
@@ -39,6 +40,7 @@ class Rows:
         self.wild = wild
         self._sums: Sums | None = None
         self._runs: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None = None
+        self.witness: Witness | None = None
 
     def take(self, keep: npt.NDArray[np.bool_] | npt.NDArray[np.intp]) -> Rows:
         """The rows selected by a mask or positions."""
@@ -65,6 +67,42 @@ class Rows:
         if self._sums is None:
             self._sums = Sums(self.fixed, self.flex, self.wild)
         return self._sums
+
+
+class Witness:
+    """One row, in plain numbers, to judge on its own whether a supply can fill it (see
+    `ExposureRows.reachable`, whose arithmetic `fills` repeats for this row): each kind it
+    asks for with its running totals, and its sums."""
+
+    __slots__ = ("all_flower", "kinds", "need_all", "need_fixed", "need_wild")
+
+    def __init__(self, fixed: IntArray, flex: IntArray, wild: IntArray) -> None:
+        fixed_flex = fixed + flex
+        every = fixed_flex + wild
+        self.kinds = tuple((kind, int(fixed[kind]), int(fixed_flex[kind]), int(every[kind]))
+                           for kind in np.flatnonzero(every).tolist())
+        self.need_fixed = int(fixed.sum())
+        self.need_wild = int(wild.sum())
+        self.need_all = int(every.sum())
+        self.all_flower = int(every[FLOWER])
+
+    def fills(self, supply: Sequence[int], jokers: int) -> bool:
+        """Whether `supply` (naturals left per kind, none below zero) and `jokers` fill the
+        row: natural-only places from naturals, the rest from naturals, spare flowers and
+        jokers."""
+        fill_fixed = fill_flex = fill_all = 0
+        for kind, fixed, fixed_flex, every in self.kinds:
+            have = min(supply[kind], 64)
+            fill_fixed += min(have, fixed)
+            fill_flex += min(have, fixed_flex)
+            fill_all += min(have, every)
+        if fill_fixed != self.need_fixed:
+            return False
+        need = self.need_all - fill_all
+        wild_deficit = self.need_wild - fill_all + fill_flex
+        spare_flowers = max(supply[FLOWER] - self.all_flower, 0)
+        need -= min(spare_flowers, wild_deficit)
+        return need <= jokers
 
 
 class Sums:
@@ -96,8 +134,18 @@ class Sums:
         """`sum(min(held, total))` for each total (see the class docstring): what `held`, a
         column of counts per kind, places into the fixed places, into the fixed and
         joker-able ones, and (with wild places) into all of them."""
+        return self._split(np.minimum(held, self.stacked).sum(axis=0, dtype=np.int32))
+
+    def placed_tiles(self, naturals: IntArray) -> tuple[npt.NDArray[np.int32], ...]:
+        """`placed` for a hand's naturals (a row of counts, none below zero): a kind the hand
+        does not hold places nothing (no total is below zero), so only the few kinds it holds
+        are counted."""
+        kinds = np.flatnonzero(naturals)
+        held = naturals[kinds].astype(np.int8)[:, None]
+        return self._split(np.minimum(held, self.stacked[kinds]).sum(axis=0, dtype=np.int32))
+
+    def _split(self, total: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.int32], ...]:
         size = self.size
-        total = np.minimum(held, self.stacked).sum(axis=0, dtype=np.int32)
         return tuple(total[part * size:(part + 1) * size] for part in range(3 if self.has_wild
                                                                            else 2))
 
@@ -148,7 +196,7 @@ def missing_tiles(rows: Rows, naturals: IntArray, jokers: int | npt.NDArray[np.i
     if naturals.ndim > 1:
         return _missing_each(rows, naturals, jokers, has_wild)
     sums = rows.sums
-    placed = sums.placed(naturals.astype(np.int8)[:, None])
+    placed = sums.placed_tiles(naturals)
     placed_fixed, placed_flex = placed[0], placed[1]
     missing_fixed = sums.need_fixed - placed_fixed
     open_flex = sums.need_fixed_flex - placed_flex - missing_fixed

@@ -1,12 +1,30 @@
-"""`evolve` and `memo`: derived values kept on frozen records never outlive the record."""
+"""`evolve`, `memo` and `carried`: derived values kept on frozen records never outlive the
+record, nor the fields they come from."""
 
 from __future__ import annotations
 
 from game_cards import engine_card
 from game_helpers import NAMES
 
-from bot.engine.game import STANDARD, new_game
-from bot.engine.game.state import carried, evolve, memo
+from bot.engine.game import (
+    STANDARD,
+    Discard,
+    Pass,
+    Phase,
+    apply,
+    legal_actions,
+    new_game,
+    seats_to_act,
+)
+from bot.engine.game.state import (
+    Took,
+    TurnState,
+    carried,
+    discard_counts,
+    discard_piles,
+    evolve,
+    memo,
+)
 
 
 def test_a_memo_is_made_once_and_never_copied_by_evolve() -> None:
@@ -56,3 +74,41 @@ def test_a_carried_value_follows_copies_until_a_field_it_comes_from_changes() ->
     assert carried(moved, "piles", depends, lambda: len(moved.discards)) == 1
     assert carried(later, "piles", depends, pile_count) == 0  # the copy kept its own
     assert memo(later, "count", lambda: 7) == 7 and memo(evolve(later), "count", int) == 0
+
+
+def test_a_copy_shares_what_is_kept_for_fields_it_shares_and_nothing_else() -> None:
+    state = new_game(STANDARD, engine_card(), 5, NAMES)
+    discards, seats = frozenset({"discards"}), frozenset({"seats"})
+    assert carried(state, "piles", discards, lambda: 0) == 0
+    copy = evolve(state, pot=5)
+    # Kept by the copy for the discards, which both have: the original finds it too.
+    assert carried(copy, "count", discards, lambda: 1) == 1
+    assert carried(state, "count", discards, lambda: -1) == 1
+    # Kept by the copy for another set of fields: the original makes its own.
+    assert carried(copy, "seats", seats, lambda: 2) == 2
+    assert carried(state, "seats", seats, lambda: -2) == -2
+    assert carried(evolve(copy, seats=copy.seats[::-1]), "seats", seats, lambda: 3) == 3
+
+
+def test_a_discard_adds_to_the_piles_and_counts_kept_before_it() -> None:
+    state = new_game(STANDARD, engine_card(), 5, NAMES)
+    state = evolve(state, phase=Phase.TURN, turn=TurnState(0, Took.DEAL), charleston=None)
+    for _ in range(6):
+        discard_piles(state), discard_counts(state)  # kept, so the next discard adds to them
+        seat = seats_to_act(state)[0]
+        action = next(o.action for o in legal_actions(state, seat)
+                      if isinstance(o.action, Discard | Pass))
+        state, _ = apply(state, action)
+        fresh = evolve(state, discards=state.discards)  # keeps nothing made from the discards
+        assert discard_piles(state) == discard_piles(fresh)
+        assert discard_counts(state) == discard_counts(fresh)
+    assert len(state.discards) >= 2
+
+
+def test_apply_leaves_the_state_it_was_given_as_it_was() -> None:
+    state = new_game(STANDARD, engine_card(), 5, NAMES)
+    state = evolve(state, phase=Phase.TURN, turn=TurnState(0, Took.DEAL), charleston=None)
+    before = state.actions
+    after, _ = apply(state, Discard(0, state.concealed_kinds(0)[0]))
+    assert state.actions == before and state.phase is Phase.TURN
+    assert after.actions == (*before, Discard(0, state.concealed_kinds(0)[0]))
