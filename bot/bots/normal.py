@@ -545,16 +545,17 @@ def _candidate(nears: Sequence[NearHand], pools: Sequence[Sequence[int]],
             need[kind] = need.get(kind, 0) + 1
         for kind in near.need_any:
             need_any[kind] = need_any.get(kind, 0) + 1
-    away = sum(near.away for near in nears)
+    away = sum([near.away for near in nears])
     if away <= call_away + 1:
         for near in nears:
             for target, have in zip(near.target, near.groups, strict=True):
                 if len(target) >= 3 and len(have) < len(target) and len(set(target)) == 1:
                     call_kinds.add(target[0])
+    hands = [near.hand for near in nears]
     return make(Candidate, {
-        "hands": tuple(n.hand.id for n in nears), "away": away,
-        "value": sum(near.hand.value for near in nears), "keep": tuple(keep),
+        "hands": tuple([hand.id for hand in hands]), "away": away,
+        "value": sum([hand.value for hand in hands]), "keep": tuple(keep),
         "need_natural": tuple(sorted(need.items())),
         "need_any": tuple(sorted(need_any.items())), "jokers": keep[JOKER],
-        "concealed": any(n.hand.concealed for n in nears),
-        "doubles": not any(n.hand.singles_and_pairs for n in nears)})
+        "concealed": any(hand.concealed for hand in hands),
+        "doubles": not any(hand.singles_and_pairs for hand in hands)})

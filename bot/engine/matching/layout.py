@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.engine.cards.compile import TileGroup, Variation
-from bot.engine.cards.model import Card
+from bot.engine.cards.model import Card, Hand
 from bot.engine.hands import Exposure, MahjongMatch, NearHand, PlayerHand
 from bot.engine.matching.rows import kind_counts
 from bot.engine.records import make
@@ -20,17 +20,18 @@ from bot.engine.tiles import FLOWER, JOKER
 
 @dataclass(frozen=True)
 class _Layout:
-    """A variation prepared for laying tiles out: its groups; `steps`, the groups in the
-    order they take naturals (natural-only groups, then joker-able, then flower-wild) as
-    (position, tiles, kind, size, identical); `jokerable`, the groups jokers (and, where
-    wild, flowers) may fill as (position, size, flowers wild); and its target tiles."""
+    """A variation prepared for laying tiles out: its card hand and groups; `steps`, the
+    groups in the order they take naturals (natural-only groups, then joker-able, then
+    flower-wild) as (position, tiles, kind, size, identical); `jokerable`, the groups jokers
+    (and, where wild, flowers) may fill as (position, size, flowers wild); its target tiles;
+    and `needs`, each group as (tiles, kind, size, joker-able) for what a near hand lacks."""
 
+    hand: Hand
     groups: tuple[TileGroup, ...]
     steps: tuple[tuple[int, tuple[int, ...], int, int, bool], ...]
     jokerable: tuple[tuple[int, int, bool], ...]
     target: tuple[tuple[int, ...], ...]
-    by_group: tuple[tuple[int, tuple[int, ...], int, int, bool], ...]
-    jokers_ok: tuple[bool, ...]
+    needs: tuple[tuple[tuple[int, ...], int, int, bool], ...]
 
 
 def _assign_exposures(variation: Variation,
@@ -78,9 +79,11 @@ class Layouts:
             by_group = tuple((i, g.tiles, g.kind, g.size, g.identical)
                              for i, g in enumerate(groups))
             layout = _Layout(
-                groups, tuple(by_group[i] for i in order),
+                self.card.hands[self.variations[row].hand_index], groups,
+                tuple(by_group[i] for i in order),
                 tuple((i, g.size, g.flowers_wild) for i, g in enumerate(groups) if g.jokers_ok),
-                tuple(g.tiles for g in groups), by_group, tuple(g.jokers_ok for g in groups))
+                tuple(g.tiles for g in groups),
+                tuple((g.tiles, g.kind, g.size, g.jokers_ok) for g in groups))
             self._layouts[row] = layout
         return layout
 
@@ -174,8 +177,8 @@ class Layouts:
         unused = self._left(held, pool)
         need_natural: list[int] = []
         need_any: list[int] = []
-        for (_, group_tiles, kind, size, _), jokers_ok, tiles in zip(
-                layout.by_group, layout.jokers_ok, placed, strict=True):
+        for (group_tiles, kind, size, jokers_ok), tiles in zip(layout.needs, placed,
+                                                                strict=True):
             short = size - len(tiles)
             if short <= 0:
                 continue
@@ -192,7 +195,7 @@ class Layouts:
         need_natural.sort()
         need_any.sort()
         return make(NearHand, {
-            "hand": self.card.hands[self.variations[row].hand_index], "away": away,
+            "hand": layout.hand, "away": away,
             "need_natural": tuple(need_natural), "need_any": tuple(need_any),
             "unused": unused + (JOKER,) * spare_jokers if spare_jokers else unused,
             "target": layout.target, "groups": tuple([tuple(g) for g in placed])})
