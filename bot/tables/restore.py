@@ -130,11 +130,7 @@ class Restorer:
         live.dm_closed.update(s for s in current if current[s].dm_closed)
         await self.restore_stand_ins(live, record, actions, stored.stand_in_after)
         live.mail.host_told = await db.outbox.has(game_id, DeliveryKind.HOST)
-        # The clocks keep their deadlines across a restart: they belong to this moment if
-        # they are tied to the log's length.
-        live.clocks = {(c.kind, c.seat): c.due_at for c in await db.clocks.clocks(game_id)
-                       if c.kind in MOVE_CLOCKS and c.at_seq == len(actions)}
-        live.clock_moment = moment_of(state)
+        await self._read_clocks(live)
         return Rebuilt(live, game, tuple(pending), states)
 
     async def catch_up(self, live: LiveGame) -> CaughtUp | None:
@@ -165,14 +161,21 @@ class Restorer:
         if stand_ins.seats != live.saved_stand_ins.seats or not wanted <= states.keys():
             return None
         options.changed.clear()
-        clocks = await db.clocks.clocks(game_id)
         live.state = live.saved = state
         live.options = options
         live.stand_ins = live.saved_stand_ins = stand_ins
-        live.clocks = {(c.kind, c.seat): c.due_at for c in clocks
-                       if c.kind in MOVE_CLOCKS and c.at_seq == len(state.actions)}
-        live.clock_moment = moment_of(state)
+        await self._read_clocks(live)
         return CaughtUp(orphans, states)
+
+    async def _read_clocks(self, live: LiveGame) -> None:
+        """The copy's move clocks as the store has them. They keep their deadlines across a
+        restart or another process's move: they belong to the copy's moment if they are tied
+        to its log's length."""
+        count = len(live.state.actions)
+        live.clocks = {(c.kind, c.seat): c.due_at
+                       for c in await self.registry.db.clocks.clocks(live.table.game_id)
+                       if c.kind in MOVE_CLOCKS and c.at_seq == count}
+        live.clock_moment = moment_of(live.state)
 
     async def restore_stand_ins(self, live: LiveGame, record: GameRecord,
                                 actions: Sequence[Action], after: int) -> None:
