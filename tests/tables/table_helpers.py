@@ -126,3 +126,16 @@ async def league_season(db: Database, minutes: int) -> None:
     await db.leagues.start_season(league.id, SeasonSettings(
         "Spring", 3, "jongg-original", "nmjl", rules_to_json(THREE_PLAYER),
         game_minutes=minutes), by=HOST)
+
+
+async def let_clocks_run(service: TableService, db: Database, clock: Clock,
+                         game_id: int) -> None:
+    """Ann plays her first option whenever she can; otherwise the next clock runs out."""
+    mine = service.view_for(game_id, ANN)
+    if mine.legal:
+        await service.act(game_id, ANN, mine.legal[0].action, mine.action_count)
+        return
+    due = await db.clocks.next_due()
+    assert due is not None, "nobody is waiting for anything"
+    clock.now = max(clock.now, due) + 0.01
+    await service.run_due_clocks()

@@ -10,7 +10,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from table_helpers import ANN, BO, CY, HOST, Clock, Recorder, make_service, open_game
+from table_helpers import (
+    ANN,
+    BO,
+    CY,
+    HOST,
+    Clock,
+    Recorder,
+    let_clocks_run,
+    make_service,
+    open_game,
+)
 
 from bot.engine.game import STANDARD, THREE_PLAYER
 from bot.store import OUTBOX_LEASE, Database, DeliveryKind, NewDelivery
@@ -141,14 +151,7 @@ async def test_a_missed_move_that_seats_a_stand_in_rebuilds_with_its_bot(
         for _ in range(500):
             if first.stand_ins(game_id).seats:
                 break
-            mine = first.view_for(game_id, ANN)
-            if mine.legal:
-                await first.act(game_id, ANN, mine.legal[0].action, mine.action_count)
-                continue
-            due = await db.clocks.next_due()
-            assert due is not None, "nobody is waiting for anything"
-            clock.now = max(clock.now, due) + 0.01
-            await first.run_due_clocks()
+            await let_clocks_run(first, db, clock, game_id)
         else:
             pytest.fail("the bot never kept the host's seat")
         await second.visit(game_id)

@@ -9,7 +9,16 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from table_helpers import ANN, CARD_TEXT, HOST, Clock, Recorder, make_service, open_game
+from table_helpers import (
+    ANN,
+    CARD_TEXT,
+    HOST,
+    Clock,
+    Recorder,
+    let_clocks_run,
+    make_service,
+    open_game,
+)
 
 from bot.engine.errors import IllegalAction
 from bot.engine.game import THREE_PLAYER, parse_action
@@ -27,19 +36,6 @@ def clock() -> Clock:
     return Clock()
 
 
-async def _let_clocks_run(service: TableService, db: Database, clock: Clock,
-                          game_id: int) -> None:
-    """Ann plays her first option whenever she can; otherwise the next clock runs out."""
-    mine = service.view_for(game_id, ANN)
-    if mine.legal:
-        await service.act(game_id, ANN, mine.legal[0].action, mine.action_count)
-        return
-    due = await db.clocks.next_due()
-    assert due is not None, "nobody is waiting for anything"
-    clock.now = max(clock.now, due) + 0.01
-    await service.run_due_clocks()
-
-
 async def _time_out(service: TableService, db: Database, clock: Clock, game_id: int,
                     times: int) -> None:
     """Play on until the host has timed out `times` more times."""
@@ -47,7 +43,7 @@ async def _time_out(service: TableService, db: Database, clock: Clock, game_id: 
     for _ in range(500):
         if await _marked(db, game_id, PlayedFor.TIMEOUT) >= start + times:
             return
-        await _let_clocks_run(service, db, clock, game_id)
+        await let_clocks_run(service, db, clock, game_id)
     raise AssertionError("the host's clock never ran out often enough")
 
 
@@ -66,7 +62,7 @@ async def _host_moves_next(service: TableService, db: Database, clock: Clock,
             kinds = {(c.kind, c.seat) for c in await db.clocks.clocks(game_id)}
             assert (ClockKind.TURN, 0) in kinds or (ClockKind.CLAIM, None) in kinds
             return
-        await _let_clocks_run(service, db, clock, game_id)
+        await let_clocks_run(service, db, clock, game_id)
     raise AssertionError("the host never had a move to make")
 
 
@@ -87,7 +83,7 @@ async def test_n_timeouts_in_a_row_hand_the_seat_to_the_bot(tmp_path: Path,
         assert any("take the seat back" in line for t in recorder.tables for line in t.lines)
         # From now on the bot plays every move of the seat, and the host's clocks stop.
         for _ in range(30):
-            await _let_clocks_run(service, db, clock, game_id)
+            await let_clocks_run(service, db, clock, game_id)
             if not service.in_play(game_id):
                 break
             assert not service.view_for(game_id, HOST).legal
@@ -125,7 +121,7 @@ async def test_reclaim_mid_game_gives_the_seat_back(tmp_path: Path, clock: Clock
             await service.reclaim(game_id, HOST)
         await _time_out(service, db, clock, game_id, DEFAULT_STAND_IN_AFTER)
         for _ in range(6):  # the bot plays a few of the host's moves
-            await _let_clocks_run(service, db, clock, game_id)
+            await let_clocks_run(service, db, clock, game_id)
         assert service.stand_ins(game_id).stood_in(0)
         with pytest.raises(NotSeated):  # someone else's Reclaim on the host's rack
             await service.reclaim(game_id, ANN, seat=0)
@@ -163,7 +159,7 @@ async def test_a_restart_keeps_the_count_and_the_stand_in(tmp_path: Path,
         third = make_service(db, Recorder(), clock)
         await third.start(run_clocks=False)
         assert third.stand_ins(game_id).stood_in(0)
-        await _let_clocks_run(third, db, clock, game_id)
+        await let_clocks_run(third, db, clock, game_id)
         assert not [c for c in await db.clocks.clocks(game_id)
                     if c.kind is ClockKind.TURN and c.seat == 0]
         await third.reclaim(game_id, HOST)
