@@ -46,7 +46,7 @@ from bot.engine.game.actions import Action, Call, Discard, Option, Pass
 from bot.engine.game.rules import PRESETS, Scoring
 from bot.engine.game.view import View
 from bot.engine.matcher import CardMatcher, Exposure
-from bot.engine.tiles import JOKER
+from bot.engine.tiles import JOKER, NUM_KINDS
 
 #: Plans weighed for each decision, and in the Charleston, and how many of them may be
 #: ways (variations) of one card hand.
@@ -74,6 +74,37 @@ JOKER_GIFT = 4.0
 #: What a win collects in multiples of the hand's value, under the tournament sheet (the
 #: value, with the self-pick and jokerless bonuses now and then).
 TOURNAMENT_PAYOFF = 1.3
+
+
+class _Keeper:
+    """What giving up tiles leaves of a seat's worth. A plan that needs every copy of a
+    tile given up keeps `hurt_keeps` of its worth (it gets a tile further); the worth left
+    is the best plan on each sampled deal, with the Normal bot's estimate (the share of plan
+    weight not hurt, of the best plan's weight `prior`) blended in as `blend`: far from
+    every hand the deals rarely finish a plan, and the estimate still tells tiles apart."""
+
+    def __init__(self, analysis: Analysis, worth: FloatArray, prior: float,
+                 hurt_keeps: float, blend: float) -> None:
+        self.keep = np.array([p.keep for p in analysis.plans], dtype=np.int64).reshape(
+            len(analysis.plans), NUM_KINDS)
+        self.weight = np.array([p.weight for p in analysis.plans])
+        self.worth = worth
+        self.prior = prior
+        self.hurt_keeps = hurt_keeps
+        self.blend = blend
+
+    def without(self, kind: int, held: int) -> FloatArray:
+        """Each plan's share of its worth once one of `held` tiles of `kind` goes."""
+        return np.where(self.keep[:, kind] >= held, self.hurt_keeps, 1.0)
+
+    def kept(self, share: FloatArray) -> float:
+        """The worth left with these shares (see the class docstring)."""
+        if not len(share):
+            return 0.0
+        sampled = best_worth(self.worth * share[None, :])
+        total = float(self.weight.sum()) or 1.0
+        unhurt = float(self.weight[share >= 1.0].sum()) / total
+        return (1.0 - self.blend) * sampled + self.blend * self.prior * unhurt
 
 
 def scoring_of(view: View) -> Scoring:
@@ -150,12 +181,11 @@ class StrongPlayer(NormalPlayer):
     def _plan_worth(self, view: View, analysis: Analysis) -> FloatArray:
         return self._worth(view, [p.candidate for p in analysis.plans])
 
-    def _kept_worth(self, analysis: Analysis, worth: FloatArray, kind: int) -> float:
-        """The worth left after throwing one tile of `kind`: the best plan on each deal, a
-        plan that needs every copy held counting `hurt_keeps` of its worth."""
-        share = np.array([self.hurt_keeps if p.keep[kind] >= analysis.held[kind] else 1.0
-                          for p in analysis.plans])
-        return best_worth(worth * share[None, :])
+    def _keeper(self, view: View, analysis: Analysis) -> _Keeper:
+        """What giving up tiles leaves of the seat's worth, for this moment's plans."""
+        prior = self._payoff(view) * (analysis.plans[0].weight if analysis.plans else 0.0)
+        return _Keeper(analysis, self._plan_worth(view, analysis), prior, self.hurt_keeps,
+                       self.blend)
 
     # -- folding ---------------------------------------------------------------------------
 
@@ -184,14 +214,8 @@ class StrongPlayer(NormalPlayer):
             return Discard(view.seat, discards[0])
         danger = self._read(view).danger
         seen = seen_counts(view)
-        worth = self._plan_worth(view, analysis)
-        scale = analysis.total_weight or 1.0
-        # The sampled worth kept, with the Normal bot's estimate (the share of plan weight
-        # the tile hurts, of the best plan's weight) blended in: far from every hand the
-        # deals rarely finish a plan, and the estimate still tells the tiles apart.
-        prior = self._payoff(view) * (analysis.plans[0].weight if analysis.plans else 0.0)
-        kept = {k: (1.0 - self.blend) * self._kept_worth(analysis, worth, k)
-                + self.blend * prior * (1.0 - analysis.cost(k) / scale) for k in naturals}
+        keeper = self._keeper(view, analysis)
+        kept = {k: keeper.kept(keeper.without(k, analysis.held[k])) for k in naturals}
         top = max(kept.values())
         if self._folded(view, analysis):
             return Discard(view.seat, min(naturals, key=lambda k: (danger[k], -kept[k],
