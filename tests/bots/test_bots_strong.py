@@ -1,19 +1,23 @@
 """The Strong bot keeps its jokers like the scarcest tiles: it calls with the natural it holds
 rather than a joker, exposes a joker only when the call is worth the joker someone could
-exchange for, and keeps its jokers when it folds; and its search is seeded (the same seed,
-the same choice)."""
+exchange for, and keeps its jokers when it folds; its search is seeded (the same seed, the
+same choice) and deals the tiles the opponents collect to their racks; feeding is priced by
+the scoring profile."""
 
 from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 from bots_support import discard_options, make_view, small_card
 
 from bot.bots import StrongPlayer
+from bot.bots.reading import feed_cost
+from bot.bots.rollout import Deals
 from bot.engine.game import Option, View
 from bot.engine.game.actions import Action, Call, Discard, Pass
 from bot.engine.game.rules import PRESETS, Scoring
-from bot.engine.tiles import JOKER, format_tiles, standard_counts
+from bot.engine.tiles import JOKER, NUM_KINDS, format_tiles, parse_tiles, standard_counts
 from bot.library import shipped_card
 
 COUNTS = standard_counts()
@@ -90,3 +94,33 @@ def test_the_scoring_profile_is_read_from_the_rules_name() -> None:
     assert scoring_of(seen) is Scoring.NMJL
     for rules in PRESETS.values():
         assert scoring_of(dataclasses.replace(seen, rules=rules.name)) is rules.scoring
+
+
+def test_tiles_the_opponents_collect_come_less_often() -> None:
+    """Four 3B and four 7D unseen, four of the eight on the opponents' racks: when the
+    opponents' hands use 3B, the sampled deals give the seat 3B far less often than 7D;
+    when nobody's hand says which, about as often."""
+    three, seven = parse_tiles("3B 7D")
+    live = [0] * NUM_KINDS
+    live[three] = live[seven] = 4
+    for collected, favoured in ((40.0, True), (1.0, False)):
+        weights = [1.0] * NUM_KINDS
+        weights[three] = collected
+        deals = Deals(np.random.default_rng(3), live, 2.0, 4, weights, 400)
+        drawn = deals.mine[1].mean(axis=0)
+        if favoured:
+            assert drawn[three] < 0.5 * drawn[seven]
+        else:
+            assert abs(drawn[three] - drawn[seven]) < 0.2 * drawn[seven]
+
+
+def test_feeding_is_priced_by_the_scoring_profile() -> None:
+    """Under the tournament sheet feeding costs the thrower's penalty whatever the hand's
+    value; under NMJL payments it grows with the value, and costs less than the two-rack
+    games' full payment (the waiting hand would often have cost the thrower anyway)."""
+    values = np.array([25.0, 50.0])
+    assert feed_cost(Scoring.TOURNAMENT, values, 3).tolist() == [25.0, 25.0]
+    assert feed_cost(Scoring.TOURNAMENT, values, 0).tolist() == [10.0, 10.0]
+    nmjl = feed_cost(Scoring.NMJL, values, 2)
+    assert nmjl[1] == 2 * nmjl[0]
+    assert (nmjl < feed_cost(Scoring.SIAMESE, values, 2)).all()
