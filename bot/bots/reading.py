@@ -17,7 +17,12 @@ many turns it has played (`readiness`, fitted on Normal bots' games: concealed r
 rarely ready, one or two exposures about a sixth to a third of the time late on, three
 nearly always). Waiting, its missing tile is any one of the places its variation still lacks,
 so the danger of throwing a kind is the chance it completes the opponent's hand times what
-the thrower would pay (`FEED_PAYS` times the hand's value), summed over the opponents.
+feeding it costs the thrower (`feed_cost`, by the table's scoring profile), summed over the
+opponents.
+
+The same reading says which tiles the opponents are collecting (`Threat.collect`): the share
+of each kind among the places their likely hands still have open. Tiles they collect sit on
+their racks and will not come to the reader.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ import numpy as np
 import numpy.typing as npt
 
 from bot.bots.base import live_racks
+from bot.engine.game.rules import Scoring
+from bot.engine.game.scoring import tournament_throw_penalty
 from bot.engine.game.view import ExposureView, View
 from bot.engine.matcher import CARD_KINDS, CardMatcher
 from bot.engine.tiles import JOKER, NUM_KINDS
@@ -38,9 +45,15 @@ FloatArray = npt.NDArray[np.float64]
 
 #: How much less likely a variation gets for each discarded tile it still wants.
 DISCARD_PENALTY = 0.2
-#: What a thrower pays for feeding a Mah Jongg, in multiples of the hand's value (twice the
-#: value under NMJL payments, a little more for the jokerless doubling now and then).
+#: What feeding a Mah Jongg costs the thrower, in multiples of the hand's value, where
+#: the scoring profile charges by the value (two-rack games): what it pays, twice the value
+#: and a little more for the jokerless doubling now and then.
 FEED_PAYS = 2.2
+#: The same under NMJL payments: the thrower pays twice the value (a little more with the
+#: jokerless doubling), but a waiting hand it does not feed still wins often enough later,
+#: self-picked (when every loser pays twice, the thrower too) or off another seat (once),
+#: so feeding costs it about this much more than not feeding.
+NMJL_FEED_NET = 1.4
 #: Tiles in a hand.
 HAND_TILES = 14
 
@@ -97,16 +110,34 @@ def _card_rows(matcher: CardMatcher) -> _CardRows:
 @dataclass(frozen=True)
 class Threat:
     """What the opponents threaten: `danger[k]`, the points a seat expects to lose by
-    throwing a tile of kind k now."""
+    throwing a tile of kind k now; and `collect[k]`, how much of the opponents' open places
+    are tiles of kind k (each live rack's places sum to one)."""
 
     danger: tuple[float, ...]
+    collect: tuple[float, ...]
 
 
-def read_threat(matcher: CardMatcher, view: View, unseen: Sequence[int]) -> Threat:
-    """The threat of every opponent's live racks for the seat of `view`; `unseen` counts
-    the tiles of each kind that seat cannot see (the wall and the other racks)."""
+def feed_cost(scoring: Scoring, values: FloatArray, exposures: int) -> FloatArray:
+    """What feeding a hand of each of these values costs the thrower under a scoring
+    profile, the winner showing `exposures` exposures: under NMJL payments what it pays
+    beyond what the hand would likely cost it anyway (`NMJL_FEED_NET`); under the tournament
+    sheet only the thrower's penalty (a winner's points take nothing from the others); in
+    the two-rack games what it pays (`FEED_PAYS`)."""
+    if scoring is Scoring.TOURNAMENT:
+        return np.full_like(values, float(tournament_throw_penalty(exposures)))
+    if scoring is Scoring.NMJL:
+        return values * NMJL_FEED_NET
+    return values * FEED_PAYS
+
+
+def read_threat(matcher: CardMatcher, view: View, unseen: Sequence[int],
+                scoring: Scoring = Scoring.NMJL) -> Threat:
+    """The threat of every opponent's live racks for the seat of `view` under a scoring
+    profile; `unseen` counts the tiles of each kind that seat cannot see (the wall and the
+    other racks)."""
     rows = _card_rows(matcher)
     danger = np.zeros(NUM_KINDS)
+    collect = np.zeros(NUM_KINDS)
     supply = np.array(unseen[:CARD_KINDS], dtype=np.int16)
     jokers = unseen[JOKER]
     for seat in view.seats:
@@ -122,10 +153,11 @@ def read_threat(matcher: CardMatcher, view: View, unseen: Sequence[int]) -> Thre
                 continue
             weights, lacking, values = found
             ready = readiness(len(exposed), turns)
-            pays = weights * values * FEED_PAYS
-            places = HAND_TILES - sum(len(e.tiles) for e in exposed)
-            danger[:CARD_KINDS] += ready * (pays @ lacking) / max(places, 1)
-    return Threat(tuple(float(d) for d in danger))
+            pays = weights * feed_cost(scoring, values, len(exposed))
+            places = max(HAND_TILES - sum(len(e.tiles) for e in exposed), 1)
+            danger[:CARD_KINDS] += ready * (pays @ lacking) / places
+            collect[:CARD_KINDS] += (weights @ lacking) / places
+    return Threat(tuple(float(d) for d in danger), tuple(float(c) for c in collect))
 
 
 @dataclass(frozen=True)

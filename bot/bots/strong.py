@@ -1,4 +1,5 @@
-"""`StrongPlayer`: the Strong bot, the Normal bot with a sense of danger and sampled odds.
+"""`StrongPlayer`: the Strong bot, the Normal bot with a search over sampled deals, a reading
+of the opponents, and jokers kept like the scarcest tiles they are.
 
 On top of the Normal bot (`bot.bots.normal`) it:
 
@@ -7,26 +8,27 @@ On top of the Normal bot (`bot.bots.normal`) it:
   `WAYS_PER_HAND` variations of one hand among its `NEAREST` plans (`CHARLESTON_NEAREST`
   in the Charleston), so it keeps the tiles of every suit a hand could still take instead
   of committing to one by card order;
-* estimates its own chance, the chance of its best plan, by sampling the tiles it cannot
-  see (seeded): `SAMPLES` times it deals itself the draws it has left from those tiles, and
-  as many more as discards it could call (not for a concealed hand), and counts how often
-  the plan gets finished, and finished without a joker; the Normal bot's estimate is
-  blended in (as `PRIOR_SAMPLES` samples' worth). In the Siamese-style game a plan is both
-  racks' hands, so the same draws must finish both: the racks are planned together. (Plans
-  are still ranked by Normal's estimate: in the arena, ranking them by the sampled chance
-  lost about 4 points a game, the noise of 64 deals outweighing what they add);
 * reads the opponents (`bot.bots.reading`): a probability over card hands for each of
   their racks from exposures and discards, and from it the danger of every tile it might
-  throw (the chance it completes someone's hand times what it would pay);
-* throws the tile that costs the least: what it takes from its own best chance (in points:
-  the expected value of its best plan, times what a win collects, less the same for the best
-  plan the tile doesn't hurt) plus its danger, weighed `CAUTION` times, among the tiles that
-  cost its plans at most `SAFETY_MARGIN` more than the least costly one;
-* folds toward a wall game when its own expected win is smaller than the danger (as read,
-  not weighed up) of the safest tile its best plan can spare: it throws the safest tile (a
-  joker when every natural is dangerous) and stops making exposures;
-* with a dead hand, throws the safest tile too; and, like Normal, declares another hand dead
-  when the visible tiles prove it.
+  throw (the chance it completes someone's hand times what feeding costs under the table's
+  scoring profile) and the tiles they collect;
+* searches over `SAMPLES` sampled deals of the tiles it cannot see, consistent with what it
+  has seen (`bot.bots.rollout`: the opponents' racks drawn favouring the tiles they collect,
+  the wall in random order): on each deal its plans are scored by whether the draws and
+  calls finish them, and a choice is worth the mean over deals of the best plan it keeps;
+* throws the tile that costs the least: the worth it gives up (plans that keep every copy
+  of the tile count `HURT_KEEPS` of their worth: they get a tile further) times what a win
+  collects, plus its danger weighed `CAUTION` times, among the tiles that give up at most
+  `SAFETY_MARGIN` of its best worth more than the least costly one;
+* folds toward a wall game when its expected win is smaller than the danger of the safest
+  tile its best plan can spare: it then throws the safest natural, and calls only for a
+  hand worth more than that danger;
+* calls a discard when the hand after the exposure is worth more on the same deals than the
+  hand without it, and values jokers as the scarcest tile: it calls with its naturals
+  rather than its jokers, and an exposed joker that someone can still exchange for (a
+  natural of its kind is unseen) costs the call `JOKER_GIFT` points; a joker leaves its
+  rack only when nothing else can (or its hand is dead, when a joker is the one safe tile);
+* like Normal, declares another hand dead when the visible tiles prove it.
 """
 
 from __future__ import annotations
@@ -34,91 +36,83 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import numpy.typing as npt
 
-from bot.bots.base import seen_counts
-from bot.bots.normal import Analysis, Candidate, NormalPlayer
-from bot.bots.odds import Supply
-from bot.bots.reading import FloatArray, Threat, read_threat
+from bot.bots.base import live_racks, rack_exposures, seen_counts
+from bot.bots.normal import Analysis, Candidate, NormalPlayer, _without
+from bot.bots.reading import Threat, read_threat
+from bot.bots.rollout import Deals, FloatArray, best_worth
 from bot.engine.cards.model import Card
-from bot.engine.game.actions import Action, Discard
+from bot.engine.game.actions import Action, Call, Discard, Option, Pass
+from bot.engine.game.rules import PRESETS, Scoring
 from bot.engine.game.view import View
-from bot.engine.matcher import CardMatcher
+from bot.engine.matcher import CardMatcher, Exposure
 from bot.engine.tiles import JOKER, NUM_KINDS
 
 #: Plans weighed for each decision, and in the Charleston, and how many of them may be
-#: ways (variations) of one card hand. Against a Normal field, on 2,000 deals never used in
-#: screening (`--seed 11`), Strong with these made +2.89 points a game [+0.99, +4.74],
-#: self-picking 11.5 % of its games against Normal's 10.5 % (Strong before them: -0.10
-#: [-1.30, +1.12] on the fresh deals of `--seed 2`).
+#: ways (variations) of one card hand.
 NEAREST = 10
 CHARLESTON_NEAREST = 24
 WAYS_PER_HAND = 3
-#: Deals of the unseen tiles sampled for the odds of a plan.
-SAMPLES = 64
-#: How many samples' worth the analytic estimate counts for in the blend.
-PRIOR_SAMPLES = 8.0
+#: Sampled deals of the unseen tiles a decision is searched over.
+SAMPLES = 192
+#: How much likelier an opponent holds a tile its likely hands use, per unit of the share
+#: of its open places that tile's kind takes (`Threat.collect`).
+COLLECT = 12.0
+#: The share of its worth a plan keeps when the tile thrown is one it needs.
+HURT_KEEPS = 0.35
+#: The share of a discard's judgement left to the Normal bot's estimate.
+BLEND = 0.25
 #: Fold when the expected win is below this share of the danger of the safest spare tile.
-#: The danger is the reader's own estimate here, not weighed up by `CAUTION`: judged on the
-#: danger weighed three times, Strong folded hands worth playing: against a Normal field,
-#: folding on the danger as read gained 0.64 points a game [+0.28, +1.01] over the 2,000
-#: seeds of the arena run in docs/performance.md (`jongg arena-compare` of the two runs' logs).
 FOLD_RATIO = 1.0
-#: When folded, a joker goes rather than a natural at least this dangerous (points).
-JOKER_FOLD_DANGER = 1.0 / 3.0
-#: The most a discard may give up for safety: a tile hurting a larger share of the plans'
-#: weight than the least costly tile does by more than this is not thrown (unless folded).
-#: Danger weighed against lost chance alone made Strong break good hands for safety (it
-#: self-picked less than Normal); against a Normal field this margin gained 0.58 points a
-#: game [+0.12, +1.06] over 2,000 seeds (`jongg arena-compare`).
+#: The most a discard may give up for safety, as a share of the best worth.
 SAFETY_MARGIN = 0.3
-#: How many times a tile's danger counts against the chance it takes away. The lost chance
-#: is counted as if a thrown tile cost its plans all their value, where it costs them only
-#: part (they get a tile further), so danger is weighed up to match (tuned in the arena
-#: against Normal).
-CAUTION = 3.0
+#: How many times a tile's danger counts against the worth it gives up.
+CAUTION = 2.0
+#: Points an exposed joker costs when a natural of its kind is still unseen: someone may
+#: exchange for it and play it against the seat.
+JOKER_GIFT = 4.0
+#: What a win collects in multiples of the hand's value, under the tournament sheet (the
+#: value, with the self-pick and jokerless bonuses now and then).
+TOURNAMENT_PAYOFF = 1.3
 
 
-class _Sample:
-    """`SAMPLES` deals of the tiles a seat cannot see: per deal, the tiles it draws and the
-    discards it could call, counted per kind."""
+class _Keeper:
+    """What giving up tiles leaves of a seat's worth. A plan that needs every copy of a
+    tile given up keeps `hurt_keeps` of its worth (it gets a tile further); the worth left
+    is the best plan on each sampled deal, with the Normal bot's estimate (the share of plan
+    weight not hurt, of the best plan's weight `prior`) blended in as `blend`: far from
+    every hand the deals rarely finish a plan, and the estimate still tells tiles apart."""
 
-    def __init__(self, rng: np.random.Generator, table: Supply, samples: int) -> None:
-        pool = np.repeat(np.arange(NUM_KINDS), np.array(table.live, dtype=np.intp))
-        draws = max(0, min(round(table.draws), len(pool) // 2))
-        dealt = rng.permuted(np.tile(pool, (samples, 1)), axis=1)
-        self.mine = _per_kind(dealt[:, :draws])
-        self.called = _per_kind(dealt[:, draws:2 * draws])
+    def __init__(self, analysis: Analysis, worth: FloatArray, prior: float,
+                 hurt_keeps: float, blend: float) -> None:
+        self.keep = np.array([p.keep for p in analysis.plans], dtype=np.int64).reshape(
+            len(analysis.plans), NUM_KINDS)
+        self.weight = np.array([p.weight for p in analysis.plans])
+        self.worth = worth
+        self.prior = prior
+        self.hurt_keeps = hurt_keeps
+        self.blend = blend
 
-    def odds(self, candidates: Sequence[Candidate]) -> tuple[FloatArray, FloatArray]:
-        """For each plan, the shares of the deals that finish it, and that finish it without
-        a joker: all plans at once (deals x plans x kinds)."""
-        size = len(candidates)
-        natural = np.zeros((size, NUM_KINDS), dtype=np.int64)
-        open_places = np.zeros_like(natural)
-        for row, candidate in enumerate(candidates):
-            for kind, count in candidate.need_natural:
-                natural[row, kind] = count
-            for kind, count in candidate.need_any:
-                open_places[row, kind] = count
-        calls = np.array([not c.concealed for c in candidates])
-        free = np.array([not c.jokers for c in candidates])
-        mine = self.mine[:, None, :]
-        ok = (mine >= natural[None]).all(axis=2)
-        have = np.maximum(mine - natural[None], 0) + self.called[:, None, :] * calls[None, :,
-                                                                                       None]
-        short = np.maximum(open_places[None] - have, 0).sum(axis=2)
-        complete = ok & (short <= self.mine[:, None, JOKER])
-        jokerless = ok & (short == 0) & free[None, :]
-        return complete.mean(axis=0), jokerless.mean(axis=0)
+    def without(self, kind: int, held: int) -> FloatArray:
+        """Each plan's share of its worth once one of `held` tiles of `kind` goes."""
+        return np.where(self.keep[:, kind] >= held, self.hurt_keeps, 1.0)
+
+    def kept(self, share: FloatArray) -> float:
+        """The worth left with these shares (see the class docstring)."""
+        if not len(share):
+            return 0.0
+        sampled = best_worth(self.worth * share[None, :])
+        total = float(self.weight.sum()) or 1.0
+        unhurt = float(self.weight[share >= 1.0].sum()) / total
+        return (1.0 - self.blend) * sampled + self.blend * self.prior * unhurt
 
 
-def _per_kind(kinds: npt.NDArray[np.int_]) -> npt.NDArray[np.int64]:
-    """Counts per kind for each row of tiles."""
-    rows = kinds.shape[0]
-    offsets = np.arange(rows, dtype=np.intp)[:, None] * NUM_KINDS
-    flat = np.bincount((kinds.astype(np.intp) + offsets).ravel(), minlength=rows * NUM_KINDS)
-    return flat.reshape(rows, NUM_KINDS).astype(np.int64)
+def scoring_of(view: View) -> Scoring:
+    """The scoring profile of the view's rules (a preset's name; NMJL payments otherwise)."""
+    for rules in PRESETS.values():
+        if rules.name == view.rules:
+            return rules.scoring
+    return Scoring.NMJL
 
 
 class StrongPlayer(NormalPlayer):
@@ -128,106 +122,153 @@ class StrongPlayer(NormalPlayer):
     charleston_nearest = CHARLESTON_NEAREST
     ways_per_hand = WAYS_PER_HAND
     samples = SAMPLES
-    prior_samples = PRIOR_SAMPLES
+    collect = COLLECT
+    hurt_keeps = HURT_KEEPS
+    blend = BLEND
     fold_ratio = FOLD_RATIO
-    joker_fold_danger = JOKER_FOLD_DANGER
     caution = CAUTION
     safety_margin = SAFETY_MARGIN
+    joker_gift = JOKER_GIFT
 
     def __init__(self, card: Card, counts: Sequence[int], seed: int = 0,
                  matcher: CardMatcher | None = None) -> None:
         super().__init__(card, counts, seed, matcher)
         self.sampler = np.random.default_rng(seed)
-        self._sample: tuple[Supply, _Sample] | None = None
+        self._deals_at: tuple[tuple[int, int, tuple[int, ...]], Deals] | None = None
         self._threat: tuple[tuple[int, int], Threat] | None = None
 
-    # -- own odds --------------------------------------------------------------------------
-
-    def _sampled_worth(self, view: View, analysis: Analysis) -> float:
-        """Its own expected win from its best plan: the plan's value times its chance
-        sampled from the unseen tiles (the analytic estimate blended in as `prior_samples`
-        samples' worth)."""
-        if not analysis.plans:
-            return 0.0
-        best = analysis.plans[0]
-        table = self._table(view)
-        candidate = best.candidate
-        if self._sample is None or self._sample[0] != table:
-            self._sample = (table, _Sample(self.sampler, table, self.samples))
-        complete, jokerless = self._sample[1].odds([candidate])
-        sampled = candidate.value * (float(complete[0])
-                                     + (float(jokerless[0]) if candidate.doubles else 0.0))
-        return (self.prior_samples * best.weight + self.samples * sampled) / (
-            self.prior_samples + self.samples)
+    # -- the table -------------------------------------------------------------------------
 
     def _payoff(self, view: View) -> float:
-        """What a win collects, in multiples of the hand's value (off a discard the thrower
-        pays twice and the others once; self-picked everyone twice: about one more than
-        the number of players)."""
+        """What a win collects, in multiples of the hand's value: under NMJL payments off a
+        discard the thrower pays twice and the others once, self-picked everyone twice
+        (about one more than the number of players)."""
+        if scoring_of(view) is Scoring.TOURNAMENT:
+            return TOURNAMENT_PAYOFF
         return float(len(view.seats) + 1)
-
-    # -- danger ----------------------------------------------------------------------------
 
     def _read(self, view: View) -> Threat:
         """The opponents' threat as the table stands (cached for one moment of the game)."""
         key = (view.action_count, view.seat)
         if self._threat is None or self._threat[0] != key:
-            self._threat = (key, read_threat(self.matcher, view, self._table(view).live))
+            self._threat = (key, read_threat(self.matcher, view, self._table(view).live,
+                                             scoring_of(view)))
         return self._threat[1]
 
-    def _folded(self, view: View, analysis: Analysis) -> bool:
-        """Whether its own expected win is worth less than the danger of playing on: of the
-        safest tile its best plan can spare (every tile, with no plan)."""
+    def _deals(self, view: View) -> Deals:
+        """The sampled deals of what the seat cannot see now (cached for one moment)."""
+        key = (view.action_count, view.seat, view.concealed)
+        if self._deals_at is None or self._deals_at[0] != key:
+            table = self._table(view)
+            held = sum(s.concealed_count for s in view.seats if s.seat != view.seat)
+            collect = 1.0 + self.collect * np.array(self._read(view).collect)
+            deals = Deals(self.sampler, table.live, table.draws, held, collect.tolist(),
+                          self.samples)
+            self._deals_at = (key, deals)
+        return self._deals_at[1]
+
+    def _shows_jokers(self, view: View) -> bool:
+        """Whether one of the seat's live racks shows a joker (then no hand is jokerless)."""
+        racks = set(live_racks(view))
+        return any(e.jokers for e in view.seats[view.seat].exposures if e.rack in racks)
+
+    def _worth(self, view: View, candidates: Sequence[Candidate],
+               shows_jokers: bool | None = None) -> FloatArray:
+        """Each plan's worth on each sampled deal, in points a win would collect."""
+        jokers = self._shows_jokers(view) if shows_jokers is None else shows_jokers
+        return self._payoff(view) * self._deals(view).worth(candidates, jokers)
+
+    def _plan_worth(self, view: View, analysis: Analysis) -> FloatArray:
+        return self._worth(view, [p.candidate for p in analysis.plans])
+
+    def _keeper(self, view: View, analysis: Analysis) -> _Keeper:
+        """What giving up tiles leaves of the seat's worth, for this moment's plans."""
+        prior = self._payoff(view) * (analysis.plans[0].weight if analysis.plans else 0.0)
+        return _Keeper(analysis, self._plan_worth(view, analysis), prior, self.hurt_keeps,
+                       self.blend)
+
+    # -- folding ---------------------------------------------------------------------------
+
+    def _risk(self, view: View, analysis: Analysis) -> float:
+        """The danger of the safest tile its best plan can spare (every tile, with no
+        plan); nothing when every natural is needed."""
         best = analysis.plans[0] if analysis.plans else None
         held = analysis.held
         spare = [k for k in set(view.concealed) if k != JOKER
                  and (best is None or best.keep[k] < held[k])]
-        if not spare:
-            return False
         danger = self._read(view).danger
-        risk = min(danger[k] for k in spare)
-        if risk <= 0:
-            return False
-        return self._payoff(view) * self._sampled_worth(view, analysis) < self.fold_ratio * risk
+        return min((danger[k] for k in spare), default=0.0)
 
-    # -- decisions -------------------------------------------------------------------------
+    def _folded(self, view: View, analysis: Analysis) -> bool:
+        """Whether its expected win is worth less than the danger of playing on."""
+        risk = self._risk(view, analysis)
+        return risk > 0 and best_worth(self._plan_worth(view, analysis)) < self.fold_ratio * risk
 
-    def _willing_to_call(self, view: View) -> bool:
-        """No exposure once it has folded."""
-        return not self._folded(view, self._analysis(view))
+    # -- discards --------------------------------------------------------------------------
 
     def _discard(self, view: View, analysis: Analysis, discards: Sequence[int]) -> Action:
-        """The tile that costs least: lost chance plus danger; when folded, the safest."""
-        naturals = [k for k in discards if k != JOKER]
+        """The tile that costs least: worth given up plus danger; when folded, the safest
+        natural. A joker only when there is nothing else."""
+        naturals = sorted({k for k in discards if k != JOKER})
         if not naturals:
             return Discard(view.seat, discards[0])
         danger = self._read(view).danger
         seen = seen_counts(view)
+        keeper = self._keeper(view, analysis)
+        kept = {k: keeper.kept(keeper.without(k, analysis.held[k])) for k in naturals}
+        top = max(kept.values())
         if self._folded(view, analysis):
-            safest = min(naturals, key=lambda k: (danger[k], analysis.cost(k), -seen[k]))
-            if JOKER in discards and danger[safest] >= self.joker_fold_danger:
-                return Discard(view.seat, JOKER)
-            return Discard(view.seat, safest)
-        scale = analysis.total_weight or 1.0
-        # Safety may cost at most `safety_margin` of the plans' weight more than the least
-        # costly tile would.
-        cost = {k: analysis.cost(k) for k in naturals}
-        least = min(cost.values()) / scale
+            return Discard(view.seat, min(naturals, key=lambda k: (danger[k], -kept[k],
+                                                                    -seen[k])))
         allowed = [k for k in naturals
-                   if cost[k] / scale <= least + self.safety_margin + 1e-12]
-        best = analysis.plans[0].weight if analysis.plans else 0.0
-        # Points a tile takes from its chances: the share of plan weight it hurts, of what
-        # its best plan is worth when won.
-        worth = self._payoff(view) * best / scale
-        kind = min(allowed, key=lambda k: (round(worth * cost[k]
-                                                 + self.caution * danger[k], 9),
+                   if top - kept[k] <= self.safety_margin * top + 1e-9]
+        kind = min(allowed, key=lambda k: (round(top - kept[k] + self.caution * danger[k], 9),
                                            -seen[k], self.rng.random()))
         return Discard(view.seat, kind)
 
     def _safe_discard(self, view: View, discards: Sequence[int]) -> Action:
-        """A dead hand throws a joker (nobody can call one), else the safest tile."""
+        """A dead hand throws a joker (nobody can call one, and the hand has no use for it),
+        else the safest tile."""
         if JOKER in discards:
             return Discard(view.seat, JOKER)
         danger = self._read(view).danger
         seen = seen_counts(view)
         return Discard(view.seat, min(discards, key=lambda k: (danger[k], -seen[k], k)))
+
+    # -- claims ----------------------------------------------------------------------------
+
+    def _claim(self, view: View, options: Sequence[Option]) -> Action:
+        """Call when the hand after the exposure is worth more on the sampled deals than the
+        hand without it, less `joker_gift` for each exposed joker someone can still exchange
+        for; among equally good calls, the one with fewest jokers."""
+        assert view.claim is not None
+        calls = [o.action for o in options
+                 if isinstance(o.action, Call) and not o.deadens]
+        if not calls or view.claim.kind not in self._candidates(view).call_kinds:
+            return Pass(view.seat)
+        analysis = self._analysis(view)
+        # Folded, it calls only for a hand worth playing on again.
+        before = max(best_worth(self._plan_worth(view, analysis)),
+                     self.fold_ratio * self._risk(view, analysis))
+        table = self._table(view)
+        shows = self._shows_jokers(view)
+        racks = {r: rack_exposures(view, view.seat, r) for r in live_racks(view)}
+        best: tuple[float, int, int] | None = None
+        chosen: Call | None = None
+        for call in calls:
+            own = (call.kind,) * (call.size - 1 - call.jokers) + (JOKER,) * call.jokers
+            concealed = _without(view.concealed, own)
+            exposures = dict(racks)
+            exposures[call.rack] = (*racks[call.rack], Exposure(call.kind, call.size,
+                                                                call.jokers))
+            after = [c for c in self._find_candidates(concealed, exposures, self.nearest).plans
+                     if c.away <= self.call_away and self._viable(c, table.live)]
+            worth = best_worth(self._worth(view, after, shows or call.jokers > 0))
+            if call.jokers and table.live[call.kind] > 0:
+                worth -= self.joker_gift * call.jokers
+            if worth <= before:
+                continue
+            key = (-round(worth, 6), call.jokers, -call.size)
+            if best is None or key < best:
+                best, chosen = key, call
+        return chosen if chosen is not None else Pass(view.seat)

@@ -170,14 +170,6 @@ def test_strong_folds_when_far_behind() -> None:
     assert _discard(_bot(NormalPlayer), hand, **_threats()) in ("4B", "5B", "7D", "9D")
 
 
-def test_strong_folded_gives_up_a_joker_rather_than_feed() -> None:
-    """Far from any hand with nothing but tiles the opponents want, Strong throws a joker
-    (nobody can call one); Normal never lets a joker go while it has a natural."""
-    hand = "4B 5B 7D 9D J J"
-    assert _discard(_bot(StrongPlayer), hand, **_threats()) == "J"
-    assert _discard(_bot(NormalPlayer), hand, **_threats()) != "J"
-
-
 @pytest.mark.parametrize(("hand", "useless"), [("111C 222C 333C 444C 5C 4B", "4B"),
                                                ("111C 222C 333C 444C 5C 7D", "7D")])
 def test_strong_wont_break_a_good_hand_for_a_little_safety(hand: str, useless: str) -> None:
