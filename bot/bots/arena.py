@@ -4,7 +4,10 @@ luck of the tiles cancelled out.
 For every seed the same wall and deal (same seed, same rules) are played once with the
 challenger in each seat and field bots in the others: four games a seed at four players,
 three at three, two (seats swapped) in the two-player game. Each seat plays with the bot seed
-`simulate` gives it (`game seed * 8 + seat`), so a run repeats exactly.
+`simulate` gives it (`game seed * 8 + seat`), so a run repeats exactly. With `bot_seed` set,
+the challenger's bot draws its random choices from seeds of its own (`bot_seed_of`), so a
+run of a bot against itself compares two differently seeded copies instead of replaying the
+field's games exactly (which always gives 0).
 
 The figures, for the challenger's seat-games and, as a comparison line, the field's:
 
@@ -251,6 +254,8 @@ class ArenaReport:
     field: SideFigures
     sprt: SprtResult | None
     seconds: float
+    #: The challenger's own bot seed (0: the field's; see `bot_seed_of`).
+    bot_seed: int = 0
 
     @property
     def games_per_second(self) -> float:
@@ -267,7 +272,8 @@ class ArenaReport:
     def as_text(self) -> str:
         """A short readable report: one line of figures per side."""
         lines = [f"jongg arena: {self.challenger.kind} against {self.field.kind}, "
-                 f"{self.players} players, {self.rules}, card {self.card}, seed {self.seed}",
+                 f"{self.players} players, {self.rules}, card {self.card}, seed {self.seed}"
+                 + (f", challenger's bot seed {self.bot_seed}" if self.bot_seed else ""),
                  f"  {self.seeds_played} seeds x {self.players} seats = {self.games} games, "
                  f"{self.games_per_second:.1f} games/s ({self.seconds:.1f} s)",
                  f"  {'side':<10}  {'points':>7} {'[95% CI]':<18} {'win':>5} {'self':>5} "
@@ -339,6 +345,7 @@ class _Match:
     challenger: str
     field: str
     logged: bool
+    bot_seed: int = 0
 
 
 def _play_seed(match: _Match, game_seed: int) -> _SeedResult:
@@ -348,7 +355,9 @@ def _play_seed(match: _Match, game_seed: int) -> _SeedResult:
     for chair in range(n):
         kinds = tuple(match.challenger if s == chair else match.field for s in range(n))
         names = player_names(kinds)
-        players = [Timed(make_player(kind, card, rules.counts, game_seed * 8 + s),
+        players = [Timed(make_player(kind, card, rules.counts,
+                                     bot_seed_of(game_seed, s, match.bot_seed if s == chair
+                                                 else 0)),
                          result.my_times if s == chair else result.their_times)
                    for s, kind in enumerate(kinds)]
         summary = play_game(rules, card, game_seed, players, names)
@@ -359,6 +368,17 @@ def _play_seed(match: _Match, game_seed: int) -> _SeedResult:
                                  [p.target for p in players])
             result.lines.append(json.dumps(record) + "\n")
     return result
+
+
+#: Where the seeds of a `bot_seed` start: above every `game seed * 8 + seat` (game seeds are
+#: below 2**31), so no seeded challenger shares a seed with any seat of any game.
+_BOT_SEED_STRIDE = 2**40
+
+
+def bot_seed_of(game_seed: int, seat: int, bot_seed: int) -> int:
+    """The seed a seat's bot plays a game with: `simulate`'s (`game seed * 8 + seat`), moved
+    by `bot_seed` strides when one is set."""
+    return game_seed * 8 + seat + bot_seed * _BOT_SEED_STRIDE
 
 
 #: The match a worker process plays (set once per worker by `_start_worker`).
@@ -412,14 +432,18 @@ def _workers_ignore_ctrl_c() -> Iterator[None]:
 
 def arena(rules: RuleSet, card: Card, challenger: str, field: str, seeds: int, seed: int = 1,
           delta: float | None = None, progress: ProgressCallback | None = None,
-          log: str | Path | TextIO | None = None, jobs: int = 1) -> ArenaReport:
+          log: str | Path | TextIO | None = None, jobs: int = 1,
+          bot_seed: int = 0) -> ArenaReport:
     """Play the duplicate arena (see the module docstring) and report both sides. With
     `jobs` above 1 the seeds are played by that many worker processes; the report (bar the
-    timings) and the log are the same for any number."""
+    timings) and the log are the same for any number. `bot_seed` (not 0) seeds the
+    challenger's bots apart from the field's."""
     if seeds < 1:
         raise InvalidInput("Play the arena on 1 seed or more.")
     if jobs < 1:
         raise InvalidInput("Play the arena with 1 job or more.")
+    if bot_seed < 0:
+        raise InvalidInput("The challenger's bot seed (--bot-seed) is 0 or more.")
     if delta is not None and not delta > 0:
         raise InvalidInput("The SPRT's margin (--sprt) must be more than 0 points a game.")
     seat_kinds(challenger, rules.players)
@@ -434,7 +458,8 @@ def arena(rules: RuleSet, card: Card, challenger: str, field: str, seeds: int, s
     played = 0
     started = time.perf_counter()
     with log_stream(log) as stream:
-        match = _Match(rules, card, challenger, field, logged=stream is not None)
+        match = _Match(rules, card, challenger, field, logged=stream is not None,
+                       bot_seed=bot_seed)
         for result in _seed_results(match, game_seeds(seed, seeds), jobs):
             mine.extend(result.mine)
             theirs.extend(result.theirs)
@@ -455,7 +480,7 @@ def arena(rules: RuleSet, card: Card, challenger: str, field: str, seeds: int, s
         seeds_played=played, games=played * n,
         challenger=side_figures(challenger, mine, my_times),
         field=side_figures(field, theirs, their_times), sprt=test,
-        seconds=time.perf_counter() - started)
+        seconds=time.perf_counter() - started, bot_seed=bot_seed)
 
 
 def _mean(games: Sequence[SeatGame]) -> float:

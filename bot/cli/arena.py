@@ -68,6 +68,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--jobs", type=positive_int, default=1,
                         help="worker processes playing the seeds (%(default)s); the report "
                              "and log are the same for any number")
+    parser.add_argument("--bot-seed", type=int, default=0, metavar="K",
+                        help="seed the challenger's bots apart from the field's (K > 0), so "
+                             "a bot against itself is two differently seeded copies; 0, the "
+                             "default, plays each seat with the same bot seed")
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
     parser.set_defaults(handler=run)
     compare = subparsers.add_parser(
@@ -90,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
     card = card_from_name_or_path(args.card)
     report = arena(table_from_args(args), card, args.challenger, args.field,
                    args.seeds, args.seed, delta=args.sprt,
-                   progress=Progress("arena", args.seeds), log=args.log, jobs=args.jobs)
+                   progress=Progress("arena", args.seeds), log=args.log, jobs=args.jobs,
+                   bot_seed=args.bot_seed)
     print(json.dumps(report.as_json(), indent=2) if args.json else report.as_text())
     if args.log:
         print(f"wrote {report.games} games to {args.log}", file=sys.stderr)

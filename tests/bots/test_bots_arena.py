@@ -15,7 +15,15 @@ from typing import Any
 import pytest
 
 import bot.cli.main
-from bot.bots.arena import ArenaReport, SeatGame, arena, bootstrap_ci, compare_logs, sprt
+from bot.bots.arena import (
+    ArenaReport,
+    SeatGame,
+    arena,
+    bootstrap_ci,
+    bot_seed_of,
+    compare_logs,
+    sprt,
+)
 from bot.engine.errors import InvalidInput
 from bot.engine.game import STANDARD, THREE_PLAYER, parse_action, preset, replay
 from bot.engine.game.rules import seat_names
@@ -318,3 +326,24 @@ def test_jongg_arena_compare_prints_the_figures(tmp_path: Path,
                                                                              "normal")
     assert bot.cli.main.main(["arena-compare", str(before), str(tmp_path / "missing")]) == 2
     assert f"Can't read `{tmp_path / 'missing'}`" in capsys.readouterr().err
+
+
+def test_a_bot_seeded_apart_from_its_own_kind_plays_other_games_and_its_interval_holds_zero(
+) -> None:
+    """With the field's bot seeds, a bot against itself replays the field's games exactly (0,
+    with no spread); seeded apart (`bot_seed`) it plays games of its own, and the interval of
+    two equal bots still holds zero."""
+    card = shipped_card()
+    same = arena(STANDARD, card, "easy", "easy", 24, seed=5)
+    assert (same.challenger.points_per_game, same.challenger.ci_low,
+            same.challenger.ci_high) == (0.0, 0.0, 0.0)
+    apart = arena(STANDARD, card, "easy", "easy", 24, seed=5, bot_seed=1)
+    assert apart.bot_seed == 1 and apart.challenger.points_per_game != 0.0
+    assert apart.challenger.ci_low < 0.0 < apart.challenger.ci_high
+
+
+def test_the_challengers_bot_seeds_never_meet_a_seat_of_any_game() -> None:
+    """`bot_seed_of` moves a seeded challenger above every seat seed of every game seed."""
+    highest_seat_seed = bot_seed_of(2**31 - 1, 7, 0)
+    assert bot_seed_of(0, 0, 1) > highest_seat_seed
+    assert bot_seed_of(12345, 2, 0) == 12345 * 8 + 2
