@@ -313,13 +313,7 @@ class NormalPlayer:
         best: tuple[float, int, int] | None = None
         chosen: Call | None = None
         for call in calls:
-            own = (call.kind,) * (call.size - 1 - call.jokers) + (JOKER,) * call.jokers
-            concealed = _without(view.concealed, own)
-            exposures = dict(racks)
-            exposures[call.rack] = (*racks[call.rack], Exposure(call.kind, call.size,
-                                                                call.jokers))
-            after = [c for c in self._find_candidates(concealed, exposures, self.nearest).plans
-                     if c.away <= self.call_away and self._viable(c, table.live)]
+            after = self._plans_after(view, call, racks, table)
             worth = max(self._weights(after, table), default=0.0)
             if worth <= before:
                 continue
@@ -328,6 +322,17 @@ class NormalPlayer:
                 best, chosen = key, call
         return chosen if chosen is not None else Pass(view.seat)
 
+
+    def _plans_after(self, view: View, call: Call,
+                     racks: dict[int, tuple[Exposure, ...]], table: Supply) -> list[Candidate]:
+        """The plans close enough to keep after making `call` (its tiles off the rack, its
+        exposure on its rack), that the live tiles can still finish."""
+        own = (call.kind,) * (call.size - 1 - call.jokers) + (JOKER,) * call.jokers
+        concealed = _without(view.concealed, own)
+        exposures = dict(racks)
+        exposures[call.rack] = (*racks[call.rack], Exposure(call.kind, call.size, call.jokers))
+        return [c for c in self._find_candidates(concealed, exposures, self.nearest).plans
+                if c.away <= self.call_away and self._viable(c, table.live)]
     def _willing_to_call(self, view: View) -> bool:
         """Whether it makes exposures at all now (always, for the Normal bot)."""
         return True

@@ -38,14 +38,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from bot.bots.base import live_racks, rack_exposures, seen_counts
-from bot.bots.normal import Analysis, Candidate, NormalPlayer, _without
+from bot.bots.normal import Analysis, Candidate, NormalPlayer
 from bot.bots.reading import Threat, read_threat
 from bot.bots.rollout import Deals, FloatArray, best_worth
 from bot.engine.cards.model import Card
 from bot.engine.game.actions import Action, Call, Discard, Option, Pass
 from bot.engine.game.rules import PRESETS, Scoring
 from bot.engine.game.view import View
-from bot.engine.matcher import CardMatcher, Exposure
+from bot.engine.matcher import CardMatcher
 from bot.engine.tiles import JOKER, NUM_KINDS
 
 #: Plans weighed for each decision, and in the Charleston, and how many of them may be
@@ -256,13 +256,7 @@ class StrongPlayer(NormalPlayer):
         best: tuple[float, int, int] | None = None
         chosen: Call | None = None
         for call in calls:
-            own = (call.kind,) * (call.size - 1 - call.jokers) + (JOKER,) * call.jokers
-            concealed = _without(view.concealed, own)
-            exposures = dict(racks)
-            exposures[call.rack] = (*racks[call.rack], Exposure(call.kind, call.size,
-                                                                call.jokers))
-            after = [c for c in self._find_candidates(concealed, exposures, self.nearest).plans
-                     if c.away <= self.call_away and self._viable(c, table.live)]
+            after = self._plans_after(view, call, racks, table)
             worth = best_worth(self._worth(view, after, shows or call.jokers > 0))
             if call.jokers and table.live[call.kind] > 0:
                 worth -= self.joker_gift * call.jokers
