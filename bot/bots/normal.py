@@ -322,7 +322,6 @@ class NormalPlayer:
                 best, chosen = key, call
         return chosen if chosen is not None else Pass(view.seat)
 
-
     def _plans_after(self, view: View, call: Call,
                      racks: dict[int, tuple[Exposure, ...]], table: Supply) -> list[Candidate]:
         """The plans close enough to keep after making `call` (its tiles off the rack, its
@@ -333,6 +332,7 @@ class NormalPlayer:
         exposures[call.rack] = (*racks[call.rack], Exposure(call.kind, call.size, call.jokers))
         return [c for c in self._find_candidates(concealed, exposures, self.nearest).plans
                 if c.away <= self.call_away and self._viable(c, table.live)]
+
     def _willing_to_call(self, view: View) -> bool:
         """Whether it makes exposures at all now (always, for the Normal bot)."""
         return True
