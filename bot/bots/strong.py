@@ -43,7 +43,7 @@ from bot.bots.reading import Threat, read_threat
 from bot.bots.rollout import Deals, FloatArray, best_worth
 from bot.engine.cards.model import Card
 from bot.engine.game.actions import Action, Call, Discard, Option, Pass
-from bot.engine.game.rules import PRESETS, Scoring
+from bot.engine.game.rules import Scoring
 from bot.engine.game.view import View
 from bot.engine.matcher import CardMatcher
 from bot.engine.tiles import JOKER, NUM_KINDS
@@ -107,14 +107,6 @@ class _Keeper:
         return (1.0 - self.blend) * sampled + self.blend * self.prior * unhurt
 
 
-def scoring_of(view: View) -> Scoring:
-    """The scoring profile of the view's rules (a preset's name; NMJL payments otherwise)."""
-    for rules in PRESETS.values():
-        if rules.name == view.rules:
-            return rules.scoring
-    return Scoring.NMJL
-
-
 class StrongPlayer(NormalPlayer):
     """The Strong bot (see the module docstring)."""
 
@@ -143,7 +135,7 @@ class StrongPlayer(NormalPlayer):
         """What a win collects, in multiples of the hand's value: under NMJL payments off a
         discard the thrower pays twice and the others once, self-picked everyone twice
         (about one more than the number of players)."""
-        if scoring_of(view) is Scoring.TOURNAMENT:
+        if view.scoring is Scoring.TOURNAMENT:
             return TOURNAMENT_PAYOFF
         return float(len(view.seats) + 1)
 
@@ -152,7 +144,7 @@ class StrongPlayer(NormalPlayer):
         key = (view.action_count, view.seat)
         if self._threat is None or self._threat[0] != key:
             self._threat = (key, read_threat(self.matcher, view, self._table(view).live,
-                                             scoring_of(view)))
+                                             view.scoring))
         return self._threat[1]
 
     def _deals(self, view: View) -> Deals:

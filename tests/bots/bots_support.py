@@ -12,7 +12,7 @@ from bot.bots import Player
 from bot.engine.cards import Card, load_card
 from bot.engine.game import Give, Option, Phase, View
 from bot.engine.game.actions import Action, CallMahjong, Discard, Mahjong
-from bot.engine.game.rules import seat_names
+from bot.engine.game.rules import Scoring, seat_names
 from bot.engine.game.view import ClaimView, ExposureView, SeatView
 from bot.engine.tiles import JOKER, parse_tiles
 
@@ -57,7 +57,8 @@ def make_view(concealed: str, *, seat: int = 0, players: int = 4,
     if claim is not None:
         waiting = tuple(s for s in range(players) if s != claim[0])
         claim_view = ClaimView(claim[0], parse_tiles(claim[1])[0], waiting, (), None)
-    return View(seat=seat, rules="standard", card="Player Test Card", phase=phase,
+    return View(seat=seat, rules="standard", scoring=Scoring.NMJL, card="Player Test Card",
+                phase=phase,
                 concealed=tuple(sorted(parse_tiles(concealed))), seats=tuple(seats),
                 discards=thrown, wall_count=60, dice=(3, 4), turn=seat,
                 charleston=None, claim=claim_view, result=None, legal=tuple(legal),

@@ -14,11 +14,12 @@ from bots_support import discard_options, make_view, small_card
 from bot.bots import StrongPlayer
 from bot.bots.reading import feed_cost
 from bot.bots.rollout import Deals
-from bot.engine.game import Option, View
+from bot.bots.strong import TOURNAMENT_PAYOFF
+from bot.engine.game import STANDARD, Option, View, new_game, view
 from bot.engine.game.actions import Action, Call, Discard, Pass
-from bot.engine.game.rules import PRESETS, Scoring
+from bot.engine.game.rules import Scoring, with_options
 from bot.engine.tiles import JOKER, NUM_KINDS, format_tiles, parse_tiles, standard_counts
-from bot.library import shipped_card
+from bot.library import DEFAULT_CARD, shipped_card
 
 COUNTS = standard_counts()
 
@@ -88,12 +89,18 @@ def test_strong_is_seeded() -> None:
     assert picks[0] == picks[1] == picks[2]
 
 
-def test_the_scoring_profile_is_read_from_the_rules_name() -> None:
-    from bot.bots.strong import scoring_of
-    seen = make_view("1B")
-    assert scoring_of(seen) is Scoring.NMJL
-    for rules in PRESETS.values():
-        assert scoring_of(dataclasses.replace(seen, rules=rules.name)) is rules.scoring
+def test_strong_prices_a_win_by_the_tables_scoring_not_its_rules_name() -> None:
+    """A house option can change the scoring under a preset's name (a Standard table scored
+    by the tournament sheet): the view says how the game is scored, and Strong prices what
+    a win collects by that."""
+    card = shipped_card(DEFAULT_CARD)
+    names = ["a", "b", "c", "d"]
+    for rules, payoff in ((STANDARD, 5.0),
+                          (with_options(STANDARD, "scoring=tournament"), TOURNAMENT_PAYOFF)):
+        seen = view(new_game(rules, card, 3, names), 0)
+        assert seen.rules == STANDARD.name
+        assert seen.scoring is rules.scoring
+        assert StrongPlayer(card, rules.counts)._payoff(seen) == payoff
 
 
 def test_tiles_the_opponents_collect_come_less_often() -> None:

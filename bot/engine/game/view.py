@@ -16,6 +16,7 @@ from bot.engine.game.actions import Claim, Give, Option
 from bot.engine.game.charleston import current_pass
 from bot.engine.game.events import EndReason, PassName, ScoreLine
 from bot.engine.game.legal import legal_options
+from bot.engine.game.rules import Scoring
 from bot.engine.game.state import (
     Declared,
     GameState,
@@ -128,6 +129,9 @@ class View:
 
     seat: int
     rules: str
+    #: How the game will be scored (public: a house option may change it under the rules'
+    #: name, and a player weighs what feeding or a self-pick costs by it).
+    scoring: Scoring
     card: str
     phase: Phase
     concealed: tuple[int, ...]
@@ -254,7 +258,8 @@ def build_view(state: GameState, seat: int) -> View:
     game, so it is put together from parts kept on the state's records (see `make`)."""
     turn = state.turn
     return make(View, {
-        "seat": seat, "rules": state.rules.name, "card": state.card.name,
+        "seat": seat, "rules": state.rules.name, "scoring": state.rules.scoring,
+        "card": state.card.name,
         "phase": state.phase, "concealed": state.concealed_kinds(seat),
         "seats": _seat_views(state), "discards": discard_piles(state)[0],
         "wall_count": len(state.wall), "dice": state.deal.dice,
