@@ -9,6 +9,8 @@
   injected; a test that provokes them on purpose is marked `@pytest.mark.rate_limited`),
   made more invalid requests than a game's share of Discord's ban limit (`ban_risk`), left
   tasks or heartbeat threads running, or left anything unclosed (ResourceWarning).
+  Its waiting helpers' timeouts are in a quiet machine's seconds (`tests/slowness.py`): on a
+  busy machine they stretch by how slowly the test's processes ran meanwhile.
 * `world`: that guild, its channels and players, by name.
 * `loopback_only` (automatic): the network is loopback-only during these tests.
 * `loop_lag` (automatic, `loop_lag.py`): a test whose event loop (the bot's) stalls over
@@ -43,6 +45,8 @@ if HERE not in sys.path:
 
 from fake import CLIENT_OPTIONS, FakeDiscord, RateLimits, World, build_world  # noqa: E402
 from fake.ratelimits import ban_risk, describe  # noqa: E402
+
+from tests.slowness import Deadline  # noqa: E402
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
@@ -106,6 +110,7 @@ async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDisc
     async with FakeDiscord(limits=limits,
                            shards=sharded.args[0] if sharded is not None else 1) as fake:
         build_world(fake, shard=None if sharded is None else 0)
+        fake.limit = Deadline
         yield fake
     problems: list[str] = []
     if fake.strict and fake.unhandled:

@@ -1,5 +1,7 @@
 """`jongg run` as a real process against the fake Discord: started with discord.py pointed
-at the fake, stopped with SIGINT (as Ctrl-C or the supervisor stops it) or killed."""
+at the fake, stopped with SIGINT (as Ctrl-C or the supervisor stops it) or killed. Each
+process started is watched by `tests/slowness.py`, so the tests' time limits allow for a busy
+machine slowing it down."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ import sys
 from pathlib import Path
 
 from fake import Address, FakeDiscord
+
+from tests.slowness import wait_for, watch
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,10 +43,12 @@ async def start(fake: FakeDiscord, folder: Path, shard: int, database: str, *,
            "JONGG_DB": database}
     env.pop("JONGG_DEV_GUILD", None)
     with log_path(folder, shard).open("ab") as log:
-        return await asyncio.create_subprocess_exec(
+        process = await asyncio.create_subprocess_exec(
             sys.executable, "-c", RUN_AT, str(Path(__file__).parent), address.api_base,
             address.gateway_url, address.cdn_base, "--shards", str(shards), "--shard-ids",
             str(shard), cwd=folder, env=env, stdout=log, stderr=log)
+    watch(process.pid)
+    return process
 
 
 def worker_log_path(folder: Path, port: int) -> Path:
@@ -59,10 +65,12 @@ async def start_worker(fake: FakeDiscord, folder: Path, port: int, database: str
            "JONGG_DB": database, "DISCORD_PUBLIC_KEY": fake.public_key}
     env.pop("JONGG_DEV_GUILD", None)
     with worker_log_path(folder, port).open("ab") as log:
-        return await asyncio.create_subprocess_exec(
+        process = await asyncio.create_subprocess_exec(
             sys.executable, "-c", RUN_AT, str(Path(__file__).parent), address.api_base,
             address.gateway_url, address.cdn_base, "--http", f"127.0.0.1:{port}",
             cwd=folder, env=env, stdout=log, stderr=log)
+    watch(process.pid)
+    return process
 
 
 def free_port() -> int:
@@ -80,9 +88,9 @@ def ready_shards(fake: FakeDiscord) -> list[tuple[int, int]]:
 async def stop(process: asyncio.subprocess.Process, folder: Path, shard: int, *,
                log: Path | None = None) -> str:
     """SIGINT, as Ctrl-C or the supervisor sends it; what the process logged (in `log`, by
-    default the log of `shard`'s process)."""
+    default the log of `shard`'s process). It may take a quiet machine's minute to stop."""
     process.send_signal(signal.SIGINT)
-    await asyncio.wait_for(process.wait(), 60)
+    await wait_for(process.wait(), 60, f"process {process.pid} stopping on SIGINT")
     return (log or log_path(folder, shard)).read_text()
 
 

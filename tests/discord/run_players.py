@@ -11,11 +11,13 @@ from controls import custom_ids, first_choice
 from fake import FakeDiscord, Message, Perm, User, World
 
 from bot.store import Database
+from tests.slowness import Deadline
 
 #: Seconds the automatic answers wait on these servers: short, so the AUTO clocks (a
 #: claim window passed for a seat that can't call) fire often during the test.
 AUTO_DELAY = 0.3
-#: How long a player may wait for their next move to be possible.
+#: How long a player may wait for their next move to be possible (a quiet machine's seconds:
+#: see `tests/slowness.py`).
 PATIENCE = 60.0
 
 
@@ -61,15 +63,15 @@ class Player:
                          dm_only: bool = False) -> None:
         """Play until `done` says so (or the game is over). Fails once the person has
         made no move for `PATIENCE` seconds: a long stretch of moves (claim windows left to
-        their clocks) may take longer in all on a busy machine, and still be moving."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + PATIENCE
+        their clocks) may take longer in all on a busy machine, and still be moving; and a
+        busy machine stretches the patience itself."""
+        deadline = Deadline(PATIENCE)
         made = await self.moves()
         while not await done() and not await self.over():
             if (now_made := await self.moves()) > made:
-                made, deadline = now_made, loop.time() + PATIENCE
-            assert loop.time() < deadline, (
-                f"{self.user.username} could not move for {PATIENCE}s\n"
+                made, deadline = now_made, Deadline(PATIENCE)
+            assert not deadline.passed(), (
+                f"{self.user.username} could not move for {deadline.describe()}\n"
                 f"{self.fake.transcript()}")
             if not await self._try_prompt() and not dm_only:
                 await self._try_pass()

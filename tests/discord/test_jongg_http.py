@@ -17,8 +17,9 @@ from test_http_endpoint import callbacks, http_worker
 from test_jongg_run_failover import Player, quick_answers
 
 from bot.store import Database, GameStatus
+from tests.slowness import Deadline
 
-#: How long a worker process may take to start serving.
+#: How long a worker process may take to start serving (a quiet machine's seconds).
 START_PATIENCE = 90.0
 
 
@@ -42,14 +43,13 @@ async def test_a_game_over_http_answers_every_click_in_the_response(
 async def serving(fake: FakeDiscord, *urls: str) -> None:
     """Set the Interactions Endpoint URL(s) once the workers there answer Discord's
     checks (they are starting)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + START_PATIENCE
+    deadline = Deadline(START_PATIENCE)
     while True:
         try:
             await fake.set_interactions_endpoint(*urls)
             return
         except ValueError:
-            if loop.time() > deadline:
+            if deadline.passed():
                 raise
             await asyncio.sleep(0.2)
 

@@ -24,6 +24,7 @@ from run_players import Player, quick_answers
 
 from bot.store import Database
 from bot.tables.errors import UNREACHABLE
+from tests.slowness import within
 
 #: Seconds a post is held up by a rate limit while the database is stopped under it.
 HELD = 3.0
@@ -58,7 +59,7 @@ def posted_twice(fake: FakeDiscord) -> list[tuple[int, str | int]]:
 
 async def nothing_pending(db: Database, game_id: int) -> None:
     """Wait until the game's outbox holds nothing unrecorded (Alice's turn: nothing moves)."""
-    async with asyncio.timeout(60):
+    async with within(60, "the outbox to empty"):
         while await db.outbox.pending(game_id):
             await asyncio.sleep(0.1)
 
@@ -86,7 +87,8 @@ async def test_an_outage_mid_game_loses_no_move_and_posts_nothing_twice(
             await fake.wait_until(lambda: held.hits > 0, timeout=30, what="a post held up")
             await asyncio.to_thread(own_server.halt)
             answers: list[str] = []
-            async with asyncio.timeout(30):  # her prompt may be the post held up
+            async with within(30, "Alice's clicks while the database is away"):
+                # her prompt may be the post held up
                 while len(answers) < CLICKS:
                     answer = await alice.click_prompt() or await alice.click_pass()
                     answers += [] if answer is None else [answer]

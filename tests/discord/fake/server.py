@@ -33,7 +33,7 @@ import time
 from collections.abc import Awaitable, Callable, Generator, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
-from typing import Any, ClassVar, Generic, ParamSpec, TypeVar
+from typing import Any, ClassVar, Generic, ParamSpec, Protocol, TypeVar
 
 import discord
 from aiohttp import web
@@ -123,6 +123,40 @@ class Scheduled(Generic[T]):
         return self.future.__await__()
 
 
+class Limit(Protocol):
+    """A waiting helper's time limit, set when the wait starts (`FakeDiscord.limit`)."""
+
+    def passed(self) -> bool:
+        """Whether the time is up."""
+        ...
+
+    def remaining(self) -> float:
+        """Wall-clock seconds until it may be up (it is looked at again by then)."""
+        ...
+
+    def describe(self) -> str:
+        """The limit, for the message of a wait that timed out."""
+        ...
+
+
+class WallClockLimit:
+    """`seconds` on the wall clock: the waiting helpers' limit unless the fake is given
+    another kind (`FakeDiscord.limit`)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.ends = time.monotonic() + seconds
+
+    def passed(self) -> bool:
+        return time.monotonic() >= self.ends
+
+    def remaining(self) -> float:
+        return max(0.0, self.ends - time.monotonic())
+
+    def describe(self) -> str:
+        return f"{self.seconds}s"
+
+
 #: Suggested discord.py client options for tests (READY -> on_ready without the 2 s wait).
 CLIENT_OPTIONS: dict[str, Any] = {"guild_ready_timeout": 0.05}
 #: Application flags for "gateway presence / members / message content" intents enabled.
@@ -161,6 +195,9 @@ class FakeDiscord:
         self.interaction_ack_timeout = interaction_ack_timeout
         #: How long the waiting helpers wait unless told otherwise.
         self.default_timeout = default_timeout
+        #: How the waiting helpers measure their timeouts: the wall clock, unless a test
+        #: gives a kind that allows for a busy machine (the conftest's `fake_discord` does).
+        self.limit: Callable[[float], Limit] = WallClockLimit
         self.attachment_size_limit = attachment_size_limit
         #: Privileged intents the application has switched on; IDENTIFY asking for
         #: others is closed with 4014, as on Discord.
@@ -557,9 +594,8 @@ class FakeDiscord:
         (the bot runs on that loop too). It runs under the fake's lock, so what it reads of
         the fake is a state between two of the fake's steps, never half of one; it must be
         quick and must not wait for anything."""
-        limit = self.default_timeout if timeout is None else timeout
+        limit = self.limit(self.default_timeout if timeout is None else timeout)
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + limit
         while True:
             # Check and register under one hold of the lock: a change the fake makes after
             # the check notifies this waiter.
@@ -567,15 +603,16 @@ class FakeDiscord:
                 result = check()
                 if result:
                     return result
-                remaining = deadline - loop.time()
-                if remaining <= 0:
-                    raise FakeTimeout(f"timed out after {limit}s waiting for {what}\n"
-                                      f"{self.problems()}\nmessages:\n{self.transcript()}")
+                if limit.passed():
+                    raise FakeTimeout(f"timed out after {limit.describe()} waiting for "
+                                      f"{what}\n{self.problems()}\nmessages:\n"
+                                      f"{self.transcript()}")
+                poll_in = min(max(limit.remaining(), 0.001), POLL_INTERVAL)
                 waiter = loop.create_future()
                 self._waiters.add(waiter)
             # Wake on any change the fake sees, and poll too: the condition may be about the
             # bot's own state (what it caught, what it cached), which the fake cannot see.
-            poll = loop.call_later(min(remaining, POLL_INTERVAL), _wake, waiter)
+            poll = loop.call_later(poll_in, _wake, waiter)
             try:
                 await waiter
             finally:
@@ -585,11 +622,10 @@ class FakeDiscord:
 
     async def wait_quiet(self, quiet: float = 0.1, *, timeout: float | None = None) -> None:
         """Wait until nothing has happened for `quiet` seconds."""
-        limit = self.default_timeout if timeout is None else timeout
-        deadline = time.monotonic() + limit
+        limit = self.limit(self.default_timeout if timeout is None else timeout)
         while (idle := time.monotonic() - self._last_change) < quiet:
-            if time.monotonic() > deadline:
-                raise FakeTimeout(f"still busy after {limit}s")
+            if limit.passed():
+                raise FakeTimeout(f"still busy after {limit.describe()}")
             await asyncio.sleep(quiet - idle)
 
     async def wait_for_message(self, predicate: Callable[[Message], bool] | None = None, *,
