@@ -12,6 +12,7 @@ import signal
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +26,8 @@ SHOWN_WITHIN = 120.0
 ENDED_WITHIN = 20.0
 
 CTRL_C = b"\x03"
+#: The repository this test is in: the command it runs is this one's code.
+ROOT = str(Path(__file__).resolve().parent.parent)
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are Unix's")
 
@@ -57,14 +60,16 @@ def _read(fd: int, timeout: float) -> bytes | None:
         return None
 
 
-def ctrl_c_after(shown: str, *args: str) -> Stopped:
+def ctrl_c_after(shown: str, *args: str, code: str | None = None) -> Stopped:
     """Run `jongg args` in a pseudo-terminal, press Ctrl-C once `shown` is on the screen,
-    and see how it ends."""
+    and see how it ends. `code`: Python that runs the command instead of `python -m bot`
+    (with the arguments in `sys.argv[1:]`)."""
+    run = ["-m", "bot"] if code is None else ["-c", code]
     pid, fd = pty.fork()
     if pid == 0:  # the child: the command, with the terminal as its own
         # Fault handler on: a command that does not stop is made to say where it hangs.
-        os.execve(sys.executable, [sys.executable, "-m", "bot", *args],
-                  {**os.environ, "PYTHONFAULTHANDLER": "1"})
+        os.execve(sys.executable, [sys.executable, *run, *args],
+                  {**os.environ, "PYTHONFAULTHANDLER": "1", "PYTHONPATH": ROOT})
     output = b""
     ended = False
     try:
@@ -117,6 +122,36 @@ def test_one_ctrl_c_while_workers_play_the_arena_stops_them_all_without_tracebac
     # The terminal sends Ctrl-C to the workers too: each printed its own traceback.
     _stopped_cleanly(ctrl_c_after("arena [", "arena", "--jobs", "2", "--seeds", "40",
                                   "--challenger", "normal", "--field", "easy"))
+
+
+#: `jongg` with the start of the arena's worker processes held open (`HELD` seconds), and
+#: said on the screen (`STARTING`): a Ctrl-C meanwhile comes while they start.
+HELD = 3.0
+STARTING = "workers starting"
+HOLD_THE_START = f"""\
+import sys, time
+from multiprocessing.context import SpawnContext
+
+started = SpawnContext.Pool
+
+def held(self, *args, **kwargs):
+    pool = started(self, *args, **kwargs)
+    print({STARTING!r}, flush=True)
+    time.sleep({HELD})
+    return pool
+
+SpawnContext.Pool = held
+from bot.cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_one_ctrl_c_while_the_arenas_workers_start_stops_them_all() -> None:
+    # The arena ignored Ctrl-C while its workers started, for them to inherit: a Ctrl-C
+    # then (a long moment on a busy machine) was lost, and the arena played on to its end.
+    _stopped_cleanly(ctrl_c_after(STARTING, "arena", "--jobs", "2", "--seeds", "6",
+                                  "--challenger", "normal", "--field", "easy",
+                                  code=HOLD_THE_START))
 
 
 def test_ctrl_c_during_start_up_is_one_line(monkeypatch: pytest.MonkeyPatch,

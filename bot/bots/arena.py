@@ -53,6 +53,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
+from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import Any, Protocol, TextIO, runtime_checkable
 
@@ -386,9 +387,12 @@ _WORKER_MATCH: _Match | None = None
 
 
 def _start_worker(match: _Match) -> None:
-    """Keep the match in a worker process, so each task sends only a seed."""
+    """Keep the match in a worker process, so each task sends only a seed; and ignore Ctrl-C
+    there from now on (see `_ctrl_c_waits_for_the_workers`)."""
     global _WORKER_MATCH
     _WORKER_MATCH = match
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C held back until now is dropped
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _worker_seed(game_seed: int) -> _SeedResult:
@@ -400,34 +404,57 @@ def _worker_seed(game_seed: int) -> _SeedResult:
 def _seed_results(match: _Match, seeds: Sequence[int], jobs: int) -> Iterator[_SeedResult]:
     """Every seed's games in seed order, played here (`jobs` 1) or by `jobs` worker
     processes (started with spawn, so it works wherever Python runs). Stopping early (the
-    SPRT decided) stops the workers."""
+    SPRT decided) stops the workers, and so does Ctrl-C, whenever it comes."""
     if jobs <= 1 or len(seeds) <= 1:
         for game_seed in seeds:
             yield _play_seed(match, game_seed)
         return
     context = multiprocessing.get_context("spawn")
-    with _workers_ignore_ctrl_c():
-        pool = context.Pool(min(jobs, len(seeds)), initializer=_start_worker,
-                            initargs=(match,))
-    with pool:
+    with contextlib.ExitStack() as stack:
+        with _ctrl_c_waits_for_the_workers():
+            pool = stack.enter_context(context.Pool(
+                min(jobs, len(seeds)), initializer=_start_worker, initargs=(match,)))
         yield from pool.imap(_worker_seed, seeds)
 
 
 @contextlib.contextmanager
-def _workers_ignore_ctrl_c() -> Iterator[None]:
-    """While worker processes start, ignore Ctrl-C: the terminal sends it to every process
-    of the command, and each worker would print its own traceback. The workers inherit the
-    ignored signal through their start (Python leaves an ignored SIGINT ignored), from the
-    first line they run; this process alone stops on it and ends the pool, which stops
-    them. Only the main thread may change signal handlers; elsewhere nothing changes."""
+def _ctrl_c_waits_for_the_workers() -> Iterator[None]:
+    """While worker processes start, hold Ctrl-C back: in them, and here until they have.
+
+    The terminal sends Ctrl-C to every process of the command, and a worker must not act on
+    it (each would print its own traceback): this process alone stops, and stopping the pool
+    stops the workers. A worker ignores Ctrl-C from its initializer on (`_start_worker`);
+    before that, from the first line it runs, Ctrl-C is blocked in it: a process started
+    from this thread inherits the thread's blocked signals, and here SIGINT is blocked
+    meanwhile. (Ignoring it here instead, for the workers to inherit, lost a Ctrl-C that
+    came meanwhile: the command went on to the end.) A Ctrl-C that comes meanwhile is noted
+    here, delivered to this thread once it unblocks SIGINT or to another of the process's
+    threads meanwhile, and raised again, for the handler there was, once the workers have
+    started: the pool is then stopped whole, rather than half-built. Only the main thread
+    may change signal handlers; elsewhere nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The resource tracker, started with the first worker, unblocks SIGINT in the thread
+    # that starts it once it runs: started first, it leaves the workers' start alone.
+    resource_tracker.ensure_running()
+    pressed = False
+
+    def note(signum: int, frame: object) -> None:
+        nonlocal pressed
+        pressed = True
+
+    before = signal.signal(signal.SIGINT, note)
     try:
-        yield
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # `note` takes one pending
     finally:
         signal.signal(signal.SIGINT, before)
+    if pressed:
+        signal.raise_signal(signal.SIGINT)
 
 
 def arena(rules: RuleSet, card: Card, challenger: str, field: str, seeds: int, seed: int = 1,
