@@ -127,17 +127,20 @@ class Database:
     async def close(self) -> None:
         """Close the connection, once the appends asked for are written and this process's
         clock and outbox claims are given up. Safe to call twice, or on a database never
-        connected."""
-        await self.actions.wait_written()
-        if self.is_open:
-            # What this process claimed is free for the others (or its next start) at once,
-            # instead of when the leases lapse; with the database out of reach, the leases
-            # lapse on their own and the connections are closed all the same.
-            with contextlib.suppress(DatabaseUnavailable):
-                await self.clocks.release_claims()
-                await self.outbox.release_claims()
-        self._connected = False
-        await self._backend.close()
+        connected. The connection is closed however that wait ends (a Ctrl-C, a
+        cancellation): SQLite's is served by a thread that would keep the process alive."""
+        try:
+            await self.actions.wait_written()
+            if self.is_open:
+                # What this process claimed is free for the others (or its next start) at
+                # once, instead of when the leases lapse; with the database out of reach, the
+                # leases lapse on their own and the connections are closed all the same.
+                with contextlib.suppress(DatabaseUnavailable):
+                    await self.clocks.release_claims()
+                    await self.outbox.release_claims()
+        finally:
+            self._connected = False
+            await self._backend.close()
 
     async def __aenter__(self) -> Self:
         return await self.connect()

@@ -172,6 +172,24 @@ async def test_close_is_idempotent_and_final(db_target: str) -> None:
     await Database(db_target).close()  # closing a never-opened database is fine
 
 
+async def test_close_interrupted_while_it_waits_for_the_writes_closes_all_the_same(
+        db_target: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A Ctrl-C that killed the store's writer was raised again where close waited for it,
+    # and the connection was left open: SQLite's thread then kept the process from exiting.
+    threads = set(threading.enumerate())
+    db = await Database.open(db_target)
+
+    async def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(db.actions, "wait_written", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        await db.close()
+    assert not db.is_open
+    await asyncio.sleep(0.05)
+    assert not set(threading.enumerate()) - threads
+
+
 async def test_close_waits_for_a_running_transaction(db_target: str) -> None:
     db = await Database.open(db_target)
     inside = asyncio.Event()
