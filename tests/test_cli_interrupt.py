@@ -18,10 +18,12 @@ import pytest
 
 import bot.cli.main
 from bot.cli.main import EXIT_INTERRUPTED, main
+from tests.slowness import Deadline, watch
 
-#: How long a command may take to show what the test waits for, and to end after Ctrl-C.
-#: Generous: they only bound a test on a machine too busy to answer; a stopped command ends
-#: in well under a second.
+#: How long a command may take to show what the test waits for, and to end after Ctrl-C,
+#: in a quiet machine's seconds (`tests/slowness.py`: the command's wait for a CPU is left
+#: out). Generous: they only bound a test on a machine too busy to answer; a stopped command
+#: ends in well under a second.
 SHOWN_WITHIN = 120.0
 ENDED_WITHIN = 20.0
 
@@ -70,29 +72,33 @@ def ctrl_c_after(shown: str, *args: str, code: str | None = None) -> Stopped:
         # Fault handler on: a command that does not stop is made to say where it hangs.
         os.execve(sys.executable, [sys.executable, *run, *args],
                   {**os.environ, "PYTHONFAULTHANDLER": "1", "PYTHONPATH": ROOT})
+    watch(pid)
     output = b""
     ended = False
     try:
-        begun = time.monotonic()
+        showing = Deadline(SHOWN_WITHIN)
         while shown.encode() not in output:
-            assert time.monotonic() - begun < SHOWN_WITHIN, output
+            assert not showing.passed(), (showing.describe(), output)
             output += _read(fd, 0.1) or b""
         os.write(fd, CTRL_C)
         pressed, output = time.monotonic(), b""
+        ending = Deadline(ENDED_WITHIN)
         # Read until every process of the command is gone (its workers too), so what any of
         # them printed on the way out is seen.
-        while time.monotonic() - pressed < ENDED_WITHIN:
+        while not ending.passed():
             if (more := _read(fd, 0.05)) is None:
                 break
             output += more
-        while time.monotonic() - pressed < ENDED_WITHIN:
+        while not ending.passed():
             reaped, status = os.waitpid(pid, os.WNOHANG)
             if reaped:
                 ended = True
                 return Stopped(os.waitstatus_to_exitcode(status),
                                output.decode(errors="replace"), time.monotonic() - pressed)
             time.sleep(0.05)
-        os.kill(pid, signal.SIGABRT)  # the fault handler prints every thread's stack
+        # The fault handler prints every thread's stack, after "Fatal Python error: Aborted".
+        output += f"[not ended within {ending.describe()}]".encode()
+        os.kill(pid, signal.SIGABRT)
         while (more := _read(fd, 1.0)) is not None and more:
             output += more
         return Stopped(None, output.decode(errors="replace"), time.monotonic() - pressed)
@@ -116,6 +122,18 @@ def test_one_ctrl_c_at_a_prompt_of_the_terminal_game_stops_it() -> None:
     # input() waits: the first Ctrl-C was lost and the second left the database's thread
     # running.
     _stopped_cleanly(ctrl_c_after("Tiles to pass:", "play", "--seed", "1"))
+
+
+@pytest.mark.parametrize("after", ["You are East", "pass across", "Play begins"])
+def test_one_ctrl_c_while_the_bots_play_the_terminal_game_stops_it(after: str) -> None:
+    # Ctrl-C raised KeyboardInterrupt in whichever task ran: often the sender printing the
+    # table, which died alone and printed "Task exception was never retrieved" and its
+    # traceback after "jongg: stopped.". What was played before it may still be told.
+    stopped = ctrl_c_after(after, "play", "--seed", "1", "--auto", "--games", "3")
+    assert stopped.code == EXIT_INTERRUPTED, stopped
+    assert stopped.said()[-1:] == ["jongg: stopped."], stopped
+    assert not any(word in stopped.after for word in ("Traceback", "Exception", "Error",
+                                                      "never retrieved")), stopped
 
 
 def test_one_ctrl_c_while_workers_play_the_arena_stops_them_all_without_tracebacks() -> None:

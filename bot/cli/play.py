@@ -7,12 +7,14 @@ import asyncio
 import os
 import random
 import select
+import signal
 import sys
 import tempfile
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO, cast
 
 from bot.bots import DEFAULT_LEVEL, LEVELS, Player, make_player
 from bot.cli.options import (
@@ -68,25 +70,73 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 LISTEN_SECONDS = 0.1
 
 
+class CtrlC:
+    """Where one Ctrl-C stops the game (`ctrl_c_stops_the_game`): at a question, the game
+    waits in `ask` (the event loop with it), and Ctrl-C raises KeyboardInterrupt there; at
+    any other moment its task (`task`) is cancelled, as asyncio's own handler does, so every
+    task of the game stops where it waits and the game closes: its senders, the store's
+    writer and its connection. (KeyboardInterrupt raised wherever the interpreter was killed
+    whichever task ran then, a sender or the store's writer, alone, which printed its
+    traceback at the end; and the store closing could be left waiting on it.)"""
+
+    #: The game's task, once it runs; whether it waits in `ask`; whether Ctrl-C came.
+    task: asyncio.Task[int] | None = None
+    asking = False
+    pressed = False
+
+    @classmethod
+    def handle(cls, signum: int, frame: object) -> None:
+        cls.pressed = True
+        if cls.asking or cls.task is None or cls.task.done():
+            raise KeyboardInterrupt
+        cls.task.cancel()
+        cls.task.get_loop().call_soon_threadsafe(lambda: None)  # wakes a loop in select
+
+
 def ask(prompt: str) -> str:
     """`input(prompt)`, except that at a terminal a Ctrl-C is heard however soon after the
     question it comes. `input` shows the question, then waits in the system's read: a Ctrl-C
     that arrives between the two is only acted on once a line is typed. Here the question is
     shown first and the wait is a `select` that returns every `LISTEN_SECONDS` (Python acts
     on a Ctrl-C between two of them); `input` then reads a line that is already there. Not
-    at a terminal (a pipe, a test), `input` asks as it is."""
-    if os.name != "posix" or not sys.stdin.isatty():
-        return input(prompt)
-    print(prompt, end="", flush=True)
-    while not select.select([sys.stdin], [], [], LISTEN_SECONDS)[0]:
-        pass
-    return input()
+    at a terminal (a pipe, a test), `input` asks as it is. Ctrl-C meanwhile raises
+    KeyboardInterrupt here (`CtrlC`)."""
+    CtrlC.asking = True
+    try:
+        if os.name != "posix" or not sys.stdin.isatty():
+            return input(prompt)
+        print(prompt, end="", flush=True)
+        while not select.select([sys.stdin], [], [], LISTEN_SECONDS)[0]:
+            pass
+        return input()
+    finally:
+        CtrlC.asking = False
 
 
 def run(args: argparse.Namespace) -> int:
     """Play a game, and more of its series while asked; returns when done (or at end of
-    input)."""
-    return asyncio.run(_play(args))
+    input). Ctrl-C stops it (`CtrlC`): KeyboardInterrupt."""
+    try:
+        return asyncio.run(_ctrl_c_stops_the_game(_play(args)))
+    except asyncio.CancelledError:
+        if CtrlC.pressed:
+            raise KeyboardInterrupt from None
+        raise
+    finally:
+        CtrlC.task, CtrlC.pressed = None, False
+
+
+async def _ctrl_c_stops_the_game(game: Coroutine[Any, Any, int]) -> int:
+    """Run `game` with Ctrl-C handled by `CtrlC` (in the main thread, where Python handles
+    signals; elsewhere as it was), the handler before put back once it is over."""
+    if threading.current_thread() is not threading.main_thread():
+        return await game
+    CtrlC.task = cast("asyncio.Task[int]", asyncio.current_task())
+    before = signal.signal(signal.SIGINT, CtrlC.handle)
+    try:
+        return await game
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 async def _play(args: argparse.Namespace) -> int:
