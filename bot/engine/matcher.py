@@ -48,6 +48,10 @@ from bot.engine.tiles import FLOWER, JOKER, STANDARD_COUNTS
 __all__ = ["CARD_KINDS", "CardMatcher", "Exposure", "MahjongMatch", "NearHand", "PlayerHand",
            "Wait", "matcher_for"]
 
+#: No variation (`CardMatcher._candidates` when none fits).
+_NO_ROWS: npt.NDArray[np.intp] = np.zeros(0, dtype=np.intp)
+_NO_ROWS.flags.writeable = False
+
 #: Answers of `nearest` kept (per matcher): the engine asks about the same rack again and
 #: again within a turn (every view lists the seat's Mah Jongg options), and so do bots.
 _NEAREST_CACHE = 256
@@ -83,6 +87,10 @@ class CardMatcher:
         may_hold[:, FLOWER] |= wild.any(axis=1)
         self._kind_mask = may_hold.astype(np.int64) @ bits
         self._outside = ~self._kind_mask
+        # The same, kind by kind, as Python integers (bit r: variation r may hold the kind):
+        # most hands of a game fit no variation at all, found by a few ANDs.
+        self._holding = tuple(sum(1 << row for row in np.flatnonzero(may_hold[:, kind]).tolist())
+                              for kind in range(CARD_KINDS))
         self._all_rows = Rows(np.arange(size, dtype=np.intp), fixed, flex, wild)
         self._all_rows.freeze()
         self._exposures = ExposureRows(self.variations, concealed, self._all_rows, self.counts)
@@ -103,9 +111,14 @@ class CardMatcher:
                     ) -> npt.NDArray[np.intp]:
         """Variations whose kinds cover every natural the seat holds (a cheap pre-filter)."""
         present = 0
+        holding = self._holding
+        common = -1  # every variation
         for kind in {*concealed, *(e.kind for e in exposures)}:
             if kind < CARD_KINDS:
                 present |= 1 << kind
+                common &= holding[kind]
+                if not common:
+                    return _NO_ROWS
         return np.flatnonzero((self._outside & present) == 0)
 
     # -- public answers --------------------------------------------------------------------
