@@ -45,8 +45,8 @@ FRESH = 0.25
 TASKS = "/proc/{pid}/task"
 SCHEDSTAT = "/proc/{pid}/task/{tid}/schedstat"
 
-#: A thread's counts: seconds on a CPU, seconds waiting for one.
-Counts = dict[tuple[int, int], tuple[float, float]]
+#: Each thread's (process, thread) seconds waiting for a CPU since it started.
+Counts = dict[tuple[int, int], float]
 
 
 @dataclass(frozen=True)
@@ -60,8 +60,8 @@ class Reading:
 def waited_between(before: Reading, after: Reading) -> float:
     """Seconds the watched processes' threads waited for a CPU between two readings, summed
     (a thread not in `before` started since, and counts from its start)."""
-    return sum(max(0.0, waiting - before.counts.get(key, (0.0, 0.0))[1])
-               for key, (_, waiting) in after.counts.items())
+    return sum(max(0.0, waiting - before.counts.get(key, 0.0))
+               for key, waiting in after.counts.items())
 
 
 class Meter:
@@ -95,10 +95,10 @@ class Meter:
             for tid in tids:
                 try:
                     with open(SCHEDSTAT.format(pid=pid, tid=tid), "rb") as file:
-                        on_cpu, waiting = file.read().split()[:2]
-                except (OSError, ValueError):  # the thread ended meanwhile
+                        waiting = file.read().split()[1]
+                except (OSError, IndexError):  # the thread ended meanwhile
                     continue
-                counts[pid, int(tid)] = int(on_cpu) / 1e9, int(waiting) / 1e9
+                counts[pid, int(tid)] = int(waiting) / 1e9
         return counts
 
 

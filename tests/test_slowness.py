@@ -22,15 +22,16 @@ from tests.slowness import (
 )
 
 
-def reading(**threads: tuple[float, float]) -> Reading:
+def reading(**threads: float) -> Reading:
+    """A reading of thread `tN`'s seconds waiting for a CPU, by name."""
     return Reading(0.0, {(1, int(tid[1:])): counts for tid, counts in threads.items()})
 
 
 def test_the_machines_share_is_every_threads_wait_for_a_cpu_since() -> None:
-    before = reading(t1=(1.0, 1.0), t2=(2.0, 0.0))
+    before = reading(t1=1.0, t2=0.0)
     # Two threads waited 1 s each, one started since 0.5 s: counted whole; one ended.
-    assert waited_between(before, reading(t1=(1.5, 2.0), t2=(2.0, 1.0), t3=(0.5, 0.5))) == 2.5
-    assert waited_between(before, reading(t2=(2.5, 0.0))) == 0.0
+    assert waited_between(before, reading(t1=2.0, t2=1.0, t3=0.5)) == 2.5
+    assert waited_between(before, reading(t2=0.0)) == 0.0
 
 
 def test_on_a_quiet_reading_a_deadline_is_the_wall_clocks() -> None:
