@@ -392,7 +392,15 @@ def _start_worker(match: _Match) -> None:
     global _WORKER_MATCH
     _WORKER_MATCH = match
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C held back until now is dropped
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if _can_hold_ctrl_c():
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _can_hold_ctrl_c() -> bool:
+    """Whether this system lets a thread block signals (POSIX does; Windows has neither
+    signal masks nor the resource tracker process): where it does not, workers ignore
+    Ctrl-C only from their initializer on."""
+    return hasattr(signal, "pthread_sigmask")
 
 
 def _worker_seed(game_seed: int) -> _SeedResult:
@@ -431,8 +439,9 @@ def _ctrl_c_waits_for_the_workers() -> Iterator[None]:
     here, delivered to this thread once it unblocks SIGINT or to another of the process's
     threads meanwhile, and raised again, for the handler there was, once the workers have
     started: the pool is then stopped whole, rather than half-built. Only the main thread
-    may change signal handlers; elsewhere nothing changes."""
-    if threading.current_thread() is not threading.main_thread():
+    may change signal handlers; elsewhere nothing changes, and so it is where signals can't
+    be blocked (see `_can_hold_ctrl_c`)."""
+    if threading.current_thread() is not threading.main_thread() or not _can_hold_ctrl_c():
         yield
         return
     # The resource tracker, started with the first worker, unblocks SIGINT in the thread

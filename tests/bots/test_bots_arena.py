@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import io
 import json
+import signal
 import statistics
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+import bot.bots.arena
 import bot.cli.main
 from bot.bots.arena import (
     ArenaReport,
@@ -171,6 +174,29 @@ def test_jobs_give_the_same_report_and_log_as_one_process() -> None:
                      jobs=jobs) for jobs in (1, 2)]
     assert _without_timings(stopped[0]) == _without_timings(stopped[1])
     assert stopped[0].seeds_played < 40
+
+
+def _signal_without_masks(calls: list[tuple[object, ...]]) -> SimpleNamespace:
+    """The `signal` module as Windows has it (no `pthread_sigmask`), its handlers noted in
+    `calls` instead of set."""
+    names = {name: getattr(signal, name) for name in dir(signal)
+             if not name.startswith("_") and name != "pthread_sigmask"}
+    names["signal"] = lambda *args: calls.append(args)
+    return SimpleNamespace(**names)
+
+
+def test_jobs_work_where_signals_cant_be_blocked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows has no signal masks: the parent does not hold Ctrl-C back while workers start
+    (it can't), a worker ignores it from its initializer on, and the seeds are played as
+    anywhere else."""
+    calls: list[tuple[object, ...]] = []
+    monkeypatch.setattr(bot.bots.arena, "signal", _signal_without_masks(calls))
+    bot.bots.arena._start_worker(None)  # type: ignore[arg-type]
+    assert calls == [(signal.SIGINT, signal.SIG_IGN)]
+    one, two = (arena(STANDARD, shipped_card(), "easy", "random", 2, seed=9, jobs=jobs)
+                for jobs in (1, 2))
+    assert _without_timings(one) == _without_timings(two)
+    assert calls == [(signal.SIGINT, signal.SIG_IGN)]  # the parent's handler left alone
 
 
 @pytest.fixture(scope="module")
