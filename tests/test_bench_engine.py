@@ -1,5 +1,6 @@
 """`jongg bench engine` reports each table's game rates per CPU-second (the goals' figure) and
-per wall-clock second, with the games played replaced by canned reports (no timing here)."""
+per wall-clock second, with the games played replaced by canned reports (no timing here); its
+step profile covers every step of the games it times."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ from types import SimpleNamespace
 import pytest
 
 from bot.bench import engine
-from bot.bots.simulate import SimulationReport
+from bot.bench.steps import profile_steps
+from bot.bots.simulate import SimulationReport, simulate
+from bot.engine.game import STANDARD
+from bot.library import shipped_card
 
 
 def _report(games: int, seconds: float) -> SimulationReport:
@@ -35,3 +39,29 @@ def test_each_table_reports_games_per_cpu_second_and_per_wall_clock_second(
             assert cpu.value > 0 and not cpu.lower_is_better
     assert figures["random-legal 4-player games per CPU-second"].goal == engine.RANDOM_GOAL
     assert figures["Normal 4-player games per CPU-second"].goal == engine.NORMAL_GOAL
+
+
+def test_the_step_profile_counts_every_step_of_the_games_it_times() -> None:
+    """The profile's steps are the games' actions, each kind once, dearest first, and
+    every part of a step costs something."""
+    card = shipped_card()
+    costs = profile_steps(STANDARD, card, 2, engine.SEED)
+    played = simulate(STANDARD, card, 2, "random", engine.SEED)
+    assert sum(c.per_game for c in costs) == pytest.approx(played.mean_actions)
+    assert len({c.name for c in costs}) == len(costs)
+    assert {"claim: pass", "turn: discard"} <= {c.name for c in costs}
+    shares = [c.per_game * c.total_us for c in costs]
+    assert shares == sorted(shares, reverse=True)
+    assert all(c.view_us > 0 and c.apply_us > 0 for c in costs)
+    assert "% of a game" in costs[0].text(sum(shares))
+
+
+def test_the_engine_bench_prints_the_step_profile(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "simulate", lambda rules, card, games, kind, seed, progress:
+                        _report(games, 1.0))
+    side = SimpleNamespace(decision_p95_ms=1.0, decision_p50_ms=0.5)
+    monkeypatch.setattr(engine, "arena", lambda *args, **kwargs: SimpleNamespace(
+        games=4, games_per_second=8.0, challenger=side))
+    info = engine.run(quick=True).info
+    assert info["step profile"].startswith("random-legal 4-player, 2 games")
+    assert "step claim: pass" in info and "step turn: discard" in info

@@ -8,7 +8,9 @@ Jongg or the wall); Normal games add the default bot level, which thinks with th
 as the table service runs it. Last, the duplicate arena (`bot.bots.arena`) plays each bot
 level as the challenger against a Normal field at four players: its throughput, and each
 level's decision time p95 (CPU time of one decision) against the level's goal. The card is
-compiled before the clock starts.
+compiled before the clock starts. Beside the figures, the profile of a random-legal
+four-player game step by step (`bot.bench.steps`): what each kind of step costs and its
+share of a game.
 
 Speed is games per second of this process's CPU time (one core; other load on the machine
 does not count against it, though sharing the core's caches still slows it), the figure the
@@ -20,6 +22,7 @@ from __future__ import annotations
 import time
 
 from bot.bench import BenchResult, Figure, ProgressCallback
+from bot.bench.steps import profile_steps
 from bot.bots import LEVELS
 from bot.bots.arena import arena
 from bot.bots.simulate import SimulationReport, simulate
@@ -34,6 +37,8 @@ TABLES: tuple[tuple[str, RuleSet], ...] = (("4-player", STANDARD), ("3-player", 
 #: Goals (four-player games per second).
 RANDOM_GOAL = 200.0
 NORMAL_GOAL = 20.0
+#: Random-legal four-player games the step profile times.
+PROFILED_GAMES = 30
 #: Decision time p95 goals per bot level, in milliseconds.
 DECISION_GOALS_MS = {"easy": 5.0, "normal": 5.0, "strong": 50.0}
 
@@ -43,7 +48,9 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
     card = shipped_card(DEFAULT_CARD)
     random_games, normal_games = (6, 2) if quick else (150, 30)
     arena_seeds = 1 if quick else 10
-    steps = len(TABLES) * (random_games + normal_games) + len(LEVELS) * arena_seeds
+    profiled = 2 if quick else PROFILED_GAMES
+    steps = (len(TABLES) * (random_games + normal_games) + len(LEVELS) * arena_seeds
+             + profiled)
     done = 0
     figures: list[Figure] = []
     info: dict[str, object] = {"card": card.name, "quick": quick,
@@ -90,6 +97,13 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
         info[f"arena {level}"] = (f"{duel.games} games, {duel.games_per_second:.1f} games/s "
                                   f"wall clock, decision p50 "
                                   f"{duel.challenger.decision_p50_ms:.2f} ms")
+    costs = profile_steps(STANDARD, card, profiled, SEED)
+    game_us = sum(c.per_game * c.total_us for c in costs)
+    info["step profile"] = (f"random-legal 4-player, {profiled} games: {game_us / 1e3:.2f} ms "
+                            f"of engine a game, {sum(c.per_game for c in costs):.0f} steps")
+    info.update((f"step {cost.name}", cost.text(game_us)) for cost in costs)
+    if progress is not None:
+        progress(steps, steps)
     return BenchResult("engine", tuple(figures), info)
 
 
