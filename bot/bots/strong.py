@@ -53,8 +53,9 @@ from bot.engine.tiles import JOKER, NUM_KINDS
 NEAREST = 10
 CHARLESTON_NEAREST = 24
 WAYS_PER_HAND = 3
-#: Sampled deals of the unseen tiles a decision is searched over.
-SAMPLES = 192
+#: Sampled deals of the unseen tiles a decision is searched over: 768 made +1.0 a game over
+#: 192 on 3,200 deals (paired) for a decision p95 of about 15 ms (the budget is 50 ms).
+SAMPLES = 768
 #: How much likelier an opponent holds a tile its likely hands use, per unit of the share
 #: of its open places that tile's kind takes (`Threat.collect`).
 COLLECT = 12.0
