@@ -6,7 +6,8 @@ step is timed in three parts (the thread's CPU time, so other load does not coun
 who must act (`seats_to_act`), building that seat's `View` with its legal options, and
 `apply`. Steps are grouped by what they were: the phase the game was in and the action taken
 (a claim window's answers, a discard, a Charleston pass...). The random player's own choice
-is not counted: it is the bench's, not the engine's.
+is not counted: it is the bench's, not the engine's. Each part includes one reading of the
+clock (about 0.3 us on Linux), a few per cent of a step.
 """
 
 from __future__ import annotations
