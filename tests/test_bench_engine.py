@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.bench import engine
-from bot.bench.steps import profile_steps
+from bot.bench.steps import GameSplit, game_split, profile_steps
 from bot.bots.simulate import SimulationReport, simulate
 from bot.engine.game import STANDARD
 from bot.library import shipped_card
@@ -52,8 +52,22 @@ def test_the_step_profile_counts_every_step_of_the_games_it_times() -> None:
     assert {"claim: pass", "turn: discard"} <= {c.name for c in costs}
     shares = [c.per_game * c.total_us for c in costs]
     assert shares == sorted(shares, reverse=True)
-    assert all(c.view_us > 0 and c.apply_us > 0 for c in costs)
+    assert all(c.view_us > 0 and c.apply_us > 0 and c.choose_us > 0 for c in costs)
     assert "% of a game" in costs[0].text(sum(shares))
+
+
+def test_a_game_split_puts_the_players_thinking_apart_from_the_engine() -> None:
+    """The split is what the profile's steps add up to: the engine's three parts on one
+    side, the bots' choices on the other (no figure is judged here, only how it is made)."""
+    card = shipped_card()
+    costs = profile_steps(STANDARD, card, 1, engine.SEED, "normal")
+    split = game_split(costs)
+    assert split.engine_ms == pytest.approx(sum(c.per_game * c.total_us for c in costs) / 1e3)
+    assert split.players_ms == pytest.approx(
+        sum(c.per_game * c.choose_us for c in costs) / 1e3)
+    assert all(c.choose_us > 0 for c in costs)
+    assert GameSplit(engine_ms=3.0, players_ms=1.0).free_engine_speedup == 4.0
+    assert GameSplit(engine_ms=3.0, players_ms=0.0).free_engine_speedup == 0.0
 
 
 def test_the_engine_bench_prints_the_step_profile(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -65,3 +79,5 @@ def test_the_engine_bench_prints_the_step_profile(monkeypatch: pytest.MonkeyPatc
     info = engine.run(quick=True).info
     assert info["step profile"].startswith("random-legal 4-player, 2 games")
     assert "step claim: pass" in info and "step turn: discard" in info
+    for kind in ("random", "normal", "strong"):
+        assert "would make them at most" in info[f"game split {kind} 4-player"]

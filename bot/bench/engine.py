@@ -10,7 +10,8 @@ level as the challenger against a Normal field at four players: its throughput, 
 level's decision time p95 (CPU time of one decision) against the level's goal. The card is
 compiled before the clock starts. Beside the figures, the profile of a random-legal
 four-player game step by step (`bot.bench.steps`): what each kind of step costs and its
-share of a game.
+share of a game; and how a Normal game's time splits between the engine and the bots, which
+bounds what engine speed can give the arena.
 
 Speed is games per second of this process's CPU time (one core; other load on the machine
 does not count against it, though sharing the core's caches still slows it), the figure the
@@ -22,7 +23,7 @@ from __future__ import annotations
 import time
 
 from bot.bench import BenchResult, Figure, ProgressCallback
-from bot.bench.steps import profile_steps
+from bot.bench.steps import game_split, profile_steps
 from bot.bots import LEVELS
 from bot.bots.arena import arena
 from bot.bots.simulate import SimulationReport, simulate
@@ -37,8 +38,10 @@ TABLES: tuple[tuple[str, RuleSet], ...] = (("4-player", STANDARD), ("3-player", 
 #: Goals (four-player games per second).
 RANDOM_GOAL = 200.0
 NORMAL_GOAL = 20.0
-#: Random-legal four-player games the step profile times.
+#: Random-legal four-player games the step profile times, and the games of each bot level
+#: whose time is split between the engine and the bots.
 PROFILED_GAMES = 30
+SPLIT_GAMES = {"normal": 10, "strong": 2}
 #: Decision time p95 goals per bot level, in milliseconds.
 DECISION_GOALS_MS = {"easy": 5.0, "normal": 5.0, "strong": 50.0}
 
@@ -49,8 +52,9 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
     random_games, normal_games = (6, 2) if quick else (150, 30)
     arena_seeds = 1 if quick else 10
     profiled = 2 if quick else PROFILED_GAMES
+    split_games = {level: 1 if quick else games for level, games in SPLIT_GAMES.items()}
     steps = (len(TABLES) * (random_games + normal_games) + len(LEVELS) * arena_seeds
-             + profiled)
+             + profiled + sum(split_games.values()))
     done = 0
     figures: list[Figure] = []
     info: dict[str, object] = {"card": card.name, "quick": quick,
@@ -102,6 +106,19 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
     info["step profile"] = (f"random-legal 4-player, {profiled} games: {game_us / 1e3:.2f} ms "
                             f"of engine a game, {sum(c.per_game for c in costs):.0f} steps")
     info.update((f"step {cost.name}", cost.text(game_us)) for cost in costs)
+    done += profiled
+    profiles = {"random": (profiled, costs)}
+    for level, games in split_games.items():
+        profiles[level] = (games, profile_steps(STANDARD, card, games, SEED, level))
+        done += games
+        if progress is not None:
+            progress(done, steps)
+    for kind, (games, profile) in profiles.items():
+        split = game_split(profile)
+        info[f"game split {kind} 4-player"] = (
+            f"{games} games: engine {split.engine_ms:.2f} ms, players {split.players_ms:.2f} "
+            f"ms a game; an engine that cost nothing would make them at most "
+            f"{split.free_engine_speedup:.2f}x faster")
     if progress is not None:
         progress(steps, steps)
     return BenchResult("engine", tuple(figures), info)
