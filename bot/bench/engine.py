@@ -102,7 +102,7 @@ def run(quick: bool = False, progress: ProgressCallback | None = None) -> BenchR
                                   f"wall clock, decision p50 "
                                   f"{duel.challenger.decision_p50_ms:.2f} ms")
     costs = profile_steps(STANDARD, card, profiled, SEED)
-    game_us = sum(c.per_game * c.total_us for c in costs)
+    game_us = game_split(costs).engine_ms * 1e3
     info["step profile"] = (f"random-legal 4-player, {profiled} games: {game_us / 1e3:.2f} ms "
                             f"of engine a game, {sum(c.per_game for c in costs):.0f} steps")
     info.update((f"step {cost.name}", cost.text(game_us)) for cost in costs)
