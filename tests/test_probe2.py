@@ -1,0 +1,210 @@
+"""A hostile pass over everything outside the Discord front end: what a careless operator, a
+hostile card writer, a typist with a strange keyboard and a busy machine do to `jongg`.
+
+Each probe states the property that must hold (one clear line and the right exit code, no
+traceback, nothing written or lost), not only that nothing crashed. The commands run as a
+person runs them: `python -m bot` in a fresh process, with stdin and stdout as pipes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from league_helpers import GUILD, card_text, league_with_season, table_rules
+
+from bot.engine.game import preset
+from bot.league.export import COLUMNS, read_csv, write_csv
+from bot.league.ratings import RATING_MODEL
+from bot.store import (
+    Database,
+    FinishReason,
+    Outcome,
+    Pace,
+    SeatDetail,
+    SeatScore,
+    ShippedCardChoice,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+#: A card that checks: three lines of header and section, then one hand.
+GOOD = "card: House\n[S]\nh1 FF 1111a 2222a 3333a = 25 X\n"
+EXIT_BUG = 70
+
+
+@pytest.fixture(autouse=True)
+def own_temp_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands' temp folder (where a bug report would go) is the test's own."""
+    folder = tmp_path / "temp"
+    folder.mkdir()
+    monkeypatch.setenv("TMPDIR", str(folder))
+
+
+def run_jongg(*args: str, stdin: bytes = b"", env: dict[str, str] | None = None,
+              cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
+    """`python -m bot ARGS` in a fresh process, `stdin` piped in, output kept as bytes (some
+    probes look for bytes a terminal would act on). `env` is added to this one's."""
+    full = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    full["PYTHONPATH"] = str(ROOT)
+    full.update(env or {})
+    return subprocess.run([sys.executable, "-m", "bot", *args], input=stdin,
+                          capture_output=True, env=full, cwd=cwd, timeout=timeout, check=False)
+
+
+def no_bug(result: subprocess.CompletedProcess[bytes]) -> str:
+    """The stderr of a command that must not have met a bug in Jongg (or died of one)."""
+    err = result.stderr.decode("utf-8", "replace")
+    assert result.returncode != EXIT_BUG, err[-2000:]
+    assert "Traceback" not in err and "went wrong inside Jongg" not in err, err[-2000:]
+    return err
+
+
+# -- the terminal game, fed what people and pipes type --------------------------------------
+
+
+def test_probe_play_garbage_control_characters_and_huge_lines_then_eof() -> None:
+    """Control characters, a 100,000-character line, 40,000 tiles at once, tile names that
+    are almost right and a pasted BOM are each answered with what went wrong; the game stops
+    cleanly at end of input, quickly."""
+    lines = ["3B " * 40_000, "q" * 100_000, "\x1b[2J\x00\x07\x08\x7f", "4 bamm",
+             "soapp", "redd", "\ufeffhelp", "-1", "0x10", "1e3"]
+    started = time.monotonic()
+    result = run_jongg("play", "--seed", "1", stdin=("\n".join(lines) + "\n").encode())
+    took = time.monotonic() - started
+    no_bug(result)
+    out = result.stdout.decode()
+    assert result.returncode == 0 and took < 60
+    assert out.count("Tiles to pass: ") == len(lines) + 1  # each answered, asked again
+    assert "Pass exactly 3 tiles." in out
+    for word in ("bamm", "soapp", "redd"):
+        assert f"I don't know the tile `{word}`" in out
+    assert max(len(line) for line in out.splitlines()) < 400  # nothing typed echoed whole
+    assert out.rstrip().endswith("Stopped. (Terminal games are not saved.)")
+
+
+# -- file names and output that are not UTF-8 ----------------------------------------------
+
+
+# -- card files a hostile or careless writer makes -----------------------------------------
+
+#: Characters a terminal or a chat acts on rather than shows: escape sequences (clear the
+#: screen, set the window title, hide text), NUL, the bell, a right-to-left override.
+CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+@pytest.mark.parametrize(("data", "said"), [
+    (GOOD.encode("utf-16"), "save the card as UTF-8 text"),
+    ((GOOD.rstrip("\n") + " -- " + "x" * 100_000 + "\n").encode(), ":3: line is longer than"),
+    (b"card: House\n[S]\n" + b"h1 FF 1111a 2222a 3333a = 25 X\n" * 2000,
+     "is already used on line 3"),
+    (b"card: House\n[S]\n", "the card has no hands"),
+    (b"card: House\n[S]\nh1 FFFFFF FFFFFF 11a = 25 X jokers=no\n", ".jongg:3: "),
+])
+def test_probe_malformed_card_files_are_refused_quickly_with_what_to_change(
+        tmp_path: Path, data: bytes, said: str) -> None:
+    """UTF-16, a 100,000-character note, 2,000 copies of one hand, no hands, and
+    a hand no set can make (twelve flowers, no jokers): each refused,
+    saying what is wrong, well within a second of work."""
+    path = tmp_path / "malformed.jongg"
+    path.write_bytes(data)
+    started = time.monotonic()
+    result = run_jongg("card", "check", str(path))
+    took = time.monotonic() - started
+    no_bug(result)
+    out = result.stdout.decode()
+    assert result.returncode == 1 and said in out, out
+    assert len(out) < 400_000 and took < 30
+
+
+# -- a card a server uploads, kept on either database ---------------------------------------
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An SQLite file, or a PostgreSQL database of the run's throw-away server."""
+    if request.param == "sqlite":
+        return str(tmp_path / "jongg.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+async def db(db_target: str) -> AsyncIterator[Database]:
+    async with Database(db_target) as database:
+        yield database
+
+
+# -- league exports with names a spreadsheet would run --------------------------------------
+
+NAMES = ["=cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "\tTab+1"]
+
+
+async def test_probe_a_stored_season_exports_no_formula_in_any_cell(tmp_path: Path) -> None:
+    """Names of people and a card's section that a spreadsheet would run as formulas come out
+    of a real season's export inert in every column, and read back unchanged."""
+    async with Database(tmp_path / "league.db") as db:
+        _, season = await league_with_season(db)
+        rules = preset("tournament")
+        game = await db.games.create_game(
+            guild_id=GUILD, channel_id=222, host_user_id=1, rules=table_rules(rules),
+            card=ShippedCardChoice("jongg-original", card_text()), seed=7,
+            pace=Pace("live", 90, 10), hints=True)
+        for seat, name in enumerate(NAMES):
+            await db.seats.add_seat(game.id, seat, user_id=seat + 1, display_name=name)
+        await db.games.start_game(game.id, 4)
+        points = [75, -25, -25, -25]
+        await db.games.finish_game(game.id, Outcome(
+            FinishReason.MAHJONG, 0, tuple(SeatScore(s, p) for s, p in enumerate(points)),
+            '{"reason": "mahjong", "hands": ["r1"]}'))
+        await db.league_games.record(
+            game.id, [SeatDetail(0, "r1", "=HYPERLINK(\"http://x\")", 25)], counted=True,
+            model=RATING_MODEL)
+        rows = await db.league_stats.export_rows(season.id)
+    text = write_csv(rows)
+    back = read_csv(text)
+    assert [r.display_name for r in back] == NAMES
+    assert back[0].section == rows[0].section == "=HYPERLINK(\"http://x\")"
+    for cells in list(csv.reader(io.StringIO(text)))[1:]:
+        assert len(cells) == len(COLUMNS)
+        for cell in cells:
+            assert not cell.startswith(("=", "+", "@", "\t", "\r")), cell
+            assert not re.match(r"-[^0-9]|-\d+[^0-9.]", cell), cell  # -2+3, not -25
+
+
+# -- the database, held or wrong ------------------------------------------------------------
+
+def _jongg_database(path: Path) -> None:
+    async def make() -> None:
+        async with Database(path):
+            pass
+    asyncio.run(make())
+
+
+def test_probe_copy_into_a_database_another_program_holds(tmp_path: Path) -> None:
+    """The same for the target: the copy waits a bounded time, says so in one line, and the
+    target is as it was (empty, its schema intact)."""
+    source, target = tmp_path / "jongg.sqlite3", tmp_path / "copy.sqlite3"
+    _jongg_database(source)
+    _jongg_database(target)
+    before = target.read_bytes()
+    holder = sqlite3.connect(target, isolation_level=None)
+    try:
+        holder.execute("BEGIN EXCLUSIVE")
+        result = run_jongg("db", "copy", str(source), str(target))
+        holder.execute("ROLLBACK")
+    finally:
+        holder.close()
+    err = no_bug(result)
+    assert result.returncode == 1, err
+    assert len(err.splitlines()) == 1 and "locked" in err, err
+    assert target.read_bytes() == before
+
+
