@@ -71,6 +71,31 @@ def no_bug(result: subprocess.CompletedProcess[bytes]) -> str:
 
 # -- the terminal game, fed what people and pipes type --------------------------------------
 
+@pytest.mark.parametrize("typed", [
+    "\u00b2",          # a superscript two: str.isdigit() says yes, int() says no
+    "9" * 5000,        # more digits than int() reads from text (Python's 4300-digit limit)
+])
+def test_probe_play_a_number_python_cannot_read_is_answered(typed: str) -> None:
+    """At any question, an answer that looks like a number but is none is answered and the
+    question asked again, as any other typo is; the game then stops at the end of input."""
+    result = run_jongg("play", "--seed", "1", stdin=f"{typed}\nhelp\n".encode())
+    no_bug(result)
+    out = result.stdout.decode()
+    assert result.returncode == 0
+    assert "Type a number from the list, or:" in out  # `help` was read after it
+    assert out.rstrip().endswith("Stopped. (Terminal games are not saved.)")
+
+
+@pytest.mark.parametrize("count", ["\u00b2", "1,\u00b3", "9" * 5000])
+def test_probe_bench_counts_python_cannot_read_are_refused(count: str) -> None:
+    """`jongg bench discord --processes ²` is an option mistake (one line, exit 2), like
+    `--processes 0`."""
+    result = run_jongg("bench", "discord", "--processes", count)
+    err = no_bug(result)
+    assert result.returncode == 2, err
+    assert err.startswith("jongg: --processes takes a count of 1 or more"), err
+    assert len(err.splitlines()) == 1
+
 
 def test_probe_play_garbage_control_characters_and_huge_lines_then_eof() -> None:
     """Control characters, a 100,000-character line, 40,000 tiles at once, tile names that

@@ -61,7 +61,10 @@ def _process_counts(text: str | None, target: str, option: str = "--processes"
     if target != "discord":
         raise InvalidInput(f"{option} is for `jongg bench discord` only.")
     parts = [part.strip() for part in text.split(",")]
-    if not all(part.isdigit() and int(part) >= 1 for part in parts) or len(parts) > 2:
+    # ASCII digits only (`²` passes str.isdigit, but int() can't read it), and few of them
+    # (int() reads no number of over 4,300 digits).
+    if (not all(part.isascii() and part.isdigit() and len(part) <= 7 and int(part) >= 1
+                for part in parts) or len(parts) > 2):
         raise InvalidInput(f"{option} takes a count of 1 or more, or two of them "
                            f"(e.g. 1,2), not {text!r}.")
     return tuple(int(part) for part in parts)

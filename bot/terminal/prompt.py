@@ -168,8 +168,11 @@ class Prompter:
             choice = self._joker_calls(table, view, rest.strip().lower())
         elif word in ("mahjong", "mj") or (word in ("pass", "call") and not _gives(view)):
             choice = self._named(table, view, offered, word)
-        elif answer.isdigit():
-            choice = self._number(table, view, offered, entries, int(answer))
+        elif (number := _typed_number(answer)) is not None:
+            choice = self._number(table, view, offered, entries, number)
+        elif answer.isascii() and answer.isdigit():  # too many digits for any choice
+            self.say((f"There is no choice {echo(answer)}. " if entries else "")
+                     + _allowed(view))
         elif word == "blind" and _gives(view):
             choice = self._blind(view)
         else:
@@ -250,9 +253,9 @@ class Prompter:
         self.say(calls_heading(view, table.names, offered))
         for number, index in enumerate(offered.calls, start=1):
             self.say(f"  {number:>2}. {_label(table, view.legal[index])}")
-        answer = self.ask("Which call? A number, or Enter to go back: ").strip()
-        if answer.isdigit() and 1 <= int(answer) <= len(offered.calls):
-            return view.legal[offered.calls[int(answer) - 1]].action
+        number = _typed_number(self.ask("Which call? A number, or Enter to go back: ").strip())
+        if number is not None and 1 <= number <= len(offered.calls):
+            return view.legal[offered.calls[number - 1]].action
         self.say("No call made. " + _allowed(view))
         return None
 
@@ -271,11 +274,11 @@ class Prompter:
             for number, action in enumerate(targets, start=1):
                 assert isinstance(action, DeclareDead)
                 self.say(f"  {number:>2}. {dead_target(view, action, table.names)}")
-            answer = self.ask("The hand's number, or Enter to go back: ").strip()
-            if not (answer.isdigit() and 1 <= int(answer) <= len(targets)):
+            number = _typed_number(self.ask("The hand's number, or Enter to go back: ").strip())
+            if number is None or not 1 <= number <= len(targets):
                 self.say("Nothing declared; your turn goes on.")
                 return None
-            target = targets[int(answer) - 1]
+            target = targets[number - 1]
         assert isinstance(target, DeclareDead)
         self.say(dead_question(view, target, table.names))
         if self.agrees("Declare it dead? (yes/no) "):
@@ -364,6 +367,19 @@ def _entries(table: Table, view: View, offered: Layout) -> list[_Entry]:
     if offered.calls:
         entries.append((calls_choice(view, offered), None))
     return entries
+
+
+#: The most digits of a number typed for a choice: more name none (and Python reads no
+#: number of over 4,300 digits from text).
+_MOST_DIGITS = 6
+
+
+def _typed_number(answer: str) -> int | None:
+    """`answer` as the number of a choice, or None if it is not one: ASCII digits only (`²`
+    passes `str.isdigit`, but `int` can't read it), at most `_MOST_DIGITS` of them."""
+    if answer.isascii() and answer.isdigit() and len(answer) <= _MOST_DIGITS:
+        return int(answer)
+    return None
 
 
 #: The fewest letters of a choice's word that name it (`kee` for Keep passing).
