@@ -16,6 +16,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -23,6 +24,8 @@ from pathlib import Path
 import pytest
 from league_helpers import GUILD, card_text, league_with_season, table_rules
 
+import bot.cli.card
+from bot.cli.main import main
 from bot.engine.game import preset
 from bot.league.export import COLUMNS, read_csv, write_csv
 from bot.league.ratings import RATING_MODEL
@@ -117,7 +120,60 @@ def test_probe_play_garbage_control_characters_and_huge_lines_then_eof() -> None
     assert out.rstrip().endswith("Stopped. (Terminal games are not saved.)")
 
 
+def test_probe_play_input_that_is_not_utf8() -> None:
+    """A byte that is not UTF-8 (a Latin-1 terminal's `é`, a binary file piped in) under an
+    ordinary UTF-8 locale, where Python reads stdin strictly: answered like any other typo,
+    not a bug report."""
+    result = run_jongg("play", "--seed", "1", stdin=b"caf\xe9\nhelp\n",
+                       env={"PYTHONIOENCODING": "utf-8"})
+    no_bug(result)
+    out = result.stdout.decode("utf-8", "replace")
+    assert result.returncode == 0
+    assert "Type a number from the list, or:" in out
+    assert out.rstrip().endswith("Stopped. (Terminal games are not saved.)")
+
+
 # -- file names and output that are not UTF-8 ----------------------------------------------
+
+@pytest.mark.skipif(sys.platform != "linux", reason="needs a file system of bytes")
+@pytest.mark.parametrize("exists", [True, False])
+def test_probe_a_file_name_that_is_not_utf8(tmp_path: Path, exists: bool) -> None:
+    """A card file named in Latin-1 (an old archive) under a UTF-8 locale: `card check`
+    names it (however it shows) and checks it; it must not end in two tracebacks and an
+    empty bug report left in the temp folder."""
+    name = os.fsdecode(b"caf\xe9.jongg")
+    if exists:
+        (tmp_path / name).write_text(GOOD)
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    result = run_jongg("card", "check", name, cwd=tmp_path,
+                       env={"PYTHONIOENCODING": "utf-8", "TMPDIR": str(reports)})
+    no_bug(result)
+    out = result.stdout.decode("utf-8", "replace")
+    assert result.returncode == (0 if exists else 1)
+    assert ("ok  caf" if exists else "Can't read `caf") in out
+    assert not list(reports.iterdir())
+
+
+def _planted_bug(args: object) -> int:
+    raise ZeroDivisionError("a planted bug")
+
+
+def test_probe_a_bug_report_keeps_a_command_line_utf8_cant_hold(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The bug report is written whatever the command line held: a file name Python decoded
+    as lone surrogates crashed the report itself, which left an empty report file behind
+    and showed two tracebacks."""
+    monkeypatch.setattr(bot.cli.card, "show_card", _planted_bug)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    name = os.fsdecode(b"caf\xe9.jongg")
+    assert main(["card", "show", name]) == EXIT_BUG
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    [report] = tmp_path.glob("jongg-error-*.txt")
+    assert report.read_text().startswith("jongg card show caf\\udce9.jongg\nPython ")
+    assert "ZeroDivisionError: a planted bug" in report.read_text()
 
 
 # -- card files a hostile or careless writer makes -----------------------------------------

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import io
 import os
 import platform
 import signal
@@ -164,8 +165,11 @@ def report_bug(exc: BaseException, argv: Sequence[str]) -> int:
     header = (f"jongg {' '.join(argv)}\nPython {platform.python_version()} on "
               f"{platform.platform()}\n\n")
     try:
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", prefix="jongg-error-",
-                                         suffix=".txt", delete=False) as file:
+        # backslashreplace: the command line may hold what UTF-8 can't write (a file name
+        # in another encoding, decoded by Python as lone surrogates).
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", errors="backslashreplace",
+                                         prefix="jongg-error-", suffix=".txt",
+                                         delete=False) as file:
             file.write(header + details)
         where = f"the details are in {file.name}"
     except OSError:
@@ -215,9 +219,22 @@ def _ctrl_c_stops_at_once() -> Iterator[None]:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def _streams_take_any_text() -> None:
+    """Make stdin and stdout take whatever comes, as stderr already does. Under an ordinary
+    UTF-8 locale Python reads and writes them strictly: a byte that is not UTF-8 typed at
+    `jongg play` (a Latin-1 terminal's `é`), or a file name in another encoding printed back
+    (Python holds its bytes as lone surrogates), raised an error in the middle of a command.
+    What can't be read is replaced (and answered like any typo); what can't be written is
+    written as a backslash escape."""
+    for stream, errors in ((sys.stdin, "replace"), (sys.stdout, "backslashreplace")):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors=errors)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     arguments = list(sys.argv[1:] if argv is None else argv)
+    _streams_take_any_text()
     with _ctrl_c_stops_at_once():
         return _run(arguments)
 
