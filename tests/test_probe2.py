@@ -133,6 +133,17 @@ def test_probe_play_input_that_is_not_utf8() -> None:
     assert out.rstrip().endswith("Stopped. (Terminal games are not saved.)")
 
 
+@pytest.mark.parametrize("name", ["", "   ", "Ann\nBob"])
+def test_probe_play_refuses_a_name_no_seat_can_hold_in_one_line(name: str) -> None:
+    """`--name` that no seat can hold (empty, blank, two lines) is an option mistake: one
+    line and exit 2, before any game starts."""
+    result = run_jongg("play", "--seed", "1", "--name", name)
+    err = no_bug(result)
+    assert result.returncode == 2, err
+    assert len(err.splitlines()) == 1 and err.startswith("jongg play: argument --name: "), err
+    assert result.stdout == b""
+
+
 # -- file names and output that are not UTF-8 ----------------------------------------------
 
 @pytest.mark.skipif(sys.platform != "linux", reason="needs a file system of bytes")

@@ -47,7 +47,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--seed", type=game_seed, default=None,
                         help="replay the same deals: the first game's, and the series' after "
                              "it (a whole number from 0 to 2**63 - 1)")
-    parser.add_argument("--name", default="Player", help="your name at the table")
+    parser.add_argument("--name", type=player_name, default="Player",
+                        help=f"your name at the table (1 to {MAX_NAME} characters)")
     parser.add_argument("--images", metavar="DIR", type=output_folder, default=None,
                         help="also write the table, your rack and the result as PNG files")
     parser.add_argument("--bots", metavar="LEVEL", default=DEFAULT_LEVEL,
@@ -64,6 +65,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="skip (default) or offer calls that only jokers would fill; "
                              "`joker-calls` changes it during the game")
     parser.set_defaults(handler=run)
+
+
+#: The longest name at the table: as long as a Discord display name may be.
+MAX_NAME = 32
+
+
+def player_name(text: str) -> str:
+    """`--name`: the human seat's name, trimmed; one line of 1 to `MAX_NAME` printable
+    characters, as a seat's name must be (an empty one or two lines were a bug report when
+    the seat was taken)."""
+    name = text.strip()
+    if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+        raise argparse.ArgumentTypeError(f"give a name of 1 to {MAX_NAME} characters, on one "
+                                         "line")
+    return name
 
 
 #: How often, in seconds, a question waiting for its answer at a terminal looks for Ctrl-C.
