@@ -144,6 +144,21 @@ def test_probe_play_refuses_a_name_no_seat_can_hold_in_one_line(name: str) -> No
     assert result.stdout == b""
 
 
+@pytest.mark.parametrize("ante", ["99999999999999999999999", "9" * 5000])
+def test_probe_a_house_ante_too_large_to_keep_is_refused_before_play(ante: str) -> None:
+    """`--house pot_ante=10**23` was taken, and the first wall game's result, which no
+    database column holds, ended the series in a bug report (5,000 digits, which int()
+    can't read, at once). Refused at once instead, like any house option that makes no
+    sense."""
+    for command in (["play", "--auto", "--games", "12", "--seed", "1"],
+                    ["simulate", "--games", "1"]):
+        result = run_jongg(*command, "--house", f"quarters_pot pot_ante={ante}")
+        err = no_bug(result)
+        assert result.returncode == 2, err
+        assert err.startswith("jongg: ") and "ante" in err, err
+        assert len(err.splitlines()) == 1 and result.stdout == b""
+
+
 # -- file names and output that are not UTF-8 ----------------------------------------------
 
 @pytest.mark.skipif(sys.platform != "linux", reason="needs a file system of bytes")

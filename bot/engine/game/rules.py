@@ -19,6 +19,11 @@ from bot.engine.tiles import standard_counts
 
 HAND_TILES = 14
 MAX_COURTESY = 3
+#: The largest ante (`pot_ante`, `ante`): far above any table's (the default is 25), and
+#: far below what a database column holds over any series of games. Unbounded, a typed
+#: `pot_ante=10**23` made results no column holds: the table's first wall game could not be
+#: kept.
+MAX_ANTE = 1_000_000
 PASS_SIZE = 3
 
 
@@ -281,6 +286,8 @@ class RuleSet:
                             "game (3-4 players, two racks)")
         if self.ante < 1:
             problems.append("the ante is at least 1")
+        if self.ante > MAX_ANTE:
+            problems.append(f"the ante is at most {MAX_ANTE}")
         if self.racks == 1 and self.players == 2:
             problems.append("two players need two racks each (the Siamese-style game)")
         if self.scoring is Scoring.SIAMESE and self.racks != 2:
@@ -309,6 +316,8 @@ class RuleSet:
             problems.append(f"{' and '.join(chosen)} only work with nmjl (money) payments")
         if self.pot_ante < 1:
             problems.append("the pot's ante is at least 1")
+        if self.pot_ante > MAX_ANTE:
+            problems.append(f"the pot's ante is at most {MAX_ANTE}")
         if not 1 <= self.pay_for_table_exposures <= 4:
             problems.append("paying for the table starts at 1 to 4 exposures")
         if not 1 <= self.wall_end_tiles <= self.wall_size():
@@ -507,8 +516,8 @@ def _option_value(key: str, text: str) -> Any:
     elif type(getattr(STANDARD, key)) is bool:
         if wanted in _YES or wanted in _NO:
             return wanted in _YES
-    elif re.fullmatch(r"-?[0-9]+", wanted):
-        return int(wanted)
+    elif re.fullmatch(r"-?[0-9]{1,18}", wanted):  # more digits than any option's value (and
+        return int(wanted)                         # int() reads at most 4,300)
     raise InvalidInput(f"The house option `{key}` can't be `{echo(text)}`; it takes "
                        f"{_allowed(key)}.")
 
