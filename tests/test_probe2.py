@@ -22,13 +22,15 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from league_helpers import GUILD, card_text, league_with_season, table_rules
+from league_helpers import DIRECTOR, GUILD, card_text, league_with_season, table_rules
 
 import bot.cli.card
 from bot.cli.main import main
+from bot.engine.errors import CardError
 from bot.engine.game import preset
 from bot.league.export import COLUMNS, read_csv, write_csv
 from bot.league.ratings import RATING_MODEL
+from bot.server_cards import read_card_file
 from bot.store import (
     Database,
     FinishReason,
@@ -209,6 +211,43 @@ def test_probe_a_bug_report_keeps_a_command_line_utf8_cant_hold(
 CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
+@pytest.mark.parametrize(("text", "line"), [
+    ("card: Evil\x1b]0;pwned\x07\x1b[2J Card\n[S]\nh1 FF 1111a 2222a 3333a = 25 X\n", 1),
+    ("card: House\nnotes: \x1b[8mhidden\n[S]\nh1 FF 1111a 2222a 3333a = 25 X\n", 2),
+    ("card: House\n[S\x1b[5m]\nh1 FF 1111a 2222a 3333a = 25 X\n", 2),
+    ("card: House\n[S]\nh1 FF 1111a 2222a 3333a = 25 X -- small \x00print\n", 3),
+    ("card: House\n[S]\nh1 FF 1111a 2222a 3333a = 25 X -- \u202eevil\n", 3),
+    ("\x00" * 300, 1),
+])
+def test_probe_control_characters_in_a_card_are_refused_with_their_line(
+        tmp_path: Path, text: str, line: int) -> None:
+    """A card file is untrusted input: a character a terminal or a chat would act on (an
+    escape sequence, NUL, a bidi override) is a problem on its line, and `card check` never
+    prints one back."""
+    path = tmp_path / "hostile.jongg"
+    path.write_bytes(text.encode())
+    result = run_jongg("card", "check", str(path))
+    no_bug(result)
+    out = result.stdout.decode()
+    assert result.returncode == 1, out
+    assert f"{path}:{line}: " in out, out
+    assert not CONTROLS.search(out), repr(out)
+
+
+def test_probe_a_line_break_only_python_sees_does_not_shift_line_numbers(
+        tmp_path: Path) -> None:
+    """Editors count lines by line feeds; a form feed or U+2028 inside a note is not a new
+    line to them. The problem on the fourth line is reported on line 4."""
+    path = tmp_path / "breaks.jongg"
+    path.write_bytes("card: House\n[S]\nh1 FF 1111a 2222a 3333a = 25 X -- a\u2028b\x0cc\n"
+                     "h2 FF 1111a 2222a 3333a = 25 Q\n".encode())
+    result = run_jongg("card", "check", str(path))
+    no_bug(result)
+    out = result.stdout.decode()
+    assert result.returncode == 1
+    assert f"{path}:4: `Q` must be X (exposures allowed) or C (concealed)." in out, out
+
+
 @pytest.mark.parametrize(("data", "said"), [
     (GOOD.encode("utf-16"), "save the card as UTF-8 text"),
     ((GOOD.rstrip("\n") + " -- " + "x" * 100_000 + "\n").encode(), ":3: line is longer than"),
@@ -247,6 +286,22 @@ def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 async def db(db_target: str) -> AsyncIterator[Database]:
     async with Database(db_target) as database:
         yield database
+
+
+async def test_probe_a_card_the_checker_takes_is_kept_whole_on_either_database(
+        db: Database) -> None:
+    """What `/card upload` checks and accepts is what the store then keeps: a card with a
+    NUL in a comment (an editor's leftover) is either refused by the checker, naming the
+    line, or stored and read back exactly, on SQLite and on PostgreSQL alike (PostgreSQL's
+    text holds no NUL)."""
+    data = b"card: House\n# saved by an old editor \x00\n[S]\nh1 FF 1111a 2222a 3333a = 25 X\n"
+    try:
+        text, _ = await read_card_file(data)
+    except CardError as refused:
+        assert [p.line for p in refused.problems] == [2], refused.problems
+        return
+    saved = await db.cards.save_card(GUILD, "house", text, uploaded_by=DIRECTOR)
+    assert saved.text == text
 
 
 # -- league exports with names a spreadsheet would run --------------------------------------

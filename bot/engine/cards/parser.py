@@ -44,6 +44,14 @@ _HEADER = re.compile(r"^(card|name|year|notes)\s*:\s*(.*)$", re.IGNORECASE)
 _SECTION = re.compile(r"^\[(.+)\]$")
 _NOTE = re.compile(r"\s--(?:\s|$)")
 _GROUP = re.compile(r"^(?P<fixed>=)?(?P<body>[^a-z@!^=]+)(?P<suit>[a-z]|@.)?(?P<flags>[!^]*)$")
+#: Characters no line may hold: control characters other than tab (escape sequences, NUL,
+#: the bell), which a terminal or a chat acts on instead of showing and PostgreSQL's text
+#: can't hold (NUL); line and paragraph separators, which editors do not show as new lines;
+#: and the bidirectional overrides and isolates, which reorder the text around them.
+_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+#: Where lines end, as editors count them (`str.splitlines` also ends a line at a form
+#: feed, U+2028 and others, which shifted every line number after one).
+_LINE_END = re.compile(r"\r\n|\r|\n")
 _OPTIONS = {
     "shift": {"any", "even"},
     "jokers": {"no"},
@@ -281,7 +289,12 @@ def parse_card_syntax(data: bytes | str) -> tuple[Card, list[CardProblem]]:
     section = ""
     hands: list[Hand] = []
     seen_ids: dict[str, int] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(_LINE_END.split(text), start=1):
+        hidden = _HIDDEN.search(raw)
+        if hidden:
+            reader.problem(number, f"the line holds an invisible control character "
+                                   f"(U+{ord(hidden[0]):04X}); delete it.")
+            continue
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
