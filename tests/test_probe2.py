@@ -350,6 +350,29 @@ def _jongg_database(path: Path) -> None:
     asyncio.run(make())
 
 
+def test_probe_copy_from_a_database_another_program_holds(tmp_path: Path) -> None:
+    """A source held by another program (a backup tool with an exclusive lock) is busy,
+    not "not an SQLite database": a bounded wait, one line saying it is in use and naming
+    it, exit 1 (try again), nothing written."""
+    source, target = tmp_path / "jongg.sqlite3", tmp_path / "copy.sqlite3"
+    _jongg_database(source)
+    holder = sqlite3.connect(source, isolation_level=None)
+    try:
+        holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+        holder.execute("BEGIN EXCLUSIVE")
+        started = time.monotonic()
+        result = run_jongg("db", "copy", str(source), str(target))
+        took = time.monotonic() - started
+    finally:
+        holder.close()
+    err = no_bug(result)
+    assert took < 60
+    assert result.returncode == 1, err
+    assert len(err.splitlines()) == 1 and str(source) in err and "locked" in err, err
+    assert "not an SQLite database" not in err, err
+    assert not target.exists()
+
+
 def test_probe_copy_into_a_database_another_program_holds(tmp_path: Path) -> None:
     """The same for the target: the copy waits a bounded time, says so in one line, and the
     target is as it was (empty, its schema intact)."""
@@ -370,3 +393,18 @@ def test_probe_copy_into_a_database_another_program_holds(tmp_path: Path) -> Non
     assert target.read_bytes() == before
 
 
+@pytest.mark.parametrize("side", ["source", "target"])
+def test_probe_copy_with_a_folder_for_a_database(tmp_path: Path, side: str) -> None:
+    """A folder named for either database is called a folder (as JONGG_DB's is), not "not
+    an SQLite database Jongg can read (disk I/O error)"."""
+    source = tmp_path / "jongg.sqlite3"
+    _jongg_database(source)
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    args = [str(folder), str(tmp_path / "new.sqlite3")] if side == "source" else [
+        str(source), str(folder)]
+    result = run_jongg("db", "copy", *args)
+    err = no_bug(result)
+    assert result.returncode == 2, err
+    assert len(err.splitlines()) == 1 and f"{folder} is a folder" in err, err
+    assert list(folder.iterdir()) == []

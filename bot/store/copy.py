@@ -35,7 +35,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.store.backend import Found, check_target, open_backend, shown_target
+from bot.store.backend import (
+    Found,
+    check_file_target,
+    check_target,
+    is_postgres,
+    open_backend,
+    shown_target,
+)
 from bot.store.database import Database
 from bot.store.errors import (
     ConstraintViolation,
@@ -164,8 +171,10 @@ async def copy_database(source: str, target: str, *,
 
 async def _check_pair(source: str, target: str, latest: int) -> None:
     """The checks made before either database is opened for use (nothing is written)."""
-    check_target(source, "The source")
-    check_target(target, "The target")
+    for given, named in ((source, "The source"), (target, "The target")):
+        check_target(given, named)
+        if not is_postgres(given):
+            check_file_target(given, named)  # a folder, a device: said as such
     shown = shown_target(source)
     found = await _look(source)
     if found is None:

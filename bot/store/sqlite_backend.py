@@ -218,6 +218,10 @@ class SqliteBackend(Backend):
             finally:
                 conn.close()
         except sqlite3.DatabaseError as error:
+            if file_unreachable(error):  # locked by another program, not another kind of file
+                raise DatabaseUnavailable(
+                    f"The database {self.target} can't be used just now ({error}): another "
+                    "program holds it. Try again once it is done.") from error
             raise NotAJonggDatabase(
                 f"{self.target} is not an SQLite database Jongg can read ({error}).") from error
         check_application_id(app_id, self.target)
