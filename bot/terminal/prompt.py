@@ -253,9 +253,9 @@ class Prompter:
         self.say(calls_heading(view, table.names, offered))
         for number, index in enumerate(offered.calls, start=1):
             self.say(f"  {number:>2}. {_label(table, view.legal[index])}")
-        number = _typed_number(self.ask("Which call? A number, or Enter to go back: ").strip())
-        if number is not None and 1 <= number <= len(offered.calls):
-            return view.legal[offered.calls[number - 1]].action
+        chosen = _typed_number(self.ask("Which call? A number, or Enter to go back: ").strip())
+        if chosen is not None and 1 <= chosen <= len(offered.calls):
+            return view.legal[offered.calls[chosen - 1]].action
         self.say("No call made. " + _allowed(view))
         return None
 
@@ -274,11 +274,11 @@ class Prompter:
             for number, action in enumerate(targets, start=1):
                 assert isinstance(action, DeclareDead)
                 self.say(f"  {number:>2}. {dead_target(view, action, table.names)}")
-            number = _typed_number(self.ask("The hand's number, or Enter to go back: ").strip())
-            if number is None or not 1 <= number <= len(targets):
+            chosen = _typed_number(self.ask("The hand's number, or Enter to go back: ").strip())
+            if chosen is None or not 1 <= chosen <= len(targets):
                 self.say("Nothing declared; your turn goes on.")
                 return None
-            target = targets[number - 1]
+            target = targets[chosen - 1]
         assert isinstance(target, DeclareDead)
         self.say(dead_question(view, target, table.names))
         if self.agrees("Declare it dead? (yes/no) "):
