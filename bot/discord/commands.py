@@ -174,6 +174,10 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
     channel = interaction.channel
     if not isinstance(channel, discord.TextChannel):
         raise IllegalAction("Open tables in a text channel (not a thread or a DM).")
+    missing = [name for flag, name in TABLE_PERMISSIONS.items()
+               if not getattr(interaction.app_permissions, flag)]
+    if missing:  # refused privately, before anything is posted
+        raise _no_tables_here(channel.id, missing)
     guild_id = channel.guild.id
     servers = client.service.servers
     season = await client.leagues.open_season(guild_id, channel.id)
@@ -214,10 +218,41 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
         allowed_mentions=NO_MENTIONS)
     # A follow-up message carries no guild for discord.py, so open the thread through the
     # channel (same request: a thread started from the lobby message).
-    thread = await channel.create_thread(name=thread_name(game.id), message=message,
-                                         auto_archive_duration=archive_minutes(game.pace))
-    await client.service.placed(game.id, thread_id=thread.id, lobby_message_id=message.id)
-    await thread.send("The game will be played here once the host presses Start.")
+    thread = None
+    try:
+        thread = await channel.create_thread(name=thread_name(game.id), message=message,
+                                             auto_archive_duration=archive_minutes(game.pace))
+        await client.service.placed(game.id, thread_id=thread.id, lobby_message_id=message.id)
+        await thread.send("The game will be played here once the host presses Start.")
+    except discord.Forbidden as error:
+        # The permissions changed since the command was sent: a table that can't be played
+        # here is called off, its lobby taken away, and the host told what is missing.
+        await client.service.abort(game.id, interaction.user.id)
+        for made in (thread, message):
+            if made is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await made.delete()
+        needed = "create_public_threads" if thread is None else "send_messages_in_threads"
+        raise _no_tables_here(channel.id, [TABLE_PERMISSIONS[needed]]) from error
+
+
+#: What the bot needs in a channel to hold its tables: to see it, to open each table's
+#: thread, and to post there with pictures (named as Discord's settings name them).
+TABLE_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "create_public_threads": "Create Public Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "attach_files": "Attach Files",
+}
+
+
+def _no_tables_here(channel_id: int, missing: list[str]) -> IllegalAction:
+    """The refusal of a table in a channel where the bot lacks `missing` permissions."""
+    names = " and ".join(f"**{name}**" for name in missing)
+    plural = "s" if len(missing) > 1 else ""
+    return IllegalAction(f"I can't open a table in <#{channel_id}>: I'm missing the {names} "
+                         f"permission{plural} there. A server manager can grant it, or open "
+                         "the table in another channel.")
 
 
 async def _card_choices(interaction: discord.Interaction[Any],
