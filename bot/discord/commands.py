@@ -550,11 +550,16 @@ class AbortButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             return
         await interaction.response.edit_message(content="Aborting…", view=None)
         client = _client(interaction)
+        aborted = False
         try:
             await client.service.abort(self.game, interaction.user.id,
                                        manager=_is_manager(interaction))
+            aborted = True
             await client.refresh_lobby(self.game)
         except Exception as error:
+            if not aborted:  # the question must not go on saying "Aborting…"
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.edit_original_response(content=NOT_ABORTED)
             await answer_error(interaction, error)
             return
         channel = interaction.channel
@@ -565,6 +570,8 @@ class AbortButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 #: What an abort question says once it has stopped waiting unanswered.
 NO_ANSWER = "No answer, so nothing changed. Run the command again if you still want to."
+#: What an abort question says when Yes was refused (the game ended meanwhile, say).
+NOT_ABORTED = "Nothing was aborted."
 
 
 @mj.command(name="abort", description="(Host or server manager) end this game with no result")
