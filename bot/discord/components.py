@@ -219,9 +219,11 @@ class OptionSelect(_OfAGame, discord.ui.DynamicItem[discord.ui.Select[Any]],
                    list(item.options), part=int(match["part"] or 0))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Play the chosen option."""
-        await play_option(interaction, self.game, self.seat, self.counter,
-                          int(self.item.values[0]))
+        """Play the chosen option (a value that is no option's index, which only a forged
+        interaction sends, is refused as a choice that is no longer there)."""
+        value = self.item.values[0]
+        index = int(value) if value.isascii() and value.isdecimal() else -1
+        await play_option(interaction, self.game, self.seat, self.counter, index)
 
 
 class GiveSelect(_OfAGame, discord.ui.DynamicItem[discord.ui.Select[Any]],
