@@ -22,7 +22,9 @@ from bot.bots import LEVELS
 from bot.discord.components import (
     LobbyButton,
     answer_error,
+    check_game,
     in_time,
+    on_own_question,
     reclaim_seat,
     say_privately,
     show_rack,
@@ -542,6 +544,12 @@ class AbortButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Abort on Yes (the asker's right to is checked again), keep the game on No or once
         the question has stopped waiting."""
+        try:
+            on_own_question(interaction)
+            check_game(self.game)
+        except MahjongError as error:
+            await answer_error(interaction, error)
+            return
         if time.time() > self.until:
             await interaction.response.edit_message(content=NO_ANSWER, view=None)
             return

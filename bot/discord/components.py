@@ -37,6 +37,8 @@ from bot.engine.errors import IllegalAction
 from bot.engine.game import Pass, View
 from bot.engine.game.actions import Give
 from bot.scenes import analysis_scene
+from bot.store import GameNotFound
+from bot.store.rows import INT64_MAX
 from bot.tables.errors import StalePrompt, describe_error, for_players
 from bot.tables.levels import level_label
 from bot.tables.narrate import action_label
@@ -75,12 +77,35 @@ class _OfAGame:
         next post: `bot.discord.tokens`) and visit the game; True."""
         client = _client(interaction)
         client.tokens.saw(interaction)
+        if not possible_game(self.game):  # the handler refuses it as not found
+            return True
         try:
             await client.service.visit(self.game)
         except Exception as error:
             if not for_players(error):
                 log.exception("visiting game %s for a click failed", self.game)
         return True
+
+
+def possible_game(game: int) -> bool:
+    """Whether a game may have this id: one the store can hold. Only a forged custom id
+    carries another, which the store would take for a bug."""
+    return 0 < game <= INT64_MAX
+
+
+def check_game(game: int) -> None:
+    """Refuse a custom id's game that no game can be, as a game not found."""
+    if not possible_game(game):
+        raise GameNotFound(game)
+
+
+def on_own_question(interaction: discord.Interaction[Any]) -> None:
+    """Refuse an answer to a private question (Cancel, Yes or No) clicked anywhere but on
+    such a question: only a forged interaction puts it under a message everyone sees,
+    which its answer would overwrite."""
+    message = interaction.message
+    if message is None or not message.flags.ephemeral:
+        raise StalePrompt("That button belongs to a question only its asker sees.")
 
 
 async def answer_error(interaction: discord.Interaction[Any], error: Exception) -> None:
@@ -369,6 +394,7 @@ class CancelButton(_OfAGame, discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Take the question away."""
         try:
+            on_own_question(interaction)
             await interaction.response.edit_message(
                 content="Nothing declared; your turn goes on.", view=None)
         except Exception as error:
@@ -474,6 +500,7 @@ async def reclaim_seat(interaction: discord.Interaction[Any], game: int,
     so privately; `seat` is the seat a button was for."""
     client = _client(interaction)
     try:
+        check_game(game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await client.service.reclaim(game, interaction.user.id, seat)
         await interaction.followup.send(
@@ -537,6 +564,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         """Do the lobby step, then refresh the lobby message."""
         client = _client(interaction)
         try:
+            check_game(self.game)
             await interaction.response.defer()
             await client.lobby_step(interaction, self.game, self.op, self.level)
         except Exception as error:

@@ -38,6 +38,7 @@ from bot.engine.game import Option, View
 from bot.engine.game.actions import Call, CallMahjong, DeclareDead, Discard, Give, Mahjong, Pass
 from bot.engine.tiles import format_tile, tile_name
 from bot.scenes import seat_rack_scene
+from bot.tables.errors import StalePrompt
 from bot.tables.menu import (
     DEAD_CHOICE,
     calls_choice,
@@ -215,8 +216,9 @@ class PromptBuilder:
                      index: int) -> tuple[str, discord.ui.View]:
         """The question that confirms declaring option `index`'s hand dead, with Yes and
         Cancel."""
-        action = view.legal[index].action
-        assert isinstance(action, DeclareDead)
+        action = view.legal[index].action if 0 <= index < len(view.legal) else None
+        if not isinstance(action, DeclareDead):  # only a forged custom id points elsewhere
+            raise StalePrompt("That choice is no longer there; use the newest prompt.")
         controls = discord.ui.View(timeout=None)
         controls.add_item(self._button(table, view, index, label="Yes, declare it dead"))
         controls.add_item(CancelButton(table.game_id))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from bot.discord.components import answer_error
+from bot.discord.components import answer_error, check_game
 from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.engine.game import View
 from bot.engine.game.rules import seat_names
@@ -107,6 +107,7 @@ class SeriesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         """Start the next game, or post the series summary; the result loses its buttons."""
         client = _client(interaction)
         try:
+            check_game(self.game)
             game = await client.service.records.game(self.game)
             if game.host_user_id != interaction.user.id:
                 what = "play again" if self.op == "again" else "end the series"
@@ -189,6 +190,7 @@ class BetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"jg:b:
         """Open the menu for the bettor."""
         client = _client(interaction)
         try:
+            check_game(self.game)
             bettor = await client.service.records.bettor(self.game)
             if bettor is None or bettor.user_id != interaction.user.id:
                 await interaction.response.send_message(
@@ -221,6 +223,7 @@ class BetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         """Keep the bet; say so privately; refresh the lobby."""
         client = _client(interaction)
         try:
+            check_game(self.game)
             seat = int(self.item.values[0])
             await interaction.response.defer(ephemeral=True, thinking=True)
             started = await client.service.choose_bet(self.game, interaction.user.id, seat)

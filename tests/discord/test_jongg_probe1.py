@@ -224,6 +224,9 @@ async def test_forged_custom_ids_are_refused_privately_and_change_nothing(
             (post, f"jg:p:{game}:{huge}"), (post, f"jg:c:{game}:{huge}"),
             (post, f"jg:rc:{game}:{alice_seat}"), (post, f"jg:s:{game}:end"),
             (post, f"jg:l:{game}:start"), (post, f"jg:b:{game}"),
+            (post, f"jg:s:{huge}:end"), (post, f"jg:b:{huge}"), (post, f"jg:l:{huge}:join"),
+            (post, f"jg:rc:{huge}:0"), (post, f"jg:x:{game}:no:{huge}"),
+            (post, f"jg:x:{game}:yes:{huge}"), (post, f"jg:n:{game}"),
             (prompt, f"jg:a:{game}:{bob_seat}:{counter}:{len(seen.legal) + 5}"),
             (prompt, f"jg:a:{game}:{alice_seat}:{counter}:0"),
             (prompt, f"jg:a:{huge}:{bob_seat}:{counter}:0"),
@@ -234,6 +237,7 @@ async def test_forged_custom_ids_are_refused_privately_and_change_nothing(
         problems: list[str] = []
         for message, custom_id in forged:
             count = table.spectator().action_count
+            edits = len(message.edits)
             try:
                 answers = await _forged(fake_discord, bob, message, custom_id)
             except AssertionError as error:
@@ -247,10 +251,13 @@ async def test_forged_custom_ids_are_refused_privately_and_change_nothing(
             await client.service.flush(game)
             if table.spectator().action_count != count:
                 problems.append(f"{custom_id}: the game moved")
+            if len(message.edits) != edits:
+                problems.append(f"{custom_id}: the message was edited to {message.content!r}")
         assert not problems, "\n".join(problems)
         assert (await client.service.db.games.game(other)).status is GameStatus.LOBBY
         assert not tracebacks(caplog), tracebacks(caplog)
-        await table.step(bob)  # and his real prompt still works
+        await table.first_option(bob, prompt)  # and his real prompt still works
+        await table.settle()
 
 
 async def test_forged_menu_values_are_refused_privately_and_change_nothing(
