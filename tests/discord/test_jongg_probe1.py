@@ -139,7 +139,6 @@ async def test_a_double_tapped_pass_passes_once(
     bob = world.bob
     async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
         table = await JonggTable.open(fake_discord, world, client, [world.alice, bob], bots=2)
-        seat = table.seats.index(bob)
         for _ in range(400):
             seen = table.view(bob)
             if (seen.phase is Phase.CLAIM and seen.legal
@@ -161,7 +160,6 @@ async def test_a_double_tapped_pass_passes_once(
         private = [a for a in answers if a.ephemeral]
         assert all(a.visible_to is bob for a in private)
         assert not any(APOLOGY in a.content for a in answers), [a.content for a in answers]
-        assert seat is not None
     assert_clean(fake_discord, caplog)
 
 
@@ -359,8 +357,8 @@ async def test_odd_option_values_get_private_friendly_answers(
         pinged = [(r.path, p) for r in fake_discord.requests if (p := pings(r))]
         assert not pinged, pinged
         assert not problems, "\n".join(problems)
-        assert not tracebacks(caplog), tracebacks(caplog)
-        assert table.spectator().action_count == 0 or client.service.in_play(table.game_id)
+        assert client.service.in_play(table.game_id)
+    assert_clean(fake_discord, caplog)
 
 
 # -- a phone that has not refreshed: stale lobby buttons ---------------------------------------
