@@ -80,7 +80,7 @@ def no_bug(result: subprocess.CompletedProcess[bytes]) -> str:
     "\u00b2",          # a superscript two: str.isdigit() says yes, int() says no
     "9" * 5000,        # more digits than int() reads from text (Python's 4300-digit limit)
 ])
-def test_probe_play_a_number_python_cannot_read_is_answered(typed: str) -> None:
+def test_play_a_number_python_cannot_read_is_answered(typed: str) -> None:
     """At any question, an answer that looks like a number but is none is answered and the
     question asked again, as any other typo is; the game then stops at the end of input."""
     result = run_jongg("play", "--seed", "1", stdin=f"{typed}\nhelp\n".encode())
@@ -92,7 +92,7 @@ def test_probe_play_a_number_python_cannot_read_is_answered(typed: str) -> None:
 
 
 @pytest.mark.parametrize("count", ["\u00b2", "1,\u00b3", "9" * 5000])
-def test_probe_bench_counts_python_cannot_read_are_refused(count: str) -> None:
+def test_bench_counts_python_cannot_read_are_refused(count: str) -> None:
     """`jongg bench discord --processes ²` is an option mistake (one line, exit 2), like
     `--processes 0`."""
     result = run_jongg("bench", "discord", "--processes", count)
@@ -102,7 +102,7 @@ def test_probe_bench_counts_python_cannot_read_are_refused(count: str) -> None:
     assert len(err.splitlines()) == 1
 
 
-def test_probe_play_garbage_control_characters_and_huge_lines_then_eof() -> None:
+def test_play_garbage_control_characters_and_huge_lines_then_eof() -> None:
     """Control characters, a 100,000-character line, 40,000 tiles at once, tile names that
     are almost right and a pasted BOM are each answered with what went wrong; the game stops
     cleanly at end of input, quickly."""
@@ -122,7 +122,7 @@ def test_probe_play_garbage_control_characters_and_huge_lines_then_eof() -> None
     assert out.rstrip().endswith("Stopped. (Terminal games are not saved.)")
 
 
-def test_probe_play_input_that_is_not_utf8() -> None:
+def test_play_input_that_is_not_utf8() -> None:
     """A byte that is not UTF-8 (a Latin-1 terminal's `é`, a binary file piped in) under an
     ordinary UTF-8 locale, where Python reads stdin strictly: answered like any other typo,
     not a bug report."""
@@ -136,7 +136,7 @@ def test_probe_play_input_that_is_not_utf8() -> None:
 
 
 @pytest.mark.parametrize("name", ["", "   ", "Ann\nBob"])
-def test_probe_play_refuses_a_name_no_seat_can_hold_in_one_line(name: str) -> None:
+def test_play_refuses_a_name_no_seat_can_hold_in_one_line(name: str) -> None:
     """`--name` that no seat can hold (empty, blank, two lines) is an option mistake: one
     line and exit 2, before any game starts."""
     result = run_jongg("play", "--seed", "1", "--name", name)
@@ -147,7 +147,7 @@ def test_probe_play_refuses_a_name_no_seat_can_hold_in_one_line(name: str) -> No
 
 
 @pytest.mark.parametrize("ante", ["99999999999999999999999", "9" * 5000])
-def test_probe_a_house_ante_too_large_to_keep_is_refused_before_play(ante: str) -> None:
+def test_a_house_ante_too_large_to_keep_is_refused_before_play(ante: str) -> None:
     """`--house pot_ante=10**23` was taken, and the first wall game's result, which no
     database column holds, ended the series in a bug report (5,000 digits, which int()
     can't read, at once). Refused at once instead, like any house option that makes no
@@ -165,7 +165,7 @@ def test_probe_a_house_ante_too_large_to_keep_is_refused_before_play(ante: str) 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="needs a file system of bytes")
 @pytest.mark.parametrize("exists", [True, False])
-def test_probe_a_file_name_that_is_not_utf8(tmp_path: Path, exists: bool) -> None:
+def test_a_file_name_that_is_not_utf8(tmp_path: Path, exists: bool) -> None:
     """A card file named in Latin-1 (an old archive) under a UTF-8 locale: `card check`
     names it (however it shows) and checks it; it must not end in two tracebacks and an
     empty bug report left in the temp folder."""
@@ -187,7 +187,7 @@ def _planted_bug(args: object) -> int:
     raise ZeroDivisionError("a planted bug")
 
 
-def test_probe_a_bug_report_keeps_a_command_line_utf8_cant_hold(
+def test_a_bug_report_keeps_a_command_line_utf8_cant_hold(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     """The bug report is written whatever the command line held: a file name Python decoded
@@ -219,7 +219,7 @@ CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u20
     ("card: House\n[S]\nh1 FF 1111a 2222a 3333a = 25 X -- \u202eevil\n", 3),
     ("\x00" * 300, 1),
 ])
-def test_probe_control_characters_in_a_card_are_refused_with_their_line(
+def test_control_characters_in_a_card_are_refused_with_their_line(
         tmp_path: Path, text: str, line: int) -> None:
     """A card file is untrusted input: a character a terminal or a chat would act on (an
     escape sequence, NUL, a bidi override) is a problem on its line, and `card check` never
@@ -234,7 +234,7 @@ def test_probe_control_characters_in_a_card_are_refused_with_their_line(
     assert not CONTROLS.search(out), repr(out)
 
 
-def test_probe_a_line_break_only_python_sees_does_not_shift_line_numbers(
+def test_a_line_break_only_python_sees_does_not_shift_line_numbers(
         tmp_path: Path) -> None:
     """Editors count lines by line feeds; a form feed or U+2028 inside a note is not a new
     line to them. The problem on the fourth line is reported on line 4."""
@@ -256,7 +256,7 @@ def test_probe_a_line_break_only_python_sees_does_not_shift_line_numbers(
     (b"card: House\n[S]\n", "the card has no hands"),
     (b"card: House\n[S]\nh1 FFFFFF FFFFFF 11a = 25 X jokers=no\n", ".jongg:3: "),
 ])
-def test_probe_malformed_card_files_are_refused_quickly_with_what_to_change(
+def test_malformed_card_files_are_refused_quickly_with_what_to_change(
         tmp_path: Path, data: bytes, said: str) -> None:
     """UTF-16, a 100,000-character note, 2,000 copies of one hand, no hands, and
     a hand no set can make (twelve flowers, no jokers): each refused,
@@ -288,7 +288,7 @@ async def db(db_target: str) -> AsyncIterator[Database]:
         yield database
 
 
-async def test_probe_a_card_the_checker_takes_is_kept_whole_on_either_database(
+async def test_a_card_the_checker_takes_is_kept_whole_on_either_database(
         db: Database) -> None:
     """What `/card upload` checks and accepts is what the store then keeps: a card with a
     NUL in a comment (an editor's leftover) is either refused by the checker, naming the
@@ -309,7 +309,7 @@ async def test_probe_a_card_the_checker_takes_is_kept_whole_on_either_database(
 NAMES = ["=cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "\tTab+1"]
 
 
-async def test_probe_a_stored_season_exports_no_formula_in_any_cell(tmp_path: Path) -> None:
+async def test_a_stored_season_exports_no_formula_in_any_cell(tmp_path: Path) -> None:
     """Names of people and a card's section that a spreadsheet would run as formulas come out
     of a real season's export inert in every column, and read back unchanged."""
     async with Database(tmp_path / "league.db") as db:
@@ -350,7 +350,7 @@ def _jongg_database(path: Path) -> None:
     asyncio.run(make())
 
 
-def test_probe_copy_from_a_database_another_program_holds(tmp_path: Path) -> None:
+def test_copy_from_a_database_another_program_holds(tmp_path: Path) -> None:
     """A source held by another program (a backup tool with an exclusive lock) is busy,
     not "not an SQLite database": a bounded wait, one line saying it is in use and naming
     it, exit 1 (try again), nothing written."""
@@ -373,7 +373,7 @@ def test_probe_copy_from_a_database_another_program_holds(tmp_path: Path) -> Non
     assert not target.exists()
 
 
-def test_probe_copy_into_a_database_another_program_holds(tmp_path: Path) -> None:
+def test_copy_into_a_database_another_program_holds(tmp_path: Path) -> None:
     """The same for the target: the copy waits a bounded time, says so in one line, and the
     target is as it was (empty, its schema intact)."""
     source, target = tmp_path / "jongg.sqlite3", tmp_path / "copy.sqlite3"
@@ -394,7 +394,7 @@ def test_probe_copy_into_a_database_another_program_holds(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("side", ["source", "target"])
-def test_probe_copy_with_a_folder_for_a_database(tmp_path: Path, side: str) -> None:
+def test_copy_with_a_folder_for_a_database(tmp_path: Path, side: str) -> None:
     """A folder named for either database is called a folder (as JONGG_DB's is), not "not
     an SQLite database Jongg can read (disk I/O error)"."""
     source = tmp_path / "jongg.sqlite3"
