@@ -33,7 +33,7 @@ from bot.discord.games import show_games
 from bot.discord.league import register_league_commands
 from bot.discord.lookups import register_lookups
 from bot.discord.mentions import NO_MENTIONS, pinging
-from bot.discord.notify import archive_minutes, thread_name
+from bot.discord.notify import PERMISSION_NAMES, archive_minutes, thread_name
 from bot.discord.server_config import HISTORY_ENTRIES, LABELS, config_text, history_text
 from bot.discord.settings import show_settings
 from bot.discord.vacation import vacation
@@ -176,7 +176,7 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
     channel = interaction.channel
     if not isinstance(channel, discord.TextChannel):
         raise IllegalAction("Open tables in a text channel (not a thread or a DM).")
-    missing = [name for flag, name in TABLE_PERMISSIONS.items()
+    missing = [PERMISSION_NAMES[flag] for flag in TABLE_PERMISSIONS
                if not getattr(interaction.app_permissions, flag)]
     if missing:  # refused privately, before anything is posted
         raise _no_tables_here(channel.id, missing)
@@ -235,17 +235,14 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
                 with contextlib.suppress(discord.HTTPException):
                     await made.delete()
         needed = "create_public_threads" if thread is None else "send_messages_in_threads"
-        raise _no_tables_here(channel.id, [TABLE_PERMISSIONS[needed]]) from error
+        raise _no_tables_here(channel.id, [PERMISSION_NAMES[needed]]) from error
 
 
 #: What the bot needs in a channel to hold its tables: to see it, to open each table's
-#: thread, and to post there with pictures (named as Discord's settings name them).
-TABLE_PERMISSIONS = {
-    "view_channel": "View Channel",
-    "create_public_threads": "Create Public Threads",
-    "send_messages_in_threads": "Send Messages in Threads",
-    "attach_files": "Attach Files",
-}
+#: thread, and to post there with pictures (`PERMISSION_NAMES` names them as Discord's
+#: settings do).
+TABLE_PERMISSIONS = ("view_channel", "create_public_threads", "send_messages_in_threads",
+                     "attach_files")
 
 
 def _no_tables_here(channel_id: int, missing: list[str]) -> IllegalAction:
