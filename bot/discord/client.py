@@ -23,6 +23,7 @@ from bot.discord.buckets import one_request_per_bucket
 from bot.discord.components import DYNAMIC_ITEMS, answer_error
 from bot.discord.games import GamesButton
 from bot.discord.mentions import NO_MENTIONS
+from bot.discord.names import known_as
 from bot.discord.notify import DiscordNotifier
 from bot.discord.pacing import GlobalLimit, Sharing
 from bot.discord.prompts import PromptBuilder
@@ -229,9 +230,9 @@ class JonggClient(discord.Client):
         default the server's) or start, then refresh the lobby message."""
         user = interaction.user
         if op == "join":
-            await self.service.join(game_id, user.id, user.display_name)
+            await self.service.join(game_id, user.id, known_as(user))
         elif op == "bet":
-            await self.service.join_as_bettor(game_id, user.id, user.display_name)
+            await self.service.join_as_bettor(game_id, user.id, known_as(user))
             await open_bet_menu(interaction, self, game_id)
         elif op == "leave":
             bettor = await self.service.records.bettor(game_id)

@@ -33,6 +33,7 @@ from bot.discord.games import show_games
 from bot.discord.league import register_league_commands
 from bot.discord.lookups import register_lookups
 from bot.discord.mentions import NO_MENTIONS, pinging
+from bot.discord.names import known_as
 from bot.discord.notify import PERMISSION_NAMES, archive_minutes, thread_name
 from bot.discord.server_config import HISTORY_ENTRIES, LABELS, config_text, history_text
 from bot.discord.settings import show_settings
@@ -212,7 +213,7 @@ async def new(interaction: discord.Interaction[Any], players: int = 4,
     await interaction.response.defer(thinking=True)
     game = await client.service.open_table(
         guild_id=guild_id, channel_id=channel.id, host_id=interaction.user.id,
-        host_name=interaction.user.display_name, options=options)
+        host_name=known_as(interaction.user), options=options)
     message = await interaction.followup.send(
         await client.lobby_text(game.id),
         view=lobby_buttons(game.id, await client.service.server_level(guild_id),
@@ -504,7 +505,7 @@ async def sub_seat(interaction: discord.Interaction[Any],
     ours = client.user is not None and user.id == client.user.id
     await interaction.response.defer(thinking=True)
     await client.service.replace_seat(game_id, interaction.user.id, seat - 1,
-                                      None if ours else user.id, user.display_name,
+                                      None if ours else user.id, known_as(user),
                                       manager=manager, bot_account=user.bot and not ours)
     if ours:
         level = await _stand_in_level(client, game_id)

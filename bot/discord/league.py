@@ -23,6 +23,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.mentions import NO_MENTIONS, pinging
+from bot.discord.names import known_as
 from bot.engine.errors import IllegalAction, InvalidInput
 from bot.engine.game.rules import (
     Scoring,
@@ -352,7 +353,7 @@ async def join(interaction: discord.Interaction[Any]) -> None:
     """Register the caller."""
     found = await _league_here(interaction)
     await _leagues(interaction).join(found.id, interaction.user.id,
-                                     interaction.user.display_name)
+                                     known_as(interaction.user))
     await interaction.response.send_message(
         f"{interaction.user.mention} is in **{_name(found.name)}**. Your games in "
         f"<#{found.channel_id}> count toward the season.", allowed_mentions=NO_MENTIONS)

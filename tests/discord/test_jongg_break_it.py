@@ -129,6 +129,30 @@ async def test_a_double_tapped_join_or_bet_takes_one_place(
     assert_clean(fake_discord, caplog)
 
 
+@pytest.mark.parametrize("blank", ["\u3000", " \u2003 "], ids=["ideographic-space",
+                                                              "em-space"])
+async def test_a_display_name_of_only_whitespace_still_hosts_and_joins(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture, blank: str) -> None:
+    """Someone whose display name is only whitespace (an ideographic space: it shows as
+    nothing) opens a table and someone else like them joins it: both get their seats, kept
+    under their user names (a seat's name must show something), and nobody is told that
+    something went wrong."""
+    hana = fake_discord.add_user("hana", global_name=blank)
+    kai = fake_discord.add_user("kai", global_name=blank)
+    for user in (hana, kai):
+        fake_discord.add_member(world.guild, user)
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        game_id, lobby = await _lobby(fake_discord, world, hana)
+        joined = await fake_discord.click(kai, lobby, f"jg:l:{game_id}:join")
+        await joined.settled()
+        seats = await client.service.db.seats.seats(game_id)
+        assert {(s.user_id, s.display_name) for s in seats} == {
+            (hana.id, "hana"), (kai.id, "kai")}, seats
+    assert_clean(fake_discord, caplog)
+    assert not tracebacks(caplog)
+
+
 async def test_a_double_tapped_pass_passes_once(
         fake_discord: FakeDiscord, world: World, tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:
