@@ -22,7 +22,6 @@ from bot.bots import LEVELS
 from bot.discord.components import (
     LobbyButton,
     answer_error,
-    check_game,
     in_time,
     on_own_question,
     reclaim_seat,
@@ -47,7 +46,7 @@ from bot.league.seasons import season_rules
 from bot.server_cards import MAX_NAME, usable_card
 from bot.tables.levels import level_label
 from bot.tables.options import PACES, Timeout
-from bot.tables.records import GameStatus
+from bot.tables.records import GameStatus, check_game
 from bot.tables.replay import LogKind, game_log, log_kind
 from bot.tables.seat_options import JokerCalls
 from bot.tables.server_config import SETTINGS, ConfigChange, new_table_options, pace_text

@@ -37,12 +37,11 @@ from bot.engine.errors import IllegalAction
 from bot.engine.game import Pass, View
 from bot.engine.game.actions import Give
 from bot.scenes import analysis_scene
-from bot.store import GameNotFound
-from bot.store.rows import INT64_MAX
 from bot.tables.errors import StalePrompt, describe_error, for_players
 from bot.tables.levels import level_label
 from bot.tables.narrate import action_label
 from bot.tables.notifier import Table
+from bot.tables.records import check_game, possible_game
 from renderer import render_analysis
 from renderer.alt import describe_analysis
 
@@ -85,18 +84,6 @@ class _OfAGame:
             if not for_players(error):
                 log.exception("visiting game %s for a click failed", self.game)
         return True
-
-
-def possible_game(game: int) -> bool:
-    """Whether a game may have this id: one the store can hold. Only a forged custom id
-    carries another, which the store would take for a bug."""
-    return 0 < game <= INT64_MAX
-
-
-def check_game(game: int) -> None:
-    """Refuse a custom id's game that no game can be, as a game not found."""
-    if not possible_game(game):
-        raise GameNotFound(game)
 
 
 def on_own_question(interaction: discord.Interaction[Any]) -> None:

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from bot.discord.components import answer_error, check_game
+from bot.discord.components import answer_error
 from bot.discord.mentions import NO_MENTIONS, pinging
 from bot.engine.game import View
 from bot.engine.game.rules import seat_names
 from bot.scenes import series_scene
 from bot.tables.notifier import Table
-from bot.tables.records import Records
+from bot.tables.records import Records, check_game
 from bot.tables.series import SeriesTotals
 from renderer import render_series
 from renderer.alt import describe_series

@@ -8,11 +8,25 @@ The values are the store's (`Game`, `GameStatus`, …), re-exported here for the
 
 from __future__ import annotations
 
-from bot.store import Action, Bettor, Game, GameStatus, Seat
+from bot.store import Action, Bettor, Game, GameNotFound, GameStatus, Seat
+from bot.store.rows import INT64_MAX
 from bot.tables.registry import Registry
 from bot.tables.series import SeriesTotals, Settlement, league_table, series_totals
 
-__all__ = ["Game", "GameStatus", "Records"]
+__all__ = ["Game", "GameStatus", "Records", "check_game", "possible_game"]
+
+
+def possible_game(game_id: int) -> bool:
+    """Whether a game may have this id: one the store can hold. Only a forged custom id
+    carries another, which the store would take for a bug, not for a game not found."""
+    return 0 < game_id <= INT64_MAX
+
+
+def check_game(game_id: int) -> None:
+    """Refuse a game id from outside (a custom id) that no game can have, as a game not
+    found."""
+    if not possible_game(game_id):
+        raise GameNotFound(game_id)
 
 
 class Records:
