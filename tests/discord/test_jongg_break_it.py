@@ -225,6 +225,33 @@ async def _forged(fake: FakeDiscord, user: User, message: Message, custom_id: st
     return list(handle.messages)
 
 
+async def _refused_quietly(fake: FakeDiscord, table: JonggTable, user: User,
+                           message: Message, custom_id: str,
+                           values: list[str] | None = None) -> list[str]:
+    """What went wrong when `user` used a forged control on `message` (see `_forged`):
+    nothing when it was refused privately and without an apology, the game did not move
+    and the message was not edited."""
+    what = custom_id if values is None else f"{custom_id} {values}"
+    count = table.spectator().action_count
+    edits = len(message.edits)
+    try:
+        answers = await _forged(fake, user, message, custom_id, values)
+    except AssertionError as error:
+        return [str(error)]
+    problems: list[str] = []
+    said = [a for a in answers if a.content]
+    if not said or not all(a.ephemeral and a.visible_to is user for a in said):
+        problems.append(f"{what}: {[(a.content, a.ephemeral) for a in answers]}")
+    elif any(APOLOGY in a.content for a in said):
+        problems.append(f"{what}: apologized: {said[-1].content!r}")
+    await table.client.service.flush(table.game_id)
+    if table.spectator().action_count != count:
+        problems.append(f"{what}: the game moved")
+    if len(message.edits) != edits:
+        problems.append(f"{what}: the message was edited to {message.content!r}")
+    return problems
+
+
 async def test_forged_custom_ids_are_refused_privately_and_change_nothing(
         fake_discord: FakeDiscord, world: World, tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:
@@ -261,23 +288,7 @@ async def test_forged_custom_ids_are_refused_privately_and_change_nothing(
         ]
         problems: list[str] = []
         for message, custom_id in forged:
-            count = table.spectator().action_count
-            edits = len(message.edits)
-            try:
-                answers = await _forged(fake_discord, bob, message, custom_id)
-            except AssertionError as error:
-                problems.append(str(error))
-                continue
-            said = [a for a in answers if a.content]
-            if not said or not all(a.ephemeral and a.visible_to is bob for a in said):
-                problems.append(f"{custom_id}: {[(a.content, a.ephemeral) for a in answers]}")
-            elif any(APOLOGY in a.content for a in said):
-                problems.append(f"{custom_id}: apologized: {said[-1].content!r}")
-            await client.service.flush(game)
-            if table.spectator().action_count != count:
-                problems.append(f"{custom_id}: the game moved")
-            if len(message.edits) != edits:
-                problems.append(f"{custom_id}: the message was edited to {message.content!r}")
+            problems += await _refused_quietly(fake_discord, table, bob, message, custom_id)
         assert not problems, "\n".join(problems)
         assert (await client.service.db.games.game(other)).status is GameStatus.LOBBY
         assert not tracebacks(caplog), tracebacks(caplog)
@@ -300,20 +311,7 @@ async def test_forged_menu_values_are_refused_privately_and_change_nothing(
         [menu] = custom_ids(prompt, "jg:d:")
         problems: list[str] = []
         for value in ("x", str(10 ** 20), "-1", "999", "0:1", "①"):
-            count = table.spectator().action_count
-            try:
-                answers = await _forged(fake_discord, bob, prompt, menu, [value])
-            except AssertionError as error:
-                problems.append(str(error))
-                continue
-            said = [a for a in answers if a.content]
-            if not said or not all(a.ephemeral and a.visible_to is bob for a in said):
-                problems.append(f"{value!r}: {[(a.content, a.ephemeral) for a in answers]}")
-            elif any(APOLOGY in a.content for a in said):
-                problems.append(f"{value!r}: apologized")
-            await client.service.flush(table.game_id)
-            if table.spectator().action_count != count:
-                problems.append(f"{value!r}: the game moved")
+            problems += await _refused_quietly(fake_discord, table, bob, prompt, menu, [value])
         assert not problems, "\n".join(problems)
         assert not tracebacks(caplog), tracebacks(caplog)
 
