@@ -46,7 +46,7 @@ from bot.league.seasons import season_rules
 from bot.server_cards import MAX_NAME, usable_card
 from bot.tables.levels import level_label
 from bot.tables.options import PACES, Timeout
-from bot.tables.records import GameStatus, check_game
+from bot.tables.records import Game, GameStatus, check_game
 from bot.tables.replay import LogKind, game_log, log_kind
 from bot.tables.seat_options import JokerCalls
 from bot.tables.server_config import SETTINGS, ConfigChange, new_table_options, pace_text
@@ -69,15 +69,20 @@ def lobby_buttons(game_id: int, level: str, *, bettor: bool = False) -> discord.
     return view
 
 
-async def _game_here(interaction: discord.Interaction[Any]) -> int:
-    """The game whose thread this command was used in, with this process's copy of it made
-    the store's (another process may have moved it since: `TableService.visit`). A game not
-    in play is refused by the command itself, as it would be without the visit."""
-    channel = interaction.channel
-    if channel is None:
-        raise IllegalAction("Use this command in a game's thread.")
+async def _game_here(interaction: discord.Interaction[Any], number: int | None = None) -> int:
+    """The game whose thread this command was used in (or the one `number` names, of this
+    server), with this process's copy of it made the store's (another process may have
+    moved it since: `TableService.visit`). A game not in play is refused by the command
+    itself, as it would be without the visit."""
     client = _client(interaction)
-    game = await client.service.records.in_thread(channel.id)
+    if number is not None:
+        game: Game | None = await client.service.records.game(number,
+                                                              guild_id=interaction.guild_id)
+    else:
+        channel = interaction.channel
+        if channel is None:
+            raise IllegalAction("Use this command in a game's thread.")
+        game = await client.service.records.in_thread(channel.id)
     if game is None:
         raise IllegalAction("There is no game in this channel; use it in a game's thread, "
                             "or start one with /mj new.")
@@ -580,18 +585,20 @@ NOT_ABORTED = "Nothing was aborted."
 
 
 @mj.command(name="abort", description="(Host or server manager) end this game with no result")
-async def abort(interaction: discord.Interaction[Any]) -> None:
+@app_commands.describe(game="the table number: to abort a table from outside its thread (when "
+                            "its channel is gone)")
+async def abort(interaction: discord.Interaction[Any], game: int | None = None) -> None:
     """Ask for confirmation (`AbortButton` answers it); once the question stops waiting,
     take its buttons away if nobody answered."""
     client = _client(interaction)
-    game_id = await _game_here(interaction)
+    game_id = await _game_here(interaction, game)
     await client.service.check_manages(game_id, interaction.user.id,
                                        manager=_is_manager(interaction))
     until = math.ceil(time.time() + CONFIRM_SECONDS)
     question = discord.ui.View(timeout=None)
     for answer in ("yes", "no"):
         question.add_item(AbortButton(game_id, answer, until))
-    await interaction.response.send_message("Abort this game? Nobody scores.",
+    await interaction.response.send_message(f"Abort table {game_id}? Nobody scores.",
                                             view=question, ephemeral=True)
     await asyncio.sleep(CONFIRM_SECONDS)
     with contextlib.suppress(discord.HTTPException):  # then it stays as it was

@@ -57,6 +57,10 @@ from bot.tables.reminders import nudge
 from bot.tables.teaching import open_racks
 
 log = logging.getLogger(__name__)
+#: What the host of a table with nowhere to be posted (its thread and channel deleted) can
+#: do: its turns go on in the DMs, but its discards are called under its posts.
+NOWHERE = ("The game goes on in the players' DMs, but nobody can call a discard; to end it, "
+           "use `/mj abort game:{game}` in any channel of this server.")
 
 
 @dataclass(frozen=True)
@@ -395,7 +399,7 @@ class Sender:
         log.error("gave up delivering %s of game %s: %s", entry.kind.value, entry.game_id,
                   failure)
         if isinstance(failure, TableGone):
-            await self._tell_host(game, str(failure))
+            await self._tell_host(game, f"{failure}. {NOWHERE.format(game=entry.game_id)}")
         await self.db.outbox.mark_failed(entry.id, str(failure))
         return True
 

@@ -501,9 +501,10 @@ async def test_the_tables_channel_deleted_mid_game_is_told_to_the_host_once(
         fake_discord: FakeDiscord, world: World, tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:
     """A moderator deletes the tables channel (and so the table's thread) mid-game. The
-    host is told once, privately, that the table has nowhere to be posted; the players'
-    DMs go on; no traceback is logged; and the bot does not retry the deleted channel: each
-    table update tries the thread and the channel once."""
+    host is told once, privately, that the table has nowhere to be posted and how to end
+    it; the players' DMs go on; no traceback is logged; the bot does not retry the deleted
+    channel (each table update tries the thread and the channel once); and the host ends
+    the game as told, from another channel."""
     from fake import remove_channel
 
     from bot.engine.game import Phase
@@ -542,3 +543,15 @@ async def test_the_tables_channel_deleted_mid_game_is_told_to_the_host_once(
         assert len(knocks) <= 2 * len(gave_up), (len(knocks), len(gave_up))
         assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
         assert moves > 1, "Bob was never prompted again"
+        how = f"/mj abort game:{table.game_id}"
+        assert how in told[0].content, told[0].content
+        asking = await fake_discord.slash(alice, world.general, "mj abort",
+                                          {"game": table.game_id})
+        question = await asking.reply()
+        private_to(question, alice)
+        assert f"table {table.game_id}" in question.content, question.content
+        yes = next(b["custom_id"] for b in question.buttons() if b["label"].startswith("Yes"))
+        tap = await fake_discord.click(alice, question, yes)
+        await tap.settled()
+        game = await client.service.db.games.game(table.game_id)
+        assert game.status is GameStatus.ABORTED, game.status
