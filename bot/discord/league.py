@@ -178,7 +178,8 @@ def _game_line(game: LeagueGame) -> str:
     else:
         what = "wall game"
     if not game.counted:
-        what += f" — not counted{': ' + game.note if game.note else ''}"
+        # The note may name players (a stand-in's): their names are text, as above.
+        what += f" — not counted{': ' + _name(game.note) if game.note else ''}"
     return f"{head} · {what}"
 
 

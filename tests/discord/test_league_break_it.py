@@ -239,6 +239,34 @@ async def test_a_directors_odd_names_and_numbers_get_clear_answers_and_ping_nobo
     assert not tracebacks(caplog)
 
 
+# -- a hostile player: a name that is markdown ----------------------------------------------
+
+
+async def test_history_shows_a_name_in_a_games_note_as_text_not_markdown(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Erin calls herself `[free](https://e.vil)` and a bot plays part of her league game; the
+    season doesn't count such games, and the game's note names her. `/league history` shows
+    her name as text there too, as it does for a winner: never a masked link (or bold, or a
+    spoiler) that her name writes into the bot's message."""
+    erin = fake_discord.add_user("erin", global_name="[free](https://e.vil)")
+    fake_discord.add_member(world.guild, erin)
+    alice, bob, carol = world.alice, world.bob, world.carol
+    async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
+        await open_league(fake_discord, world, {"stand_ins": "none"})
+        people = [(alice, "Alice"), (erin, erin.global_name or ""), (bob, "Bob"),
+                  (carol, "Carol")]
+        game = await league_game(client, world, people, [25, -5, -10, -10], winner=0,
+                                 log=[(0, None), (1, PlayedFor.STAND_IN), (2, None)])
+        recorded = await client.leagues.game(game, guild_id=world.guild.id)
+        assert not recorded.counted and "[free](https://e.vil)" in recorded.note
+        history, _ = await answered(fake_discord, bob, world.tables, "league history")
+        [line] = [line for line in history.content.splitlines() if f"#{game}" in line]
+        assert "free" in line and not markdown_link(line), line
+    # (The hand-made log of passes can't be replayed: the record says so, as a warning.)
+    assert_clean(fake_discord, caplog)
+
+
 # -- exports: nothing to export, and a game that was aborted ---------------------------------
 
 
