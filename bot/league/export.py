@@ -4,7 +4,10 @@ Columns are the fields of `ExportRow` in order, with a header. Yes/no columns ar
 missing values are empty, `finished_at` is an ISO 8601 UTC time. Text a spreadsheet would run
 as a formula (a name starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is written
 with a leading apostrophe, as is text that already starts with one; reading strips exactly
-one, so any name survives the round trip.
+one, so any name survives the round trip. The same holds after every semicolon in a text: a
+spreadsheet set for a country whose list separator is `;` opens a CSV split at semicolons
+(quotes in the middle of such a cell keep nothing together), so each part of a text between
+semicolons is a cell there and is written as a whole text would be.
 """
 
 from __future__ import annotations
@@ -30,7 +33,12 @@ _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
 
 
 def _text_out(text: str) -> str:
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+    return ";".join("'" + part if part.startswith(_FORMULA_STARTS) else part
+                    for part in text.split(";"))
+
+
+def _text_in(cell: str) -> str:
+    return ";".join(part[1:] if part.startswith("'") else part for part in cell.split(";"))
 
 
 def _cell(name: str, value: Any) -> str:
@@ -90,7 +98,7 @@ def _parse(name: str, cell: str) -> Any:
         if moment.tzinfo is None:
             raise ValueError("finished_at needs a time zone")
         return moment.timestamp()
-    text = cell[1:] if cell.startswith("'") else cell
+    text = _text_in(cell)
     if name in _OPT_TEXT:
         return text or None
     return text
