@@ -1,5 +1,10 @@
 """The CSV export of a season: one row per seat of every recorded game, and reading it back.
 
+A seat that changed hands has a row for each other person who held it after its own, with
+`share` 1: their share of its points (what the standings add to theirs) and the seat's own
+moves they made; a share is not a game. So each player's counted rows add up to their
+standings points and wins, and their rows without `share` are their games.
+
 Columns are the fields of `ExportRow` in order, with a header. Yes/no columns are 1 or 0,
 missing values are empty, `finished_at` is an ISO 8601 UTC time. Text a spreadsheet would run
 as a formula (a name starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is written
@@ -24,7 +29,7 @@ from bot.store import ExportRow
 
 COLUMNS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ExportRow))
 _BOOLS = frozenset({"counted", "is_bot", "won", "self_picked", "jokerless", "threw",
-                    "wall_game", "dead"})
+                    "wall_game", "dead", "share"})
 _OPT_INTS = frozenset({"round", "table_no", "user_id", "hand_value", "exposures", "moves"})
 _INTS = frozenset({"season", "game_id", "seat", "points", "table_points", "placement",
                    "penalty", "played_for"})

@@ -342,7 +342,11 @@ class RoundScore:
 
 @dataclass(frozen=True)
 class ExportRow:
-    """One seat of one recorded game, flat, as the CSV export writes it."""
+    """One seat of one recorded game, flat, as the CSV export writes it; or, with `share`,
+    someone else who held a seat that changed hands (not the one it counts for): their
+    points are their share of the seat's, their moves the seat's own moves they made, and
+    the rest is the seat's (its game, table points and place) without its win and hand.
+    A share is not a game."""
 
     season: int
     game_id: int
@@ -371,3 +375,4 @@ class ExportRow:
     dead: bool
     played_for: int
     moves: int | None
+    share: bool = False

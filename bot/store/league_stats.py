@@ -11,6 +11,7 @@ a few rows) are added beside it. Ranking (minimum games, tie-breaks) is left to 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from bot.store.league_errors import SeasonNotFound
 from bot.store.league_models import (
@@ -189,15 +190,24 @@ class LeagueStats(Part):
                    LEFT JOIN league_rounds AS rd ON rd.id = g.round_id
                    WHERE r.game_id = g.game_id AND g.season_id = ? ORDER BY g.id, r.seat""",
                 (season_id,))
+            # The people who held a seat that changed hands besides the one it counts for
+            # (a few rows): their shares are in the standings, so they are in the export.
+            holders = await tx.fetchall(
+                """SELECT h.game_id, h.seat, h.user_id, h.display_name, h.moves, h.points
+                   FROM league_result_holders AS h
+                   JOIN league_games AS g ON g.game_id = h.game_id
+                   WHERE g.season_id = ? AND h.credited = 0 AND h.is_bot = 0
+                   ORDER BY g.id, h.seat, h.part""", (season_id,))
         # Tens of thousands of rows in a big season: turned into records off the event loop.
-        return await asyncio.to_thread(_export_rows, rows)
+        return await asyncio.to_thread(_export_rows, rows, holders)
 
 
-def _export_rows(rows: list[Row]) -> list[ExportRow]:
-    """Export rows from `export_rows`' query rows."""
+def _export_rows(rows: list[Row], holders: list[Row]) -> list[ExportRow]:
+    """Export rows from `export_rows`' query rows, each seat's shares (`holders`) after
+    it."""
     # Positional and in the column order of `ExportRow`; SQLite already hands back ints,
     # floats, text and NULLs, so only the 0/1 columns need turning into bools.
-    return [ExportRow(
+    seats = [ExportRow(
         season, game_id, finished_at, reason, counted == 1, round_no, table_no, seat,
         user_id, name, is_bot == 1, points, table_points, placement, won == 1, hand_id,
         section, hand_value, self_picked == 1, jokerless == 1, exposures, threw == 1,
@@ -206,6 +216,21 @@ def _export_rows(rows: list[Row]) -> list[ExportRow]:
              user_id, name, is_bot, points, table_points, placement, won, hand_id,
              section, hand_value, self_picked, jokerless, exposures, threw, penalty,
              wall_game, dead, played_for, moves) in rows]
+    if not holders:
+        return seats
+    shares: dict[tuple[int, int], list[Row]] = {}
+    for holder in holders:
+        shares.setdefault((int(holder["game_id"]), int(holder["seat"])), []).append(holder)
+    out: list[ExportRow] = []
+    for row in seats:
+        out.append(row)
+        out += [replace(row, user_id=int(h["user_id"]), display_name=str(h["display_name"]),
+                        is_bot=False, points=int(h["points"]), won=False, hand_id=None,
+                        section=None, hand_value=None, self_picked=False, jokerless=False,
+                        exposures=None, threw=False, penalty=0, dead=False, played_for=0,
+                        moves=int(h["moves"]), share=True)
+                for h in shares.get((row.game_id, row.seat), ())]
+    return out
 
 
 async def _league_of_season(tx: Tx, season_id: int) -> int:
