@@ -39,6 +39,7 @@ from bot.store.league_rows import (
     check_text,
     holder_from_row,
     league_from_row,
+    lock_season,
     season_from_row,
     seat_from_result_row,
 )
@@ -113,6 +114,9 @@ class LeagueGames(Part):
             target = await _target(tx, game_id)
             if target is None:
                 return None
+            await lock_season(tx, target.season.id)
+            if await _recorded(tx, game_id):  # by another process, while this one waited
+                return await _fetch(tx, game_id)
             result = await tx.fetchone("SELECT reason FROM results WHERE game_id = ?",
                                        (game_id,))
             assert result is not None
@@ -188,6 +192,7 @@ class LeagueGames(Part):
         now = self._db.now()
         async with self._db.transaction() as tx:
             league_id, season_id = await _league_of_game(tx, game_id, guild_id)
+            await lock_season(tx, season_id)
             game = await _fetch(tx, game_id)
             mine = [s for s in game.seats if s.user_id == user_id]
             if not mine:
@@ -222,6 +227,7 @@ class LeagueGames(Part):
         now = self._db.now()
         async with self._db.transaction() as tx:
             league_id, season_id = await _league_of_game(tx, game_id, guild_id)
+            await lock_season(tx, season_id)
             game = await _fetch(tx, game_id)
             if game.counted == counted:
                 raise BadLeagueInput(f"Game #{game_id} already "
@@ -240,7 +246,8 @@ class LeagueGames(Part):
         """Recompute a season's ratings from its counted games; returns how many players are
         rated. (Corrections do this themselves; this is for maintenance and tests.)"""
         async with self._db.transaction() as tx:
-            return await _rebuild_ratings(tx, check_int(season_id, "season_id"), model)
+            await lock_season(tx, check_int(season_id, "season_id"))
+            return await _rebuild_ratings(tx, season_id, model)
 
     async def ratings(self, season_id: int) -> dict[int, tuple[float, float, int]]:
         """Each rated player's (mu, sigma, rated games) in the season."""

@@ -150,6 +150,18 @@ async def open_season(tx: Tx, league_id: int) -> Season | None:
     return None if row is None else season_from_row(row)
 
 
+async def lock_season(tx: Tx, season_id: int) -> None:
+    """Make every other writer of the season's recorded games and ratings wait for this
+    transaction's end. Take it before reading what the write depends on (the game's points,
+    the players' ratings). On PostgreSQL two processes' writes run side by side at READ
+    COMMITTED, and two corrections of one game, or two games rated at once, would each
+    write over what the other read: an UPDATE that changes nothing holds the season's row
+    until the commit, and the reads after it see the other's. (SQLite's `BEGIN IMMEDIATE`
+    already holds the whole file.)"""
+    await tx.execute("UPDATE league_seasons SET min_games = min_games WHERE id = ?",
+                     (season_id,))
+
+
 async def add_audit(tx: Tx, *, league_id: int, season_id: int | None, game_id: int | None,
                     actor: int, action: str, reason: str, before: str, after: str,
                     now: float) -> None:

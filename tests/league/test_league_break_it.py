@@ -6,21 +6,109 @@ SQLite and on PostgreSQL, where two processes' writes are not queued behind one 
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
 from collections import Counter
+from collections.abc import AsyncIterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
-from league_helpers import DIRECTOR, GUILD, finished_game, season_settings, stored_game
+from league_helpers import DIRECTOR, GUILD, FakeClock, finished_game, season_settings, stored_game
 
 from bot.league.export import read_csv, write_csv
+from bot.league.ratings import RATING_MODEL
 from bot.league.record import record_finished_game
 from bot.store import Database, ExportRow, FinishReason, Outcome, SeatScore, SubCredit
 
 #: Where a spreadsheet starts a formula (OWASP's list for CSV injection).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database for two processes: an SQLite file, or a PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "league.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+async def two(target: str) -> AsyncIterator[tuple[Database, Database]]:
+    """Two connections to one database, as two bot processes have."""
+    clock = FakeClock()
+    async with Database(target, clock=clock) as one, Database(target, clock=clock) as other:
+        yield one, other
+
+
+# -- two processes, one season -----------------------------------------------------------
+
+
+async def test_two_directors_correcting_one_game_at_once_lose_neither_correction(
+        two: tuple[Database, Database]) -> None:
+    """Two directors, answered by two bot processes, correct two players of the same game at
+    the same moment (one Alice's points, the other Dave's), game after game. Both
+    corrections stay, each audit entry's "before" is what the game held when it was made,
+    and the ratings are what a rebuild from the games gives."""
+    one, other = two
+    league = await one.leagues.create_league(GUILD, "Club", 222, created_by=DIRECTOR)
+    season = await one.leagues.start_season(league.id, season_settings(), by=DIRECTOR)
+    games = []
+    for _ in range(6):
+        game = await finished_game(one, [1, 2, 3, 4], [25, 0, 0, -10], winner=0)
+        assert await record_finished_game(one, game.id) is not None
+        games.append(game.id)
+    for game_id in games:
+        await asyncio.gather(
+            one.league_games.adjust_points(game_id, 1, 40, guild_id=GUILD, by=DIRECTOR,
+                                           reason="the bonus was missed", model=RATING_MODEL),
+            other.league_games.adjust_points(game_id, 4, -30, guild_id=GUILD, by=DIRECTOR + 1,
+                                             reason="a second penalty", model=RATING_MODEL))
+    lost = []
+    for game_id in games:
+        points = {s.user_id: s.points for s in (await one.league_games.game(game_id)).seats}
+        if (points[1], points[4]) != (40, -30):
+            lost.append((game_id, points))
+    assert not lost, f"corrections lost: {lost}"
+    entries = [e for e in await one.leagues.audit(league.id, limit=100)
+               if e.action == "adjust_points"]
+    assert len(entries) == 2 * len(games)
+    befores = Counter((e.game_id, json.loads(e.before)["user_id"], json.loads(e.before)["points"])
+                      for e in entries)
+    assert befores == Counter({**{(g, 1, 25): 1 for g in games},
+                               **{(g, 4, -10): 1 for g in games}})
+    ratings = await one.league_games.ratings(season.id)
+    await one.league_games.rebuild_ratings(season.id, RATING_MODEL)
+    assert await one.league_games.ratings(season.id) == ratings
+
+
+async def test_two_processes_recording_games_at_once_rate_them_as_a_rebuild_does(
+        two: tuple[Database, Database]) -> None:
+    """Two processes record games of the same four players at the same moment (two tables
+    ended together). Every game moves the ratings once: each player's rated games are the
+    games played, and the ratings are what replaying the recorded games gives."""
+    one, other = two
+    league = await one.leagues.create_league(GUILD, "Club", 222, created_by=DIRECTOR)
+    season = await one.leagues.start_season(league.id, season_settings(), by=DIRECTOR)
+    pairs = []
+    for i in range(6):
+        first = await finished_game(one, [1, 2, 3, 4], [25, 0, 0, -10], winner=0, seed=i)
+        second = await finished_game(one, [4, 3, 2, 1], [30, -10, -10, -10], winner=0,
+                                     seed=100 + i)
+        pairs.append((first.id, second.id))
+    for first, second in pairs:
+        recorded = await asyncio.gather(
+            one.league_games.record(first, [], counted=True, model=RATING_MODEL),
+            other.league_games.record(second, [], counted=True, model=RATING_MODEL))
+        assert all(r is not None and r.counted for r in recorded)
+    ratings = await one.league_games.ratings(season.id)
+    assert {user: games for user, (_, _, games) in ratings.items()} == {
+        user: 2 * len(pairs) for user in (1, 2, 3, 4)}
+    await one.league_games.rebuild_ratings(season.id, RATING_MODEL)
+    rebuilt = await one.league_games.ratings(season.id)
+    assert rebuilt == ratings, "a game's rating update was lost"
 
 
 # -- exports --------------------------------------------------------------------------------
