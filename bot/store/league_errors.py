@@ -3,6 +3,7 @@ a player or director can cause it, and its message says what to do next."""
 
 from __future__ import annotations
 
+from bot.engine.errors import echo
 from bot.store.errors import NotFound, StoreRefusal
 
 
@@ -24,8 +25,8 @@ class LeagueNameTaken(StoreRefusal):
     code = "league_name_taken"
 
     def __init__(self, name: str) -> None:
-        super().__init__(f"This server already has a league called **{name}**. Pick another "
-                         "name.")
+        super().__init__(f"This server already has a league called `{echo(name)}`. Pick "
+                         "another name.")
         self.name = name
 
 
@@ -35,8 +36,8 @@ class ChannelHasLeague(StoreRefusal):
     code = "channel_has_league"
 
     def __init__(self, name: str) -> None:
-        super().__init__(f"This channel already belongs to the league **{name}**. Create the "
-                         "new league in another channel.")
+        super().__init__(f"This channel already belongs to the league `{echo(name)}`. Create "
+                         "the new league in another channel.")
         self.name = name
 
 

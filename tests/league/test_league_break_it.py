@@ -191,3 +191,22 @@ def _number(cell: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+# -- a director's own text, repeated back ---------------------------------------------------
+
+
+async def test_a_taken_league_name_is_repeated_as_text_not_markdown(tmp_path: Path) -> None:
+    """A director names a league with markdown and a mention, then tries the name (or the
+    channel) again: the refusal quotes the name as typed, in code marks, so it can't turn
+    bold, hide text or ping anyone in the bot's answer."""
+    from bot.store import ChannelHasLeague, LeagueNameTaken
+
+    name = "**Club** ||x|| @everyone"
+    async with Database(str(tmp_path / "league.db"), clock=FakeClock()) as db:
+        await db.leagues.create_league(GUILD, name, 222, created_by=DIRECTOR)
+        for again, channel, refusal in ((name, 333, LeagueNameTaken),
+                                        ("Other", 222, ChannelHasLeague)):
+            with pytest.raises(refusal) as refused:
+                await db.leagues.create_league(GUILD, again, channel, created_by=DIRECTOR)
+            assert f"`{name}`" in refused.value.message, refused.value.message
