@@ -15,7 +15,8 @@ Local times that a daylight-saving change skips (02:30 on the spring day in New 
 read as the same time before the change, which lands an hour later on the clock; local
 times that happen twice (the autumn day) are read as the first. So a quiet night that
 crosses the spring change is an hour shorter, one that crosses the autumn change an hour
-longer, as it is on the wall clock.
+longer, as it is on the wall clock; quiet hours shorter than the hour skipped that begin in
+it (02:30-03:00 on the spring day: from 03:30 to 03:00) do not happen that day.
 """
 
 from __future__ import annotations
@@ -170,7 +171,8 @@ class Pauses:
         while True:
             start = _at(day, self.quiet.start, where)
             end = _at(day + timedelta(days=1) if crosses else day, self.quiet.end, where)
-            yield start, end
+            if end > start:  # short hours that begin in the hour spring skips never happen
+                yield start, end
             day += timedelta(days=1)
 
     def paused_at(self, moment: float) -> float | None:
