@@ -81,10 +81,11 @@ class Attendance:
         pauses = live.table.options_of(seat).pauses(() if away is None else (away,))
         return pauses if live.quiet else replace(pauses, quiet=None)
 
-    def is_away(self, live: LiveGame, seat: int) -> bool:
-        """Whether the seat's holder is away now: their clocks are paused (quiet hours at a
-        table that pauses for them, or a vacation)."""
-        return self.pauses(live, seat).paused_at(self.registry.now()) is not None
+    def is_away(self, live: LiveGame, seat: int, at: float | None = None) -> bool:
+        """Whether the seat's holder is away now (or at the moment `at`): their clocks are
+        paused (quiet hours at a table that pauses for them, or a vacation)."""
+        moment = self.registry.now() if at is None else at
+        return self.pauses(live, seat).paused_at(moment) is not None
 
     def retime(self, live: LiveGame, seat: int, before: Pauses) -> None:
         """The seat's pauses were `before` and are now what `pauses` says: its running
@@ -149,20 +150,21 @@ class Attendance:
         live.told.setdefault(seat, []).append(moved_back(personal=scope is None))
         return CameBack(live, user, was)
 
-    def automatic(self, live: LiveGame, seat: int) -> Action | None:
+    def automatic(self, live: LiveGame, seat: int, at: float | None = None) -> Action | None:
         """The move a person's options make for their seat now (`bot.tables.auto`), if any;
         None for a bot's seat (bots decide for themselves) and whenever the seat is asked.
         In a claim window a seat whose holder is away now (in their quiet hours at a table
         that pauses for them, or on vacation) is never asked: their options answer, and
         where they would ask, the seat passes. So a sleeping player is neither timed out
         nor stood in for, and the answer waits the same delay as every automatic one, so
-        the window's length tells nobody who is away."""
+        the window's length tells nobody who is away. `at`: judge whether they are away at
+        that moment instead of now (a window's clock acted on late, as after a restart)."""
         if live.played_by_bot(seat) or live.table.user_ids[seat] is None:
             return None
         table = live.table
         answer = automatic(view(live.state, seat), table.options_of(seat), table.card,
                            table.rules.counts, drawn_tile(live.state, seat))
-        if answer is None and live.state.phase is Phase.CLAIM and self.is_away(live, seat):
+        if answer is None and live.state.phase is Phase.CLAIM and self.is_away(live, seat, at):
             return Pass(seat)
         return answer
 

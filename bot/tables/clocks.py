@@ -107,7 +107,7 @@ class Clocks:
         if clock.kind is ClockKind.AUTO:
             events = self.attendance.answer_automatically(live)
         else:
-            events = await self._time_out(live, clock.seat)
+            events = await self._time_out(live, clock.seat, clock.due_at)
         await self.moves.settle(live, events)
         return 1
 
@@ -147,12 +147,15 @@ class Clocks:
             log.exception("league record of game %s failed", game_id)
         return 1
 
-    async def _time_out(self, live: LiveGame, seat: int | None) -> list[Event]:
-        """Move for the seats a clock ran out on: pass in a claim window (unless the table
-        lets the bot play everything), a bot of the server's level elsewhere. A seat whose
-        holder is away (asleep or on vacation) when a claim window closes is answered as
-        its options would answer (`Attendance.automatic`), which is no timeout; every other seat is
-        told what was played for it, and so is the table (`_timed_out`)."""
+    async def _time_out(self, live: LiveGame, seat: int | None, ran_out: float) -> list[Event]:
+        """Move for the seats a clock ran out on (at `ran_out`): pass in a claim window
+        (unless the table lets the bot play everything), a bot of the server's level
+        elsewhere. A seat whose holder was away (asleep or on vacation) when a claim window
+        ran out is answered as its options would answer (`Attendance.automatic`), which is
+        no timeout, even when the clock is acted on later (the bot was down): they are not
+        timed out for a window that closed while they slept because they are awake by the
+        time the bot is back. Every other seat is told what was played for it, and so is
+        the table (`_timed_out`)."""
         events: list[Event] = []
         level = await self.registry.server_level(live.table.guild_id)
         seats = [seat] if seat is not None else [
@@ -161,8 +164,8 @@ class Clocks:
             if waiting not in seats_to_act(live.state):
                 continue
             claim = live.state.phase is Phase.CLAIM
-            answer = (self.attendance.automatic(live, waiting)
-                      if claim and self.attendance.is_away(live, waiting) else None)
+            answer = (self.attendance.automatic(live, waiting, ran_out)
+                      if claim and self.attendance.is_away(live, waiting, ran_out) else None)
             if answer is not None:
                 events.extend(self.attendance.play_automatic(live, waiting, answer))
                 continue

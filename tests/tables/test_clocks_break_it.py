@@ -12,11 +12,20 @@ from pathlib import Path
 
 import pytest
 from table_helpers import ANN, BO, HOST, Clock, Recorder, make_service, open_game
+from test_table_away import (
+    AWAY_SEAT,
+    PLAYERS,
+    SLEEPER,
+    could_call,
+    lines_with,
+    marked,
+    others_play,
+)
 
-from bot.engine.game import THREE_PLAYER
-from bot.store import ClockKind, Database
-from bot.tables.seat_options import SeatOptions
-from bot.tables.service import TableService
+from bot.engine.game import THREE_PLAYER, Phase
+from bot.store import ClockKind, Database, PlayedFor
+from bot.tables.seat_options import AutoDiscard, SeatOptions
+from bot.tables.service import DEFAULT_AUTO_DELAY, TableService
 from bot.tables.timekeeping import Pauses, QuietHours, active_seconds, deadline, zone
 
 HOUR = 3600
@@ -72,4 +81,69 @@ async def test_a_short_nap_on_a_clock_change_night_costs_no_time(
         count = moves(service, game_id)
         await service.run_due_clocks(clock.now + 4 * HOUR + nap - 1)
         assert moves(service, game_id) == count  # not a second early
+        await service.close()
+
+
+# -- a busy machine: down while a sleeper's claim window ran out ---------------------------------
+
+
+async def window_the_sleeper_could_call(service: TableService, clock: Clock,
+                                        game_id: int) -> None:
+    """Play on (Ann and Bo passing where they may, the automatic answers running) until a
+    claim window the away seat could call in is open and only it is left to answer; fails
+    if that never happens."""
+    for _ in range(400):
+        if service.spectator(game_id).phase is Phase.CLAIM and could_call(service, game_id):
+            while await others_play(service, game_id):  # only the away seat keeps it open
+                if service.spectator(game_id).phase is not Phase.CLAIM:
+                    break
+            else:
+                return
+            continue
+        if not await others_play(service, game_id):
+            clock.now += DEFAULT_AUTO_DELAY + 0.01
+            await service.run_due_clocks()
+    raise AssertionError("the away seat never could call")
+
+
+@pytest.mark.parametrize("why", ["asleep"])
+async def test_a_claim_window_that_ran_out_while_the_bot_was_down_is_no_timeout(
+        tmp_path: Path, clock: Clock, why: str) -> None:
+    """A claim window the away seat could call in opens while its holder sleeps (Tokyo,
+    22:00-08:00) or is on a one-day personal vacation, and the bot stops before even the
+    automatic delay has passed. It starts again days later, when they are awake and back:
+    the window ran out while they were away, so it is answered as their settings would
+    (a pass), never as a timeout; no move is lost or made twice."""
+    clock.now = at(TOKYO, 2026, 6, 10, 23) if why == "asleep" else at(TOKYO, 2026, 6, 10, 12)
+    path = tmp_path / "j.db"
+    async with Database(path) as db:
+        service = make_service(db, Recorder(), clock)
+        service.new_seed = lambda: 1
+        await service.set_player_options(HOST, SLEEPER if why == "asleep" else SeatOptions(
+            auto_discard=AutoDiscard.DRAWN))
+        game_id = await open_game(service, THREE_PLAYER, PLAYERS, pace="async",
+                                  vacations=why == "on vacation")
+        if why == "on vacation":
+            await service.start_vacation(HOST, None, days=1)
+        await window_the_sleeper_could_call(service, clock, game_id)
+        before = [a.text for a in await db.actions.actions(game_id)]
+        window = await clock_due(db, game_id, ClockKind.CLAIM)
+        await service.close()
+    assert window < clock.now + DAY
+    clock.now = at(TOKYO, 2026, 6, 13, 12)  # down for days: now awake, and back from vacation
+    recorder = Recorder()
+    async with Database(path) as db:
+        service = make_service(db, recorder, clock)
+        await service.start(run_clocks=False)
+        for _ in range(5):
+            await service.run_due_clocks()
+        await service.flush(game_id)
+        after = [a.text for a in await db.actions.actions(game_id)]
+        assert after[:len(before)] == before and len(after) > len(before)
+        assert not could_call(service, game_id) or moves(service, game_id) > len(before)
+        assert await marked(db, game_id, PlayedFor.TIMEOUT, AWAY_SEAT) == 0, (
+            f"timed out for a window that ran out at {window}, while {why}")
+        assert lines_with(recorder, "Time ran out") == []
+        if why == "on vacation":  # and the table hears, once, that they are back
+            assert len(lines_with(recorder, "Player 1 is back from vacation")) == 1
         await service.close()
