@@ -104,9 +104,12 @@ class Attendance:
     def away_edges(self, live: LiveGame, now: float) -> list[tuple[int, float]]:
         """The next moment each seat's holder goes away or comes back (a vacation planned
         ahead beginning, one under way ending by itself), by seat: when the table is told
-        (an AWAY clock, `Presence.away_edge`)."""
-        return [(seat, start if now < start else end)
-                for seat, (start, end) in self.vacations(live).items()]
+        (an AWAY clock, `Presence.away_edge`). A vacation that ended by itself is kept
+        until the table is told (`away_edge` forgets it then), so one that ended while the
+        bot was down is told at once, not lost with the clocks planned at the restart."""
+        return [(seat, away[0] if now < away[0] else away[1])
+                for seat, user in enumerate(live.table.user_ids)
+                if (away := self.away_of(live, user)) is not None]
 
     async def away_in(self, live: LiveGame) -> None:
         """Read again who is on vacation in the game's vacation scope (its league season,

@@ -161,7 +161,16 @@ class TableService:
         games were restored. Only the games of servers this process `owns`: another
         process runs the others."""
         restored = 0
-        for vacation in await self.db.vacations.under_way(self.now()):
+        # The vacations under way when the soonest of this process's clocks still to act on
+        # ran out, not only now: a claim window that ran out while the bot was down, on a
+        # player away then, is theirs to pass, not a timeout, and a vacation that ended
+        # meanwhile is still to be told over (`Attendance.away_edges`).
+        since = self.now()
+        for clock in await self.db.clocks.due_clocks(since):
+            if clock.due_at < since and await self.registry.owned(clock.game_id):
+                since = clock.due_at
+                break  # soonest first
+        for vacation in await self.db.vacations.under_way(since):
             self.registry.away[(vacation.user_id, vacation.season_id)] = (
                 vacation.started_at, vacation.end())
         started = [game.id for game in await self.db.games.unfinished_games()

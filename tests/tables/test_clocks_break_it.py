@@ -106,7 +106,7 @@ async def window_the_sleeper_could_call(service: TableService, clock: Clock,
     raise AssertionError("the away seat never could call")
 
 
-@pytest.mark.parametrize("why", ["asleep"])
+@pytest.mark.parametrize("why", ["asleep", "on vacation"])
 async def test_a_claim_window_that_ran_out_while_the_bot_was_down_is_no_timeout(
         tmp_path: Path, clock: Clock, why: str) -> None:
     """A claim window the away seat could call in opens while its holder sleeps (Tokyo,
