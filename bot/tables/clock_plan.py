@@ -70,7 +70,12 @@ def clock_plan(live: LiveGame, attendance: Attendance
 
 def seat_deadline(live: LiveGame, seat: int, attendance: Attendance) -> float | None:
     """When a move the seat is asked for now falls due (quiet hours and vacation
-    counted on a turn; a claim window never pauses)."""
+    counted on a turn; a claim window never pauses): the deadline its clock keeps while
+    the moment lasts (`clock_plan` keeps it too), so a prompt sent again mid-moment (a
+    seat reclaimed in someone's window) shows the time really left, not a fresh clock."""
+    key = (ClockKind.CLAIM, None) if live.state.phase is Phase.CLAIM else (ClockKind.TURN, seat)
+    if moment_of(live.state) == live.clock_moment and key in live.clocks:
+        return live.clocks[key]
     now = attendance.registry.now()
     if live.state.phase is Phase.CLAIM:
         seconds = live.pace.claim_seconds

@@ -11,7 +11,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from table_helpers import ANN, BO, HOST, Clock, Recorder, make_service, open_game
+from table_helpers import ANN, BO, CARD_TEXT, HOST, Clock, Recorder, make_service, open_game
 from test_table_away import (
     AWAY_SEAT,
     PLAYERS,
@@ -24,6 +24,7 @@ from test_table_away import (
 
 from bot.engine.game import THREE_PLAYER, Phase
 from bot.store import ClockKind, Database, PlayedFor
+from bot.tables.options import TableOptions
 from bot.tables.seat_options import AutoDiscard, SeatOptions
 from bot.tables.service import DEFAULT_AUTO_DELAY, TableService
 from bot.tables.timekeeping import Pauses, QuietHours, active_seconds, deadline, zone
@@ -146,4 +147,51 @@ async def test_a_claim_window_that_ran_out_while_the_bot_was_down_is_no_timeout(
         assert lines_with(recorder, "Time ran out") == []
         if why == "on vacation":  # and the table hears, once, that they are back
             assert len(lines_with(recorder, "Player 1 is back from vacation")) == 1
+        await service.close()
+
+
+# -- a careless player: back from a stand-in while someone else's window runs --------------------
+
+
+async def test_a_seat_reclaimed_in_a_claim_window_tells_nobody_a_longer_clock(
+        tmp_path: Path, clock: Clock) -> None:
+    """The host times out once at a table whose bot keeps a seat after one timeout, and the
+    bot plays for them. Six seconds into a ten-second claim window Ann is deciding in, the
+    host reclaims their seat: every prompt that goes out then shows the time really left
+    (the window keeps its deadline), not a fresh ten seconds; and the window closes then."""
+    recorder = Recorder()
+    async with Database(tmp_path / "j.db") as db:
+        service = make_service(db, recorder, clock)
+        game = await service.open_table(
+            guild_id=1, channel_id=2, host_id=HOST, host_name="Host",
+            options=TableOptions(THREE_PLAYER, "jongg-original", CARD_TEXT, pace="live",
+                                 stand_in_after=1))
+        await service.join(game.id, ANN, "Ann")
+        await service.start_game(game.id, HOST)
+        for _ in range(500):
+            mine = service.view_for(game.id, ANN)
+            if (mine.phase is Phase.CLAIM and mine.legal
+                    and service.stand_ins(game.id).stood_in(0)):
+                break
+            if mine.legal:
+                await service.act(game.id, ANN, mine.legal[0].action, mine.action_count)
+                continue
+            due = await db.clocks.next_due()
+            assert due is not None, "nobody is waiting for anything"
+            clock.now = max(clock.now, due) + 0.01
+            await service.run_due_clocks()
+        else:
+            raise AssertionError("Ann was never asked in a window while the bot kept the seat")
+        window = await clock_due(db, game.id, ClockKind.CLAIM)
+        clock.now = window - 4  # four seconds left
+        await service.flush(game.id)
+        recorder.seats.clear()
+        await service.reclaim(game.id, HOST)
+        await service.flush(game.id)
+        shown = {seat: update.deadline for seat, update in recorder.seats if update.must_act}
+        assert shown.get(1) == window, f"Ann is shown {shown.get(1)}, her window closes at {window}"
+        assert await clock_due(db, game.id, ClockKind.CLAIM) == window
+        count = moves(service, game.id)
+        await service.run_due_clocks(window)
+        assert moves(service, game.id) > count  # it closed when her prompt said
         await service.close()
