@@ -115,7 +115,8 @@ class Vacations(Part):
         """A director's correction: the open season's vacation budget is now `days`, from
         `at` on, kept in the league's audit log with who and why. Each vacation under way
         gets the end `limit` gives it under the new budget; one whose end would be past
-        (at or before `at`) ends at `at`, never earlier. Returns the season and the
+        (at or before `at`) ends at `at`, never earlier, and one planned whose end would
+        not come after its start is called off. Returns the season and the
         vacations under way, as they now are. Raises `NoOpenSeason`, or `BadLeagueInput`
         for a budget out of range or the same as before."""
         reason = check_reason(reason)
@@ -145,7 +146,7 @@ class Vacations(Part):
                     continue
                 until = limit(vacation, [v for v in every if v.user_id == vacation.user_id
                                          and v.id != vacation.id], days)
-                if until <= now:
+                if until <= max(now, vacation.started_at):  # (a planned one: called off)
                     await tx.execute("UPDATE vacations SET ended_at = ? WHERE id = ?",
                                      (max(now, vacation.started_at), vacation.id))
                 else:

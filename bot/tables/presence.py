@@ -97,16 +97,21 @@ class Presence:
         """A director changes the open season's vacation budget (audited, with `reason`):
         each vacation under way ends when the new budget ends it (`budget_until`), at once
         if that has passed; the clocks of those players move with it and their tables are
-        told. Returns the season and the vacations under way as they now are."""
+        told (of a vacation only planned, nothing: a cut that leaves it no days calls it
+        off). Returns the season and the vacations under way or planned as they now are."""
+        now = self.registry.now()
         season, changed = await self.registry.db.vacations.change_budget(
-            league_id, days, by=by, reason=reason, at=self.registry.now(), limit=budget_until)
+            league_id, days, by=by, reason=reason, at=now, limit=budget_until)
         for vacation in changed:
+            # A vacation only planned is nobody's news yet: its table hears when it begins.
+            begun = vacation.started_at <= now
             if vacation.ended_at is None:
                 await self.repause(vacation.user_id, season.id,
                                    (vacation.started_at, vacation.until),
-                                   away_note(vacation.until))
+                                   away_note(vacation.until) if begun else None)
             else:
-                await self.repause(vacation.user_id, season.id, None, BACK_NOTE)
+                await self.repause(vacation.user_id, season.id, None,
+                                   BACK_NOTE if begun else None)
         return season, changed
 
     async def back_elsewhere(self, back: CameBack | None) -> None:

@@ -17,6 +17,7 @@ from test_table_away import (
     PLAYERS,
     SLEEPER,
     could_call,
+    league_season,
     lines_with,
     marked,
     others_play,
@@ -194,4 +195,41 @@ async def test_a_seat_reclaimed_in_a_claim_window_tells_nobody_a_longer_clock(
         count = moves(service, game.id)
         await service.run_due_clocks(window)
         assert moves(service, game.id) > count  # it closed when her prompt said
+        await service.close()
+
+
+# -- a director and a vacation only planned ------------------------------------------------------
+
+
+async def test_a_budget_change_tells_nobody_of_a_vacation_only_planned(
+        tmp_path: Path, clock: Clock) -> None:
+    """The host plans two days away from tomorrow. A director raises the season's budget,
+    then cuts it to none: the host has not gone anywhere, so the table hears neither that
+    they are on vacation nor that they are back, then or when the planned day comes; the
+    cut leaves no vacation of no length planned (it is off: none is left to take), and the
+    host's clocks never pause for it."""
+    recorder = Recorder()
+    async with Database(tmp_path / "j.db") as db:
+        season = await league_season(db, vacation_days=5)
+        service = make_service(db, recorder, clock)
+        game_id = await open_game(service, THREE_PLAYER, PLAYERS, pace="async")
+        begins = clock.now + DAY
+        planned = await service.start_vacation(HOST, season, start=begins, days=2)
+        assert planned.planned is not None and planned.current is None
+        await service.change_vacation_budget(season.league_id, 7, by=ANN, reason="summer")
+        await service.flush(game_id)
+        assert lines_with(recorder, "vacation") == [], "told of a vacation not begun"
+        status = await service.vacation(HOST, season)
+        assert status.current is None and status.planned is not None
+        await service.change_vacation_budget(season.league_id, 0, by=ANN, reason="no more")
+        await service.flush(game_id)
+        assert lines_with(recorder, "vacation") == [], "told of a vacation not begun"
+        status = await service.vacation(HOST, season)
+        assert (status.current, status.planned, status.used) == (None, None, 0), status
+        clock.now = begins + HOUR  # the day it would have begun
+        await service.run_due_clocks()
+        await service.run_due_clocks()
+        await service.flush(game_id)
+        assert lines_with(recorder, "vacation") == []
+        assert not [c for c in await db.clocks.clocks(game_id) if c.kind is ClockKind.AWAY]
         await service.close()
