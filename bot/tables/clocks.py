@@ -113,10 +113,19 @@ class Clocks:
 
     async def _remind(self, live: LiveGame, clock: Clock) -> None:
         """A reminder clock ran out: stop it and owe its seat a nudge naming when the move
-        is due, in one transaction (so a reminder goes out once)."""
+        is due, in one transaction (so a reminder goes out once); only stop it if the move
+        is due already."""
         seat = clock.seat
         assert seat is not None
         due_at = live.clocks.get((ClockKind.TURN, seat), clock.due_at)
+        if due_at <= self.registry.now():
+            # The turn ran out too while the clocks waited (the bot was down past both): its
+            # timeout, acted on next, tells the seat; a nudge to a move no longer theirs
+            # ("due 1 day ago") would only mislead.
+            await self.registry.db.clocks.clear_clock(clock.game_id, clock.kind, seat=seat,
+                                                      at_seq=clock.at_seq)
+            live.clocks.pop((clock.kind, seat), None)
+            return
         entries = await self.registry.db.clocks.ring(clock.game_id, clock.kind, seat=seat, outbox=[
             NewDelivery(DeliveryKind.REMINDER, clock.at_seq, seat,
                         entry_body(user=live.table.user_ids[seat], due_at=due_at,

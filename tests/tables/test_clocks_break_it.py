@@ -233,3 +233,39 @@ async def test_a_budget_change_tells_nobody_of_a_vacation_only_planned(
         assert lines_with(recorder, "vacation") == []
         assert not [c for c in await db.clocks.clocks(game_id) if c.kind is ClockKind.AWAY]
         await service.close()
+
+
+# -- a busy machine: down past a reminder, and past the turn it was for ---------------------------
+
+
+@pytest.mark.parametrize(("down", "reminded"), [(20 * HOUR, 1), (2 * DAY, 0)],
+                         ids=["turn-still-running", "turn-ran-out"])
+async def test_a_reminder_missed_while_down_comes_only_while_the_move_can_be_made(
+        tmp_path: Path, clock: Clock, down: float, reminded: int) -> None:
+    """The host's turn starts (a day's clock; reminded at its start and at 75 %, 18 hours
+    in), and the bot is down from the 17th hour. Back at the 20th hour the 75 % reminder
+    still comes, late, once: the move is still theirs to make. Back after two days the
+    turn ran out while the bot was down: it is played for them and they are told so, with
+    no reminder of a move that is no longer theirs ("due 1 day ago")."""
+    path = tmp_path / "j.db"
+    started = clock.now
+    async with Database(path) as db:
+        service = make_service(db, Recorder(), clock)
+        game_id = await open_game(service, THREE_PLAYER, [HOST, ANN, BO], pace="async")
+        await service.run_due_clocks()  # the turn's start: rung
+        clock.now = started + 17 * HOUR
+        await service.run_due_clocks()
+        await service.close()
+    clock.now = started + down
+    recorder = Recorder()
+    async with Database(path) as db:
+        service = make_service(db, recorder, clock)
+        await service.start(run_clocks=False)
+        for _ in range(3):
+            await service.run_due_clocks()
+        await service.flush(game_id)
+        assert [seat for seat, _ in recorder.reminders] == [0] * reminded, recorder.reminders
+        ran_out = [line for seat, update in recorder.seats if seat == 0
+                   for line in update.lines if line.startswith("Your time ran out")]
+        assert len(ran_out) == 1 - reminded
+        await service.close()
