@@ -25,7 +25,9 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache, lru_cache
-from zoneinfo import ZoneInfoNotFoundError, available_timezones
+from importlib import resources
+from pathlib import Path
+from zoneinfo import TZPATH, ZoneInfoNotFoundError, available_timezones
 
 from bot.engine.errors import InvalidInput
 from bot.tables.timekeeping import DEFAULT_ZONE, zone
@@ -119,7 +121,7 @@ def read_zone(typed: str, now: float | None = None) -> ZoneReading:
         return ZoneReading(_loaded(chosen), zone_warning(chosen, moment))
     if wanted.lower() in _cities() or chosen == DEFAULT_ZONE:
         return ZoneReading(_loaded(chosen))
-    others = [z for z in places[1:] if not z.startswith("Etc/")][:3]
+    others = _distinct([z for z in places[1:] if not z.startswith("Etc/")], chosen)[:3]
     rest = f"; if you live elsewhere, choose your city: {', '.join(others)}" if others else ""
     return ZoneReading(_loaded(chosen), f"I read `{echo}` as {chosen}{rest}.")
 
@@ -257,4 +259,32 @@ def _nearest(wanted: str, moment: float) -> list[str]:
     if near:
         return near
     close = difflib.get_close_matches(last.lower(), list(_cities()), n=3, cutoff=0.7)
-    return [_cities()[city][0] for city in close]
+    return _distinct([_cities()[city][0] for city in close])
+
+
+def _distinct(names: list[str], besides: str | None = None) -> list[str]:
+    """`names` without a second name of a place already among them (or of `besides`): the
+    zone database keeps old spellings (Asia/Katmandu is Asia/Kathmandu, Asia/Calcutta is
+    Asia/Kolkata), which are no other place to choose."""
+    seen = set() if besides is None else {_data(besides)}
+    kept = []
+    for name in names:
+        if (data := _data(name)) not in seen:
+            seen.add(data)
+            kept.append(name)
+    return kept
+
+
+@cache
+def _data(name: str) -> bytes:
+    """A zone's compiled rules, the same bytes for every name of a place (an old name is a
+    link to, or a copy of, the place's file): from the zone files `zoneinfo` reads first,
+    else the tzdata package's; the name itself if neither has it."""
+    for root in TZPATH:
+        path = Path(root, name)
+        if path.is_file():
+            return path.read_bytes()
+    try:
+        return resources.files("tzdata.zoneinfo").joinpath(name).read_bytes()
+    except (ImportError, OSError):
+        return name.encode()
