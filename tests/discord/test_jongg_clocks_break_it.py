@@ -14,8 +14,11 @@ from pathlib import Path
 
 import pytest
 from fake import FakeDiscord, Message, User, World
-from jongg_table import assert_clean, jongg_client
+from jongg_table import FrozenClock, JonggTable, assert_clean, jongg_client
+from test_jongg_away import NEW_YORK, clock_due, timeouts
 
+from bot.engine.game import Phase
+from bot.store import ClockKind
 from bot.tables.timekeeping import zone
 
 
@@ -68,4 +71,58 @@ async def test_zones_at_the_edges_and_names_almost_right_get_clear_private_answe
         private_to(refused, alice)
         assert "at most 16 hours" in refused.content, refused.content
         assert await client.service.player_options(alice.id) == kept
+    assert_clean(fake_discord, caplog)
+
+
+async def test_a_restart_days_late_while_a_turn_clock_is_due_moves_once_and_owes_nothing_old(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Alice (New York, quiet hours 22:00-08:00) has a day's clock for her first Charleston
+    pass at an async table: it runs out at 19:00 the next day, counting only her waking
+    hours. The bot stops at that very moment, before acting on it, and starts again on the
+    same database three days later, at 23:30 her time, while she sleeps. The timeout is
+    made once (one move, marked so, told once in the thread), with no reminder of the turn
+    that ran out; her next clock starts at her next 08:00 and her prompt says so. Started
+    once more at the same moment, the bot says and does nothing new."""
+    alice = world.alice
+    database, clock = tmp_path / "j.db", FrozenClock()
+    clock.now = local(NEW_YORK, 2026, 6, 10, 9)
+    async with fake_discord.run(jongg_client(database, clock)) as client:
+        await settings(fake_discord, world, alice, time_zone=NEW_YORK, quiet_hours="22-8")
+        table = await JonggTable.open(fake_discord, world, client, [alice], bots=3,
+                                      options={"pace": "async"})
+        assert table.seats[0] is alice and table.spectator().phase is Phase.CHARLESTON
+        due = await clock_due(client, table, ClockKind.TURN)
+        assert due == local(NEW_YORK, 2026, 6, 11, 19)  # 13 hours, a night, then 11
+        clock.now = due  # due this very moment: the bot stops before acting on it
+        before = [a.text for a in await client.service.db.actions.actions(table.game_id)]
+
+    clock.now = local(NEW_YORK, 2026, 6, 14, 23, 30)
+    mark = fake_discord.mark()
+    async with fake_discord.run(jongg_client(database, clock, sync=False)) as client:
+        table.client = client
+        for _ in range(3):
+            await client.service.run_due_clocks()
+            await table.settle()
+        after = [a.text for a in await client.service.db.actions.actions(table.game_id)]
+        assert after[:len(before)] == before
+        assert await timeouts(client, table, alice) == 1
+        said = [m.content for m in fake_discord.bot_messages(since=mark)]
+        assert sum("Time ran out for Alice" in text for text in said) == 1, said
+        assert not [text for text in said if "your move is due" in text], said
+        # Her next pass is asked for at once, on a clock that starts at her 08:00.
+        assert table.view(alice).legal
+        again = await clock_due(client, table, ClockKind.TURN)
+        assert again == local(NEW_YORK, 2026, 6, 16, 18)  # 14 waking hours, then 10
+        assert f"<t:{int(again)}:R>" in table.prompts(alice)[-1].content
+        count = table.spectator().action_count
+
+    mark = fake_discord.mark()
+    async with fake_discord.run(jongg_client(database, clock, sync=False)) as client:
+        table.client = client
+        await client.service.run_due_clocks()
+        await table.settle()
+        assert table.spectator().action_count == count
+        assert fake_discord.bot_messages(since=mark) == [], "the restart told people things"
+        assert await timeouts(client, table, alice) == 1
     assert_clean(fake_discord, caplog)

@@ -23,12 +23,13 @@ from test_table_away import (
     others_play,
 )
 
-from bot.engine.game import THREE_PLAYER, Phase
+from bot.engine.game import STANDARD, THREE_PLAYER, Phase
 from bot.store import ClockKind, Database, PlayedFor
 from bot.tables.options import TableOptions
 from bot.tables.seat_options import AutoDiscard, SeatOptions
 from bot.tables.service import DEFAULT_AUTO_DELAY, TableService
 from bot.tables.timekeeping import Pauses, QuietHours, active_seconds, deadline, zone
+from bot.tables.zones import read_zone
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -268,4 +269,100 @@ async def test_a_reminder_missed_while_down_comes_only_while_the_move_can_be_mad
         ran_out = [line for seat, update in recorder.seats if seat == 0
                    for line in update.lines if line.startswith("Your time ran out")]
         assert len(ran_out) == 1 - reminded
+        await service.close()
+
+
+# -- three players at the edges of the clock face, all asleep at once ---------------------------
+
+
+async def test_three_sleepers_at_the_edges_of_the_clock_face_each_get_their_own_day(
+        tmp_path: Path, clock: Clock) -> None:
+    """At 12:00 UTC an async table starts its Charleston with every person asleep: the host
+    at UTC+14 (02:00 tomorrow there), Ann at UTC+5:45 (17:45, her quiet hours begin at
+    16:00) and Bo at UTC-12 (midnight), each written as people write offsets. Nothing
+    moves while they all sleep; each one's day of clock starts at their own 08:00 and
+    counts only their waking hours, and Ann's, which would run out exactly as her quiet
+    hours begin, runs out when they end. Each prompt promises that moment, and the first
+    to run out times out only its own seat."""
+    clock.now = at("UTC", 2026, 6, 10, 12)
+    readings = {user: read_zone(typed, clock.now) for user, typed in (
+        (HOST, "UTC+14"), (ANN, "UTC+5:45"), (BO, "UTC-12"))}
+    assert [r.name for r in readings.values()] == [
+        "Pacific/Kiritimati", "Asia/Kathmandu", "Etc/GMT+12"]
+    kiritimati, kathmandu, minus_twelve = (r.name for r in readings.values())
+    recorder = Recorder()
+    async with Database(tmp_path / "j.db") as db:
+        service = make_service(db, recorder, clock)
+        for user, quiet in ((HOST, "22:00-08:00"), (ANN, "16:00-08:00"), (BO, "22-8")):
+            await service.set_player_options(user, SeatOptions(
+                time_zone=readings[user].name, quiet_hours=quiet))
+        game_id = await open_game(service, STANDARD, [HOST, ANN, BO], pace="async")
+        assert service.spectator(game_id).phase is Phase.CHARLESTON
+        expected = {0: at(kiritimati, 2026, 6, 12, 18),  # 14 waking hours, then 10
+                    1: at(kathmandu, 2026, 6, 14, 8),  # 8 a day: 16:00 on the 13th
+                    2: at(minus_twelve, 2026, 6, 11, 18)}
+        for seat, due in expected.items():
+            assert await clock_due(db, game_id, ClockKind.TURN, seat) == due, seat
+        await service.flush(game_id)
+        shown = {seat: update.deadline for seat, update in recorder.seats if update.must_act}
+        assert shown == expected
+        first = min(expected.values())
+        count = moves(service, game_id)
+        await service.run_due_clocks(first - 1)
+        assert moves(service, game_id) == count  # all asleep, then all awake in time
+        clock.now = first
+        await service.run_due_clocks()
+        timed_out = [seat for seat in expected if await marked(
+            db, game_id, PlayedFor.TIMEOUT, seat)]
+        assert timed_out == [min(expected, key=lambda s: expected[s])]
+        await service.close()
+
+
+# -- a traveller changes time zone mid-turn, twice ----------------------------------------------
+
+
+async def test_a_traveller_who_changes_zone_mid_turn_keeps_exactly_the_time_left(
+        tmp_path: Path, clock: Clock) -> None:
+    """The host (quiet hours 23:00-07:00) starts a day's turn at noon in New York. Eight
+    hours in they land in Tokyo (09:00 there, awake) and set their zone: the 16 hours left,
+    and the 10 left before the 75 % reminder, run on Tokyo's clock. Three hours later they
+    fly home and set New York again, landing at 23:00 there, as their quiet hours begin:
+    nothing runs until 07:00, then the 13 hours left. The turn gets its 24 hours of waking
+    time, no more and no less, and the reminder comes 18 hours of it in."""
+    new_york = SeatOptions(time_zone=NEW_YORK, quiet_hours="23:00-07:00")
+    tokyo = SeatOptions(time_zone=TOKYO, quiet_hours="23:00-07:00")
+    clock.now = at(NEW_YORK, 2026, 6, 10, 12)
+    recorder = Recorder()
+    async with Database(tmp_path / "j.db") as db:
+        service = make_service(db, recorder, clock)
+        await service.set_player_options(HOST, new_york)
+        game_id = await open_game(service, THREE_PLAYER, [HOST, ANN, BO], pace="async")
+        assert await clock_due(db, game_id, ClockKind.TURN, 0) == at(NEW_YORK, 2026, 6, 11, 20)
+        await service.run_due_clocks()  # the turn's start is reminded of at once
+        await service.flush(game_id)
+        assert len(recorder.reminders) == 1
+        recorder.reminders.clear()
+        clock.now = at(NEW_YORK, 2026, 6, 10, 20)
+        assert clock.now == at(TOKYO, 2026, 6, 11, 9)
+        await service.set_player_options(HOST, tokyo)
+        assert await clock_due(db, game_id, ClockKind.TURN, 0) == at(TOKYO, 2026, 6, 12, 9)
+        assert await clock_due(db, game_id, ClockKind.REMINDER, 0) == at(TOKYO, 2026, 6, 11, 19)
+        clock.now = at(TOKYO, 2026, 6, 11, 12)
+        assert clock.now == at(NEW_YORK, 2026, 6, 10, 23)
+        await service.set_player_options(HOST, new_york)
+        assert await clock_due(db, game_id, ClockKind.TURN, 0) == at(NEW_YORK, 2026, 6, 11, 20)
+        reminder = await clock_due(db, game_id, ClockKind.REMINDER, 0)
+        assert reminder == at(NEW_YORK, 2026, 6, 11, 14)
+        count = moves(service, game_id)
+        await service.run_due_clocks(reminder - 1)
+        await service.flush(game_id)
+        assert recorder.reminders == [] and moves(service, game_id) == count
+        await service.run_due_clocks(reminder)
+        await service.flush(game_id)
+        assert [(seat, r.due_at) for seat, r in recorder.reminders] == [
+            (0, at(NEW_YORK, 2026, 6, 11, 20))]
+        await service.run_due_clocks(at(NEW_YORK, 2026, 6, 11, 20) - 1)
+        assert moves(service, game_id) == count
+        await service.run_due_clocks(at(NEW_YORK, 2026, 6, 11, 20))
+        assert moves(service, game_id) > count
         await service.close()
