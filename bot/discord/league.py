@@ -319,10 +319,18 @@ async def season_vacation_days(interaction: discord.Interaction[Any],
     before = (await _leagues(interaction).season(found.id)).settings.vacation_days
     season, under_way = await interaction.client.service.change_vacation_budget(
         found.id, days, by=interaction.user.id, reason=reason)
-    ended = sum(v.ended_at is not None for v in under_way)
-    moved = (f" {len(under_way)} vacation{'s' * (len(under_way) != 1)} under way now "
-             f"end{'s' * (len(under_way) == 1)} by the new budget"
-             f"{f' ({ended} at once)' if ended else ''}." if under_way else "")
+    now = interaction.client.service.now()
+    begun = [v for v in under_way if v.started_at <= now]
+    planned = [v for v in under_way if v.started_at > now]
+    ended = sum(v.ended_at is not None for v in begun)
+    called_off = sum(v.ended_at is not None for v in planned)
+    moved = (f" {len(begun)} vacation{'s' * (len(begun) != 1)} under way now "
+             f"end{'s' * (len(begun) == 1)} by the new budget"
+             f"{f' ({ended} at once)' if ended else ''}." if begun else "")
+    if planned:  # not yet begun: shortened to the budget, or called off when it leaves none
+        moved += (f" {len(planned)} planned vacation{'s' * (len(planned) != 1)} now "
+                  f"end{'s' * (len(planned) == 1)} by it too"
+                  f"{f' ({called_off} called off)' if called_off else ''}.")
     await interaction.response.send_message(
         f"**{_name(season_title(found.name, season))}**: vacation days {before} → {days} "
         f"(ruled by {interaction.user.mention}: {_name(reason)}). A player who used more "

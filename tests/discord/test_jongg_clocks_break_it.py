@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from fake import FakeDiscord, Message, User, World
-from jongg_table import FrozenClock, JonggTable, assert_clean, jongg_client
+from jongg_table import FrozenClock, JonggTable, assert_clean, jongg_client, open_league
 from test_jongg_away import NEW_YORK, clock_due, timeouts
 
 from bot.engine.game import Phase
@@ -125,4 +125,29 @@ async def test_a_restart_days_late_while_a_turn_clock_is_due_moves_once_and_owes
         assert table.spectator().action_count == count
         assert fake_discord.bot_messages(since=mark) == [], "the restart told people things"
         assert await timeouts(client, table, alice) == 1
+    assert_clean(fake_discord, caplog)
+
+
+async def test_a_budget_cut_tells_the_director_a_planned_vacation_apart(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Bob plans a vacation three days ahead; then the director cuts the season's vacation
+    days to none. The director's answer counts it as planned and called off, not as a
+    vacation under way (nobody is away yet), and Bob's status says he has none."""
+    alice, bob = world.alice, world.bob
+    clock = FrozenClock()  # 2027-01-15 08:00 UTC; a player's clock is UTC unless set
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)):
+        await open_league(fake_discord, world)  # 7 vacation days
+        planned = await (await fake_discord.slash(bob, world.tables, "mj vacation start", {
+            "from": "2027-01-18 12:00", "days": 3})).reply()
+        assert "Your vacation is planned" in planned.content, planned.content
+        cut = await (await fake_discord.slash(
+            alice, world.tables, "league season vacation_days",
+            {"days": 0, "reason": "no breaks in the final"})).reply()
+        assert "under way" not in cut.content, cut.content
+        assert "1 planned vacation now ends by it too (1 called off)." in cut.content, \
+            cut.content
+        status = await (await fake_discord.slash(bob, world.tables,
+                                                 "mj vacation status")).reply()
+        assert "planned" not in status.content, status.content
     assert_clean(fake_discord, caplog)
