@@ -110,6 +110,10 @@ def read_zone(typed: str, now: float | None = None) -> ZoneReading:
     offset = _offset_minutes(wanted)
     if not places and offset is not None:
         places = tuple(_at_offset(offset, moment))
+    if not places and offset is not None and (other := _in_the_other_season(offset, moment)):
+        raise InvalidInput(f"No place is at {_utc(offset)} now: it is the offset of "
+                           f"{', '.join(other)} in the other half of the year. Choose the "
+                           "city, and your clock follows its daylight saving.")
     if not places:
         near = _nearest(wanted, moment)
         hint = f" Did you mean {', '.join(near)}?" if near else ""
@@ -241,6 +245,17 @@ def _at_offset(minutes: int, moment: float) -> list[str]:
     if minutes % 60 == 0:
         found.append(f"Etc/GMT{-minutes // 60:+d}")  # the database's sign is reversed
     return found
+
+
+#: Half a year, in seconds: where daylight saving is in force at one end, it is not at the
+#: other.
+_HALF_YEAR = 182 * 24 * 3600
+
+
+def _in_the_other_season(minutes: int, moment: float) -> list[str]:
+    """Up to three places at `minutes` east of UTC half a year from `moment`, though none is
+    now (UTC-3:30, Newfoundland's standard time, typed in its summer)."""
+    return [z for z in _at_offset(minutes, moment + _HALF_YEAR) if not z.startswith("Etc/")][:3]
 
 
 def _utc(minutes: int) -> str:

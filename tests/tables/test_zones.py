@@ -87,6 +87,18 @@ def test_refusals_are_friendly_and_name_the_nearest_zones() -> None:
         check_zone("UTC+15")  # no place is that far east
 
 
+@pytest.mark.parametrize(("typed", "now", "place"), [
+    ("UTC-3:30", JUNE, "America/St_Johns"), ("UTC+12:45", JANUARY, "Pacific/Chatham")])
+def test_an_offset_only_another_season_has_names_the_place_it_belongs_to(
+        typed: str, now: float, place: str) -> None:
+    """Newfoundland's standard time typed in its summer (and Chatham's standard time in its
+    summer): no place is at that offset now, but the refusal names the place whose offset
+    it is half the year, rather than saying it knows no such zone."""
+    with pytest.raises(InvalidInput) as refused:
+        read_zone(typed, now)
+    assert place in refused.value.message and "not a time zone" not in refused.value.message
+
+
 def test_the_autocomplete_offers_at_most_25_and_stays_fast() -> None:
     assert zone_choices("")[0] == "America/New_York"  # common zones first
     assert zone_choices("tokyo") == ["Asia/Tokyo"]
