@@ -3,6 +3,7 @@ share. Internal to `bot.store`: the column lists must match the SELECTs that use
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -116,11 +117,26 @@ def holder_from_row(row: Row) -> SeatHolder:
 
 
 def check_text(text: str, what: str, *, longest: int, allow_empty: bool = False) -> str:
-    """One line of text a player typed, trimmed; a `BadLeagueInput` saying what fits."""
+    """One line of text a player typed, trimmed; a `BadLeagueInput` saying what fits. Text
+    that shows nothing (only zero-width or other invisible characters) is empty: a name or
+    an audit log's reason must say something."""
     trimmed = " ".join(text.split()) if isinstance(text, str) else ""
+    if not any(map(_shows, trimmed)):
+        trimmed = ""
     if (not trimmed and not allow_empty) or len(trimmed) > longest:
         raise BadLeagueInput(f"The {what} must be 1 to {longest} characters on one line.")
     return trimmed
+
+
+#: Letters that print as nothing (the Hangul fillers, the blank Braille pattern).
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _shows(char: str) -> bool:
+    """Whether a character prints something: not a space, a control or format character
+    (zero-width space and joiners, direction marks), nor a letter that prints blank."""
+    return not (char.isspace() or unicodedata.category(char) in ("Cc", "Cf")
+                or char in _BLANK_LETTERS)
 
 
 async def fetch_league(tx: Tx, league_id: int, guild_id: int | None = None) -> League:

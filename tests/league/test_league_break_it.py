@@ -210,3 +210,25 @@ async def test_a_taken_league_name_is_repeated_as_text_not_markdown(tmp_path: Pa
             with pytest.raises(refusal) as refused:
                 await db.leagues.create_league(GUILD, again, channel, created_by=DIRECTOR)
             assert f"`{name}`" in refused.value.message, refused.value.message
+
+
+@pytest.mark.parametrize("blank", ["\u200b", "\u200b\u2060\ufeff", "\u3164", " \u200d "])
+async def test_a_name_or_reason_that_shows_nothing_is_refused(tmp_path: Path,
+                                                              blank: str) -> None:
+    """A league name, or a correction's reason for the audit log, typed as only zero-width
+    or blank-printing characters: refused as empty (it would show as nothing in standings
+    and in the audit), with the limits said; nothing is kept."""
+    from bot.store import BadLeagueInput
+
+    async with Database(str(tmp_path / "league.db"), clock=FakeClock()) as db:
+        with pytest.raises(BadLeagueInput) as refused:
+            await db.leagues.create_league(GUILD, blank, 222, created_by=DIRECTOR)
+        assert "1 to" in refused.value.message
+        league = await db.leagues.create_league(GUILD, "Club", 222, created_by=DIRECTOR)
+        await db.leagues.start_season(league.id, season_settings(), by=DIRECTOR)
+        game = await finished_game(db, [1, 2, 3, 4], [25, 0, 0, -10], winner=0)
+        assert await record_finished_game(db, game.id) is not None
+        with pytest.raises(BadLeagueInput):
+            await db.league_games.adjust_points(game.id, 1, 5, guild_id=GUILD, by=DIRECTOR,
+                                                reason=blank, model=RATING_MODEL)
+        assert await db.leagues.leagues(GUILD) == [league]
