@@ -17,7 +17,6 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -58,7 +57,9 @@ def own_temp_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def run_jongg(*args: str, stdin: bytes = b"", env: dict[str, str] | None = None,
               cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
     """`python -m bot ARGS` in a fresh process, `stdin` piped in, output kept as bytes (some
-    probes look for bytes a terminal would act on). `env` is added to this one's."""
+    probes look for bytes a terminal would act on). `env` is added to this one's. The
+    timeout only stops a command that hangs (nothing here is timed: a busy machine may take
+    long, never that long)."""
     full = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     full["PYTHONPATH"] = str(ROOT)
     full.update(env or {})
@@ -105,15 +106,13 @@ def test_bench_counts_python_cannot_read_are_refused(count: str) -> None:
 def test_play_garbage_control_characters_and_huge_lines_then_eof() -> None:
     """Control characters, a 100,000-character line, 40,000 tiles at once, tile names that
     are almost right and a pasted BOM are each answered with what went wrong; the game stops
-    cleanly at end of input, quickly."""
+    cleanly at end of input."""
     lines = ["3B " * 40_000, "q" * 100_000, "\x1b[2J\x00\x07\x08\x7f", "4 bamm",
              "soapp", "redd", "\ufeffhelp", "-1", "0x10", "1e3"]
-    started = time.monotonic()
     result = run_jongg("play", "--seed", "1", stdin=("\n".join(lines) + "\n").encode())
-    took = time.monotonic() - started
     no_bug(result)
     out = result.stdout.decode()
-    assert result.returncode == 0 and took < 60
+    assert result.returncode == 0
     assert out.count("Tiles to pass: ") == len(lines) + 1  # each answered, asked again
     assert "Pass exactly 3 tiles." in out
     for word in ("bamm", "soapp", "redd"):
@@ -256,20 +255,18 @@ def test_a_line_break_only_python_sees_does_not_shift_line_numbers(
     (b"card: House\n[S]\n", "the card has no hands"),
     (b"card: House\n[S]\nh1 FFFFFF FFFFFF 11a = 25 X jokers=no\n", ".jongg:3: "),
 ])
-def test_malformed_card_files_are_refused_quickly_with_what_to_change(
+def test_malformed_card_files_are_refused_with_what_to_change(
         tmp_path: Path, data: bytes, said: str) -> None:
     """UTF-16, a 100,000-character note, 2,000 copies of one hand, no hands, and
     a hand no set can make (twelve flowers, no jokers): each refused,
-    saying what is wrong, well within a second of work."""
+    saying what is wrong."""
     path = tmp_path / "malformed.jongg"
     path.write_bytes(data)
-    started = time.monotonic()
     result = run_jongg("card", "check", str(path))
-    took = time.monotonic() - started
     no_bug(result)
     out = result.stdout.decode()
     assert result.returncode == 1 and said in out, out
-    assert len(out) < 400_000 and took < 30
+    assert len(out) < 400_000
 
 
 # -- a card a server uploads, kept on either database ---------------------------------------
@@ -360,13 +357,10 @@ def test_copy_from_a_database_another_program_holds(tmp_path: Path) -> None:
     try:
         holder.execute("PRAGMA locking_mode = EXCLUSIVE")
         holder.execute("BEGIN EXCLUSIVE")
-        started = time.monotonic()
         result = run_jongg("db", "copy", str(source), str(target))
-        took = time.monotonic() - started
     finally:
         holder.close()
     err = no_bug(result)
-    assert took < 60
     assert result.returncode == 1, err
     assert len(err.splitlines()) == 1 and str(source) in err and "locked" in err, err
     assert "not an SQLite database" not in err, err
