@@ -271,17 +271,9 @@ def test_malformed_card_files_are_refused_with_what_to_change(
 
 # -- a card a server uploads, kept on either database ---------------------------------------
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An SQLite file, or a PostgreSQL database of the run's throw-away server."""
-    if request.param == "sqlite":
-        return str(tmp_path / "jongg.db")
-    return str(request.getfixturevalue("pg_url"))
-
-
 @pytest.fixture
-async def db(db_target: str) -> AsyncIterator[Database]:
-    async with Database(db_target) as database:
+async def db(either_database: str) -> AsyncIterator[Database]:
+    async with Database(either_database) as database:
         yield database
 
 

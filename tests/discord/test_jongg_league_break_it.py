@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake import FakeDiscord, FakeInteraction, Message, Perm, User, World, pings
+from fake import FakeDiscord, FakeInteraction, Message, Perm, User, World, pinged
 from jongg_table import FrozenClock, JonggTable, assert_clean, jongg_client, open_league
 from league_helpers import card_text, table_rules
 
@@ -162,8 +162,7 @@ async def test_every_director_command_refuses_a_player_and_another_servers_direc
         assert (await leagues.season(league.id)).is_open
         assert await leagues.of_server(world.guild.id) == [league]
         assert await leagues.of_server(far.id) == []
-        pinged = [(r.path, p) for r in fake_discord.requests if (p := pings(r))]
-        assert not pinged, pinged
+        assert not pinged(fake_discord.requests), pinged(fake_discord.requests)
     assert_clean(fake_discord, caplog)
     assert not tracebacks(caplog)
 
@@ -233,8 +232,7 @@ async def test_a_directors_odd_names_and_numbers_get_clear_answers_and_ping_nobo
         stats, _ = await answered(fake_discord, bob, world.tables, "league stats")
         assert f"Points {huge}" in stats.content, stats.content
 
-        pinged = [(r.path, p) for r in fake_discord.requests if (p := pings(r))]
-        assert not pinged, pinged
+        assert not pinged(fake_discord.requests), pinged(fake_discord.requests)
     assert_clean(fake_discord, caplog)
     assert not tracebacks(caplog)
 

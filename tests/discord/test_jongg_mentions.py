@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fake import FakeDiscord, World, pings
+from fake import FakeDiscord, World, pinged
 from jongg_table import JonggTable, assert_clean, jongg_client
 
 
@@ -27,9 +27,9 @@ async def test_names_with_mentions_ping_nobody(fake_discord: FakeDiscord, world:
         await table.result_post()
     assert any(f"<@{dave.id}>" in m.content for m in fake_discord.messages_in(table.thread)), (
         "the names never reached the table's narration, so the test shows nothing")
-    pinged = [(r, p) for r in fake_discord.requests if (p := pings(r))]
-    assert pinged, "the closed-DM notice should ping Bob"
-    for request, who in pinged:
+    found = pinged(fake_discord.requests)
+    assert found, "the closed-DM notice should ping Bob"
+    for request, who in found:
         assert who.users == {bob.id} and not who.roles and not who.everyone, (
             f"{request.method} {request.path} pings {who}")
     assert_clean(fake_discord, caplog)

@@ -27,19 +27,13 @@ from bot.store import Database, ExportRow, FinishReason, Outcome, SeatScore, Sub
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database for two processes: an SQLite file, or a PostgreSQL database."""
-    if request.param == "sqlite":
-        return str(tmp_path / "league.db")
-    return str(request.getfixturevalue("pg_url"))
-
-
 @pytest.fixture
-async def two(target: str) -> AsyncIterator[tuple[Database, Database]]:
-    """Two connections to one database, as two bot processes have."""
+async def two(either_database: str) -> AsyncIterator[tuple[Database, Database]]:
+    """Two connections to one database (on SQLite, then on PostgreSQL), as two bot
+    processes have."""
     clock = FakeClock()
-    async with Database(target, clock=clock) as one, Database(target, clock=clock) as other:
+    async with (Database(either_database, clock=clock) as one,
+                Database(either_database, clock=clock) as other):
         yield one, other
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -52,3 +53,13 @@ async def pg_url(pg_server: PgServer) -> str:
 async def pg_empty_url(pg_server: PgServer) -> str:
     """A fresh, empty PostgreSQL database (never migrated)."""
     return await pg_server.create_database(template=None)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def either_database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a test that must hold on both stores keeps its data, once each: an SQLite file
+    in the test's folder, or a fresh PostgreSQL database (`pg_url`). Connect to it more than
+    once for two processes sharing it."""
+    if request.param == "sqlite":
+        return str(tmp_path / "jongg.db")
+    return str(request.getfixturevalue("pg_url"))

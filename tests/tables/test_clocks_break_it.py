@@ -7,6 +7,8 @@ budgets, reminders ringing once, stand-ins counted) is not repeated here."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from datetime import datetime
 from pathlib import Path
 
@@ -53,6 +55,25 @@ async def clock_due(db: Database, game_id: int, kind: ClockKind,
     [found] = [c.due_at for c in await db.clocks.clocks(game_id)
                if c.kind is kind and c.seat == seat]
     return found
+
+
+@contextlib.asynccontextmanager
+async def restarted(path: Path, clock: Clock, game_id: int, *, rounds: int
+                    ) -> AsyncIterator[tuple[Database, TableService, Recorder]]:
+    """The bot started again on the database at `path`, down until `clock.now`: the clocks
+    that came due meanwhile acted on (`rounds` passes, for what each move makes due), the
+    game's messages out; closed at the end."""
+    recorder = Recorder()
+    async with Database(path) as db:
+        service = make_service(db, recorder, clock)
+        await service.start(run_clocks=False)
+        try:
+            for _ in range(rounds):
+                await service.run_due_clocks()
+            await service.flush(game_id)
+            yield db, service, recorder
+        finally:
+            await service.close()
 
 
 def moves(service: TableService, game_id: int) -> int:
@@ -134,13 +155,7 @@ async def test_a_claim_window_that_ran_out_while_the_bot_was_down_is_no_timeout(
         await service.close()
     assert window < clock.now + DAY
     clock.now = at(TOKYO, 2026, 6, 13, 12)  # down for days: now awake, and back from vacation
-    recorder = Recorder()
-    async with Database(path) as db:
-        service = make_service(db, recorder, clock)
-        await service.start(run_clocks=False)
-        for _ in range(5):
-            await service.run_due_clocks()
-        await service.flush(game_id)
+    async with restarted(path, clock, game_id, rounds=5) as (db, service, recorder):
         after = [a.text for a in await db.actions.actions(game_id)]
         assert after[:len(before)] == before and len(after) > len(before)
         assert not could_call(service, game_id) or moves(service, game_id) > len(before)
@@ -149,7 +164,6 @@ async def test_a_claim_window_that_ran_out_while_the_bot_was_down_is_no_timeout(
         assert lines_with(recorder, "Time ran out") == []
         if why == "on vacation":  # and the table hears, once, that they are back
             assert len(lines_with(recorder, "Player 1 is back from vacation")) == 1
-        await service.close()
 
 
 # -- a careless player: back from a stand-in while someone else's window runs --------------------
@@ -258,18 +272,11 @@ async def test_a_reminder_missed_while_down_comes_only_while_the_move_can_be_mad
         await service.run_due_clocks()
         await service.close()
     clock.now = started + down
-    recorder = Recorder()
-    async with Database(path) as db:
-        service = make_service(db, recorder, clock)
-        await service.start(run_clocks=False)
-        for _ in range(3):
-            await service.run_due_clocks()
-        await service.flush(game_id)
+    async with restarted(path, clock, game_id, rounds=3) as (_, _, recorder):
         assert [seat for seat, _ in recorder.reminders] == [0] * reminded, recorder.reminders
         ran_out = [line for seat, update in recorder.seats if seat == 0
                    for line in update.lines if line.startswith("Your time ran out")]
         assert len(ran_out) == 1 - reminded
-        await service.close()
 
 
 # -- three players at the edges of the clock face, all asleep at once ---------------------------

@@ -82,12 +82,10 @@ async def one_move(service: TableService, game_id: int, humans: list[int]) -> No
     await service.act(game_id, user, seen.legal[0].action, seen.action_count)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+@pytest.fixture
+def target(either_database: str) -> str:
     """The shared database: a file, or a PostgreSQL database (as HTTP workers share)."""
-    if request.param == "sqlite":
-        return str(tmp_path / "j.db")
-    return str(request.getfixturevalue("pg_url"))
+    return either_database
 
 
 @pytest.mark.parametrize("rules", [THREE_PLAYER, STANDARD], ids=["three", "four"])

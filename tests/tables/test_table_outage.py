@@ -101,14 +101,12 @@ def clock() -> Clock:
     return Clock()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+@pytest.fixture
+def target(either_database: str) -> str:
     """The game's database: a file (the sender's records ride with a later commit) or a
     PostgreSQL database (shared: the sender waits for each record before it lets its claim
     on the outbox go)."""
-    if request.param == "sqlite":
-        return str(tmp_path / "j.db")
-    return str(request.getfixturevalue("pg_url"))
+    return either_database
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from .interactions import (
     InteractionFailed,
     InteractionType,
 )
-from .mentions import Pings, pings
+from .mentions import Pings, pinged, pings
 from .models import (
     Attachment,
     Channel,
@@ -81,6 +81,7 @@ __all__ = [
     "User",
     "World",
     "build_world",
+    "pinged",
     "pings",
     "png",
     "point_discord",

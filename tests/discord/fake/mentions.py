@@ -9,6 +9,7 @@ callbacks carry the message under `data`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .faults import RecordedRequest
@@ -52,3 +53,8 @@ def pings(request: RecordedRequest) -> Pings:
     return Pings(frozenset(users if "users" in parse else users & named_users),
                  frozenset(roles if "roles" in parse else roles & named_roles),
                  "everyone" in parse and bool(_EVERYONE.search(content)))
+
+
+def pinged(requests: Iterable[RecordedRequest]) -> list[tuple[RecordedRequest, Pings]]:
+    """The requests among these whose message pings someone, with whom."""
+    return [(request, who) for request in requests if (who := pings(request))]
