@@ -116,15 +116,18 @@ class Attendance:
         or the personal vacations at a casual table that pauses for them) before a move in
         it, when other processes share the database: one of them may have begun or ended a
         vacation since (its own games' clocks it moved itself; this process's next move
-        sets the clocks with the pauses as they are now). A process alone on its database
-        made every change itself, so it knows already."""
+        sets the clocks with the pauses as they are now). Read as of the game's soonest
+        clock, when that ran out before now (acted on late): a vacation that ended since
+        still covers it (as `TableService.start` reads them). A process alone on its
+        database made every change itself, so it knows already."""
         registry = self.registry
         if not live.pauses_for_vacations or not registry.db.shared:
             return
         scope = live.season_id
         for key in [key for key in registry.away if key[1] == scope]:
             del registry.away[key]
-        for vacation in await registry.db.vacations.under_way_in(scope, registry.now()):
+        since = min([registry.now(), *live.clocks.values()])
+        for vacation in await registry.db.vacations.under_way_in(scope, since):
             registry.away[(vacation.user_id, scope)] = (vacation.started_at, vacation.end())
 
     async def back_by_moving(self, live: LiveGame, seat: int) -> CameBack | None:
