@@ -35,6 +35,9 @@ from bot.tables.vacation import BACK_NOTE, moved_back
 #: The clocks of one seat that pause with it (quiet hours, a vacation): its turn clock and
 #: its reminders. A claim window is short and the whole table's, so it never pauses.
 SEAT_CLOCKS = (ClockKind.TURN, *REMINDER_CLOCKS)
+#: What a seat asked for a move is told when its clock moved (a vacation or quiet hours
+#: began, ended or changed): with it comes the prompt again, showing when the move is due.
+RETIMED = "Your time for this move changed with your vacation or quiet hours."
 NO_PAUSES = Pauses()
 
 
@@ -90,6 +93,8 @@ class Attendance:
     def retime(self, live: LiveGame, seat: int, before: Pauses) -> None:
         """The seat's pauses were `before` and are now what `pauses` says: its running
         clocks (turn and reminders) keep the active time they had left, counted from now.
+        When the move it is asked for falls due at another moment, its holder is told and
+        so shown the prompt again, with the new deadline (the one they have shows the old).
         The caller holds the lock and settles, which stores them."""
         after = self.pauses(live, seat)
         if after == before:
@@ -100,6 +105,9 @@ class Attendance:
             if due is not None:
                 live.clocks[(kind, seat)] = deadline(now, active_seconds(now, due, before),
                                                      after)
+                if (kind is ClockKind.TURN and live.clocks[(kind, seat)] != due
+                        and seat in seats_to_act(live.state)):
+                    live.told.setdefault(seat, []).append(RETIMED)
 
     def away_edges(self, live: LiveGame, now: float) -> list[tuple[int, float]]:
         """The next moment each seat's holder goes away or comes back (a vacation planned

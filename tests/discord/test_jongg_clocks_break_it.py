@@ -151,3 +151,39 @@ async def test_a_budget_cut_tells_the_director_a_planned_vacation_apart(
                                                  "mj vacation status")).reply()
         assert "planned" not in status.content, status.content
     assert_clean(fake_discord, caplog)
+
+
+async def test_a_vacation_begun_mid_turn_shows_the_turn_due_after_it(
+        fake_discord: FakeDiscord, world: World, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Alice is asked for a move at an async table and goes on a two-day vacation: her clock
+    pauses, so the move falls due two days later than her prompt said. She is told so, with
+    the prompt again showing the new deadline (the one she had would have her late the day
+    she is back); and when her vacation ends by itself, what she was shown still holds."""
+    from test_jongg_clocks import DAY, HOUR, turn_due
+
+    alice = world.alice
+    clock = FrozenClock()
+    async with fake_discord.run(jongg_client(tmp_path / "j.db", clock)) as client:
+        await open_league(fake_discord, world)
+        table = await JonggTable.open(fake_discord, world, client, [alice], bots=3,
+                                      options={"pace": "async"})
+        seat = table.seats.index(alice)
+        before = await turn_due(client, table.game_id, seat)
+        shown = await table.prompt(alice)
+        assert f"<t:{int(before)}:R>" in shown.content, shown.content
+        clock.now += 4 * HOUR
+        await (await fake_discord.slash(alice, world.tables, "mj vacation start",
+                                        {"days": 2})).reply()
+        await client.service.flush(table.game_id)
+        after = await turn_due(client, table.game_id, seat)
+        assert after == before + 2 * DAY
+        again = await table.prompt(alice)
+        assert again is not shown and f"<t:{int(after)}:R>" in again.content, again.content
+        assert any("Your time for this move changed" in m.content
+                   for m in fake_discord.dms(alice)), [m.content for m in fake_discord.dms(alice)]
+        clock.now += 2 * DAY + HOUR  # the vacation ends by itself; the deadline shown stands
+        await client.service.run_due_clocks()
+        await client.service.flush(table.game_id)
+        assert await turn_due(client, table.game_id, seat) == after
+    assert_clean(fake_discord, caplog)
