@@ -552,8 +552,10 @@ async def adjust(interaction: discord.Interaction[Any], game: int,
         before = await leagues.game(game, guild_id=guild_id)
         old = next((s.points for s in before.seats if s.user_id == player.id), None)
         if old is None:
-            raise NotAtThatGame(f"{_name(player.display_name)} didn't hold a seat at the end "
-                                f"of game #{game}. Check the player and the game number.")
+            raise NotAtThatGame(f"{_name(player.display_name)} has no points of their own in "
+                                f"game #{game}: a seat's points count for the player it is "
+                                "credited to (`/league history` shows who). Check the player "
+                                "and the game number.")
         await leagues.adjust_points(game, player.id, points, guild_id=guild_id,
                                     by=interaction.user.id, reason=reason)
         text = (f"Game #{game}: {player.mention} {old} → {points} points (ruled by "

@@ -183,6 +183,8 @@ async def test_a_directors_odd_names_and_numbers_get_clear_answers_and_ping_nobo
     async with fake_discord.run(jongg_client(tmp_path / "j.db")) as client:
         await open_league(fake_discord, world)
         game = await league_game(client, world, named(world), [25, 0, 0, -10], winner=0)
+        outsider = fake_discord.add_user("olive", global_name="Olive")  # not at the game
+        fake_discord.add_member(world.guild, outsider)
         problems: list[str] = []
         for channel, command, options, words in [
                 (world.general, "league create", {"name": " \u3000 "}, ["league name"]),
@@ -195,6 +197,9 @@ async def test_a_directors_odd_names_and_numbers_get_clear_answers_and_ping_nobo
                                                  "reason": "typo"}, ["#-1"]),
                 (world.tables, "league adjust", {"game": game, "player": bob, "points": 5,
                                                  "reason": "   "}, ["Say why"]),
+                (world.tables, "league adjust", {"game": game, "player": outsider,
+                                                 "points": 5, "reason": "typo"},
+                 ["no points of their own", f"#{game}", "credited"]),
                 (world.tables, "league season vacation_days", {"days": 365, "reason": " "},
                  ["Say why"])]:
             answer, _ = await answered(fake_discord, alice, channel, command, options)
