@@ -14,7 +14,7 @@ from typing import Any
 from bot.bench import DATABASE_TARGETS, TARGETS, BenchResult, side_by_side
 from bot.bench.databases import POSTGRESQL, SQLITE, backends, check_choice
 from bot.cli.options import positive_int
-from bot.engine.errors import InvalidInput
+from bot.engine.errors import InvalidInput, echo
 from bot.progress import Progress
 
 #: How `--database both` labels each run's figures.
@@ -60,14 +60,15 @@ def _process_counts(text: str | None, target: str, option: str = "--processes"
         return (None,)
     if target != "discord":
         raise InvalidInput(f"{option} is for `jongg bench discord` only.")
-    parts = [part.strip() for part in text.split(",")]
-    # ASCII digits only (`²` passes str.isdigit, but int() can't read it), and few of them
-    # (int() reads no number of over 4,300 digits).
-    if (not all(part.isascii() and part.isdigit() and len(part) <= 7 and int(part) >= 1
-                for part in parts) or len(parts) > 2):
+    parts = text.split(",")
+    try:  # each as every count on the command line is read
+        counts = tuple(positive_int(part.strip()) for part in parts)
+    except argparse.ArgumentTypeError:
+        counts = ()
+    if not counts or len(counts) > 2:
         raise InvalidInput(f"{option} takes a count of 1 or more, or two of them "
-                           f"(e.g. 1,2), not {text!r}.")
-    return tuple(int(part) for part in parts)
+                           f"(e.g. 1,2), not `{echo(text)}`.")
+    return counts
 
 
 def run(args: argparse.Namespace) -> int:
