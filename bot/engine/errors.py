@@ -7,6 +7,7 @@ stable `code` so logs, tests and the Discord layer can tell errors apart without
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 #: Most characters of a person's own text that a message repeats back to them.
@@ -19,6 +20,18 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     the message stays short, readable and within Discord's 2,000-character limit."""
     flat = " ".join(text.split()).replace("`", "'")
     return flat if len(flat) <= limit else flat[:limit - 1] + "…"
+
+
+#: Letters that print as nothing (the Hangul fillers, the blank Braille pattern).
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def shows_something(text: str) -> bool:
+    """Whether a person's text prints anything: some character that is not a space, a
+    control or format character (zero-width space and joiners, direction marks), nor a
+    letter that prints blank. A name or a reason that shows nothing says nothing."""
+    return any(not (char.isspace() or unicodedata.category(char) in ("Cc", "Cf")
+                    or char in _BLANK_LETTERS) for char in text)
 
 
 class MahjongError(Exception):

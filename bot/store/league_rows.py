@@ -3,10 +3,10 @@ share. Internal to `bot.store`: the column lists must match the SELECTs that use
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from bot.engine.errors import shows_something
 from bot.store.league_errors import BadLeagueInput, LeagueNotFound, SeasonNotFound
 from bot.store.league_models import (
     AuditEntry,
@@ -121,22 +121,11 @@ def check_text(text: str, what: str, *, longest: int, allow_empty: bool = False)
     that shows nothing (only zero-width or other invisible characters) is empty: a name or
     an audit log's reason must say something."""
     trimmed = " ".join(text.split()) if isinstance(text, str) else ""
-    if not any(map(_shows, trimmed)):
+    if not shows_something(trimmed):
         trimmed = ""
     if (not trimmed and not allow_empty) or len(trimmed) > longest:
         raise BadLeagueInput(f"The {what} must be 1 to {longest} characters on one line.")
     return trimmed
-
-
-#: Letters that print as nothing (the Hangul fillers, the blank Braille pattern).
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-
-
-def _shows(char: str) -> bool:
-    """Whether a character prints something: not a space, a control or format character
-    (zero-width space and joiners, direction marks), nor a letter that prints blank."""
-    return not (char.isspace() or unicodedata.category(char) in ("Cc", "Cf")
-                or char in _BLANK_LETTERS)
 
 
 async def fetch_league(tx: Tx, league_id: int, guild_id: int | None = None) -> League:

@@ -132,8 +132,8 @@ async def test_a_double_tapped_join_or_bet_takes_one_place(
     assert_clean(fake_discord, caplog)
 
 
-@pytest.mark.parametrize("blank", ["\u3000", " \u2003 "], ids=["ideographic-space",
-                                                              "em-space"])
+@pytest.mark.parametrize("blank", ["\u3000", " \u2003 ", "\u200b"],
+                         ids=["ideographic-space", "em-space", "zero-width-space"])
 async def test_a_display_name_of_only_whitespace_still_hosts_and_joins(
         fake_discord: FakeDiscord, world: World, tmp_path: Path,
         caplog: pytest.LogCaptureFixture, blank: str) -> None:
